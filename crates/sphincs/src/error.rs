@@ -1,0 +1,104 @@
+//! The one error type of the crate: each variant says what was wrong in words
+//! a command-line user can act on.
+
+use core::fmt;
+
+use crate::Algorithm;
+
+/// Everything that can go wrong, short of a signature that does not verify
+/// (that is a `false`, or [`Error::InvalidSignature`] where a `Result` is expected).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A name that is none of the twelve FIPS 205 parameter sets.
+    UnknownAlgorithm(String),
+    /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
+    UnknownPreHash(String),
+    /// A public or secret key of the wrong length for its parameter set.
+    InvalidKeyLength {
+        /// "public key" or "secret key".
+        what: &'static str,
+        /// The parameter set the key was meant for.
+        algorithm: Algorithm,
+        /// The length that set requires.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// A signature of the wrong length for its parameter set.
+    InvalidSignatureLength {
+        /// The parameter set of the verifying key.
+        algorithm: Algorithm,
+        /// The length that set requires.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// A context string longer than 255 bytes.
+    ContextTooLong(usize),
+    /// Caller-supplied signing randomness (`addrnd`) that is not `n` bytes.
+    InvalidRandomnessLength {
+        /// `n` of the parameter set.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// A secret key whose `PK.root` is not the root its `SK.seed` and `PK.seed` give,
+    /// or a key pair whose halves do not belong together.
+    KeyMismatch,
+    /// The signature does not verify.
+    InvalidSignature,
+    /// Malformed DER or PEM, or a key of an unexpected kind.
+    Encoding(String),
+    /// The operating system's random number generator failed.
+    Rng(String),
+    /// Reading the message failed.
+    Io(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownAlgorithm(name) => write!(
+                f,
+                "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f"
+            ),
+            Error::UnknownPreHash(name) => write!(
+                f,
+                "unknown pre-hash function {name:?}: expected one of SHA2-224, SHA2-256, SHA2-384, SHA2-512, SHA2-512/224, SHA2-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE-128, SHAKE-256"
+            ),
+            Error::InvalidKeyLength { what, algorithm, expected, got } => {
+                write!(f, "{what} is {got} bytes; {algorithm} needs {expected}")
+            }
+            Error::InvalidSignatureLength { algorithm, expected, got } => {
+                write!(f, "signature is {got} bytes; {algorithm} signatures are {expected} bytes")
+            }
+            Error::ContextTooLong(len) => {
+                write!(f, "context string is {len} bytes; at most 255 are allowed")
+            }
+            Error::InvalidRandomnessLength { expected, got } => {
+                write!(f, "signing randomness is {got} bytes; this parameter set needs {expected}")
+            }
+            Error::KeyMismatch => f.write_str(
+                "key pair mismatch: the public root does not match the secret seed",
+            ),
+            Error::InvalidSignature => f.write_str("invalid signature"),
+            Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
+            Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
+            Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<Error> for signature::Error {
+    /// Only RNG failures carry their source: the `signature` crate asks that
+    /// cryptographic failures stay opaque.
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Rng(_) => signature::Error::from_source(e),
+            _ => signature::Error::new(),
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! SHA-256 and SHA-512 resumed from a saved chaining state. The SHA-2 families
+//! hash `PK.seed` padded to a whole block in front of every call, so that block
+//! is compressed once per key and each call starts from the saved state.
+
+use sha2::block_api::{compress256, compress512};
+
+/// Chaining state of SHA-256 after some whole blocks.
+pub type State256 = [u32; 8];
+/// Chaining state of SHA-512 after some whole blocks.
+pub type State512 = [u64; 8];
+
+/// SHA-256 initial state (FIPS 180-4 §5.3.3).
+pub const IV256: State256 = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+/// SHA-512 initial state (FIPS 180-4 §5.3.5).
+pub const IV512: State512 = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9ab5be0cd19,
+    0x5be0cd19137e2179,
+];
+
+/// The state after compressing `seed ‖ 0^(64 − |seed|)`.
+pub fn seed_state256(seed: &[u8]) -> State256 {
+    let mut block = [0u8; 64];
+    block[..seed.len()].copy_from_slice(seed);
+    let mut st = IV256;
+    compress256(&mut st, &[block]);
+    st
+}
+
+/// The state after compressing `seed ‖ 0^(128 − |seed|)`.
+pub fn seed_state512(seed: &[u8]) -> State512 {
+    let mut block = [0u8; 128];
+    block[..seed.len()].copy_from_slice(seed);
+    let mut st = IV512;
+    compress512(&mut st, &[block]);
+    st
+}
+
+/// Finishes SHA-256 of `(one block already in st) ‖ parts`, writing the first
+/// `out.len()` bytes of the digest.
+pub fn sha256_resume(st: &State256, parts: &[&[u8]], out: &mut [u8]) {
+    let mut st = *st;
+    let mut block = [0u8; 64];
+    let mut fill = 0;
+    let mut total = 64u64;
+    for part in parts {
+        total += part.len() as u64;
+        let mut part = *part;
+        while !part.is_empty() {
+            let take = (64 - fill).min(part.len());
+            block[fill..fill + take].copy_from_slice(&part[..take]);
+            fill += take;
+            part = &part[take..];
+            if fill == 64 {
+                compress256(&mut st, &[block]);
+                fill = 0;
+            }
+        }
+    }
+    block[fill] = 0x80;
+    block[fill + 1..].fill(0);
+    if fill + 1 > 56 {
+        compress256(&mut st, &[block]);
+        block = [0u8; 64];
+    }
+    block[56..].copy_from_slice(&(total * 8).to_be_bytes());
+    compress256(&mut st, &[block]);
+    for (chunk, word) in out.chunks_mut(4).zip(st.iter()) {
+        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+    }
+}
+
+/// Finishes SHA-512 of `(one block already in st) ‖ parts`, writing the first
+/// `out.len()` bytes of the digest.
+pub fn sha512_resume(st: &State512, parts: &[&[u8]], out: &mut [u8]) {
+    let mut st = *st;
+    let mut block = [0u8; 128];
+    let mut fill = 0;
+    let mut total = 128u128;
+    for part in parts {
+        total += part.len() as u128;
+        let mut part = *part;
+        while !part.is_empty() {
+            let take = (128 - fill).min(part.len());
+            block[fill..fill + take].copy_from_slice(&part[..take]);
+            fill += take;
+            part = &part[take..];
+            if fill == 128 {
+                compress512(&mut st, &[block]);
+                fill = 0;
+            }
+        }
+    }
+    block[fill] = 0x80;
+    block[fill + 1..].fill(0);
+    if fill + 1 > 112 {
+        compress512(&mut st, &[block]);
+        block = [0u8; 128];
+    }
+    block[112..].copy_from_slice(&(total * 8).to_be_bytes());
+    compress512(&mut st, &[block]);
+    for (chunk, word) in out.chunks_mut(8).zip(st.iter()) {
+        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::{Digest, Sha256, Sha512};
+
+    #[test]
+    fn resume_matches_sha2_crate() {
+        let data: Vec<u8> = (0..700u32).map(|i| (i * 13 + 5) as u8).collect();
+        let seed = &data[..24];
+        let s256 = seed_state256(seed);
+        let s512 = seed_state512(seed);
+        for len in [
+            0, 1, 22, 54, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 500,
+        ] {
+            let msg = &data[100..100 + len];
+            let mut pre = vec![0u8; 64];
+            pre[..24].copy_from_slice(seed);
+            pre.extend_from_slice(msg);
+            let mut ours = [0u8; 32];
+            sha256_resume(&s256, &[&msg[..len / 3], &msg[len / 3..]], &mut ours);
+            assert_eq!(ours[..], Sha256::digest(&pre)[..], "sha256 len {len}");
+
+            let mut pre = vec![0u8; 128];
+            pre[..24].copy_from_slice(seed);
+            pre.extend_from_slice(msg);
+            let mut ours = [0u8; 64];
+            sha512_resume(&s512, &[msg], &mut ours);
+            assert_eq!(ours[..], Sha512::digest(&pre)[..], "sha512 len {len}");
+        }
+    }
+}

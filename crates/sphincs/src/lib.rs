@@ -1,0 +1,11 @@
+//! SLH-DSA, the stateless hash-based signature scheme of FIPS 205.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod address;
+mod error;
+pub mod hash;
+pub mod params;
+
+pub use error::Error;
+pub use params::{Algorithm, ParameterSet, Params};

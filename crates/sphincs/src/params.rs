@@ -1,0 +1,346 @@
+//! The twelve parameter sets of FIPS 205 Table 2, as zero-sized types for the
+//! typed API and as the runtime [`Algorithm`] enum for the dynamic one.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::Error;
+use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
+
+/// Largest `n` of any set; buffers are sized for it and sliced to `n`.
+pub const MAX_N: usize = 32;
+/// Largest WOTS+ `len` (n = 32, lg_w = 4).
+pub const MAX_WOTS_LEN: usize = 2 * MAX_N + 3;
+/// Largest digest length `m` (SLH-DSA-*-256f).
+pub const MAX_M: usize = 49;
+/// Largest number of FORS trees `k` (SLH-DSA-*-256f).
+pub const MAX_K: usize = 35;
+/// Largest FORS tree height `a`.
+pub const MAX_A: usize = 14;
+/// Largest XMSS tree height `h'`.
+pub const MAX_HP: usize = 9;
+
+/// Winternitz parameter `lg_w`, 4 for every FIPS 205 set.
+pub const LG_W: usize = 4;
+/// `w = 2^lg_w`.
+pub const W: usize = 1 << LG_W;
+
+/// The numbers of one parameter set (FIPS 205 Table 2) and what follows from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Security parameter: bytes per hash output.
+    pub n: usize,
+    /// Total hypertree height.
+    pub h: usize,
+    /// Number of hypertree layers.
+    pub d: usize,
+    /// Height of one XMSS tree, `h / d`.
+    pub hp: usize,
+    /// FORS tree height.
+    pub a: usize,
+    /// Number of FORS trees.
+    pub k: usize,
+    /// Message digest length in bytes.
+    pub m: usize,
+    /// NIST security category (1, 3 or 5).
+    pub category: u8,
+}
+
+impl Params {
+    /// WOTS+ `len1 = 8n / lg_w`.
+    pub const fn len1(&self) -> usize {
+        8 * self.n / LG_W
+    }
+    /// WOTS+ `len = len1 + len2`; `len2 = 3` for lg_w = 4 and every n of FIPS 205.
+    pub const fn len(&self) -> usize {
+        self.len1() + 3
+    }
+    /// Bytes of one XMSS signature: WOTS+ signature and authentication path.
+    pub const fn xmss_sig_bytes(&self) -> usize {
+        (self.len() + self.hp) * self.n
+    }
+    /// Bytes of a FORS signature.
+    pub const fn fors_sig_bytes(&self) -> usize {
+        self.k * (self.a + 1) * self.n
+    }
+    /// Bytes of an SLH-DSA signature: `n(1 + k(1+a) + h + d·len)`.
+    pub const fn sig_bytes(&self) -> usize {
+        self.n + self.fors_sig_bytes() + self.d * self.xmss_sig_bytes()
+    }
+    /// Public key bytes: `PK.seed ‖ PK.root`.
+    pub const fn pk_bytes(&self) -> usize {
+        2 * self.n
+    }
+    /// Secret key bytes: `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
+    pub const fn sk_bytes(&self) -> usize {
+        4 * self.n
+    }
+    /// Bytes of `md`, the FORS part of the digest.
+    pub const fn md_bytes(&self) -> usize {
+        (self.k * self.a).div_ceil(8)
+    }
+    /// Bytes of the tree index part of the digest.
+    pub const fn tree_idx_bytes(&self) -> usize {
+        (self.h - self.hp).div_ceil(8)
+    }
+    /// Bytes of the leaf index part of the digest.
+    pub const fn leaf_idx_bytes(&self) -> usize {
+        self.hp.div_ceil(8)
+    }
+}
+
+/// A FIPS 205 parameter set as a type: the engine is generic over it, so each
+/// set's numbers are constants in its own monomorphised code.
+pub trait ParameterSet: 'static + Copy + Clone + Default + fmt::Debug + Send + Sync {
+    /// The runtime name of this set.
+    const ALGORITHM: Algorithm;
+    /// The numbers of Table 2.
+    const PARAMS: Params;
+    /// The tweakable hash family (SHAKE, or SHA-2 for its category).
+    type Hash: TweakableHash;
+}
+
+macro_rules! parameter_sets {
+    ($( $ty:ident, $variant:ident, $name:literal, $hash:ty, $oid_arc:literal,
+        n=$n:literal h=$h:literal d=$d:literal hp=$hp:literal a=$a:literal k=$k:literal m=$m:literal cat=$cat:literal; )*) => {
+        $(
+            #[doc = concat!("SLH-DSA-", $name, " (FIPS 205 Table 2).")]
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct $ty;
+            impl ParameterSet for $ty {
+                const ALGORITHM: Algorithm = Algorithm::$variant;
+                const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat };
+                type Hash = $hash;
+            }
+        )*
+
+        /// A FIPS 205 parameter set chosen at run time.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Algorithm {
+            $( #[doc = concat!("SLH-DSA-", $name)] $variant, )*
+        }
+
+        impl Algorithm {
+            /// All twelve sets, in the order of the RFC 9909 OIDs.
+            pub const ALL: [Algorithm; 12] = [$(Algorithm::$variant),*];
+
+            /// The numbers of Table 2 for this set.
+            pub const fn params(self) -> Params {
+                match self { $(Algorithm::$variant => <$ty as ParameterSet>::PARAMS,)* }
+            }
+
+            /// The FIPS 205 name, e.g. `SLH-DSA-SHA2-128s`.
+            pub const fn name(self) -> &'static str {
+                match self { $(Algorithm::$variant => concat!("SLH-DSA-", $name),)* }
+            }
+
+            /// The last arc of the RFC 9909 OID `2.16.840.1.101.3.4.3.<arc>`.
+            pub const fn oid_arc(self) -> u32 {
+                match self { $(Algorithm::$variant => $oid_arc,)* }
+            }
+        }
+
+    };
+}
+
+parameter_sets! {
+    Sha2_128s,  Sha2_128s,  "SHA2-128s",  Sha2Cat1,  20, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
+    Sha2_128f,  Sha2_128f,  "SHA2-128f",  Sha2Cat1,  21, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
+    Sha2_192s,  Sha2_192s,  "SHA2-192s",  Sha2Cat35, 22, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
+    Sha2_192f,  Sha2_192f,  "SHA2-192f",  Sha2Cat35, 23, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
+    Sha2_256s,  Sha2_256s,  "SHA2-256s",  Sha2Cat35, 24, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
+    Sha2_256f,  Sha2_256f,  "SHA2-256f",  Sha2Cat35, 25, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
+    Shake128s,  Shake128s,  "SHAKE-128s", Shake,     26, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
+    Shake128f,  Shake128f,  "SHAKE-128f", Shake,     27, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
+    Shake192s,  Shake192s,  "SHAKE-192s", Shake,     28, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
+    Shake192f,  Shake192f,  "SHAKE-192f", Shake,     29, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
+    Shake256s,  Shake256s,  "SHAKE-256s", Shake,     30, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
+    Shake256f,  Shake256f,  "SHAKE-256f", Shake,     31, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
+}
+
+/// Calls `$body` with the type alias `$P` bound to the parameter set of the
+/// runtime [`Algorithm`] `$alg`: the bridge from the dynamic API to the generic engine.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_parameter_set {
+    ($alg:expr, $P:ident => $body:expr) => {
+        match $alg {
+            $crate::Algorithm::Sha2_128s => {
+                type $P = $crate::params::Sha2_128s;
+                $body
+            }
+            $crate::Algorithm::Sha2_128f => {
+                type $P = $crate::params::Sha2_128f;
+                $body
+            }
+            $crate::Algorithm::Sha2_192s => {
+                type $P = $crate::params::Sha2_192s;
+                $body
+            }
+            $crate::Algorithm::Sha2_192f => {
+                type $P = $crate::params::Sha2_192f;
+                $body
+            }
+            $crate::Algorithm::Sha2_256s => {
+                type $P = $crate::params::Sha2_256s;
+                $body
+            }
+            $crate::Algorithm::Sha2_256f => {
+                type $P = $crate::params::Sha2_256f;
+                $body
+            }
+            $crate::Algorithm::Shake128s => {
+                type $P = $crate::params::Shake128s;
+                $body
+            }
+            $crate::Algorithm::Shake128f => {
+                type $P = $crate::params::Shake128f;
+                $body
+            }
+            $crate::Algorithm::Shake192s => {
+                type $P = $crate::params::Shake192s;
+                $body
+            }
+            $crate::Algorithm::Shake192f => {
+                type $P = $crate::params::Shake192f;
+                $body
+            }
+            $crate::Algorithm::Shake256s => {
+                type $P = $crate::params::Shake256s;
+                $body
+            }
+            $crate::Algorithm::Shake256f => {
+                type $P = $crate::params::Shake256f;
+                $body
+            }
+        }
+    };
+}
+
+/// DER body of the OID arcs `2.16.840.1.101.3.4.3` shared by all twelve sets.
+const OID_PREFIX: [u8; 8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03];
+
+impl Algorithm {
+    /// The dotted RFC 9909 OID, e.g. `2.16.840.1.101.3.4.3.20`.
+    pub fn oid(self) -> String {
+        format!("2.16.840.1.101.3.4.3.{}", self.oid_arc())
+    }
+
+    /// The DER content octets of the OID (without tag and length).
+    pub fn oid_der(self) -> [u8; 9] {
+        let mut out = [0u8; 9];
+        out[..8].copy_from_slice(&OID_PREFIX);
+        out[8] = self.oid_arc() as u8;
+        out
+    }
+
+    /// The set whose OID has these DER content octets.
+    pub fn from_oid_der(body: &[u8]) -> Option<Algorithm> {
+        match body {
+            [prefix @ .., arc] if prefix == OID_PREFIX => Algorithm::ALL
+                .into_iter()
+                .find(|a| a.oid_arc() == u32::from(*arc)),
+            _ => None,
+        }
+    }
+
+    /// The set with this dotted OID.
+    pub fn from_oid(dotted: &str) -> Option<Algorithm> {
+        Algorithm::ALL.into_iter().find(|a| a.oid() == dotted)
+    }
+
+    /// NIST security category.
+    pub const fn security_category(self) -> u8 {
+        self.params().category
+    }
+    /// Public key length in bytes.
+    pub const fn public_key_len(self) -> usize {
+        self.params().pk_bytes()
+    }
+    /// Secret key length in bytes.
+    pub const fn secret_key_len(self) -> usize {
+        self.params().sk_bytes()
+    }
+    /// Signature length in bytes.
+    pub const fn signature_len(self) -> usize {
+        self.params().sig_bytes()
+    }
+    /// Whether this set uses SHAKE (rather than SHA-2).
+    pub fn is_shake(self) -> bool {
+        self.name().starts_with("SLH-DSA-SHAKE")
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+
+    /// Accepts `SLH-DSA-SHA2-128s`, any case, with or without the `SLH-DSA-` prefix.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let want = s.trim();
+        let short = |a: &Algorithm| &a.name()["SLH-DSA-".len()..];
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(want) || short(a).eq_ignore_ascii_case(want))
+            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table2_sizes() {
+        let expect = [
+            (Algorithm::Sha2_128s, 32, 7856),
+            (Algorithm::Shake128f, 32, 17088),
+            (Algorithm::Sha2_192s, 48, 16224),
+            (Algorithm::Shake192f, 48, 35664),
+            (Algorithm::Sha2_256s, 64, 29792),
+            (Algorithm::Shake256f, 64, 49856),
+        ];
+        for (alg, pk, sig) in expect {
+            assert_eq!(alg.public_key_len(), pk, "{alg}");
+            assert_eq!(alg.signature_len(), sig, "{alg}");
+            let p = alg.params();
+            assert_eq!(p.h, p.d * p.hp, "{alg}");
+            assert_eq!(
+                p.m,
+                p.md_bytes() + p.tree_idx_bytes() + p.leaf_idx_bytes(),
+                "{alg}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_parse() {
+        for alg in Algorithm::ALL {
+            assert_eq!(alg.name().parse::<Algorithm>().unwrap(), alg);
+            assert_eq!(alg.name().to_lowercase().parse::<Algorithm>().unwrap(), alg);
+            assert_eq!(
+                alg.name()[8..].to_lowercase().parse::<Algorithm>().unwrap(),
+                alg
+            );
+            assert_eq!(Algorithm::from_oid(&alg.oid()), Some(alg));
+            assert_eq!(Algorithm::from_oid_der(&alg.oid_der()), Some(alg));
+        }
+        assert_eq!(
+            "SLH-DSA-SHA2-128s".parse::<Algorithm>().unwrap(),
+            Algorithm::Sha2_128s
+        );
+        assert_eq!(
+            "shake-256f".parse::<Algorithm>().unwrap(),
+            Algorithm::Shake256f
+        );
+        assert!("sha2-128x".parse::<Algorithm>().is_err());
+        assert!("".parse::<Algorithm>().is_err());
+        assert_eq!(Algorithm::Sha2_128s.oid(), "2.16.840.1.101.3.4.3.20");
+        assert_eq!(Algorithm::Shake256f.oid(), "2.16.840.1.101.3.4.3.31");
+    }
+}
