@@ -10,9 +10,7 @@ use std::str::FromStr;
 
 use common::{hex_upper, load, run_cases, test_threads, Case};
 use sha2::{Digest, Sha256};
-use sphincs::{
-    Algorithm, DynSigningKey, DynVerifyingKey, Error, PreHash, Randomness, SignOptions,
-};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error, PreHash, Randomness, SignOptions};
 
 fn algorithm(case: &Case) -> Result<Algorithm, String> {
     let name = case.str("parameterSet");
@@ -87,7 +85,8 @@ fn acvp_keygen() {
 fn siggen_case(case: &Case) -> Result<(), String> {
     let alg = algorithm(case)?;
     let sk_bytes = case.bytes("sk");
-    let sk = DynSigningKey::from_bytes(alg, &sk_bytes).map_err(|e| format!("sk from_bytes: {e}"))?;
+    let sk =
+        DynSigningKey::from_bytes(alg, &sk_bytes).map_err(|e| format!("sk from_bytes: {e}"))?;
     let vk = sk.verifying_key();
     let message = case.bytes("message");
     let deterministic = case.bool("deterministic");

@@ -44,7 +44,12 @@ pub fn load(name: &str, operation: &str) -> VectorFile {
         doc.get(key)
             .unwrap_or_else(|| panic!("{}: header has no {key:?}", path.display()))
     };
-    assert_eq!(header("format").as_str(), Some(FORMAT), "{}: format", path.display());
+    assert_eq!(
+        header("format").as_str(),
+        Some(FORMAT),
+        "{}: format",
+        path.display()
+    );
     assert_eq!(
         header("operation").as_str(),
         Some(operation),
@@ -171,7 +176,11 @@ impl Outcome {
             self.ran,
             self.failures.join("\n  ")
         );
-        assert_eq!(self.ran, expected, "{what}: ran {} of {expected} cases", self.ran);
+        assert_eq!(
+            self.ran, expected,
+            "{what}: ran {} of {expected} cases",
+            self.ran
+        );
     }
 }
 
