@@ -1,0 +1,224 @@
+//! NIST ACVP vectors for FIPS 205 (keyGen, sigGen, sigVer) run through the
+//! dynamic API. The data and its provenance are in `tests/data/`.
+//!
+//! Each test runs every case of its file, collects all failures, and checks
+//! that the number of cases run equals the number in the file.
+
+mod common;
+
+use std::str::FromStr;
+
+use common::{hex_upper, load, run_cases, test_threads, Case};
+use sha2::{Digest, Sha256};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error, PreHash, Randomness, SignOptions};
+
+fn algorithm(case: &Case) -> Result<Algorithm, String> {
+    let name = case.str("parameterSet");
+    Algorithm::from_str(name).map_err(|e| format!("parameterSet {name:?}: {e}"))
+}
+
+/// `None` for "pure", the parsed function otherwise.
+fn prehash(case: &Case) -> Result<Option<PreHash>, String> {
+    match case.str("preHash") {
+        "pure" => Ok(None),
+        name => PreHash::from_str(name)
+            .map(Some)
+            .map_err(|e| format!("preHash {name:?}: {e}")),
+    }
+}
+
+/// Checks that every parameter set has cases in the file, so a filter or
+/// parsing mistake cannot silently skip one.
+fn assert_all_sets_present(cases: &[Case]) {
+    for alg in Algorithm::ALL {
+        assert!(
+            cases.iter().any(|c| c.str("parameterSet") == alg.name()),
+            "no cases for {}",
+            alg.name()
+        );
+    }
+}
+
+#[test]
+fn acvp_keygen() {
+    let file = load("keygen.json.gz", "keygen");
+    assert_all_sets_present(&file.cases);
+    let outcome = run_cases(&file.cases, test_threads(), |case| {
+        let alg = algorithm(case)?;
+        let sk = DynSigningKey::from_seeds(
+            alg,
+            &case.bytes("skSeed"),
+            &case.bytes("skPrf"),
+            &case.bytes("pkSeed"),
+        )
+        .map_err(|e| format!("from_seeds: {e}"))?;
+        let mut errors = Vec::new();
+        if sk.algorithm() != alg {
+            errors.push(format!("algorithm() is {:?}", sk.algorithm()));
+        }
+        let got_sk = sk.to_bytes();
+        if got_sk[..] != case.bytes("sk")[..] {
+            errors.push(format!(
+                "sk differs:\n    got      {}\n    expected {}",
+                hex_upper(&got_sk),
+                case.str("sk")
+            ));
+        }
+        let got_pk = sk.verifying_key().to_bytes();
+        if got_pk != case.bytes("pk") {
+            errors.push(format!(
+                "pk differs:\n    got      {}\n    expected {}",
+                hex_upper(&got_pk),
+                case.str("pk")
+            ));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
+    });
+    outcome.assert_all_passed("keyGen", file.count);
+    eprintln!("keyGen: {} cases passed", outcome.ran);
+}
+
+fn siggen_case(case: &Case) -> Result<(), String> {
+    let alg = algorithm(case)?;
+    let sk_bytes = case.bytes("sk");
+    let sk =
+        DynSigningKey::from_bytes(alg, &sk_bytes).map_err(|e| format!("sk from_bytes: {e}"))?;
+    let vk = sk.verifying_key();
+    let message = case.bytes("message");
+    let deterministic = case.bool("deterministic");
+    let addrnd = case.opt_bytes("additionalRandomness");
+    let addrnd = match (deterministic, &addrnd) {
+        (true, None) => None,
+        (false, Some(r)) => Some(r.as_slice()),
+        _ => return Err("deterministic and additionalRandomness disagree".into()),
+    };
+
+    let signature;
+    let verified;
+    match case.str("interface") {
+        "internal" => {
+            signature = sk
+                .sign_internal(&message, addrnd)
+                .map_err(|e| format!("sign_internal: {e}"))?;
+            verified = vk.verify_internal(&message, &signature);
+        }
+        "external" => {
+            let context = case
+                .opt_bytes("context")
+                .ok_or("external case without context")?;
+            let prehash = prehash(case)?;
+            let options = SignOptions {
+                context: &context,
+                prehash,
+                randomness: match addrnd {
+                    None => Randomness::Deterministic,
+                    Some(r) => Randomness::Given(r),
+                },
+            };
+            signature = sk
+                .sign(&message, &options)
+                .map_err(|e| format!("sign: {e}"))?;
+            verified = match vk.verify(&message, &signature, &context, prehash) {
+                Ok(()) => true,
+                Err(Error::InvalidSignature) => false,
+                Err(e) => return Err(format!("verify of own signature: {e}")),
+            };
+        }
+        other => return Err(format!("unknown interface {other:?}")),
+    }
+
+    if signature.len() != alg.signature_len() {
+        return Err(format!(
+            "signature is {} bytes, expected {}",
+            signature.len(),
+            alg.signature_len()
+        ));
+    }
+    let got = hex_upper(&Sha256::digest(&signature));
+    let expected = case.str("signatureSha256");
+    if !got.eq_ignore_ascii_case(expected) {
+        return Err(format!(
+            "signature SHA-256 {got}, expected {expected}; signature starts {}",
+            hex_upper(&signature[..alg.params().n.min(signature.len())])
+        ));
+    }
+    if !verified {
+        return Err("signature matches the vector but does not verify".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn acvp_siggen() {
+    let file = load("siggen.json.gz", "siggen");
+    assert_all_sets_present(&file.cases);
+    let start = std::time::Instant::now();
+    let outcome = run_cases(&file.cases, test_threads(), siggen_case);
+    outcome.assert_all_passed("sigGen", file.count);
+    eprintln!(
+        "sigGen: {} cases passed in {:.1?}",
+        outcome.ran,
+        start.elapsed()
+    );
+}
+
+fn sigver_case(case: &Case) -> Result<(), String> {
+    let alg = algorithm(case)?;
+    let vk = DynVerifyingKey::from_bytes(alg, &case.bytes("pk"))
+        .map_err(|e| format!("pk from_bytes: {e}"))?;
+    let message = case.bytes("message");
+    let signature = case.bytes("signature");
+    let expected = case.bool("testPassed");
+    let right_length = signature.len() == alg.signature_len();
+
+    let got = match case.str("interface") {
+        "internal" => vk.verify_internal(&message, &signature),
+        "external" => {
+            let context = case
+                .opt_bytes("context")
+                .ok_or("external case without context")?;
+            match vk.verify(&message, &signature, &context, prehash(case)?) {
+                Ok(()) => true,
+                Err(Error::InvalidSignature) if right_length => false,
+                Err(Error::InvalidSignatureLength { .. }) if !right_length => false,
+                Err(e) => {
+                    return Err(format!(
+                        "verify gave an unexpected error for a {}-byte signature: {e}",
+                        signature.len()
+                    ))
+                }
+            }
+        }
+        other => return Err(format!("unknown interface {other:?}")),
+    };
+    if got != expected {
+        return Err(format!(
+            "verify says {got}, expected testPassed {expected} (signature {} bytes, {} expected)",
+            signature.len(),
+            alg.signature_len()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn acvp_sigver() {
+    let file = load("sigver.json.gz", "sigver");
+    assert_all_sets_present(&file.cases);
+    let valid = file.cases.iter().filter(|c| c.bool("testPassed")).count();
+    assert!(
+        valid > 0 && valid < file.count,
+        "sigVer file should hold both valid and invalid cases"
+    );
+    let outcome = run_cases(&file.cases, test_threads(), sigver_case);
+    outcome.assert_all_passed("sigVer", file.count);
+    eprintln!(
+        "sigVer: {} cases passed ({valid} valid, {} invalid)",
+        outcome.ran,
+        outcome.ran - valid
+    );
+}
