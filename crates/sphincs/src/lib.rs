@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod address;
+pub mod encoding;
 mod error;
 pub mod hash;
 pub mod params;
