@@ -1,12 +1,44 @@
-//! SLH-DSA, the stateless hash-based signature scheme of FIPS 205.
+//! SLH-DSA, the stateless hash-based signature scheme of FIPS 205: all twelve
+//! parameter sets, pure and pre-hash signing, context strings, hedged and
+//! deterministic signing.
+//!
+//! ```
+//! use sphincs::{SigningKey, Shake128f, SignOptions};
+//! let sk = SigningKey::<Shake128f>::generate()?;
+//! let sig = sk.sign(b"release.tar.gz", &SignOptions::default())?;
+//! sk.verifying_key().verify(b"release.tar.gz", sig.as_bytes(), b"", None)?;
+//! # Ok::<(), sphincs::Error>(())
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod address;
+mod bits;
+mod dynamic;
 pub mod encoding;
 mod error;
+mod fors;
 pub mod hash;
+mod hypertree;
+mod keys;
+mod merkle;
+mod message;
 pub mod params;
+mod prehash;
+mod slh_dsa;
+mod wots;
+mod xmss;
 
+pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
-pub use params::{Algorithm, ParameterSet, Params};
+pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
+pub use message::MessageSource;
+pub use params::{
+    Algorithm, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f,
+    Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
+};
+pub use prehash::PreHash;
+pub use slh_dsa::{
+    hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
+    slh_verify, slh_verify_internal,
+};

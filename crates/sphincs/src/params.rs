@@ -48,16 +48,16 @@ pub struct Params {
 
 impl Params {
     /// WOTS+ `len1 = 8n / lg_w`.
-    pub const fn len1(&self) -> usize {
+    pub const fn wots_len1(&self) -> usize {
         8 * self.n / LG_W
     }
     /// WOTS+ `len = len1 + len2`; `len2 = 3` for lg_w = 4 and every n of FIPS 205.
-    pub const fn len(&self) -> usize {
-        self.len1() + 3
+    pub const fn wots_len(&self) -> usize {
+        self.wots_len1() + 3
     }
     /// Bytes of one XMSS signature: WOTS+ signature and authentication path.
     pub const fn xmss_sig_bytes(&self) -> usize {
-        (self.len() + self.hp) * self.n
+        (self.wots_len() + self.hp) * self.n
     }
     /// Bytes of a FORS signature.
     pub const fn fors_sig_bytes(&self) -> usize {

@@ -21,7 +21,7 @@ pub const IV512: State512 = [
     0xa54ff53a5f1d36f1,
     0x510e527fade682d1,
     0x9b05688c2b3e6c1f,
-    0x1f83d9ab5be0cd19,
+    0x1f83d9abfb41bd6b,
     0x5be0cd19137e2179,
 ];
 

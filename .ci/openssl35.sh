@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Fetch OpenSSL 3.5 (with SLH-DSA) from Debian 13 "trixie" into a private
+# directory and create a wrapper script that runs it on this (Debian 12) host.
+#
+# Usage: .ci/openssl35.sh            # installs into target/openssl35
+#        OPENSSL35_DIR=/some/dir .ci/openssl35.sh
+#
+# Afterwards "$OPENSSL35_DIR/openssl" behaves like the trixie `openssl` binary.
+#
+# How it works:
+#   * a private APT configuration (no system config, sources, state or cache is
+#     read or written) with only the trixie suites, signed by the trixie keys from
+#     Debian 12's debian-archive-keyring package;
+#   * `apt-get download` of openssl, libssl3t64 and the trixie runtime libraries
+#     they need (libc6, libzstd1, zlib1g);
+#   * `dpkg-deb -x` into $OPENSSL35_DIR/root;
+#   * a wrapper that execs trixie's dynamic loader with --library-path pointing at
+#     the unpacked libraries, and OPENSSL_CONF / OPENSSL_MODULES pointing at the
+#     unpacked tree.
+# It is idempotent: when the wrapper already works, nothing is downloaded.
+# Set OPENSSL35_FORCE=1 to redo everything.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${OPENSSL35_DIR:-$repo_root/target/openssl35}"
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+wrapper="$dir/openssl"
+mirror="${OPENSSL35_MIRROR:-http://deb.debian.org/debian}"
+security_mirror="${OPENSSL35_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
+packages=(openssl libssl3t64 libc6 libzstd1 zlib1g)
+
+log() { echo "openssl35: $*" >&2; }
+
+wrapper_ok() {
+    [[ -x "$wrapper" ]] || return 1
+    local v
+    v="$("$wrapper" version 2>/dev/null)" || return 1
+    [[ "$v" == "OpenSSL 3."[5-9]* || "$v" == "OpenSSL "[4-9]* ]] || return 1
+    "$wrapper" list -signature-algorithms 2>/dev/null | grep -qi 'SLH-DSA-SHA2-128f'
+}
+
+if [[ "${OPENSSL35_FORCE:-0}" != 1 ]] && wrapper_ok; then
+    "$wrapper" version -a | head -n 2
+    exit 0
+fi
+
+command -v apt-get >/dev/null || { log "apt-get not found (Debian host required)"; exit 2; }
+command -v dpkg-deb >/dev/null || { log "dpkg-deb not found"; exit 2; }
+
+# Keyrings with the Debian 13 archive keys (Debian 12's debian-archive-keyring
+# >= 2023.3+deb12u1 ships them, both merged and as separate files).
+keyring=""
+for k in /usr/share/keyrings/debian-archive-keyring.gpg \
+         /usr/share/keyrings/debian-archive-trixie-automatic.gpg \
+         /usr/share/keyrings/debian-archive-trixie-security-automatic.gpg \
+         /usr/share/keyrings/debian-archive-trixie-stable.gpg; do
+    [[ -r "$k" ]] && keyring="${keyring:+$keyring,}$k"
+done
+if [[ -z "$keyring" ]]; then
+    log "no Debian archive keyring found (apt-get install debian-archive-keyring)"
+    exit 2
+fi
+
+apt_dir="$dir/apt"
+rm -rf "$apt_dir"
+mkdir -p "$apt_dir"/{etc/apt.conf.d,etc/preferences.d,etc/sources.list.d,etc/trusted.gpg.d,state/lists/partial,cache/archives/partial}
+: >"$apt_dir/state/status"
+
+cat >"$apt_dir/etc/sources.list.d/trixie.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: trixie trixie-updates
+Components: main
+Architectures: amd64
+Signed-By: $keyring
+
+Types: deb
+URIs: $security_mirror
+Suites: trixie-security
+Components: main
+Architectures: amd64
+Signed-By: $keyring
+EOF
+
+# APT_CONFIG is read before the configuration parts directory, so pointing
+# Dir::Etc::parts / Dir::Etc::main elsewhere keeps the system's apt.conf.d
+# (and its hooks, e.g. docker-clean's Post-Invoke) out of the picture.
+cat >"$apt_dir/apt.conf" <<EOF
+Dir "/";
+Dir::Etc "$apt_dir/etc/";
+Dir::Etc::main "/dev/null";
+Dir::Etc::parts "$apt_dir/etc/apt.conf.d/";
+Dir::Etc::sourcelist "/dev/null";
+Dir::Etc::sourceparts "$apt_dir/etc/sources.list.d/";
+Dir::Etc::preferences "/dev/null";
+Dir::Etc::preferencesparts "$apt_dir/etc/preferences.d/";
+Dir::Etc::trusted "/dev/null";
+Dir::Etc::trustedparts "$apt_dir/etc/trusted.gpg.d/";
+Dir::State "$apt_dir/state/";
+Dir::State::lists "$apt_dir/state/lists/";
+Dir::State::status "$apt_dir/state/status";
+Dir::State::extended_states "$apt_dir/state/extended_states";
+Dir::Cache "$apt_dir/cache/";
+Dir::Cache::archives "$apt_dir/cache/archives/";
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+Dir::Log "$apt_dir/log/";
+APT::Architecture "amd64";
+APT::Architectures { "amd64"; };
+APT::Sandbox::User "root";
+APT::Get::List-Cleanup "false";
+Acquire::Languages "none";
+Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled "false";
+Acquire::Retries "3";
+Binary::apt::APT::Keep-Downloaded-Packages "true";
+EOF
+
+export APT_CONFIG="$apt_dir/apt.conf"
+start=$(date +%s)
+log "updating private trixie package lists"
+if ! apt-get -q update >"$apt_dir/update.log" 2>&1 || grep -q '^[WE]:' "$apt_dir/update.log"; then
+    cat "$apt_dir/update.log" >&2
+    log "apt-get update failed (NO_PUBKEY: debian-archive-keyring lacks the Debian 13 keys; upgrade it)"
+    exit 2
+fi
+
+debs="$dir/debs"
+rm -rf "$debs"
+mkdir -p "$debs"
+log "downloading: ${packages[*]}"
+(cd "$debs" && apt-get -qq download "${packages[@]}") || exit 2
+unset APT_CONFIG
+# The package lists (~80 MB unpacked) are not needed any more.
+rm -rf "$apt_dir/state/lists"
+
+root="$dir/root"
+rm -rf "$root"
+mkdir -p "$root"
+for d in "$debs"/*.deb; do
+    dpkg-deb -x "$d" "$root"
+done
+# Record what we got.
+for d in "$debs"/*.deb; do
+    dpkg-deb --show --showformat='${Package} ${Version}\n' "$d"
+done >"$dir/versions.txt"
+
+libdir="$root/usr/lib/x86_64-linux-gnu"
+loader=""
+for l in "$libdir/ld-linux-x86-64.so.2" "$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" "$root/lib64/ld-linux-x86-64.so.2"; do
+    if [[ -e "$l" ]]; then loader="$l"; break; fi
+done
+[[ -n "$loader" ]] || { log "trixie dynamic loader not found in $root"; exit 2; }
+libpath="$libdir"
+[[ -d "$root/lib/x86_64-linux-gnu" ]] && libpath="$libpath:$root/lib/x86_64-linux-gnu"
+# libcrypto's built-in MODULESDIR is /usr/lib/x86_64-linux-gnu/ossl-modules,
+# which on the host holds OpenSSL 3.0's providers: always point elsewhere.
+modules="$libdir/ossl-modules"
+mkdir -p "$modules"
+# usr/lib/ssl/openssl.cnf is an absolute symlink to the host's /etc/ssl.
+conf=""
+for c in "$root/etc/ssl/openssl.cnf" "$root/usr/lib/ssl/openssl.cnf"; do
+    if [[ -f "$c" && ! -L "$c" ]]; then conf="$c"; break; fi
+done
+
+{
+    echo '#!/bin/sh'
+    echo '# Generated by .ci/openssl35.sh: runs Debian 13 (trixie) OpenSSL through its own loader.'
+    echo "OPENSSL_MODULES='$modules'; export OPENSSL_MODULES"
+    if [[ -n "$conf" ]]; then
+        echo "OPENSSL_CONF='$conf'; export OPENSSL_CONF"
+    else
+        echo "OPENSSL_CONF=/dev/null; export OPENSSL_CONF"
+    fi
+    echo "exec '$loader' --library-path '$libpath' '$root/usr/bin/openssl' \"\$@\""
+} >"$wrapper.tmp"
+chmod +x "$wrapper.tmp"
+mv "$wrapper.tmp" "$wrapper"
+
+end=$(date +%s)
+log "setup took $((end - start)) s; packages:"
+sed 's/^/  /' "$dir/versions.txt" >&2
+if ! wrapper_ok; then
+    log "wrapper does not work:"
+    "$wrapper" version || true
+    exit 2
+fi
+"$wrapper" version -a | head -n 2

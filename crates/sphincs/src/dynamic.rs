@@ -1,0 +1,158 @@
+//! The dynamic API: keys whose parameter set is chosen at run time (CLI,
+//! bindings). Each call dispatches once to the generic engine.
+
+use zeroize::Zeroizing;
+
+use crate::error::Error;
+use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
+use crate::message::MessageSource;
+use crate::params::Algorithm;
+use crate::prehash::PreHash;
+use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, PublicParts, SecretParts};
+use crate::with_parameter_set;
+
+/// A secret key of any parameter set.
+#[derive(Clone)]
+pub struct DynSigningKey {
+    alg: Algorithm,
+    parts: SecretParts,
+}
+
+/// A public key of any parameter set.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DynVerifyingKey {
+    alg: Algorithm,
+    parts: PublicParts,
+}
+
+impl DynSigningKey {
+    fn from_typed<P: crate::ParameterSet>(k: SigningKey<P>) -> Self {
+        DynSigningKey {
+            alg: P::ALGORITHM,
+            parts: k.parts().clone(),
+        }
+    }
+
+    /// A fresh key from the operating system's RNG (FIPS 205 Algorithm 21).
+    pub fn generate(alg: Algorithm) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::generate().map(Self::from_typed))
+    }
+
+    /// `slh_keygen_internal` (Algorithm 18) from n-byte seeds.
+    pub fn from_seeds(
+        alg: Algorithm,
+        sk_seed: &[u8],
+        sk_prf: &[u8],
+        pk_seed: &[u8],
+    ) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds(sk_seed, sk_prf, pk_seed).map(Self::from_typed))
+    }
+
+    /// Loads a raw secret key, checking that PK.root matches the seeds.
+    pub fn from_bytes(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes(sk).map(Self::from_typed))
+    }
+
+    /// Loads a raw secret key without the PK.root check.
+    pub fn from_bytes_unchecked(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes_unchecked(sk).map(Self::from_typed))
+    }
+
+    /// The parameter set.
+    pub fn algorithm(&self) -> Algorithm {
+        self.alg
+    }
+
+    /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, wiped when dropped.
+    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+        self.parts.to_raw(self.alg.params().n)
+    }
+
+    /// The public half.
+    pub fn verifying_key(&self) -> DynVerifyingKey {
+        DynVerifyingKey {
+            alg: self.alg,
+            parts: self.parts.pk,
+        }
+    }
+
+    /// Signs `msg` per `opts` (FIPS 205 Algorithms 22 and 23).
+    pub fn sign(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
+        self.sign_stream(&mut &msg[..], opts)
+    }
+
+    /// Signs a streamed message (read twice for pure signing, once with a pre-hash).
+    pub fn sign_stream(
+        &self,
+        msg: &mut dyn MessageSource,
+        opts: &SignOptions<'_>,
+    ) -> Result<Vec<u8>, Error> {
+        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, msg, opts))
+    }
+
+    /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
+    pub fn sign_internal(&self, m: &[u8], addrnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd))
+    }
+}
+
+impl core::fmt::Debug for DynSigningKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DynSigningKey")
+            .field("algorithm", &self.alg)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DynVerifyingKey {
+    /// Loads a raw public key `PK.seed ‖ PK.root`.
+    pub fn from_bytes(alg: Algorithm, pk: &[u8]) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts() }))
+    }
+
+    /// The parameter set.
+    pub fn algorithm(&self) -> Algorithm {
+        self.alg
+    }
+
+    /// `PK.seed ‖ PK.root`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.parts.to_raw(self.alg.params().n)
+    }
+
+    /// Verifies (Algorithms 24 and 25): `Ok(())` if valid, [`Error::InvalidSignature`]
+    /// if not, other errors for a signature of the wrong length or an oversize context.
+    pub fn verify(
+        &self,
+        msg: &[u8],
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<(), Error> {
+        self.verify_stream(&mut &msg[..], sig, context, prehash)
+    }
+
+    /// Verifies a signature over a streamed message.
+    pub fn verify_stream(
+        &self,
+        msg: &mut dyn MessageSource,
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<(), Error> {
+        with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
+    }
+
+    /// `slh_verify_internal` (Algorithm 20) on M' as given.
+    pub fn verify_internal(&self, m: &[u8], sig: &[u8]) -> bool {
+        with_parameter_set!(self.alg, P => verify_parts::<P>(&self.parts, &mut &m[..], sig).unwrap_or(false))
+    }
+}
+
+impl core::fmt::Debug for DynVerifyingKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DynVerifyingKey")
+            .field("algorithm", &self.alg)
+            .finish_non_exhaustive()
+    }
+}

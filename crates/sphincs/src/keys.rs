@@ -1,0 +1,349 @@
+//! The typed API: keys and signatures bound to one parameter set, and the
+//! `signature` crate's traits.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use signature::rand_core::TryCryptoRng;
+use zeroize::Zeroizing;
+
+use crate::error::Error;
+use crate::message::MessageSource;
+use crate::params::{ParameterSet, MAX_N};
+use crate::prehash::PreHash;
+use crate::slh_dsa::{
+    keygen_parts, os_random, root_matches, sign_external, verify_external, PublicParts, SecretParts,
+};
+
+/// Where signing randomness (`addrnd`, FIPS 205 §9.2) comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Randomness<'a> {
+    /// Fresh bytes from the operating system: the hedged variant, and the default.
+    #[default]
+    Hedged,
+    /// No randomness: opt_rand = PK.seed, so equal inputs give equal signatures.
+    Deterministic,
+    /// Caller-supplied n bytes (known-answer tests).
+    Given(&'a [u8]),
+}
+
+/// How to sign: context string, pure or pre-hash, and randomness.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SignOptions<'a> {
+    /// Context string, at most 255 bytes.
+    pub context: &'a [u8],
+    /// `None` for pure SLH-DSA, or the pre-hash of HashSLH-DSA.
+    pub prehash: Option<PreHash>,
+    /// Source of `addrnd`.
+    pub randomness: Randomness<'a>,
+}
+
+/// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
+pub(crate) fn addrnd(r: Randomness<'_>, n: usize) -> Result<Option<Zeroizing<[u8; MAX_N]>>, Error> {
+    match r {
+        Randomness::Hedged => Ok(Some(Zeroizing::new(os_random(n)?))),
+        Randomness::Deterministic => Ok(None),
+        Randomness::Given(b) => {
+            if b.len() != n {
+                return Err(Error::InvalidRandomnessLength {
+                    expected: n,
+                    got: b.len(),
+                });
+            }
+            let mut x = [0u8; MAX_N];
+            x[..n].copy_from_slice(b);
+            Ok(Some(Zeroizing::new(x)))
+        }
+    }
+}
+
+/// Signs a streamed message per `opts` with the key parts of set `P`.
+pub(crate) fn sign_with_options<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opts: &SignOptions<'_>,
+) -> Result<Vec<u8>, Error> {
+    let n = P::PARAMS.n;
+    let rnd = addrnd(opts.randomness, n)?;
+    sign_external::<P>(
+        sk,
+        msg,
+        opts.context,
+        opts.prehash,
+        rnd.as_ref().map(|r| &r[..n]),
+    )
+}
+
+/// An SLH-DSA secret key of parameter set `P`: SK.seed, SK.prf and the public key.
+#[derive(Clone)]
+pub struct SigningKey<P: ParameterSet> {
+    parts: SecretParts,
+    _p: PhantomData<P>,
+}
+
+/// An SLH-DSA public key of parameter set `P`: PK.seed and PK.root.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct VerifyingKey<P: ParameterSet> {
+    parts: PublicParts,
+    _p: PhantomData<P>,
+}
+
+/// An SLH-DSA signature of parameter set `P`, always of the set's length.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Signature<P: ParameterSet> {
+    bytes: Vec<u8>,
+    _p: PhantomData<P>,
+}
+
+impl<P: ParameterSet> SigningKey<P> {
+    /// `slh_keygen_internal` (FIPS 205 Algorithm 18) from n-byte seeds.
+    pub fn from_seeds(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8]) -> Result<Self, Error> {
+        Ok(Self::wrap(keygen_parts::<P>(sk_seed, sk_prf, pk_seed)?))
+    }
+
+    /// `slh_keygen` (Algorithm 21): a fresh key from the operating system's RNG.
+    pub fn generate() -> Result<Self, Error> {
+        let n = P::PARAMS.n;
+        let seeds = [os_random(n)?, os_random(n)?, os_random(n)?].map(Zeroizing::new);
+        Self::from_seeds(&seeds[0][..n], &seeds[1][..n], &seeds[2][..n])
+    }
+
+    /// Loads `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, recomputing PK.root from
+    /// the seeds and comparing in constant time ([`Error::KeyMismatch`] if it differs).
+    pub fn from_bytes(sk: &[u8]) -> Result<Self, Error> {
+        let key = Self::from_bytes_unchecked(sk)?;
+        if root_matches::<P>(&key.parts) {
+            Ok(key)
+        } else {
+            Err(Error::KeyMismatch)
+        }
+    }
+
+    /// Loads a secret key without recomputing PK.root: faster, but a corrupted
+    /// key then yields signatures that do not verify.
+    pub fn from_bytes_unchecked(sk: &[u8]) -> Result<Self, Error> {
+        let expected = P::PARAMS.sk_bytes();
+        if sk.len() != expected {
+            return Err(Error::InvalidKeyLength {
+                what: "secret key",
+                algorithm: P::ALGORITHM,
+                expected,
+                got: sk.len(),
+            });
+        }
+        Ok(Self::wrap(SecretParts::from_raw(sk)))
+    }
+
+    pub(crate) fn wrap(parts: SecretParts) -> Self {
+        SigningKey {
+            parts,
+            _p: PhantomData,
+        }
+    }
+
+    pub(crate) fn parts(&self) -> &SecretParts {
+        &self.parts
+    }
+
+    /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, wiped when dropped.
+    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+        self.parts.to_raw(P::PARAMS.n)
+    }
+
+    /// The public half.
+    pub fn verifying_key(&self) -> VerifyingKey<P> {
+        VerifyingKey {
+            parts: self.parts.pk,
+            _p: PhantomData,
+        }
+    }
+
+    /// Signs `msg` per `opts` (pure or pre-hash, context, randomness).
+    pub fn sign(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Signature<P>, Error> {
+        self.sign_stream(&mut &msg[..], opts)
+    }
+
+    /// Signs a streamed message (read twice for pure signing, once with a pre-hash).
+    pub fn sign_stream(
+        &self,
+        msg: &mut dyn MessageSource,
+        opts: &SignOptions<'_>,
+    ) -> Result<Signature<P>, Error> {
+        sign_with_options::<P>(&self.parts, msg, opts).map(Signature::from_vec_unchecked)
+    }
+}
+
+impl<P: ParameterSet> fmt::Debug for SigningKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("algorithm", &P::ALGORITHM)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Loads `PK.seed ‖ PK.root`.
+    pub fn from_bytes(pk: &[u8]) -> Result<Self, Error> {
+        let expected = P::PARAMS.pk_bytes();
+        if pk.len() != expected {
+            return Err(Error::InvalidKeyLength {
+                what: "public key",
+                algorithm: P::ALGORITHM,
+                expected,
+                got: pk.len(),
+            });
+        }
+        Ok(VerifyingKey {
+            parts: PublicParts::from_raw(pk),
+            _p: PhantomData,
+        })
+    }
+
+    pub(crate) fn parts(&self) -> &PublicParts {
+        &self.parts
+    }
+
+    /// `PK.seed ‖ PK.root`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.parts.to_raw(P::PARAMS.n)
+    }
+
+    /// Verifies `sig` over `msg`: `Ok(())` if valid, [`Error::InvalidSignature`] if not.
+    pub fn verify(
+        &self,
+        msg: &[u8],
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<(), Error> {
+        self.verify_stream(&mut &msg[..], sig, context, prehash)
+    }
+
+    /// Verifies a signature over a streamed message.
+    pub fn verify_stream(
+        &self,
+        msg: &mut dyn MessageSource,
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<(), Error> {
+        verify_external::<P>(&self.parts, msg, sig, context, prehash)
+    }
+}
+
+impl<P: ParameterSet> fmt::Debug for VerifyingKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyingKey")
+            .field("algorithm", &P::ALGORITHM)
+            .field("bytes", &HexBytes(&self.to_bytes()))
+            .finish()
+    }
+}
+
+struct HexBytes<'a>(&'a [u8]);
+
+impl fmt::Debug for HexBytes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl<P: ParameterSet> Signature<P> {
+    pub(crate) fn from_vec_unchecked(bytes: Vec<u8>) -> Self {
+        debug_assert_eq!(bytes.len(), P::PARAMS.sig_bytes());
+        Signature {
+            bytes,
+            _p: PhantomData,
+        }
+    }
+
+    /// The signature bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The signature bytes, copied.
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.bytes.clone()
+    }
+}
+
+impl<P: ParameterSet> fmt::Debug for Signature<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature<{}>({} bytes)", P::ALGORITHM, self.bytes.len())
+    }
+}
+
+impl<P: ParameterSet> AsRef<[u8]> for Signature<P> {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
+    type Error = Error;
+
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        let expected = P::PARAMS.sig_bytes();
+        if bytes.len() != expected {
+            return Err(Error::InvalidSignatureLength {
+                algorithm: P::ALGORITHM,
+                expected,
+                got: bytes.len(),
+            });
+        }
+        Ok(Signature::from_vec_unchecked(bytes.to_vec()))
+    }
+}
+
+impl<P: ParameterSet> From<Signature<P>> for Vec<u8> {
+    fn from(sig: Signature<P>) -> Vec<u8> {
+        sig.bytes
+    }
+}
+
+impl<P: ParameterSet> signature::SignatureEncoding for Signature<P> {
+    type Repr = Vec<u8>;
+}
+
+/// Hedged: each call draws a fresh `addrnd` from the operating system.
+/// Pure SLH-DSA with an empty context; use [`SigningKey::sign`] for more.
+impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature<P>, signature::Error> {
+        Ok(self.sign(msg, &SignOptions::default())?)
+    }
+}
+
+/// Hedged with `addrnd` drawn from the caller's RNG; pure, empty context.
+impl<P: ParameterSet> signature::RandomizedSigner<Signature<P>> for SigningKey<P> {
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature<P>, signature::Error> {
+        let n = P::PARAMS.n;
+        let mut r = Zeroizing::new([0u8; MAX_N]);
+        rng.try_fill_bytes(&mut r[..n])
+            .map_err(|_| signature::Error::new())?;
+        let opts = SignOptions {
+            randomness: Randomness::Given(&r[..n]),
+            ..Default::default()
+        };
+        Ok(self.sign(msg, &opts)?)
+    }
+}
+
+impl<P: ParameterSet> signature::Keypair for SigningKey<P> {
+    type VerifyingKey = VerifyingKey<P>;
+
+    fn verifying_key(&self) -> VerifyingKey<P> {
+        SigningKey::verifying_key(self)
+    }
+}
+
+/// Pure SLH-DSA with an empty context.
+impl<P: ParameterSet> signature::Verifier<Signature<P>> for VerifyingKey<P> {
+    fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
+        Ok(VerifyingKey::verify(self, msg, sig.as_bytes(), &[], None)?)
+    }
+}

@@ -1,0 +1,230 @@
+//! The pre-hash functions of HashSLH-DSA (FIPS 205 §10.2.2) and the DER OIDs
+//! that bind each one into M'.
+
+use core::fmt;
+use core::str::FromStr;
+
+use sha2::Digest;
+use shake::{ExtendableOutput, Update, XofReader};
+
+use crate::error::Error;
+use crate::message::MessageSource;
+
+/// A pre-hash function allowed by FIPS 205 §10.2.2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PreHash {
+    /// SHA-224.
+    Sha2_224,
+    /// SHA-256.
+    Sha2_256,
+    /// SHA-384.
+    Sha2_384,
+    /// SHA-512.
+    Sha2_512,
+    /// SHA-512/224.
+    Sha2_512_224,
+    /// SHA-512/256.
+    Sha2_512_256,
+    /// SHA3-224.
+    Sha3_224,
+    /// SHA3-256.
+    Sha3_256,
+    /// SHA3-384.
+    Sha3_384,
+    /// SHA3-512.
+    Sha3_512,
+    /// SHAKE128 with 256 bits of output.
+    Shake128,
+    /// SHAKE256 with 512 bits of output.
+    Shake256,
+}
+
+/// Largest pre-hash output (SHA-512, SHA3-512, SHAKE256 at 512 bits).
+pub const MAX_PREHASH_LEN: usize = 64;
+
+impl PreHash {
+    /// All twelve, SHA-2 first, then SHA-3, then SHAKE.
+    pub const ALL: [PreHash; 12] = [
+        PreHash::Sha2_224,
+        PreHash::Sha2_256,
+        PreHash::Sha2_384,
+        PreHash::Sha2_512,
+        PreHash::Sha2_512_224,
+        PreHash::Sha2_512_256,
+        PreHash::Sha3_224,
+        PreHash::Sha3_256,
+        PreHash::Sha3_384,
+        PreHash::Sha3_512,
+        PreHash::Shake128,
+        PreHash::Shake256,
+    ];
+
+    /// The ACVP spelling, e.g. `SHA2-512/224`, `SHAKE-128`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PreHash::Sha2_224 => "SHA2-224",
+            PreHash::Sha2_256 => "SHA2-256",
+            PreHash::Sha2_384 => "SHA2-384",
+            PreHash::Sha2_512 => "SHA2-512",
+            PreHash::Sha2_512_224 => "SHA2-512/224",
+            PreHash::Sha2_512_256 => "SHA2-512/256",
+            PreHash::Sha3_224 => "SHA3-224",
+            PreHash::Sha3_256 => "SHA3-256",
+            PreHash::Sha3_384 => "SHA3-384",
+            PreHash::Sha3_512 => "SHA3-512",
+            PreHash::Shake128 => "SHAKE-128",
+            PreHash::Shake256 => "SHAKE-256",
+        }
+    }
+
+    /// Last arc of the NIST OID `2.16.840.1.101.3.4.2.<arc>`.
+    const fn oid_arc(self) -> u8 {
+        match self {
+            PreHash::Sha2_256 => 1,
+            PreHash::Sha2_384 => 2,
+            PreHash::Sha2_512 => 3,
+            PreHash::Sha2_224 => 4,
+            PreHash::Sha2_512_224 => 5,
+            PreHash::Sha2_512_256 => 6,
+            PreHash::Sha3_224 => 7,
+            PreHash::Sha3_256 => 8,
+            PreHash::Sha3_384 => 9,
+            PreHash::Sha3_512 => 10,
+            PreHash::Shake128 => 11,
+            PreHash::Shake256 => 12,
+        }
+    }
+
+    /// `OID` of Algorithm 23: the full DER encoding (tag, length, body), 11 bytes.
+    pub const fn oid_der(self) -> [u8; 11] {
+        [
+            0x06,
+            0x09,
+            0x60,
+            0x86,
+            0x48,
+            0x01,
+            0x65,
+            0x03,
+            0x04,
+            0x02,
+            self.oid_arc(),
+        ]
+    }
+
+    /// Output length in bytes.
+    pub const fn output_len(self) -> usize {
+        match self {
+            PreHash::Sha2_224 | PreHash::Sha2_512_224 | PreHash::Sha3_224 => 28,
+            PreHash::Sha2_256 | PreHash::Sha2_512_256 | PreHash::Sha3_256 | PreHash::Shake128 => 32,
+            PreHash::Sha2_384 | PreHash::Sha3_384 => 48,
+            PreHash::Sha2_512 | PreHash::Sha3_512 | PreHash::Shake256 => 64,
+        }
+    }
+
+    /// `PH(M)` of a streamed message; returns the buffer and the output length.
+    pub fn digest(
+        self,
+        msg: &mut dyn MessageSource,
+    ) -> Result<([u8; MAX_PREHASH_LEN], usize), Error> {
+        fn fixed<D: Digest>(msg: &mut dyn MessageSource, out: &mut [u8]) -> Result<(), Error> {
+            let mut h = D::new();
+            msg.feed(&mut |b| Digest::update(&mut h, b))?;
+            out.copy_from_slice(&h.finalize());
+            Ok(())
+        }
+        fn xof<X: Default + Update + ExtendableOutput>(
+            msg: &mut dyn MessageSource,
+            out: &mut [u8],
+        ) -> Result<(), Error> {
+            let mut h = X::default();
+            msg.feed(&mut |b| h.update(b))?;
+            h.finalize_xof().read(out);
+            Ok(())
+        }
+        let mut buf = [0u8; MAX_PREHASH_LEN];
+        let len = self.output_len();
+        let out = &mut buf[..len];
+        match self {
+            PreHash::Sha2_224 => fixed::<sha2::Sha224>(msg, out)?,
+            PreHash::Sha2_256 => fixed::<sha2::Sha256>(msg, out)?,
+            PreHash::Sha2_384 => fixed::<sha2::Sha384>(msg, out)?,
+            PreHash::Sha2_512 => fixed::<sha2::Sha512>(msg, out)?,
+            PreHash::Sha2_512_224 => fixed::<sha2::Sha512_224>(msg, out)?,
+            PreHash::Sha2_512_256 => fixed::<sha2::Sha512_256>(msg, out)?,
+            PreHash::Sha3_224 => fixed::<sha3::Sha3_224>(msg, out)?,
+            PreHash::Sha3_256 => fixed::<sha3::Sha3_256>(msg, out)?,
+            PreHash::Sha3_384 => fixed::<sha3::Sha3_384>(msg, out)?,
+            PreHash::Sha3_512 => fixed::<sha3::Sha3_512>(msg, out)?,
+            PreHash::Shake128 => xof::<shake::Shake128>(msg, out)?,
+            PreHash::Shake256 => xof::<shake::Shake256>(msg, out)?,
+        }
+        Ok((buf, len))
+    }
+}
+
+impl fmt::Display for PreHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PreHash {
+    type Err = Error;
+
+    /// Accepts the ACVP spelling and the usual variants, any case:
+    /// `SHA2-256`, `SHA-256`, `sha256`, `SHA512/224`, `SHAKE-128`, `shake128`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let compact = |x: &str| -> String {
+            x.chars()
+                .filter(|c| !matches!(c, '-' | '_' | ' '))
+                .collect::<String>()
+                .to_ascii_lowercase()
+        };
+        let want = compact(s);
+        PreHash::ALL
+            .into_iter()
+            .find(|p| {
+                let name = compact(p.name());
+                // "SHA2-256" is also written "SHA-256" / "sha256".
+                name == want
+                    || (p.name().starts_with("SHA2-") && name.replacen("sha2", "sha", 1) == want)
+            })
+            .ok_or_else(|| Error::UnknownPreHash(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse() {
+        for p in PreHash::ALL {
+            assert_eq!(p.name().parse::<PreHash>().unwrap(), p);
+        }
+        assert_eq!("sha256".parse::<PreHash>().unwrap(), PreHash::Sha2_256);
+        assert_eq!(
+            "SHA-512/256".parse::<PreHash>().unwrap(),
+            PreHash::Sha2_512_256
+        );
+        assert_eq!("shake128".parse::<PreHash>().unwrap(), PreHash::Shake128);
+        assert_eq!("sha3-384".parse::<PreHash>().unwrap(), PreHash::Sha3_384);
+        assert!("md5".parse::<PreHash>().is_err());
+        // "sha3256" must not be confused with SHA2-256 after normalisation.
+        assert_eq!("SHA3256".parse::<PreHash>().unwrap(), PreHash::Sha3_256);
+    }
+
+    #[test]
+    fn known_digests() {
+        let (d, len) = PreHash::Sha2_256.digest(&mut &b"abc"[..]).unwrap();
+        assert_eq!(len, 32);
+        assert_eq!(d[..4], [0xba, 0x78, 0x16, 0xbf]);
+        let (d, len) = PreHash::Shake128.digest(&mut &b""[..]).unwrap();
+        assert_eq!(len, 32);
+        assert_eq!(d[..4], [0x7f, 0x9c, 0x2b, 0xa4]);
+        let (d, len) = PreHash::Sha3_256.digest(&mut &b""[..]).unwrap();
+        assert_eq!(len, 32);
+        assert_eq!(d[..4], [0xa7, 0xff, 0xc6, 0xf8]);
+    }
+}

@@ -1,0 +1,391 @@
+//! SLH-DSA itself (FIPS 205 §9–§10): key generation, the internal signing and
+//! verification functions over M', and the external ones that build M' from a
+//! message, a context string and, for HashSLH-DSA, a pre-hash.
+
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::address::{Adrs, AdrsType};
+use crate::bits::to_int;
+use crate::error::Error;
+use crate::fors::{fors_pk_from_sig, fors_sign};
+use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
+use crate::hypertree::{ht_sign, ht_verify};
+use crate::keys::{Signature, SigningKey, VerifyingKey};
+use crate::message::{MessageSource, Prefixed};
+use crate::params::{ParameterSet, Params, MAX_M, MAX_N};
+use crate::prehash::{PreHash, MAX_PREHASH_LEN};
+use crate::xmss::xmss_root;
+
+/// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
+pub(crate) struct PublicParts {
+    pub pk_seed: Node,
+    pub pk_root: Node,
+}
+
+/// `SK.seed ‖ SK.prf` and the public key; wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct SecretParts {
+    pub sk_seed: Node,
+    pub sk_prf: Node,
+    pub pk: PublicParts,
+}
+
+fn node(bytes: &[u8]) -> Node {
+    let mut out = [0u8; MAX_N];
+    out[..bytes.len()].copy_from_slice(bytes);
+    out
+}
+
+impl PublicParts {
+    /// Splits raw `PK.seed ‖ PK.root` (length already checked).
+    pub fn from_raw(pk: &[u8]) -> Self {
+        let n = pk.len() / 2;
+        PublicParts {
+            pk_seed: node(&pk[..n]),
+            pk_root: node(&pk[n..]),
+        }
+    }
+
+    pub fn to_raw(self, n: usize) -> Vec<u8> {
+        [&self.pk_seed[..n], &self.pk_root[..n]].concat()
+    }
+}
+
+impl SecretParts {
+    /// Splits raw `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (length already checked).
+    pub fn from_raw(sk: &[u8]) -> Self {
+        let n = sk.len() / 4;
+        SecretParts {
+            sk_seed: node(&sk[..n]),
+            sk_prf: node(&sk[n..2 * n]),
+            pk: PublicParts::from_raw(&sk[2 * n..]),
+        }
+    }
+
+    pub fn to_raw(&self, n: usize) -> zeroize::Zeroizing<Vec<u8>> {
+        let mut out = zeroize::Zeroizing::new(Vec::with_capacity(4 * n));
+        for part in [
+            &self.sk_seed,
+            &self.sk_prf,
+            &self.pk.pk_seed,
+            &self.pk.pk_root,
+        ] {
+            out.extend_from_slice(&part[..n]);
+        }
+        out
+    }
+}
+
+/// `slh_keygen_internal` (Algorithm 18) on raw seeds of n bytes each.
+pub(crate) fn keygen_parts<P: ParameterSet>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+) -> Result<SecretParts, Error> {
+    let p = P::PARAMS;
+    for (what, x) in [
+        ("SK.seed", sk_seed),
+        ("SK.prf", sk_prf),
+        ("PK.seed", pk_seed),
+    ] {
+        if x.len() != p.n {
+            return Err(Error::InvalidKeyLength {
+                what,
+                algorithm: P::ALGORITHM,
+                expected: p.n,
+                got: x.len(),
+            });
+        }
+    }
+    let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
+    let mut adrs = Adrs::new();
+    adrs.set_layer_address(p.d as u32 - 1);
+    let pk_root = xmss_root::<P>(&t, &adrs);
+    Ok(SecretParts {
+        sk_seed: node(sk_seed),
+        sk_prf: node(sk_prf),
+        pk: PublicParts {
+            pk_seed: node(pk_seed),
+            pk_root,
+        },
+    })
+}
+
+/// Whether `PK.root` of a secret key is the root its seeds give, compared in constant time.
+pub(crate) fn root_matches<P: ParameterSet>(sk: &SecretParts) -> bool {
+    let n = P::PARAMS.n;
+    let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
+    let mut adrs = Adrs::new();
+    adrs.set_layer_address(P::PARAMS.d as u32 - 1);
+    let root = xmss_root::<P>(&t, &adrs);
+    root[..n].ct_eq(&sk.pk.pk_root[..n]).into()
+}
+
+/// The digest of `H_msg` split as in Algorithms 19 and 20: `md`, `idx_tree`, `idx_leaf`.
+fn split_digest(p: &Params, digest: &[u8]) -> (usize, u64, u32) {
+    let md_len = p.md_bytes();
+    let tree_end = md_len + p.tree_idx_bytes();
+    let tree_bits = p.h - p.hp;
+    let tree_mask = if tree_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << tree_bits) - 1
+    };
+    let idx_tree = to_int(&digest[md_len..tree_end]) & tree_mask;
+    let idx_leaf =
+        (to_int(&digest[tree_end..tree_end + p.leaf_idx_bytes()]) & ((1u64 << p.hp) - 1)) as u32;
+    (md_len, idx_tree, idx_leaf)
+}
+
+fn h_msg<P: ParameterSet>(
+    t: &P::Hash,
+    r: &[u8],
+    pk_root: &[u8],
+    msg: &mut dyn MessageSource,
+) -> Result<[u8; MAX_M], Error> {
+    let mut h = t.h_msg(r, pk_root);
+    msg.feed(&mut |b| h.absorb(b))?;
+    let mut digest = [0u8; MAX_M];
+    h.finish(&mut digest[..P::PARAMS.m]);
+    Ok(digest)
+}
+
+/// `slh_sign_internal` (Algorithm 19): signs M' (streamed twice) into `sig`,
+/// which must be exactly the signature length.
+pub(crate) fn sign_parts<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+    sig: &mut [u8],
+) -> Result<(), Error> {
+    let p = P::PARAMS;
+    let n = p.n;
+    debug_assert_eq!(sig.len(), p.sig_bytes());
+    let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
+
+    let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
+    msg.feed(&mut |b| prf.absorb(b))?;
+    let r = prf.finish();
+    let digest = h_msg::<P>(&t, &r[..n], &sk.pk.pk_root[..n], msg)?;
+    let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
+
+    let (r_out, rest) = sig.split_at_mut(n);
+    r_out.copy_from_slice(&r[..n]);
+    let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
+    let mut adrs = Adrs::new();
+    adrs.set_tree_address(idx_tree);
+    adrs.set_type_and_clear(AdrsType::ForsTree);
+    adrs.set_key_pair_address(idx_leaf);
+    let pk_fors = fors_sign::<P>(&t, &digest[..md_len], &adrs, sig_fors);
+    ht_sign::<P>(&t, &pk_fors, idx_tree, idx_leaf, sig_ht);
+    Ok(())
+}
+
+/// `slh_verify_internal` (Algorithm 20) over a streamed M'.
+pub(crate) fn verify_parts<P: ParameterSet>(
+    pk: &PublicParts,
+    msg: &mut dyn MessageSource,
+    sig: &[u8],
+) -> Result<bool, Error> {
+    let p = P::PARAMS;
+    let n = p.n;
+    if sig.len() != p.sig_bytes() {
+        return Ok(false);
+    }
+    let t = P::Hash::new(n, &pk.pk_seed[..n], None);
+    let (r, rest) = sig.split_at(n);
+    let (sig_fors, sig_ht) = rest.split_at(p.fors_sig_bytes());
+    let digest = h_msg::<P>(&t, r, &pk.pk_root[..n], msg)?;
+    let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
+    let mut adrs = Adrs::new();
+    adrs.set_tree_address(idx_tree);
+    adrs.set_type_and_clear(AdrsType::ForsTree);
+    adrs.set_key_pair_address(idx_leaf);
+    let pk_fors = fors_pk_from_sig::<P>(&t, sig_fors, &digest[..md_len], &adrs);
+    Ok(ht_verify::<P>(
+        &t,
+        &pk_fors,
+        sig_ht,
+        idx_tree,
+        idx_leaf,
+        &pk.pk_root[..n],
+    ))
+}
+
+/// The longest M' prefix: domain byte, context length, context, OID, PH(M).
+const MAX_PREFIX: usize = 2 + 255 + 11 + MAX_PREHASH_LEN;
+
+/// Runs `f` on M' for an external signing or verification call (Algorithms 22–25):
+/// `0 ‖ |ctx| ‖ ctx ‖ M` for pure, `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)` with a pre-hash.
+pub(crate) fn with_m_prime<R>(
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+    msg: &mut dyn MessageSource,
+    f: impl FnOnce(&mut dyn MessageSource) -> Result<R, Error>,
+) -> Result<R, Error> {
+    if ctx.len() > 255 {
+        return Err(Error::ContextTooLong(ctx.len()));
+    }
+    let mut prefix = [0u8; MAX_PREFIX];
+    prefix[1] = ctx.len() as u8;
+    prefix[2..2 + ctx.len()].copy_from_slice(ctx);
+    let mut len = 2 + ctx.len();
+    match prehash {
+        None => f(&mut Prefixed {
+            prefix: &prefix[..len],
+            inner: msg,
+        }),
+        Some(ph) => {
+            prefix[0] = 1;
+            prefix[len..len + 11].copy_from_slice(&ph.oid_der());
+            len += 11;
+            let (digest, dlen) = ph.digest(msg)?;
+            prefix[len..len + dlen].copy_from_slice(&digest[..dlen]);
+            len += dlen;
+            f(&mut &prefix[..len])
+        }
+    }
+}
+
+/// Checks caller-supplied `addrnd` and returns opt_rand: addrnd, or PK.seed when absent.
+pub(crate) fn opt_rand(addrnd: Option<&[u8]>, n: usize, pk: &PublicParts) -> Result<Node, Error> {
+    match addrnd {
+        None => Ok(pk.pk_seed),
+        Some(r) if r.len() == n => Ok(node(r)),
+        Some(r) => Err(Error::InvalidRandomnessLength {
+            expected: n,
+            got: r.len(),
+        }),
+    }
+}
+
+/// n fresh bytes from the operating system.
+pub(crate) fn os_random(n: usize) -> Result<Node, Error> {
+    let mut out = [0u8; MAX_N];
+    getrandom::fill(&mut out[..n]).map_err(|e| Error::Rng(e.to_string()))?;
+    Ok(out)
+}
+
+/// `slh_keygen_internal` (Algorithm 18).
+pub fn slh_keygen_internal<P: ParameterSet>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+) -> Result<SigningKey<P>, Error> {
+    SigningKey::from_seeds(sk_seed, sk_prf, pk_seed)
+}
+
+/// `slh_keygen` (Algorithm 21): a key pair from the operating system's RNG.
+pub fn slh_keygen<P: ParameterSet>() -> Result<SigningKey<P>, Error> {
+    SigningKey::generate()
+}
+
+/// `slh_sign_internal` (Algorithm 19): signs M' as given; `addrnd` of `None`
+/// is the deterministic variant (opt_rand = PK.seed).
+pub fn slh_sign_internal<P: ParameterSet>(
+    m: &[u8],
+    sk: &SigningKey<P>,
+    addrnd: Option<&[u8]>,
+) -> Result<Signature<P>, Error> {
+    sign_internal_vec::<P>(sk.parts(), m, addrnd).map(Signature::from_vec_unchecked)
+}
+
+/// `slh_verify_internal` (Algorithm 20).
+pub fn slh_verify_internal<P: ParameterSet>(m: &[u8], sig: &[u8], pk: &VerifyingKey<P>) -> bool {
+    verify_parts::<P>(pk.parts(), &mut &m[..], sig).unwrap_or(false)
+}
+
+/// `slh_sign` (Algorithm 22): pure SLH-DSA with a context string of at most
+/// 255 bytes; `addrnd` of `None` is the deterministic variant.
+pub fn slh_sign<P: ParameterSet>(
+    m: &[u8],
+    ctx: &[u8],
+    sk: &SigningKey<P>,
+    addrnd: Option<&[u8]>,
+) -> Result<Signature<P>, Error> {
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd)
+        .map(Signature::from_vec_unchecked)
+}
+
+/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies.
+pub fn slh_verify<P: ParameterSet>(m: &[u8], sig: &[u8], ctx: &[u8], pk: &VerifyingKey<P>) -> bool {
+    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
+}
+
+/// `hash_slh_sign` (Algorithm 23): HashSLH-DSA with pre-hash `ph`.
+pub fn hash_slh_sign<P: ParameterSet>(
+    m: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    sk: &SigningKey<P>,
+    addrnd: Option<&[u8]>,
+) -> Result<Signature<P>, Error> {
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd)
+        .map(Signature::from_vec_unchecked)
+}
+
+/// `hash_slh_verify` (Algorithm 25).
+pub fn hash_slh_verify<P: ParameterSet>(
+    m: &[u8],
+    sig: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    pk: &VerifyingKey<P>,
+) -> bool {
+    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
+}
+
+/// Algorithms 22/23 over a streamed message.
+pub(crate) fn sign_external<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+    addrnd: Option<&[u8]>,
+) -> Result<Vec<u8>, Error> {
+    let n = P::PARAMS.n;
+    let r = opt_rand(addrnd, n, &sk.pk)?;
+    let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
+    with_m_prime(ctx, prehash, msg, |m| {
+        sign_parts::<P>(sk, m, &r[..n], &mut sig)
+    })?;
+    Ok(sig)
+}
+
+/// Algorithm 19 on a byte string, returning the signature.
+pub(crate) fn sign_internal_vec<P: ParameterSet>(
+    sk: &SecretParts,
+    m: &[u8],
+    addrnd: Option<&[u8]>,
+) -> Result<Vec<u8>, Error> {
+    let n = P::PARAMS.n;
+    let r = opt_rand(addrnd, n, &sk.pk)?;
+    let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
+    sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig)?;
+    Ok(sig)
+}
+
+/// Algorithms 24/25 over a streamed message: `Ok(())` if valid.
+pub(crate) fn verify_external<P: ParameterSet>(
+    pk: &PublicParts,
+    msg: &mut dyn MessageSource,
+    sig: &[u8],
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+) -> Result<(), Error> {
+    let expected = P::PARAMS.sig_bytes();
+    if sig.len() != expected {
+        return Err(Error::InvalidSignatureLength {
+            algorithm: P::ALGORITHM,
+            expected,
+            got: sig.len(),
+        });
+    }
+    if with_m_prime(ctx, prehash, msg, |m| verify_parts::<P>(pk, m, sig))? {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
+}
