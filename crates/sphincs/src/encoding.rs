@@ -316,5 +316,6 @@ fn pem_encode_error(e: pem::Error) -> Error {
     Error::Encoding(format!("PEM encoding failed: {e}"))
 }
 
+mod key_impls;
 #[cfg(test)]
 mod tests;
