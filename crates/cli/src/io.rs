@@ -148,8 +148,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     fs::read(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))
 }
 
-/// A message to sign or verify: a file streamed from disk, or standard input
-/// read into memory.
+/// A message to sign or verify: a regular file streamed from disk, or
+/// standard input (or a pipe) read into memory.
 pub enum Message {
     /// A file, opened once and read from the start on each pass.
     File(FileSource),
@@ -174,16 +174,28 @@ impl Message {
         match path {
             None => Self::stdin(),
             Some(p) if p.as_os_str() == "-" => Self::stdin(),
-            Some(p) => FileSource::open(p).map(Message::File),
+            Some(p) => {
+                let source = FileSource::open(p)?;
+                if source.regular {
+                    Ok(Message::File(source))
+                } else {
+                    // A pipe or device cannot be rewound: read it once.
+                    let mut file = source.file;
+                    Self::buffer(&mut file, &p.display().to_string())
+                }
+            }
         }
     }
 
     fn stdin() -> Result<Message, CliError> {
+        Self::buffer(&mut io::stdin().lock(), "standard input")
+    }
+
+    fn buffer(input: &mut dyn Read, name: &str) -> Result<Message, CliError> {
         let mut buf = Vec::new();
-        io::stdin()
-            .lock()
+        input
             .read_to_end(&mut buf)
-            .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?;
+            .map_err(|e| CliError::Failed(format!("cannot read {name}: {e}")))?;
         Ok(Message::Buffered(Buffered(buf)))
     }
 
@@ -202,6 +214,7 @@ pub struct FileSource {
     path: PathBuf,
     file: File,
     stamp: (u64, Option<SystemTime>),
+    regular: bool,
     buf: Vec<u8>,
 }
 
@@ -219,6 +232,7 @@ impl FileSource {
             path: path.to_path_buf(),
             file,
             stamp: (meta.len(), meta.modified().ok()),
+            regular: meta.is_file(),
             buf: vec![0; 64 * 1024],
         })
     }
