@@ -143,7 +143,7 @@ pub fn decode_private_key(input: &[u8]) -> Result<DecodedPrivateKey, Error> {
     })
 }
 
-/// The `AlgorithmIdentifier` of RFC 9909 §3: the set's OID, parameters absent.
+/// The `AlgorithmIdentifier` RFC 9909 prescribes: the set's OID, parameters absent.
 fn algorithm_identifier(alg: Algorithm) -> Result<AlgorithmIdentifierRef<'static>, Error> {
     Ok(AlgorithmIdentifierRef {
         oid: ObjectIdentifier::from_bytes(&alg.oid_der())

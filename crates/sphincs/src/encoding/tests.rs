@@ -17,7 +17,8 @@ fn encoding_error(r: Result<impl fmt::Debug, Error>) -> String {
     }
 }
 
-// RFC 9909 Appendix C.1 and C.2 (the id-slh-dsa-sha2-128s examples).
+// The id-slh-dsa-sha2-128s example keys of RFC 9909's Examples appendix
+// ("Example Public Key", "Example Private Key"; also in draft-ietf-lamps-x509-slhdsa).
 const RFC_PUBLIC_PEM: &str = "-----BEGIN PUBLIC KEY-----
 MDAwCwYJYIZIAWUDBAMUAyEAK4EJ7Hd8qk4fAkzPz5SX2ZGAUJKA9CVq8rB6+AKJ
 tJQ=
