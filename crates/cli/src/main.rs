@@ -1,1 +1,247 @@
-fn main() {}
+//! `sphincs`: SLH-DSA (FIPS 205) keys, signatures and ACVP answers from the
+//! command line. This file holds the argument grammar and the exit codes;
+//! each command lives in its own module.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+mod acvp;
+mod cmd_keys;
+mod cmd_sign;
+mod demo;
+mod error;
+mod hex;
+mod io;
+mod keyfile;
+
+use error::CliError;
+
+#[derive(Parser)]
+#[command(
+    name = "sphincs",
+    version,
+    about = "SLH-DSA (FIPS 205) stateless hash-based signatures",
+    after_help = "Exit status: 0 success or valid signature, 1 invalid signature, 2 usage or input error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the parameter sets: security category, key and signature sizes, OIDs.
+    List,
+    /// Generate a key pair.
+    Keygen {
+        /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s (see `sphincs list`).
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: String,
+        /// Where to write the private key (created with mode 0600).
+        #[arg(short = 'o', long = "out", value_name = "KEY")]
+        out: PathBuf,
+        /// Also write the public key here.
+        #[arg(long = "pub", value_name = "PUB")]
+        public: Option<PathBuf>,
+        /// Write DER instead of PEM.
+        #[arg(long)]
+        der: bool,
+        /// Replace existing files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write the public key of a private key (or re-encode a public key).
+    Pubkey {
+        /// Private or public key: PEM, DER, or raw bytes (raw needs -a).
+        #[arg(value_name = "KEY")]
+        key: PathBuf,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "out", value_name = "PUB")]
+        out: Option<PathBuf>,
+        /// Write DER instead of PEM.
+        #[arg(long)]
+        der: bool,
+        /// Parameter set of a raw key.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+        /// Replace an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Sign a file or standard input; the signature is raw bytes.
+    Sign {
+        /// Private key: PEM, DER, or raw bytes (raw needs -a).
+        #[arg(short = 'k', long = "key", value_name = "KEY")]
+        key: PathBuf,
+        #[command(flatten)]
+        context: ContextArgs,
+        /// Deterministic signing (opt_rand = PK.seed) instead of hedged.
+        #[arg(long)]
+        deterministic: bool,
+        /// HashSLH-DSA with this pre-hash, e.g. SHA2-512, SHAKE-256.
+        #[arg(long, value_name = "HASH")]
+        prehash: Option<String>,
+        /// Signature file (default: standard output).
+        #[arg(short = 'o', long = "out", value_name = "SIG")]
+        out: Option<PathBuf>,
+        /// Replace an existing signature file.
+        #[arg(long)]
+        force: bool,
+        /// Parameter set of a raw key.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+        /// Message file; `-` or nothing for standard input.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// Verify a signature; exit status 0 if valid, 1 if not.
+    Verify {
+        /// Public key (or private key): PEM, DER, or raw bytes (raw needs -a).
+        #[arg(short = 'p', long = "pub", value_name = "PUB")]
+        public: PathBuf,
+        /// Signature file (raw bytes).
+        #[arg(short = 's', long = "sig", value_name = "SIG")]
+        signature: PathBuf,
+        #[command(flatten)]
+        context: ContextArgs,
+        /// HashSLH-DSA with this pre-hash.
+        #[arg(long, value_name = "HASH")]
+        prehash: Option<String>,
+        /// Parameter set of a raw key.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+        /// Message file; `-` or nothing for standard input.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
+    Demo {
+        /// Parameter set (default SLH-DSA-SHAKE-128f).
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+    },
+    /// Answer a NIST ACVP SLH-DSA prompt (keyGen, sigGen or sigVer).
+    Acvp {
+        /// The prompt JSON.
+        #[arg(value_name = "PROMPT.json")]
+        prompt: PathBuf,
+        /// Response file (default: standard output).
+        #[arg(short = 'o', long = "out", value_name = "RESPONSE.json")]
+        out: Option<PathBuf>,
+        /// Replace an existing response file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// The context string, as text or hex (at most 255 bytes).
+#[derive(Args)]
+struct ContextArgs {
+    /// Context string (its UTF-8 bytes).
+    #[arg(long, value_name = "TEXT", conflicts_with = "context_hex")]
+    context: Option<String>,
+    /// Context string in hex.
+    #[arg(long, value_name = "HEX")]
+    context_hex: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::InvalidSignature(why)) => {
+            eprintln!("{why}");
+            ExitCode::from(1)
+        }
+        Err(CliError::Failed(msg)) => {
+            eprintln!("sphincs: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::List => cmd_keys::list(),
+        Command::Keygen {
+            algorithm,
+            out,
+            public,
+            der,
+            force,
+        } => cmd_keys::keygen(&algorithm, &out, public.as_deref(), der, force),
+        Command::Pubkey {
+            key,
+            out,
+            der,
+            algorithm,
+            force,
+        } => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
+        Command::Sign {
+            key,
+            context,
+            deterministic,
+            prehash,
+            out,
+            force,
+            algorithm,
+            file,
+        } => cmd_sign::sign(cmd_sign::SignArgs {
+            key: &key,
+            context: context.bytes()?,
+            deterministic,
+            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+            out: out.as_deref(),
+            force,
+            algorithm: algorithm.as_deref(),
+            file: file.as_deref(),
+        }),
+        Command::Verify {
+            public,
+            signature,
+            context,
+            prehash,
+            algorithm,
+            file,
+        } => cmd_sign::verify(cmd_sign::VerifyArgs {
+            public: &public,
+            signature: &signature,
+            context: context.bytes()?,
+            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+            algorithm: algorithm.as_deref(),
+            file: file.as_deref(),
+        }),
+        Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
+        Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
+    }
+}
+
+impl ContextArgs {
+    /// The context bytes, checked against FIPS 205's limit of 255.
+    fn bytes(&self) -> Result<Vec<u8>, CliError> {
+        let ctx = match (&self.context, &self.context_hex) {
+            (Some(text), _) => text.as_bytes().to_vec(),
+            (None, Some(h)) => {
+                hex::decode(h).map_err(|e| CliError::Failed(format!("--context-hex: {e}")))?
+            }
+            (None, None) => Vec::new(),
+        };
+        if ctx.len() > 255 {
+            return Err(sphincs::Error::ContextTooLong(ctx.len()).into());
+        }
+        Ok(ctx)
+    }
+}

@@ -15,6 +15,7 @@
 pub mod address;
 mod bits;
 mod dynamic;
+pub mod encoding;
 mod error;
 mod fors;
 pub mod hash;

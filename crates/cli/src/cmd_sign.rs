@@ -1,0 +1,82 @@
+//! `sign` and `verify`.
+
+use std::path::Path;
+
+use sphincs::{Error, PreHash, Randomness, SignOptions};
+
+use crate::error::CliError;
+use crate::io::{
+    check_writable, read_file, refuse_binary_terminal, write_output, write_stdout, Message,
+};
+use crate::keyfile::{load_signing_key, load_verifying_key, parse_algorithm};
+
+/// Parses `--prehash HASH`.
+pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
+    name.map(|n| n.parse::<PreHash>().map_err(CliError::from))
+        .transpose()
+}
+
+/// What `sign` was asked to do.
+pub struct SignArgs<'a> {
+    pub key: &'a Path,
+    pub context: Vec<u8>,
+    pub deterministic: bool,
+    pub prehash: Option<PreHash>,
+    pub out: Option<&'a Path>,
+    pub force: bool,
+    pub algorithm: Option<&'a str>,
+    pub file: Option<&'a Path>,
+}
+
+/// Signs FILE (streamed) or standard input (buffered).
+pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
+    let alg = parse_algorithm(args.algorithm)?;
+    match args.out {
+        Some(out) => check_writable(out, args.force)?,
+        None => refuse_binary_terminal()?,
+    }
+    let key = load_signing_key(args.key, alg)?;
+    let mut message = Message::open(args.file)?;
+    let opts = SignOptions {
+        context: &args.context,
+        prehash: args.prehash,
+        randomness: if args.deterministic {
+            Randomness::Deterministic
+        } else {
+            Randomness::Hedged
+        },
+    };
+    let sig = key.sign_stream(message.source(), &opts)?;
+    match args.out {
+        Some(out) => write_output(out, &sig, false, args.force),
+        None => write_stdout(&sig, true),
+    }
+}
+
+/// What `verify` was asked to do.
+pub struct VerifyArgs<'a> {
+    pub public: &'a Path,
+    pub signature: &'a Path,
+    pub context: Vec<u8>,
+    pub prehash: Option<PreHash>,
+    pub algorithm: Option<&'a str>,
+    pub file: Option<&'a Path>,
+}
+
+/// Verifies; a signature that does not verify (or has the wrong length) is
+/// [`CliError::InvalidSignature`], exit status 1.
+pub fn verify(args: VerifyArgs<'_>) -> Result<(), CliError> {
+    let alg = parse_algorithm(args.algorithm)?;
+    let key = load_verifying_key(args.public, alg)?;
+    let sig = read_file(args.signature)?;
+    let mut message = Message::open(args.file)?;
+    match key.verify_stream(message.source(), &sig, &args.context, args.prehash) {
+        Ok(()) => write_stdout(b"valid signature\n", false),
+        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
+        Err(e @ Error::InvalidSignatureLength { .. }) => Err(CliError::InvalidSignature(format!(
+            "invalid signature: {}: {e}",
+            args.signature.display()
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}

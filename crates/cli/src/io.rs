@@ -1,0 +1,267 @@
+//! Files in and out: outputs are staged in a temporary file beside the target,
+//! synced, then moved into place, so a target is either complete or absent;
+//! an existing file is only replaced when asked; messages are streamed.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::SystemTime;
+
+use sphincs::MessageSource;
+
+use crate::error::CliError;
+
+/// A complete output, written and synced under a temporary name, waiting to
+/// be moved to its target. Dropping it uncommitted removes the temporary file.
+pub struct Staged {
+    temp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+/// Fails if `target` exists and `force` is not set: checked before any work,
+/// so nothing is computed for an output that would be refused.
+pub fn check_writable(target: &Path, force: bool) -> Result<(), CliError> {
+    if !force && fs::symlink_metadata(target).is_ok() {
+        return Err(CliError::file(
+            target,
+            "already exists; use --force to replace it",
+        ));
+    }
+    if target.is_dir() {
+        return Err(CliError::file(target, "is a directory"));
+    }
+    Ok(())
+}
+
+/// Writes `data` to a new temporary file in `target`'s directory (mode 0600
+/// if `private`, else 0666 less the umask) and syncs it.
+pub fn stage(target: &Path, data: &[u8], private: bool) -> Result<Staged, CliError> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let name = target
+        .file_name()
+        .ok_or_else(|| CliError::file(target, "is not a file name"))?;
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let temp = dir.join(format!(
+        ".{}.{}-{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(if private { 0o600 } else { 0o666 })
+        .open(&temp)
+        .map_err(|e| CliError::file(target, format!("cannot create: {e}")))?;
+    let staged = Staged {
+        temp: Some(temp),
+        target: target.to_path_buf(),
+    };
+    file.write_all(data)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
+    Ok(staged)
+}
+
+impl Staged {
+    /// Moves the file into place: with `force` by `rename` (replacing any old
+    /// file atomically), else by `link`, which fails rather than replace a file
+    /// that appeared since [`check_writable`]. Then syncs the directory.
+    pub fn commit(mut self, force: bool) -> Result<(), CliError> {
+        let temp = self.temp.take().expect("staged file is committed once");
+        let moved = if force {
+            fs::rename(&temp, &self.target)
+        } else {
+            fs::hard_link(&temp, &self.target).and_then(|()| fs::remove_file(&temp))
+        };
+        if let Err(e) = moved {
+            let _ = fs::remove_file(&temp);
+            return Err(if e.kind() == io::ErrorKind::AlreadyExists {
+                CliError::file(&self.target, "already exists; use --force to replace it")
+            } else {
+                CliError::file(&self.target, format!("cannot write: {e}"))
+            });
+        }
+        if let Some(dir) = self.target.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Writes one output atomically: `check_writable`, `stage`, `commit`.
+pub fn write_output(
+    target: &Path,
+    data: &[u8],
+    private: bool,
+    force: bool,
+) -> Result<(), CliError> {
+    check_writable(target, force)?;
+    stage(target, data, private)?.commit(force)
+}
+
+/// Fails if standard output is a terminal: checked before work whose result
+/// is binary.
+pub fn refuse_binary_terminal() -> Result<(), CliError> {
+    if io::stdout().is_terminal() {
+        return Err(CliError::Failed(
+            "refusing to write binary data to a terminal; use -o FILE or redirect the output"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes to standard output, refusing binary data when it is a terminal.
+pub fn write_stdout(data: &[u8], binary: bool) -> Result<(), CliError> {
+    if binary {
+        refuse_binary_terminal()?;
+    }
+    let mut out = io::stdout().lock();
+    out.write_all(data)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::Failed(format!("cannot write to standard output: {e}")))
+}
+
+/// Reads a whole (small) file: keys, signatures, prompts.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
+    fs::read(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))
+}
+
+/// A message to sign or verify: a regular file streamed from disk, or
+/// standard input (or a pipe) read into memory.
+pub enum Message {
+    /// A file, opened once and read from the start on each pass.
+    File(FileSource),
+    /// Standard input, buffered.
+    Buffered(Buffered),
+}
+
+/// A message held in memory.
+pub struct Buffered(Vec<u8>);
+
+impl MessageSource for Buffered {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), sphincs::Error> {
+        sink(&self.0);
+        Ok(())
+    }
+}
+
+impl Message {
+    /// `None` or `-` is standard input; anything else is a file, opened now so
+    /// that a missing file is reported before any signing work.
+    pub fn open(path: Option<&Path>) -> Result<Message, CliError> {
+        match path {
+            None => Self::stdin(),
+            Some(p) if p.as_os_str() == "-" => Self::stdin(),
+            Some(p) => {
+                let source = FileSource::open(p)?;
+                if source.regular {
+                    Ok(Message::File(source))
+                } else {
+                    // A pipe or device cannot be rewound: read it once.
+                    let mut file = source.file;
+                    Self::buffer(&mut file, &p.display().to_string())
+                }
+            }
+        }
+    }
+
+    fn stdin() -> Result<Message, CliError> {
+        Self::buffer(&mut io::stdin().lock(), "standard input")
+    }
+
+    fn buffer(input: &mut dyn Read, name: &str) -> Result<Message, CliError> {
+        let mut buf = Vec::new();
+        input
+            .read_to_end(&mut buf)
+            .map_err(|e| CliError::Failed(format!("cannot read {name}: {e}")))?;
+        Ok(Message::Buffered(Buffered(buf)))
+    }
+
+    /// The message as the library's stream.
+    pub fn source(&mut self) -> &mut dyn MessageSource {
+        match self {
+            Message::File(f) => f,
+            Message::Buffered(b) => b,
+        }
+    }
+}
+
+/// Streams a file in 64 KiB pieces, rewinding for each pass, and fails if the
+/// file changes between passes (which would sign one message but hash another).
+pub struct FileSource {
+    path: PathBuf,
+    file: File,
+    stamp: (u64, Option<SystemTime>),
+    regular: bool,
+    buf: Vec<u8>,
+}
+
+impl FileSource {
+    fn open(path: &Path) -> Result<Self, CliError> {
+        let file =
+            File::open(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
+        if meta.is_dir() {
+            return Err(CliError::file(path, "is a directory"));
+        }
+        Ok(FileSource {
+            path: path.to_path_buf(),
+            file,
+            stamp: (meta.len(), meta.modified().ok()),
+            regular: meta.is_file(),
+            buf: vec![0; 64 * 1024],
+        })
+    }
+
+    fn io_error(&self, e: impl std::fmt::Display) -> sphincs::Error {
+        sphincs::Error::Io(format!("{}: {e}", self.path.display()))
+    }
+}
+
+impl MessageSource for FileSource {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), sphincs::Error> {
+        self.file
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| self.io_error(e))?;
+        let mut total = 0u64;
+        loop {
+            let n = match self.file.read(&mut self.buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.io_error(e)),
+            };
+            total += n as u64;
+            sink(&self.buf[..n]);
+        }
+        let meta = self.file.metadata().map_err(|e| self.io_error(e))?;
+        if total != self.stamp.0 || (meta.len(), meta.modified().ok()) != self.stamp {
+            return Err(self.io_error("the file changed while it was being read"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,177 @@
+//! Reading keys: PEM and DER (RFC 9909) are recognised by their shape; raw
+//! bytes need `-a` to name the parameter set, since SHA2 and SHAKE keys of a
+//! security level have the same length.
+
+use std::path::Path;
+
+use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
+use zeroize::Zeroizing;
+
+use crate::error::CliError;
+use crate::io::read_file;
+
+/// Parses `-a ALG`.
+pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
+    name.map(|n| n.parse::<Algorithm>().map_err(CliError::from))
+        .transpose()
+}
+
+/// What a key file turned out to hold.
+enum Kind {
+    Private,
+    Public,
+    Raw,
+    /// PEM or DER that is neither key: the loader reports why.
+    Malformed,
+}
+
+fn classify(bytes: &[u8]) -> Kind {
+    if let Some(label) = encoding::pem_label(bytes) {
+        return match label {
+            PRIVATE_KEY_LABEL => Kind::Private,
+            PUBLIC_KEY_LABEL => Kind::Public,
+            _ => Kind::Malformed,
+        };
+    }
+    if bytes.first() == Some(&0x30) {
+        // DER adds headers to a raw key, so no DER key has a raw key's
+        // length: a raw key that happens to start with 0x30 stays raw.
+        if encoding::decode_public_key(bytes).is_ok() {
+            return Kind::Public;
+        }
+        if encoding::decode_private_key(bytes).is_ok() {
+            return Kind::Private;
+        }
+        return if is_raw_len(bytes.len()) {
+            Kind::Raw
+        } else {
+            Kind::Malformed
+        };
+    }
+    if bytes.windows(11).any(|w| w == b"-----BEGIN ") {
+        Kind::Malformed
+    } else {
+        Kind::Raw
+    }
+}
+
+fn is_raw_len(len: usize) -> bool {
+    Algorithm::ALL
+        .iter()
+        .any(|a| a.public_key_len() == len || a.secret_key_len() == len)
+}
+
+/// Loads a private key for signing; PK.root is recomputed and checked.
+pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
+    let bytes = Zeroizing::new(read_file(path)?);
+    let key = match classify(&bytes) {
+        Kind::Private | Kind::Malformed => {
+            DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
+        }
+        Kind::Public => {
+            return Err(CliError::file(
+                path,
+                "is a public key; signing needs the private key",
+            ))
+        }
+        Kind::Raw => {
+            let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
+            DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+        }
+    };
+    check_algorithm(path, alg, key.algorithm())?;
+    Ok(key)
+}
+
+/// Loads a public key, or the public half of a private key.
+pub fn load_verifying_key(
+    path: &Path,
+    alg: Option<Algorithm>,
+) -> Result<DynVerifyingKey, CliError> {
+    let bytes = Zeroizing::new(read_file(path)?);
+    let key = match classify(&bytes) {
+        Kind::Public | Kind::Malformed => {
+            DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
+        }
+        Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
+            .map_err(|e| CliError::file(path, e))?
+            .verifying_key(),
+        Kind::Raw => {
+            let alg = raw_algorithm(path, alg, bytes.len(), "public or secret")?;
+            if bytes.len() == alg.secret_key_len() {
+                DynSigningKey::from_bytes_unchecked(alg, &bytes)
+                    .map_err(|e| CliError::file(path, e))?
+                    .verifying_key()
+            } else {
+                DynVerifyingKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            }
+        }
+    };
+    check_algorithm(path, alg, key.algorithm())?;
+    Ok(key)
+}
+
+/// Loads any key and returns its public half: `pubkey` checks PK.root of a
+/// private key, so that what it writes is the key's real public key.
+pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
+    let bytes = Zeroizing::new(read_file(path)?);
+    match classify(&bytes) {
+        Kind::Public => load_verifying_key(path, alg),
+        Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {
+            load_verifying_key(path, alg)
+        }
+        _ => load_signing_key(path, alg).map(|k| k.verifying_key()),
+    }
+}
+
+/// The set of a raw key: `-a` is required, and the length must fit it.
+fn raw_algorithm(
+    path: &Path,
+    alg: Option<Algorithm>,
+    len: usize,
+    what: &str,
+) -> Result<Algorithm, CliError> {
+    let Some(alg) = alg else {
+        return Err(CliError::file(
+            path,
+            if is_raw_len(len) {
+                format!("looks like a raw {len}-byte key; say which parameter set it is with -a ALG (see `sphincs list`)")
+            } else {
+                format!("is not a PEM or DER key, nor a raw key of any parameter set's length ({len} bytes)")
+            },
+        ));
+    };
+    let fits = match what {
+        "secret" => len == alg.secret_key_len(),
+        _ => len == alg.secret_key_len() || len == alg.public_key_len(),
+    };
+    if !fits {
+        return Err(CliError::file(
+            path,
+            format!(
+                "is not a PEM or DER key, and as a raw {alg} {what} key it is {len} bytes; expected {}",
+                if what == "secret" {
+                    alg.secret_key_len().to_string()
+                } else {
+                    format!("{} or {}", alg.public_key_len(), alg.secret_key_len())
+                }
+            ),
+        ));
+    }
+    Ok(alg)
+}
+
+fn check_algorithm(
+    path: &Path,
+    asked: Option<Algorithm>,
+    found: Algorithm,
+) -> Result<(), CliError> {
+    match asked {
+        Some(a) if a != found => Err(CliError::file(
+            path,
+            format!("is an {found} key, but -a says {a}"),
+        )),
+        _ => Ok(()),
+    }
+}

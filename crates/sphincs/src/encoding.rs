@@ -1,0 +1,321 @@
+//! Keys as DER and PEM, as RFC 9909 ("Algorithm Identifiers for SLH-DSA")
+//! lays them out.
+//!
+//! - Public keys are X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7): the
+//!   `AlgorithmIdentifier` is one of the OIDs `2.16.840.1.101.3.4.3.20`–`.31`
+//!   with the parameters *absent*, and the `BIT STRING` holds the raw public key
+//!   `PK.seed ‖ PK.root` (2n bytes). PEM label `PUBLIC KEY`.
+//! - Private keys are PKCS#8 `OneAsymmetricKey` (RFC 5958): the `privateKey`
+//!   `OCTET STRING` holds the raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
+//!   (4n bytes) directly, not wrapped in a second `OCTET STRING`. We write
+//!   version 0 (v1, no public key); we read v1, and v2 with its `[1] publicKey`,
+//!   which is handed back so the caller can check that it matches. PEM label
+//!   `PRIVATE KEY`.
+//!
+//! The decoders take PEM or DER and tell which by looking. Every rejection is
+//! an [`Error::Encoding`] that says what was expected.
+
+use core::fmt;
+
+use der::asn1::{BitStringRef, OctetStringRef};
+use der::pem::{self, LineEnding};
+use der::{Decode, Encode};
+use pkcs8::PrivateKeyInfoRef;
+use spki::{AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
+use zeroize::Zeroizing;
+
+use crate::{Algorithm, Error};
+
+/// PEM label of a `SubjectPublicKeyInfo` (RFC 7468 §13).
+pub const PUBLIC_KEY_LABEL: &str = "PUBLIC KEY";
+/// PEM label of an unencrypted PKCS#8 private key (RFC 7468 §10).
+pub const PRIVATE_KEY_LABEL: &str = "PRIVATE KEY";
+
+const SPKI_NAME: &str = "SubjectPublicKeyInfo";
+const PKCS8_NAME: &str = "PKCS#8 private key";
+
+/// A private key read from PKCS#8.
+pub struct DecodedPrivateKey {
+    /// The parameter set named by the OID.
+    pub algorithm: Algorithm,
+    /// The raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (4n bytes).
+    pub secret: Zeroizing<Vec<u8>>,
+    /// The raw public key of a v2 `OneAsymmetricKey`, if it carried one. Not
+    /// yet compared with the public half of `secret`: that is the caller's check.
+    pub public: Option<Vec<u8>>,
+}
+
+impl fmt::Debug for DecodedPrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodedPrivateKey")
+            .field("algorithm", &self.algorithm)
+            .field("secret", &"<redacted>")
+            .field("public", &self.public)
+            .finish()
+    }
+}
+
+/// The PEM label of `input`, if it is PEM at all.
+pub fn pem_label(input: &[u8]) -> Option<&str> {
+    pem::decode_label(input.trim_ascii()).ok()
+}
+
+/// DER `SubjectPublicKeyInfo` of the raw public key `pk` (2n bytes).
+pub fn public_key_to_der(alg: Algorithm, pk: &[u8]) -> Result<Vec<u8>, Error> {
+    check_key_len(alg, "public key", pk.len(), alg.public_key_len())?;
+    let spki = SubjectPublicKeyInfoRef {
+        algorithm: algorithm_identifier(alg)?,
+        subject_public_key: BitStringRef::from_bytes(pk).map_err(encode_error)?,
+    };
+    spki.to_der().map_err(encode_error)
+}
+
+/// PEM (`PUBLIC KEY`) `SubjectPublicKeyInfo` of the raw public key `pk`.
+pub fn public_key_to_pem(alg: Algorithm, pk: &[u8]) -> Result<String, Error> {
+    let der = public_key_to_der(alg, pk)?;
+    pem::encode_string(PUBLIC_KEY_LABEL, LineEnding::LF, &der).map_err(pem_encode_error)
+}
+
+/// DER PKCS#8 (v1) of the raw secret key `sk` (4n bytes).
+pub fn private_key_to_der(alg: Algorithm, sk: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    check_key_len(alg, "secret key", sk.len(), alg.secret_key_len())?;
+    let key = OctetStringRef::new(sk).map_err(encode_error)?;
+    let info = PrivateKeyInfoRef::new(algorithm_identifier(alg)?, key);
+    // Encode straight into a buffer that is wiped on drop.
+    let len = info
+        .encoded_len()
+        .and_then(usize::try_from)
+        .map_err(encode_error)?;
+    let mut out = Zeroizing::new(vec![0u8; len]);
+    info.encode_to_slice(&mut out).map_err(encode_error)?;
+    Ok(out)
+}
+
+/// PEM (`PRIVATE KEY`) PKCS#8 (v1) of the raw secret key `sk`.
+pub fn private_key_to_pem(alg: Algorithm, sk: &[u8]) -> Result<Zeroizing<String>, Error> {
+    let der = private_key_to_der(alg, sk)?;
+    pem::encode_string(PRIVATE_KEY_LABEL, LineEnding::LF, &der)
+        .map(Zeroizing::new)
+        .map_err(pem_encode_error)
+}
+
+/// Reads a `SubjectPublicKeyInfo`, PEM or DER, and returns its parameter set
+/// and raw public key.
+pub fn decode_public_key(input: &[u8]) -> Result<(Algorithm, Vec<u8>), Error> {
+    let der = unwrap_pem(input, PUBLIC_KEY_LABEL, SPKI_NAME)?;
+    let spki = SubjectPublicKeyInfoRef::from_der(der.as_bytes())
+        .map_err(|e| decode_error(SPKI_NAME, e))?;
+    let alg = algorithm_of(&spki.algorithm)?;
+    let pk = public_key_bits(alg, spki.subject_public_key, "subjectPublicKey")?;
+    Ok((alg, pk.to_vec()))
+}
+
+/// Reads a PKCS#8 private key, PEM or DER: v1, or v2 with a public key.
+pub fn decode_private_key(input: &[u8]) -> Result<DecodedPrivateKey, Error> {
+    let der = unwrap_pem(input, PRIVATE_KEY_LABEL, PKCS8_NAME)?;
+    let info = PrivateKeyInfoRef::from_der(der.as_bytes())
+        .map_err(|e| pkcs8_decode_error(der.as_bytes(), e))?;
+    let alg = algorithm_of(&info.algorithm)?;
+    let sk = info.private_key.as_bytes();
+    let expected = alg.secret_key_len();
+    if sk.len() != expected {
+        let nested =
+            <&OctetStringRef>::from_der(sk).is_ok_and(|inner| inner.as_bytes().len() == expected);
+        return Err(Error::Encoding(if nested {
+            format!(
+                "the privateKey OCTET STRING holds a nested OCTET STRING; RFC 9909 puts the raw {expected}-byte {alg} key in privateKey directly"
+            )
+        } else {
+            format!(
+                "the {alg} privateKey is {} bytes; expected {expected} (SK.seed, SK.prf, PK.seed, PK.root)",
+                sk.len()
+            )
+        }));
+    }
+    let public = match info.public_key {
+        Some(bits) => Some(public_key_bits(alg, bits, "publicKey [1]")?.to_vec()),
+        None => None,
+    };
+    Ok(DecodedPrivateKey {
+        algorithm: alg,
+        secret: Zeroizing::new(sk.to_vec()),
+        public,
+    })
+}
+
+/// The `AlgorithmIdentifier` RFC 9909 prescribes: the set's OID, parameters absent.
+fn algorithm_identifier(alg: Algorithm) -> Result<AlgorithmIdentifierRef<'static>, Error> {
+    Ok(AlgorithmIdentifierRef {
+        oid: ObjectIdentifier::from_bytes(&alg.oid_der())
+            .map_err(|e| Error::Encoding(format!("cannot build the OID of {alg}: {e}")))?,
+        parameters: None,
+    })
+}
+
+/// The parameter set an `AlgorithmIdentifier` names, if it is SLH-DSA as RFC 9909 writes it.
+fn algorithm_of(id: &AlgorithmIdentifierRef<'_>) -> Result<Algorithm, Error> {
+    let alg = Algorithm::from_oid_der(id.oid.as_bytes()).ok_or_else(|| {
+        Error::Encoding(format!(
+            "algorithm OID {} is not SLH-DSA; expected one of 2.16.840.1.101.3.4.3.20 to .31 (RFC 9909)",
+            id.oid
+        ))
+    })?;
+    if id.parameters.is_some() {
+        return Err(Error::Encoding(format!(
+            "the AlgorithmIdentifier of {alg} has parameters; RFC 9909 requires them to be absent"
+        )));
+    }
+    Ok(alg)
+}
+
+/// The bytes of a public key `BIT STRING`, checked to be whole octets of the right length.
+fn public_key_bits<'a>(
+    alg: Algorithm,
+    bits: BitStringRef<'a>,
+    field: &str,
+) -> Result<&'a [u8], Error> {
+    let bytes = bits.as_bytes().ok_or_else(|| {
+        Error::Encoding(format!(
+            "the {field} BIT STRING has {} unused bits; expected whole octets",
+            bits.unused_bits()
+        ))
+    })?;
+    let expected = alg.public_key_len();
+    if bytes.len() != expected {
+        return Err(Error::Encoding(format!(
+            "the {alg} {field} is {} bytes; expected {expected} (PK.seed, PK.root)",
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
+}
+
+fn check_key_len(
+    algorithm: Algorithm,
+    what: &'static str,
+    got: usize,
+    expected: usize,
+) -> Result<(), Error> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::InvalidKeyLength {
+            what,
+            algorithm,
+            expected,
+            got,
+        })
+    }
+}
+
+/// DER bytes borrowed from the input, or decoded from PEM into a buffer wiped on drop.
+enum DerInput<'a> {
+    Borrowed(&'a [u8]),
+    Decoded(Zeroizing<Vec<u8>>),
+}
+
+impl DerInput<'_> {
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            DerInput::Borrowed(b) => b,
+            DerInput::Decoded(v) => v,
+        }
+    }
+}
+
+/// The DER inside `input`: `input` itself if it starts like a DER SEQUENCE,
+/// else the body of a PEM document labelled `label`.
+fn unwrap_pem<'a>(input: &'a [u8], label: &str, what: &str) -> Result<DerInput<'a>, Error> {
+    if input.first() == Some(&0x30) {
+        return Ok(DerInput::Borrowed(input));
+    }
+    let text = input.trim_ascii();
+    if !text.windows(11).any(|w| w == b"-----BEGIN ") {
+        return Err(Error::Encoding(if input.is_empty() {
+            format!("the input is empty; expected a PEM or DER {what}")
+        } else {
+            format!(
+                "the input is neither PEM (\"-----BEGIN {label}-----\") nor DER (a SEQUENCE, first byte 0x30); expected a {what}"
+            )
+        }));
+    }
+    let pem_error = |e: pem::Error| Error::Encoding(format!("invalid PEM: {e}"));
+    let mut decoder = pem::Decoder::new_detect_wrap(text).map_err(pem_error)?;
+    let found = decoder.type_label();
+    if found != label {
+        return Err(Error::Encoding(wrong_label(found, label)));
+    }
+    let mut der = Zeroizing::new(vec![0u8; decoder.remaining_len()]);
+    decoder.decode(&mut der).map_err(pem_error)?;
+    if !decoder.is_finished() {
+        return Err(Error::Encoding(
+            "invalid PEM: the Base64 body does not decode to whole bytes".into(),
+        ));
+    }
+    Ok(DerInput::Decoded(der))
+}
+
+fn wrong_label(found: &str, want: &str) -> String {
+    match (found, want) {
+        (PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL) => {
+            "this is a private key (PEM \"PRIVATE KEY\"); expected a public key (PEM \"PUBLIC KEY\")".into()
+        }
+        (PUBLIC_KEY_LABEL, PRIVATE_KEY_LABEL) => {
+            "this is a public key (PEM \"PUBLIC KEY\"); expected a private key (PEM \"PRIVATE KEY\")".into()
+        }
+        ("ENCRYPTED PRIVATE KEY", _) => format!(
+            "encrypted private keys are not supported; decrypt it first (e.g. `openssl pkey`) to PEM \"{want}\""
+        ),
+        _ => format!("PEM label is \"{found}\"; expected \"{want}\""),
+    }
+}
+
+fn decode_error(what: &str, e: der::Error) -> Error {
+    match e.kind() {
+        der::ErrorKind::TrailingData { remaining, .. } => Error::Encoding(format!(
+            "{remaining} bytes of trailing data after the DER {what}"
+        )),
+        _ => Error::Encoding(format!("not a valid DER {what}: {e}")),
+    }
+}
+
+/// The DER decoder's error for a PKCS#8 key, said more plainly when the
+/// version is the problem: one we do not know, or a v1 key with a
+/// `[1] publicKey` or a v2 key without one.
+fn pkcs8_decode_error(der: &[u8], e: der::Error) -> Error {
+    let version = der::asn1::AnyRef::from_der_partial(der)
+        .ok()
+        .and_then(|(outer, _)| u8::from_der_partial(outer.value()).ok())
+        .map(|(version, _)| version);
+    let public_key_field = matches!(
+        e.kind(),
+        der::ErrorKind::Value { tag: der::Tag::ContextSpecific { number, .. } }
+            if number == der::TagNumber(1)
+    );
+    let msg = match version {
+        Some(0) if public_key_field => {
+            "a version 0 (v1) PKCS#8 key must not carry a [1] publicKey; that needs version 1 (v2)"
+                .to_string()
+        }
+        Some(1) if public_key_field => {
+            "a version 1 (v2) PKCS#8 key must carry a [1] publicKey".to_string()
+        }
+        Some(v) if v > 1 => format!(
+            "PKCS#8 version {v} is not supported; expected 0 (v1) or 1 (v2, with a publicKey)"
+        ),
+        _ => return decode_error(PKCS8_NAME, e),
+    };
+    Error::Encoding(msg)
+}
+
+fn encode_error(e: der::Error) -> Error {
+    Error::Encoding(format!("DER encoding failed: {e}"))
+}
+
+fn pem_encode_error(e: pem::Error) -> Error {
+    Error::Encoding(format!("PEM encoding failed: {e}"))
+}
+
+mod key_impls;
+#[cfg(test)]
+mod tests;
