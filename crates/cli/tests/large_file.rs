@@ -1,0 +1,147 @@
+//! A 128 MiB file is signed and verified in bounded memory: the CLI streams
+//! files (twice for pure signing) instead of reading them whole. The child's
+//! peak resident set comes from the kernel's own accounting (wait4 rusage).
+
+use std::fs::File;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const FILE_MIB: usize = 128;
+/// Far below the file size: a build that read the file whole would exceed it.
+const RSS_LIMIT_KIB: i64 = 32 * 1024;
+
+/// Runs the CLI and returns its exit code and peak RSS in KiB.
+fn run_measured(args: &[&str]) -> (i32, i64) {
+    run_measured_with(args, Stdio::null())
+}
+
+fn run_measured_with(args: &[&str], stdin: Stdio) -> (i32, i64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn sphincs");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain zeroed C struct, filled in by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status),
+        "sphincs was killed (status {status})"
+    );
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+#[test]
+fn sign_and_verify_128_mib_in_bounded_memory() {
+    let dir = std::env::temp_dir().join(format!("sphincs-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+
+    let mut f = File::create(path("big.bin")).unwrap();
+    let mut block = vec![0u8; 1 << 20];
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..FILE_MIB {
+        for b in block.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *b = x as u8;
+        }
+        f.write_all(&block).unwrap();
+    }
+    drop(f);
+
+    let (key, big, sig, sig_ph) = (
+        path("k.pem"),
+        path("big.bin"),
+        path("s.bin"),
+        path("s-ph.bin"),
+    );
+    let (code, _) = run_measured(&["keygen", "-a", "SLH-DSA-SHA2-128f", "-o", &key]);
+    assert_eq!(code, 0);
+    let mut report = Vec::new();
+    for (what, args, want) in [
+        (
+            "sign (pure, two passes)",
+            vec!["sign", "-k", &key, "-o", &sig, &big],
+            0,
+        ),
+        (
+            "verify (pure)",
+            vec!["verify", "-p", &key, "-s", &sig, &big],
+            0,
+        ),
+        (
+            "sign (pre-hash SHA2-512)",
+            vec![
+                "sign",
+                "-k",
+                &key,
+                "--prehash",
+                "SHA2-512",
+                "-o",
+                &sig_ph,
+                &big,
+            ],
+            0,
+        ),
+        (
+            "verify (pre-hash SHA2-512)",
+            vec![
+                "verify",
+                "-p",
+                &key,
+                "--prehash",
+                "SHA2-512",
+                "-s",
+                &sig_ph,
+                &big,
+            ],
+            0,
+        ),
+        (
+            "verify pure sig as pre-hash",
+            vec![
+                "verify",
+                "-p",
+                &key,
+                "--prehash",
+                "SHA2-512",
+                "-s",
+                &sig,
+                &big,
+            ],
+            1,
+        ),
+    ] {
+        let (code, rss) = run_measured(&args);
+        assert_eq!(code, want, "{what}");
+        assert!(
+            rss < RSS_LIMIT_KIB,
+            "{what}: peak RSS {rss} KiB for a {FILE_MIB} MiB file"
+        );
+        report.push(format!("{what}: exit {code}, peak RSS {rss} KiB"));
+    }
+    // Control: standard input is buffered by design, and the measurement sees it.
+    let stdin = Stdio::from(File::open(&big).unwrap());
+    let (code, rss) = run_measured_with(
+        &["sign", "-k", &key, "-o", &path("s-stdin.bin"), "-"],
+        stdin,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        rss > (FILE_MIB as i64) * 1024,
+        "stdin is buffered, so RSS {rss} KiB must exceed the file"
+    );
+    report.push(format!(
+        "control, sign from stdin (buffered): peak RSS {rss} KiB"
+    ));
+    println!("{FILE_MIB} MiB file:\n  {}", report.join("\n  "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
