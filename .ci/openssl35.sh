@@ -26,8 +26,32 @@ dir="${OPENSSL35_DIR:-$repo_root/target/openssl35}"
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 wrapper="$dir/openssl"
-mirror="${OPENSSL35_MIRROR:-http://deb.debian.org/debian}"
-security_mirror="${OPENSSL35_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
+
+# The Debian mirrors this machine's own apt configuration uses (deb822 .sources
+# or one-line sources.list), reused for the trixie suites: the main archive is
+# the URI serving a plain suite name ("bookworm"), the security archive the one
+# serving "<suite>-security".
+system_uri() { # $1: awk regex a suite name must match
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [[ -r "$f" ]] || continue
+        awk -v want="$1" 'tolower($1) == "uris:" { u = $2 }
+            tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i ~ want) { print u; exit } }
+            /^[[:space:]]*$/ { u = "" }' "$f"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [[ -r "$f" ]] || continue
+        awk -v want="$1" '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+            if ($(i + 1) ~ want) print $i }' "$f"
+    done
+}
+mirror="${OPENSSL35_MIRROR:-$(system_uri '^[a-z]+$' | head -n 1)}"
+security_mirror="${OPENSSL35_SECURITY_MIRROR:-$(system_uri '^[a-z]+-security$' | head -n 1)}"
+if [[ -z "$mirror" || -z "$security_mirror" ]]; then
+    log() { echo "openssl35: $*" >&2; }
+    log "no Debian mirror found in this machine's apt sources; set OPENSSL35_MIRROR and OPENSSL35_SECURITY_MIRROR"
+    exit 2
+fi
 packages=(openssl libssl3t64 libc6 libzstd1 zlib1g)
 
 log() { echo "openssl35: $*" >&2; }
