@@ -3,7 +3,7 @@
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
 use crate::hash::{Node, TweakableHash};
-use crate::merkle::{root_and_path, Tree};
+use crate::merkle::{root_and_path, Tree, CHUNK};
 use crate::params::{ParameterSet, MAX_A, MAX_K, MAX_N};
 use crate::xmss::climb;
 
@@ -28,8 +28,7 @@ impl ForsTree {
 impl<T: TweakableHash> Tree<T> for ForsTree {
     /// The leaf branch of `fors_node` (Algorithm 15): F of each secret value.
     fn leaves(&self, t: &T, first: u32, out: &mut [Node]) {
-        const MAX_CHUNK: usize = 128;
-        let mut adrs = [Adrs::new(); MAX_CHUNK];
+        let mut adrs = [Adrs::new(); CHUNK];
         let base = (self.tree << self.a) + first;
         for (i, a) in adrs.iter_mut().enumerate().take(out.len()) {
             *a = self.sk_adrs(base + i as u32);

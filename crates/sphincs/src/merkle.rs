@@ -10,7 +10,8 @@ use crate::hash::{Node, TweakableHash};
 use crate::params::{MAX_A, MAX_N};
 
 const CHUNK_LOG: usize = 7;
-const CHUNK: usize = 1 << CHUNK_LOG;
+/// Most leaves a [`Tree::leaves`] call is asked for at once.
+pub(crate) const CHUNK: usize = 1 << CHUNK_LOG;
 const _: () = assert!(MAX_A <= 2 * CHUNK_LOG, "upper levels must fit one chunk");
 
 /// How a tree makes its leaves and addresses its inner nodes.

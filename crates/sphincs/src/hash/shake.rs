@@ -16,26 +16,12 @@ pub struct Shake {
     sk_seed: Option<Node>,
 }
 
-/// Streaming SHAKE256 with a fixed output length.
+/// Streaming SHAKE256: `H_msg` squeezes m bytes from it.
 pub struct ShakeStream(shake::Shake256);
 
 impl Absorb for ShakeStream {
     fn absorb(&mut self, data: &[u8]) {
         self.0.update(data);
-    }
-}
-
-impl PrfMsgFinish for (ShakeStream, usize) {
-    fn finish(self) -> Node {
-        let mut out = [0u8; MAX_N];
-        self.0 .0.finalize_xof().read(&mut out[..self.1]);
-        out
-    }
-}
-
-impl Absorb for (ShakeStream, usize) {
-    fn absorb(&mut self, data: &[u8]) {
-        self.0.absorb(data);
     }
 }
 
@@ -45,8 +31,28 @@ impl HMsgFinish for ShakeStream {
     }
 }
 
+/// Streaming `PRF_msg`: SHAKE256 squeezed to n bytes.
+pub struct ShakePrfMsg {
+    xof: ShakeStream,
+    n: usize,
+}
+
+impl Absorb for ShakePrfMsg {
+    fn absorb(&mut self, data: &[u8]) {
+        self.xof.absorb(data);
+    }
+}
+
+impl PrfMsgFinish for ShakePrfMsg {
+    fn finish(self) -> Node {
+        let mut out = [0u8; MAX_N];
+        self.xof.finish(&mut out[..self.n]);
+        out
+    }
+}
+
 impl TweakableHash for Shake {
-    type PrfMsg = (ShakeStream, usize);
+    type PrfMsg = ShakePrfMsg;
     type HMsg = ShakeStream;
 
     fn new(n: usize, pk_seed: &[u8], sk_seed: Option<&[u8]>) -> Self {
@@ -112,7 +118,10 @@ impl TweakableHash for Shake {
         let mut x = shake::Shake256::default();
         x.update(sk_prf);
         x.update(opt_rand);
-        (ShakeStream(x), self.n)
+        ShakePrfMsg {
+            xof: ShakeStream(x),
+            n: self.n,
+        }
     }
 
     fn h_msg(&self, r: &[u8], pk_root: &[u8]) -> Self::HMsg {

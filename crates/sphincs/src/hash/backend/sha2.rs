@@ -43,72 +43,83 @@ pub fn seed_state512(seed: &[u8]) -> State512 {
     st
 }
 
-/// Finishes SHA-256 of `(one block already in st) ‖ parts`, writing the first
-/// `out.len()` bytes of the digest.
-pub fn sha256_resume(st: &State256, parts: &[&[u8]], out: &mut [u8]) {
+/// What SHA-256 and SHA-512 do differently around the shared padding loop.
+trait Chaining: Copy {
+    /// Block size in bytes; the length field is `BLOCK / 8` bytes.
+    const BLOCK: usize;
+    fn compress(&mut self, block: &[u8]);
+    fn write_digest(&self, out: &mut [u8]);
+}
+
+impl Chaining for State256 {
+    const BLOCK: usize = 64;
+    fn compress(&mut self, block: &[u8]) {
+        compress256(self, &[block.try_into().expect("one SHA-256 block")]);
+    }
+    fn write_digest(&self, out: &mut [u8]) {
+        for (chunk, word) in out.chunks_mut(4).zip(self.iter()) {
+            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+impl Chaining for State512 {
+    const BLOCK: usize = 128;
+    fn compress(&mut self, block: &[u8]) {
+        compress512(self, &[block.try_into().expect("one SHA-512 block")]);
+    }
+    fn write_digest(&self, out: &mut [u8]) {
+        for (chunk, word) in out.chunks_mut(8).zip(self.iter()) {
+            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+/// Absorbs `parts` after the one block already in `st`, pads (FIPS 180-4 §5.1)
+/// and writes the first `out.len()` digest bytes.
+fn resume<S: Chaining>(st: &S, parts: &[&[u8]], out: &mut [u8]) {
+    let b = S::BLOCK;
+    let len_at = b - b / 8;
     let mut st = *st;
-    let mut block = [0u8; 64];
+    let mut buf = [0u8; 128];
+    let block = &mut buf[..b];
     let mut fill = 0;
-    let mut total = 64u64;
+    let mut total = b as u128;
     for part in parts {
-        total += part.len() as u64;
+        total += part.len() as u128;
         let mut part = *part;
         while !part.is_empty() {
-            let take = (64 - fill).min(part.len());
+            let take = (b - fill).min(part.len());
             block[fill..fill + take].copy_from_slice(&part[..take]);
             fill += take;
             part = &part[take..];
-            if fill == 64 {
-                compress256(&mut st, &[block]);
+            if fill == b {
+                st.compress(block);
                 fill = 0;
             }
         }
     }
     block[fill] = 0x80;
     block[fill + 1..].fill(0);
-    if fill + 1 > 56 {
-        compress256(&mut st, &[block]);
-        block = [0u8; 64];
+    if fill + 1 > len_at {
+        st.compress(block);
+        block.fill(0);
     }
-    block[56..].copy_from_slice(&(total * 8).to_be_bytes());
-    compress256(&mut st, &[block]);
-    for (chunk, word) in out.chunks_mut(4).zip(st.iter()) {
-        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
-    }
+    block[len_at..].copy_from_slice(&(total * 8).to_be_bytes()[16 - b / 8..]);
+    st.compress(block);
+    st.write_digest(out);
+}
+
+/// Finishes SHA-256 of `(one block already in st) ‖ parts`, writing the first
+/// `out.len()` bytes of the digest.
+pub fn sha256_resume(st: &State256, parts: &[&[u8]], out: &mut [u8]) {
+    resume(st, parts, out);
 }
 
 /// Finishes SHA-512 of `(one block already in st) ‖ parts`, writing the first
 /// `out.len()` bytes of the digest.
 pub fn sha512_resume(st: &State512, parts: &[&[u8]], out: &mut [u8]) {
-    let mut st = *st;
-    let mut block = [0u8; 128];
-    let mut fill = 0;
-    let mut total = 128u128;
-    for part in parts {
-        total += part.len() as u128;
-        let mut part = *part;
-        while !part.is_empty() {
-            let take = (128 - fill).min(part.len());
-            block[fill..fill + take].copy_from_slice(&part[..take]);
-            fill += take;
-            part = &part[take..];
-            if fill == 128 {
-                compress512(&mut st, &[block]);
-                fill = 0;
-            }
-        }
-    }
-    block[fill] = 0x80;
-    block[fill + 1..].fill(0);
-    if fill + 1 > 112 {
-        compress512(&mut st, &[block]);
-        block = [0u8; 128];
-    }
-    block[112..].copy_from_slice(&(total * 8).to_be_bytes());
-    compress512(&mut st, &[block]);
-    for (chunk, word) in out.chunks_mut(8).zip(st.iter()) {
-        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
-    }
+    resume(st, parts, out);
 }
 
 #[cfg(test)]
