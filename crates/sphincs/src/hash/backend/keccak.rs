@@ -1,4 +1,4 @@
-//! SHAKE256 of short, fixed inputs straight on Keccak-f[1600] lanes: the
+//! SHAKE256 of short, fixed inputs straight on Keccak-f\[1600\] lanes: the
 //! tweakable hashes absorb at most a few blocks, so a streaming hasher object
 //! per call would cost more than the permutation saves.
 
