@@ -1,5 +1,6 @@
-//! Hash primitives behind the tweakable hash families. Only the portable
-//! one-call-at-a-time backend exists so far; multi-lane kernels go here.
+//! Hash primitives behind the tweakable hash families: the portable
+//! one-call-at-a-time code and the multi-lane SIMD kernels. This is the only
+//! module where `unsafe` is allowed; each block says why it is sound.
 
 pub mod keccak;
 pub mod sha2;
