@@ -54,6 +54,10 @@ pub enum Error {
     Rng(String),
     /// Reading the message failed.
     Io(String),
+    /// A hash backend name that is none of `scalar`, `avx2`, `avx512`, `sha-ni`.
+    UnknownBackend(String),
+    /// A hash backend this CPU cannot run.
+    BackendUnavailable(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -86,6 +90,13 @@ impl fmt::Display for Error {
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
+            Error::UnknownBackend(name) => write!(
+                f,
+                "unknown hash backend {name:?}: expected scalar, avx2, avx512 or sha-ni"
+            ),
+            Error::BackendUnavailable(name) => {
+                write!(f, "hash backend {name} needs CPU features this machine lacks")
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ mod xmss;
 
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
+pub use hash::backend::{with_backend, Backend};
 pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use params::{

@@ -16,6 +16,12 @@ pub use self::shake::Shake;
 use crate::address::Adrs;
 use crate::params::MAX_N;
 
+/// Most calls a family hands to the lane drivers at once: a multiple of every
+/// kernel's width, small enough to keep the per-call part lists on the stack.
+pub(crate) const GROUP: usize = 16;
+/// The same for T_l, whose part lists are long.
+pub(crate) const T_GROUP: usize = 8;
+
 /// One n-byte hash value, stored in a buffer sized for the largest n; only the
 /// first n bytes are meaningful and the rest stay zero.
 pub type Node = [u8; MAX_N];

@@ -6,16 +6,18 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256, Sha512};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::sha2::{
-    seed_state256, seed_state512, sha256_resume, sha512_resume, State256, State512,
-};
-use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
+use super::backend::lanes::{sha256_many, sha512_many, Parts};
+use super::backend::sha2::{seed_state256, seed_state512, State256, State512};
+use super::backend::Kernels;
+use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, GROUP, T_GROUP};
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
 
 /// SHA-2 tweakable hashes; `CAT35` selects the category 3/5 variant.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub struct Sha2<const CAT35: bool> {
+    #[zeroize(skip)]
+    kernels: Kernels,
     n: usize,
     pk_seed: Node,
     sk_seed: Option<Node>,
@@ -110,12 +112,22 @@ fn mgf1<const CAT35: bool>(seed: &[u8], out: &mut [u8]) {
 }
 
 impl<const CAT35: bool> Sha2<CAT35> {
+    /// F and PRF: SHA-256 in every category.
+    fn small<const NP: usize>(&self, parts: &[[&[u8]; NP]], out: &mut [Node]) {
+        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+        for (r, p) in refs.iter_mut().zip(parts) {
+            *r = p;
+        }
+        let refs = &refs[..parts.len()];
+        sha256_many(self.kernels.sha256, &self.st256, refs, self.n, out);
+    }
+
     /// H and T_l: SHA-256 for category 1, SHA-512 otherwise.
-    fn big_hash(&self, parts: &[&[u8]], out: &mut [u8]) {
+    fn big(&self, refs: &[Parts<'_>], out: &mut [Node]) {
         if CAT35 {
-            sha512_resume(&self.st512, parts, out);
+            sha512_many(self.kernels.sha512, &self.st512, refs, self.n, out);
         } else {
-            sha256_resume(&self.st256, parts, out);
+            sha256_many(self.kernels.sha256, &self.st256, refs, self.n, out);
         }
     }
 }
@@ -133,6 +145,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             buf
         });
         Sha2 {
+            kernels: Kernels::current(),
             n,
             pk_seed: seed,
             sk_seed,
@@ -147,30 +160,68 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
         let n = self.n;
-        for (a, x) in adrs.iter().zip(io.iter_mut()) {
-            let input = *x;
-            sha256_resume(&self.st256, &[&a.compressed(), &input[..n]], &mut x[..n]);
+        for (a, x) in adrs.chunks(GROUP).zip(io.chunks_mut(GROUP)) {
+            let mut ins = [[0u8; MAX_N]; GROUP];
+            ins[..x.len()].copy_from_slice(x);
+            let mut c = [[0u8; 22]; GROUP];
+            for (c, a) in c.iter_mut().zip(a) {
+                *c = a.compressed();
+            }
+            let mut parts = [[&[][..]; 2]; GROUP];
+            for ((p, c), v) in parts.iter_mut().zip(&c).zip(&ins) {
+                *p = [c, &v[..n]];
+            }
+            self.small(&parts[..x.len()], x);
         }
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {
         let n = self.n;
-        for (i, a) in adrs.iter().enumerate() {
-            let (l, r) = (nodes[2 * i], nodes[2 * i + 1]);
-            self.big_hash(&[&a.compressed(), &l[..n], &r[..n]], &mut nodes[i][..n]);
+        for (g, a) in adrs.chunks(GROUP).enumerate() {
+            let mut ins = [[0u8; MAX_N]; 2 * GROUP];
+            let first = g * GROUP;
+            ins[..2 * a.len()].copy_from_slice(&nodes[2 * first..2 * (first + a.len())]);
+            let mut c = [[0u8; 22]; GROUP];
+            for (c, a) in c.iter_mut().zip(a) {
+                *c = a.compressed();
+            }
+            let mut parts = [[&[][..]; 3]; GROUP];
+            for ((p, c), v) in parts.iter_mut().zip(&c).zip(ins.chunks_exact(2)) {
+                *p = [c, &v[0][..n], &v[1][..n]];
+            }
+            let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+            for (r, p) in refs.iter_mut().zip(&parts) {
+                *r = p;
+            }
+            self.big(&refs[..a.len()], &mut nodes[first..first + a.len()]);
         }
     }
 
     fn t_batch(&self, adrs: &[Adrs], inputs: &[&[Node]], out: &mut [Node]) {
         let n = self.n;
-        for ((a, input), o) in adrs.iter().zip(inputs).zip(out.iter_mut()) {
-            let c = a.compressed();
-            let mut parts: [&[u8]; 1 + MAX_WOTS_LEN] = [&[]; 1 + MAX_WOTS_LEN];
-            parts[0] = &c;
-            for (p, x) in parts[1..].iter_mut().zip(input.iter()) {
-                *p = &x[..n];
+        for ((a, input), o) in adrs
+            .chunks(T_GROUP)
+            .zip(inputs.chunks(T_GROUP))
+            .zip(out.chunks_mut(T_GROUP))
+        {
+            let mut c = [[0u8; 22]; T_GROUP];
+            for (c, a) in c.iter_mut().zip(a) {
+                *c = a.compressed();
             }
-            self.big_hash(&parts[..1 + input.len()], &mut o[..n]);
+            let mut parts = [[&[][..]; 1 + MAX_WOTS_LEN]; T_GROUP];
+            let mut lens = [0usize; T_GROUP];
+            for (((p, l), c), input) in parts.iter_mut().zip(&mut lens).zip(&c).zip(input) {
+                p[0] = c;
+                for (q, x) in p[1..].iter_mut().zip(input.iter()) {
+                    *q = &x[..n];
+                }
+                *l = 1 + input.len();
+            }
+            let mut refs: [Parts<'_>; T_GROUP] = [&[]; T_GROUP];
+            for ((r, p), l) in refs.iter_mut().zip(&parts).zip(lens) {
+                *r = &p[..l];
+            }
+            self.big(&refs[..a.len()], o);
         }
     }
 
@@ -180,8 +231,16 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             .sk_seed
             .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        for (a, o) in adrs.iter().zip(out.iter_mut()) {
-            sha256_resume(&self.st256, &[&a.compressed(), &sk[..n]], &mut o[..n]);
+        for (a, o) in adrs.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            let mut c = [[0u8; 22]; GROUP];
+            for (c, a) in c.iter_mut().zip(a) {
+                *c = a.compressed();
+            }
+            let mut parts = [[&[][..]; 2]; GROUP];
+            for (p, c) in parts.iter_mut().zip(&c) {
+                *p = [c, &sk[..n]];
+            }
+            self.small(&parts[..a.len()], o);
         }
     }
 

@@ -3,14 +3,17 @@
 use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::keccak::shake256;
-use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
+use super::backend::lanes::{shake256_many, Parts};
+use super::backend::Kernels;
+use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, GROUP, T_GROUP};
 use crate::address::Adrs;
-use crate::params::MAX_N;
+use crate::params::{MAX_N, MAX_WOTS_LEN};
 
 /// SHAKE256-based tweakable hashes, for every security category.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub struct Shake {
+    #[zeroize(skip)]
+    kernels: Kernels,
     n: usize,
     pk_seed: Node,
     sk_seed: Option<Node>,
@@ -51,12 +54,24 @@ impl PrfMsgFinish for ShakePrfMsg {
     }
 }
 
+impl Shake {
+    /// Hashes a group of calls with fixed-size part lists (F, H, PRF).
+    fn run<const NP: usize>(&self, parts: &[[&[u8]; NP]], out: &mut [Node]) {
+        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+        for (r, p) in refs.iter_mut().zip(parts) {
+            *r = p;
+        }
+        shake256_many(self.kernels.keccak, &refs[..parts.len()], self.n, out);
+    }
+}
+
 impl TweakableHash for Shake {
     type PrfMsg = ShakePrfMsg;
     type HMsg = ShakeStream;
 
     fn new(n: usize, pk_seed: &[u8], sk_seed: Option<&[u8]>) -> Self {
         let mut s = Shake {
+            kernels: Kernels::current(),
             n,
             pk_seed: [0; MAX_N],
             sk_seed: None,
@@ -72,34 +87,53 @@ impl TweakableHash for Shake {
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
         let n = self.n;
-        for (a, x) in adrs.iter().zip(io.iter_mut()) {
-            let input = *x;
-            shake256(&[&self.pk_seed[..n], &a.0, &input[..n]], &mut x[..n]);
+        for (a, x) in adrs.chunks(GROUP).zip(io.chunks_mut(GROUP)) {
+            let mut ins = [[0u8; MAX_N]; GROUP];
+            ins[..x.len()].copy_from_slice(x);
+            let mut parts = [[&[][..]; 3]; GROUP];
+            for ((p, a), v) in parts.iter_mut().zip(a).zip(&ins) {
+                *p = [&self.pk_seed[..n], &a.0, &v[..n]];
+            }
+            self.run(&parts[..x.len()], x);
         }
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {
         let n = self.n;
-        for (i, a) in adrs.iter().enumerate() {
-            let (l, r) = (nodes[2 * i], nodes[2 * i + 1]);
-            shake256(
-                &[&self.pk_seed[..n], &a.0, &l[..n], &r[..n]],
-                &mut nodes[i][..n],
-            );
+        for (g, a) in adrs.chunks(GROUP).enumerate() {
+            let mut ins = [[0u8; MAX_N]; 2 * GROUP];
+            let first = g * GROUP;
+            ins[..2 * a.len()].copy_from_slice(&nodes[2 * first..2 * (first + a.len())]);
+            let mut parts = [[&[][..]; 4]; GROUP];
+            for ((p, a), v) in parts.iter_mut().zip(a).zip(ins.chunks_exact(2)) {
+                *p = [&self.pk_seed[..n], &a.0, &v[0][..n], &v[1][..n]];
+            }
+            self.run(&parts[..a.len()], &mut nodes[first..first + a.len()]);
         }
     }
 
     fn t_batch(&self, adrs: &[Adrs], inputs: &[&[Node]], out: &mut [Node]) {
         let n = self.n;
-        for ((a, input), o) in adrs.iter().zip(inputs).zip(out.iter_mut()) {
-            let mut parts: [&[u8]; 2 + crate::params::MAX_WOTS_LEN] =
-                [&[]; 2 + crate::params::MAX_WOTS_LEN];
-            parts[0] = &self.pk_seed[..n];
-            parts[1] = &a.0;
-            for (p, x) in parts[2..].iter_mut().zip(input.iter()) {
-                *p = &x[..n];
+        for ((a, input), o) in adrs
+            .chunks(T_GROUP)
+            .zip(inputs.chunks(T_GROUP))
+            .zip(out.chunks_mut(T_GROUP))
+        {
+            let mut parts = [[&[][..]; 2 + MAX_WOTS_LEN]; T_GROUP];
+            let mut lens = [0usize; T_GROUP];
+            for (((p, l), a), input) in parts.iter_mut().zip(&mut lens).zip(a).zip(input) {
+                p[0] = &self.pk_seed[..n];
+                p[1] = &a.0;
+                for (q, x) in p[2..].iter_mut().zip(input.iter()) {
+                    *q = &x[..n];
+                }
+                *l = 2 + input.len();
             }
-            shake256(&parts[..2 + input.len()], &mut o[..n]);
+            let mut refs: [Parts<'_>; T_GROUP] = [&[]; T_GROUP];
+            for ((r, p), l) in refs.iter_mut().zip(&parts).zip(lens) {
+                *r = &p[..l];
+            }
+            shake256_many(self.kernels.keccak, &refs[..a.len()], n, o);
         }
     }
 
@@ -109,8 +143,12 @@ impl TweakableHash for Shake {
             .sk_seed
             .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        for (a, o) in adrs.iter().zip(out.iter_mut()) {
-            shake256(&[&self.pk_seed[..n], &a.0, &sk[..n]], &mut o[..n]);
+        for (a, o) in adrs.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            let mut parts = [[&[][..]; 3]; GROUP];
+            for (p, a) in parts.iter_mut().zip(a) {
+                *p = [&self.pk_seed[..n], &a.0, &sk[..n]];
+            }
+            self.run(&parts[..a.len()], o);
         }
     }
 

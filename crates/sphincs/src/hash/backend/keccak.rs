@@ -38,6 +38,11 @@ fn absorb_block(state: &mut [u64; 25], block: &[u8; RATE]) {
     for (lane, bytes) in state.iter_mut().zip(block.chunks_exact(8)) {
         *lane ^= u64::from_le_bytes(bytes.try_into().expect("8-byte chunk"));
     }
+    f1600(state);
+}
+
+/// Keccak-f\[1600\] on one state, the portable permutation.
+pub fn f1600(state: &mut [u64; 25]) {
     ::keccak::Keccak::new().with_f1600(|f| f(state));
 }
 

@@ -3,4 +3,8 @@
 //! module where `unsafe` is allowed; each block says why it is sound.
 
 pub mod keccak;
+pub(crate) mod lanes;
+mod select;
 pub mod sha2;
+
+pub use select::{with_backend, Backend, Kernels};

@@ -1,0 +1,336 @@
+//! Many independent short hashes at once. The tweakable hashes of one batch
+//! all have inputs of the same length, so their padded blocks line up and a
+//! kernel can push one block of every call through its lanes together.
+//!
+//! Each call's input is a list of parts (`PK.seed`, ADRS, the n-byte values),
+//! read block by block straight from the caller's buffers.
+
+use super::keccak::{self, RATE};
+use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
+use super::sha2::{sha256_resume, sha512_resume, State256, State512};
+use crate::hash::Node;
+
+/// One hash call: its input as the concatenation of parts.
+pub type Parts<'a> = &'a [&'a [u8]];
+
+fn total_len(parts: Parts<'_>) -> usize {
+    parts.iter().map(|p| p.len()).sum()
+}
+
+/// Copies bytes `start .. start + blk.len()` of the concatenated parts into
+/// `blk`, zero-filling past the end.
+fn copy_block(parts: Parts<'_>, start: usize, blk: &mut [u8]) {
+    let end = start + blk.len();
+    let mut at = 0;
+    let mut filled = 0;
+    for p in parts {
+        let (lo, hi) = (at, at + p.len());
+        at = hi;
+        if hi <= start {
+            continue;
+        }
+        if lo >= end {
+            break;
+        }
+        let from = start.max(lo);
+        let to = end.min(hi);
+        blk[from - start..to - start].copy_from_slice(&p[from - lo..to - lo]);
+        filled = to - start;
+    }
+    blk[filled..].fill(0);
+}
+
+/// SHAKE256 of up to L calls on an L-lane permutation; lanes past
+/// `inputs.len()` permute an all-zero state whose output is dropped.
+fn shake_lanes<const L: usize>(
+    permute: impl Fn(&mut [[u64; L]; 25]),
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    debug_assert!(inputs.len() <= L && out_len <= RATE);
+    let len = total_len(inputs[0]);
+    let blocks = len / RATE + 1;
+    let mut s = [[0u64; L]; 25];
+    let mut blk = [0u8; RATE];
+    for b in 0..blocks {
+        for (lane, parts) in inputs.iter().enumerate() {
+            debug_assert_eq!(total_len(parts), len, "a batch has equal input lengths");
+            copy_block(parts, b * RATE, &mut blk);
+            if b + 1 == blocks {
+                blk[len - b * RATE] ^= 0x1f;
+                blk[RATE - 1] ^= 0x80;
+            }
+            for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
+                word[lane] ^= u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            }
+        }
+        permute(&mut s);
+    }
+    for (lane, out) in outs.iter_mut().enumerate().take(inputs.len()) {
+        for (chunk, word) in out[..out_len].chunks_mut(8).zip(s.iter()) {
+            chunk.copy_from_slice(&word[lane].to_le_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+/// A SHA-2 chaining word.
+trait BeWord: Copy {
+    fn write_be(self, out: &mut [u8]);
+}
+
+impl BeWord for u32 {
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes()[..out.len()]);
+    }
+}
+
+impl BeWord for u64 {
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes()[..out.len()]);
+    }
+}
+
+/// SHA-256 (B = 64) or SHA-512 (B = 128) of `seed block ‖ input` for up to L
+/// calls on an L-lane compression function.
+fn sha_lanes<W: BeWord, const B: usize, const L: usize>(
+    compress: impl Fn(&mut [[W; 8]; L], &[[u8; B]; L]),
+    seed: &[W; 8],
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    debug_assert!(inputs.len() <= L);
+    let len = total_len(inputs[0]);
+    let len_field = B / 8;
+    let blocks = (len + 1 + len_field).div_ceil(B);
+    let bits = ((B + len) as u128 * 8).to_be_bytes();
+    let mut states = [*seed; L];
+    let mut blks = [[0u8; B]; L];
+    for b in 0..blocks {
+        for (parts, blk) in inputs.iter().zip(blks.iter_mut()) {
+            debug_assert_eq!(total_len(parts), len, "a batch has equal input lengths");
+            copy_block(parts, b * B, blk);
+            if (b * B..(b + 1) * B).contains(&len) {
+                blk[len - b * B] = 0x80;
+            }
+            if b + 1 == blocks {
+                blk[B - len_field..].copy_from_slice(&bits[16 - len_field..]);
+            }
+        }
+        compress(&mut states, &blks);
+    }
+    let wbytes = core::mem::size_of::<W>();
+    for (st, out) in states.iter().zip(outs.iter_mut()).take(inputs.len()) {
+        for (chunk, w) in out[..out_len].chunks_mut(wbytes).zip(st.iter()) {
+            w.write_be(chunk);
+        }
+    }
+}
+
+/// The portable multi-lane permutation: one state at a time, the reference
+/// the SIMD kernels are tested against through the same driver.
+fn f1600_each<const L: usize>(s: &mut [[u64; L]; 25]) {
+    for lane in 0..L {
+        let mut st = [0u64; 25];
+        for (w, word) in st.iter_mut().zip(s.iter()) {
+            *w = word[lane];
+        }
+        keccak::f1600(&mut st);
+        for (w, word) in st.iter().zip(s.iter_mut()) {
+            word[lane] = *w;
+        }
+    }
+}
+
+/// Splits `count` calls into groups of `width`, the last one possibly smaller.
+fn groups(count: usize, width: usize) -> impl Iterator<Item = core::ops::Range<usize>> {
+    (0..count.div_ceil(width)).map(move |g| g * width..count.min((g + 1) * width))
+}
+
+/// `outs[i][..out_len] = SHAKE256(inputs[i])`; every input of the same length.
+pub(crate) fn shake256_many(
+    k: KeccakKernel,
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    debug_assert_eq!(inputs.len(), outs.len());
+    let width = match k {
+        KeccakKernel::Scalar => 1,
+        KeccakKernel::X4Avx2 => 4,
+        KeccakKernel::X8Avx512 => 8,
+    };
+    for r in groups(inputs.len(), width) {
+        let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
+        match (k, ins.len()) {
+            (_, 1) => keccak::shake256(ins[0], &mut os[0][..out_len]),
+            (KeccakKernel::X8Avx512, 5..) => shake_lanes::<8>(f1600_x8(k), ins, out_len, os),
+            _ => shake_lanes::<4>(f1600_x4(k), ins, out_len, os),
+        }
+    }
+}
+
+/// `outs[i][..out_len] = SHA-256(seed block ‖ inputs[i])`, resumed from `seed`.
+pub(crate) fn sha256_many(
+    k: Sha256Kernel,
+    seed: &State256,
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    debug_assert_eq!(inputs.len(), outs.len());
+    let width = match k {
+        Sha256Kernel::Scalar => 1,
+        Sha256Kernel::X4ShaNi => 4,
+        Sha256Kernel::X8Avx2 => 8,
+        Sha256Kernel::X16Avx512 => 16,
+    };
+    for r in groups(inputs.len(), width) {
+        let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
+        match (k, ins.len()) {
+            (_, 1) => sha256_resume(seed, ins[0], &mut os[0][..out_len]),
+            (Sha256Kernel::X4ShaNi, 2) => {
+                sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, ins, out_len, os)
+            }
+            (Sha256Kernel::X4ShaNi, _) => {
+                sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, ins, out_len, os)
+            }
+            (Sha256Kernel::X16Avx512, 9..) => {
+                sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, ins, out_len, os)
+            }
+            _ => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, ins, out_len, os),
+        }
+    }
+}
+
+/// `outs[i][..out_len] = SHA-512(seed block ‖ inputs[i])`, resumed from `seed`.
+pub(crate) fn sha512_many(
+    k: Sha512Kernel,
+    seed: &State512,
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    debug_assert_eq!(inputs.len(), outs.len());
+    let width = match k {
+        Sha512Kernel::Scalar => 1,
+        Sha512Kernel::X4Avx2 => 4,
+        Sha512Kernel::X8Avx512 => 8,
+    };
+    for r in groups(inputs.len(), width) {
+        let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
+        match (k, ins.len()) {
+            (_, 1) => sha512_resume(seed, ins[0], &mut os[0][..out_len]),
+            (Sha512Kernel::X8Avx512, 5..) => {
+                sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, ins, out_len, os)
+            }
+            _ => sha_lanes::<u64, 128, 4>(sha512_x4(k), seed, ins, out_len, os),
+        }
+    }
+}
+
+// The kernel choosers below hand out a SIMD kernel only for the `Kernels`
+// variant that selected it; `Kernels::current` made that variant only after
+// checking the CPU for the kernel's features, which is what makes the calls
+// into the `unsafe` kernels sound.
+
+fn f1600_x4(_k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
+    f1600_each::<4>
+}
+
+fn f1600_x8(_k: KeccakKernel) -> impl Fn(&mut [[u64; 8]; 25]) {
+    f1600_each::<8>
+}
+
+fn compress256_each<const L: usize>(states: &mut [[u32; 8]; L], blocks: &[[u8; 64]; L]) {
+    for (st, blk) in states.iter_mut().zip(blocks) {
+        ::sha2::block_api::compress256(st, core::slice::from_ref(blk));
+    }
+}
+
+fn compress512_each<const L: usize>(states: &mut [[u64; 8]; L], blocks: &[[u8; 128]; L]) {
+    for (st, blk) in states.iter_mut().zip(blocks) {
+        ::sha2::block_api::compress512(st, core::slice::from_ref(blk));
+    }
+}
+
+fn sha256_x2(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 2], &[[u8; 64]; 2]) {
+    compress256_each::<2>
+}
+
+fn sha256_x4(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
+    compress256_each::<4>
+}
+
+fn sha256_x8(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 8], &[[u8; 64]; 8]) {
+    compress256_each::<8>
+}
+
+fn sha256_x16(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 16], &[[u8; 64]; 16]) {
+    compress256_each::<16>
+}
+
+fn sha512_x4(_k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
+    compress512_each::<4>
+}
+
+fn sha512_x8(_k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 8], &[[u8; 128]; 8]) {
+    compress512_each::<8>
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::backend::select::{Backend, Kernels};
+    use crate::hash::backend::sha2::{seed_state256, seed_state512};
+
+    fn data(len: usize, salt: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(salt))
+            .collect()
+    }
+
+    /// Every kernel this CPU has, through the lane drivers, against one call
+    /// at a time, for lengths around every block boundary and every group size.
+    #[test]
+    fn lanes_match_single_calls() {
+        let seed = data(32, 7);
+        let (s256, s512) = (seed_state256(&seed), seed_state512(&seed));
+        for backend in Backend::available() {
+            let k = crate::hash::backend::with_backend(backend, Kernels::current).unwrap();
+            for len in [
+                0, 1, 55, 56, 64, 111, 112, 119, 120, 135, 136, 137, 300, 2208,
+            ] {
+                for count in 1..=19 {
+                    let bufs: Vec<Vec<u8>> = (0..count).map(|i| data(len, i as u8)).collect();
+                    let parts: Vec<[&[u8]; 2]> = bufs
+                        .iter()
+                        .map(|b| [&b[..len / 3], &b[len / 3..]])
+                        .collect();
+                    let inputs: Vec<Parts<'_>> = parts.iter().map(|p| &p[..]).collect();
+                    let mut got = vec![[0u8; 32]; count];
+                    let mut want = vec![[0u8; 32]; count];
+
+                    shake256_many(k.keccak, &inputs, 32, &mut got);
+                    for (b, w) in bufs.iter().zip(want.iter_mut()) {
+                        keccak::shake256(&[b], w);
+                    }
+                    assert_eq!(got, want, "shake {backend} len {len} count {count}");
+
+                    sha256_many(k.sha256, &s256, &inputs, 32, &mut got);
+                    for (b, w) in bufs.iter().zip(want.iter_mut()) {
+                        sha256_resume(&s256, &[b], w);
+                    }
+                    assert_eq!(got, want, "sha256 {backend} len {len} count {count}");
+
+                    sha512_many(k.sha512, &s512, &inputs, 32, &mut got);
+                    for (b, w) in bufs.iter().zip(want.iter_mut()) {
+                        sha512_resume(&s512, &[b], w);
+                    }
+                    assert_eq!(got, want, "sha512 {backend} len {len} count {count}");
+                }
+            }
+        }
+    }
+}

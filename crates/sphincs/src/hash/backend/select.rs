@@ -1,0 +1,247 @@
+//! Which kernels run: detected once per process from the CPU, or forced for a
+//! thread (tests and benchmarks) or the whole process (`SPHINCS_BACKEND`).
+//!
+//! A hash family resolves the choice into [`Kernels`] when it is bound to a
+//! key, so one signature uses one set of kernels even when its work is spread
+//! over threads.
+
+use core::cell::Cell;
+use std::sync::OnceLock;
+
+use crate::error::Error;
+
+/// A family of hash kernels. Forcing one applies it to every primitive that
+/// has a kernel of that family; the others run their portable code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// One call at a time, portable Rust (the `sha2` crate still uses the
+    /// CPU's SHA instructions for single SHA-256 blocks when present).
+    Scalar,
+    /// AVX2: Keccak ×4, SHA-256 ×8, SHA-512 ×4.
+    Avx2,
+    /// AVX-512: Keccak ×8, SHA-256 ×16, SHA-512 ×8.
+    Avx512,
+    /// SHA-NI: SHA-256 as four interleaved instruction streams.
+    ShaNi,
+}
+
+impl Backend {
+    /// Every backend, in order of preference within each primitive's family.
+    pub const ALL: [Backend; 4] = [
+        Backend::Scalar,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::ShaNi,
+    ];
+
+    /// The name used by `SPHINCS_BACKEND` and the CLI.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+            Backend::ShaNi => "sha-ni",
+        }
+    }
+
+    /// Parses a [`Backend::name`], ignoring case.
+    pub fn from_name(name: &str) -> Option<Backend> {
+        let name = name.trim().to_ascii_lowercase().replace('_', "-");
+        let name = if name == "shani" {
+            "sha-ni".into()
+        } else {
+            name
+        };
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx2")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi => {
+                std::is_x86_feature_detected!("sha")
+                    && std::is_x86_feature_detected!("sse4.1")
+                    && std::is_x86_feature_detected!("ssse3")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The backends this CPU can run.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Backend::ALL.into_iter().filter(|b| b.is_available())
+    }
+}
+
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Backend {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Backend::from_name(s).ok_or_else(|| Error::UnknownBackend(s.to_string()))
+    }
+}
+
+/// Keccak-f\[1600\] kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeccakKernel {
+    Scalar,
+    X4Avx2,
+    X8Avx512,
+}
+
+/// SHA-256 compression kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sha256Kernel {
+    Scalar,
+    X4ShaNi,
+    X8Avx2,
+    X16Avx512,
+}
+
+/// SHA-512 compression kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sha512Kernel {
+    Scalar,
+    X4Avx2,
+    X8Avx512,
+}
+
+/// The kernels one hash family uses. Only [`Kernels::current`] makes one, and
+/// it checks the CPU first: holding a `Kernels` proves its kernels can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernels {
+    pub(crate) keccak: KeccakKernel,
+    pub(crate) sha256: Sha256Kernel,
+    pub(crate) sha512: Sha512Kernel,
+}
+
+impl Kernels {
+    /// The portable kernels, always available.
+    pub const SCALAR: Kernels = Kernels {
+        keccak: KeccakKernel::Scalar,
+        sha256: Sha256Kernel::Scalar,
+        sha512: Sha512Kernel::Scalar,
+    };
+
+    /// The kernels of a forced backend (the portable code where the backend
+    /// has no kernel for a primitive), or `None` if this CPU cannot run it.
+    fn forced(b: Backend) -> Option<Kernels> {
+        if !b.is_available() {
+            return None;
+        }
+        let mut k = Kernels::SCALAR;
+        match b {
+            Backend::Scalar => {}
+            Backend::Avx2 => {
+                k.keccak = KeccakKernel::X4Avx2;
+                k.sha256 = Sha256Kernel::X8Avx2;
+                k.sha512 = Sha512Kernel::X4Avx2;
+            }
+            Backend::Avx512 => {
+                k.keccak = KeccakKernel::X8Avx512;
+                k.sha256 = Sha256Kernel::X16Avx512;
+                k.sha512 = Sha512Kernel::X8Avx512;
+            }
+            Backend::ShaNi => k.sha256 = Sha256Kernel::X4ShaNi,
+        }
+        Some(k)
+    }
+
+    /// The fastest kernel of each primitive this CPU has (measured on Zen 4:
+    /// four SHA-NI streams beat sixteen AVX-512 lanes for SHA-256).
+    fn best() -> Kernels {
+        let mut k = Kernels::SCALAR;
+        if Backend::Avx2.is_available() {
+            k = Kernels::forced(Backend::Avx2).unwrap_or(k);
+        }
+        if Backend::Avx512.is_available() {
+            k = Kernels::forced(Backend::Avx512).unwrap_or(k);
+        }
+        if Backend::ShaNi.is_available() {
+            k.sha256 = Sha256Kernel::X4ShaNi;
+        }
+        k
+    }
+
+    /// What the calling thread should use now: its forced backend (see
+    /// [`with_backend`]), else `SPHINCS_BACKEND`, else the best available.
+    pub fn current() -> Kernels {
+        if let Some(b) = FORCED.with(Cell::get) {
+            if let Some(k) = Kernels::forced(b) {
+                return k;
+            }
+        }
+        *DEFAULT.get_or_init(|| {
+            std::env::var("SPHINCS_BACKEND")
+                .ok()
+                .and_then(|v| Backend::from_name(&v))
+                .and_then(Kernels::forced)
+                .unwrap_or_else(Kernels::best)
+        })
+    }
+
+    /// Names the kernels a parameter set of the given hash family runs on:
+    /// SHAKE, SHA-2 category 1 (SHA-256 only), or SHA-2 categories 3 and 5.
+    pub fn describe(self, sha2: bool, cat35: bool) -> String {
+        let keccak = match self.keccak {
+            KeccakKernel::Scalar => "keccak-scalar",
+            KeccakKernel::X4Avx2 => "keccak-x4-avx2",
+            KeccakKernel::X8Avx512 => "keccak-x8-avx512",
+        };
+        let s256 = match self.sha256 {
+            Sha256Kernel::Scalar => "sha256-scalar",
+            Sha256Kernel::X4ShaNi => "sha256-x4-shani",
+            Sha256Kernel::X8Avx2 => "sha256-x8-avx2",
+            Sha256Kernel::X16Avx512 => "sha256-x16-avx512",
+        };
+        let s512 = match self.sha512 {
+            Sha512Kernel::Scalar => "sha512-scalar",
+            Sha512Kernel::X4Avx2 => "sha512-x4-avx2",
+            Sha512Kernel::X8Avx512 => "sha512-x8-avx512",
+        };
+        match (sha2, cat35) {
+            (false, _) => keccak.to_string(),
+            (true, false) => s256.to_string(),
+            (true, true) => format!("{s256}+{s512}"),
+        }
+    }
+}
+
+thread_local! {
+    static FORCED: Cell<Option<Backend>> = const { Cell::new(None) };
+}
+
+static DEFAULT: OnceLock<Kernels> = OnceLock::new();
+
+/// Runs `f` with every key bound on this thread using `backend`'s kernels
+/// (threads that a signature spawns inherit them). Fails if the CPU lacks it.
+pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Error> {
+    if !backend.is_available() {
+        return Err(Error::BackendUnavailable(backend.name()));
+    }
+    struct Restore(Option<Backend>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FORCED.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FORCED.with(|c| c.replace(Some(backend))));
+    Ok(f())
+}
