@@ -3,4 +3,8 @@
 //! module where `unsafe` is allowed; each block says why it is sound.
 
 pub mod keccak;
+#[cfg(target_arch = "x86_64")]
+pub mod keccak_x4;
+#[cfg(target_arch = "x86_64")]
+pub mod keccak_x8;
 pub mod sha2;
