@@ -5,6 +5,10 @@
 pub mod keccak;
 pub(crate) mod lanes;
 mod select;
+#[cfg(target_arch = "x86_64")]
+pub mod keccak_x4;
+#[cfg(target_arch = "x86_64")]
+pub mod keccak_x8;
 pub mod sha2;
 
 pub use select::{with_backend, Backend, Kernels};
