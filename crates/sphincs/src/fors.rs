@@ -52,49 +52,47 @@ impl<T: TweakableHash> Tree<T> for ForsTree {
 }
 
 /// The k leaf indices encoded in `md`.
-fn indices<P: ParameterSet>(md: &[u8]) -> [u32; MAX_K] {
+pub(crate) fn fors_indices<P: ParameterSet>(md: &[u8]) -> [u32; MAX_K] {
     let mut idx = [0u32; MAX_K];
     base_2b(md, P::PARAMS.a, &mut idx[..P::PARAMS.k]);
     idx
 }
 
-/// Compresses the k FORS roots into the FORS public key (end of Algorithm 17).
-fn compress<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, roots: &[Node]) -> Node {
+/// Compresses the k FORS roots into the FORS public key (end of Algorithms 16 and 17).
+pub(crate) fn fors_pk<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, roots: &[Node]) -> Node {
     let mut pk_adrs = *adrs;
     pk_adrs.set_type_and_clear(AdrsType::ForsRoots);
     pk_adrs.set_key_pair_address(adrs.key_pair_address());
     crate::hash::t_l(t, &pk_adrs, roots)
 }
 
-/// `fors_sign` (Algorithm 16): writes the FORS signature of `md` to `sig` and
-/// returns the FORS public key, the roots falling out of the same tree walks
-/// (so `fors_pkFromSig` need not run when signing).
-pub(crate) fn fors_sign<P: ParameterSet>(
+/// `fors_sign` (Algorithm 16) for tree `i` alone, revealing leaf `leaf` of it:
+/// writes the secret value and authentication path (`(a+1)·n` bytes) to
+/// `part` and returns the tree's root, which [`fors_pk`] compresses with the
+/// others (so `fors_pkFromSig` need not run when signing). The trees are
+/// independent, which lets a signature spread them over threads.
+pub(crate) fn fors_sign_tree<P: ParameterSet>(
     t: &P::Hash,
-    md: &[u8],
     adrs: &Adrs,
-    sig: &mut [u8],
+    i: usize,
+    leaf: u32,
+    part: &mut [u8],
 ) -> Node {
-    let p = P::PARAMS;
-    let (n, a, k) = (p.n, p.a, p.k);
-    let idx = indices::<P>(md);
-    let mut roots = [[0u8; MAX_N]; MAX_K];
+    let (n, a) = (P::PARAMS.n, P::PARAMS.a);
+    let tree = ForsTree {
+        adrs: *adrs,
+        tree: i as u32,
+        a,
+    };
+    let mut sk = [[0u8; MAX_N]];
+    t.prf_batch(&[tree.sk_adrs(((i as u32) << a) + leaf)], &mut sk);
+    part[..n].copy_from_slice(&sk[0][..n]);
     let mut auth = [[0u8; MAX_N]; MAX_A];
-    for (i, part) in sig.chunks_exact_mut((a + 1) * n).enumerate().take(k) {
-        let tree = ForsTree {
-            adrs: *adrs,
-            tree: i as u32,
-            a,
-        };
-        let mut sk = [[0u8; MAX_N]];
-        t.prf_batch(&[tree.sk_adrs(((i as u32) << a) + idx[i])], &mut sk);
-        part[..n].copy_from_slice(&sk[0][..n]);
-        roots[i] = root_and_path(t, &tree, a, idx[i], &mut auth);
-        for (chunk, node) in part[n..].chunks_exact_mut(n).zip(&auth[..a]) {
-            chunk.copy_from_slice(&node[..n]);
-        }
+    let root = root_and_path(t, &tree, a, leaf, &mut auth, 1);
+    for (chunk, node) in part[n..].chunks_exact_mut(n).zip(&auth[..a]) {
+        chunk.copy_from_slice(&node[..n]);
     }
-    compress::<P>(t, adrs, &roots[..k])
+    root
 }
 
 /// `fors_pkFromSig` (Algorithm 17): the FORS public key a signature implies.
@@ -106,7 +104,7 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
 ) -> Node {
     let p = P::PARAMS;
     let (n, a, k) = (p.n, p.a, p.k);
-    let idx = indices::<P>(md);
+    let idx = fors_indices::<P>(md);
     let mut roots = [[0u8; MAX_N]; MAX_K];
     for (i, part) in sig.chunks_exact((a + 1) * n).enumerate().take(k) {
         let leaf_idx = ((i as u32) << a) + idx[i];
@@ -118,5 +116,5 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
         crate::hash::f(t, &a_leaf, &mut leaf);
         roots[i] = climb(t, &mut a_leaf, leaf, leaf_idx, &part[n..], n);
     }
-    compress::<P>(t, adrs, &roots[..k])
+    fors_pk::<P>(t, adrs, &roots[..k])
 }

@@ -26,6 +26,7 @@ mod merkle;
 mod message;
 pub mod params;
 mod prehash;
+mod sign_trees;
 mod slh_dsa;
 mod wots;
 mod xmss;

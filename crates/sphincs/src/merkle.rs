@@ -23,36 +23,95 @@ pub(crate) trait Tree<T: TweakableHash> {
 }
 
 /// The root of a tree of height `height`, and into `auth[..height]` the
-/// authentication path of leaf `idx`.
+/// authentication path of leaf `idx`. With `threads` > 1 the leaf chunks are
+/// split over that many threads (the key generation of the s sets, whose one
+/// top tree has up to four chunks).
 pub(crate) fn root_and_path<T: TweakableHash>(
     t: &T,
-    tree: &impl Tree<T>,
+    tree: &(impl Tree<T> + Sync),
     height: usize,
     idx: u32,
     auth: &mut [Node],
+    threads: usize,
 ) -> Node {
     let low = height.min(CHUNK_LOG);
     let chunks = 1usize << (height - low);
     let mut tops = [[0u8; MAX_N]; CHUNK];
+    let (low_auth, high_auth) = auth.split_at_mut(low);
+    let workers = threads.clamp(1, chunks);
+    if workers == 1 {
+        // No scope: it would allocate, and one-thread signing allocates nothing.
+        chunk_tops(t, tree, low, idx, 0, &mut tops[..chunks], Some(low_auth));
+    } else {
+        spread_chunk_tops(t, tree, low, idx, workers, &mut tops[..chunks], low_auth);
+    }
+    let mut full = [[0u8; MAX_N]; 2 * CHUNK_LOG];
+    reduce(t, tree, &mut tops, height - low, low, 0, Some(idx), &mut full[..]);
+    for z in low..height {
+        high_auth[z - low] = full[z];
+    }
+    tops[0]
+}
+
+/// [`chunk_tops`] of all chunks, split over `workers` threads.
+fn spread_chunk_tops<T: TweakableHash>(
+    t: &T,
+    tree: &(impl Tree<T> + Sync),
+    low: usize,
+    idx: u32,
+    workers: usize,
+    tops: &mut [Node],
+    low_auth: &mut [Node],
+) {
+    let chunks = tops.len();
+    let per = chunks.div_ceil(workers);
+    let holder = (idx >> low) as usize / per;
+    std::thread::scope(|s| {
+        let mut low_auth = Some(low_auth);
+        for (w, mine) in tops.chunks_mut(per).enumerate() {
+            let my_auth = if w == holder { low_auth.take() } else { None };
+            let job = move || chunk_tops(t, tree, low, idx, w * per, mine, my_auth);
+            if (w + 1) * per >= chunks {
+                job();
+            } else {
+                s.spawn(job);
+            }
+        }
+    });
+}
+
+/// The roots of the chunks `first .. first + tops.len()` (each of 2^low
+/// leaves) into `tops`; the chunk holding leaf `idx`, if any, records the
+/// lower part of its authentication path into `auth[..low]`.
+fn chunk_tops<T: TweakableHash>(
+    t: &T,
+    tree: &impl Tree<T>,
+    low: usize,
+    idx: u32,
+    first: usize,
+    tops: &mut [Node],
+    auth: Option<&mut [Node]>,
+) {
+    let mut unused = [[0u8; MAX_N]; CHUNK_LOG];
+    let auth = auth.unwrap_or(&mut unused[..]);
     let mut level = [[0u8; MAX_N]; CHUNK];
-    for (c, top) in tops.iter_mut().enumerate().take(chunks) {
-        let first = (c << low) as u32;
-        tree.leaves(t, first, &mut level[..1 << low]);
-        let holds_idx = (idx >> low) as usize == c;
+    for (c, top) in tops.iter_mut().enumerate() {
+        let chunk = first + c;
+        let start = (chunk << low) as u32;
+        tree.leaves(t, start, &mut level[..1 << low]);
+        let holds_idx = (idx >> low) as usize == chunk;
         reduce(
             t,
             tree,
             &mut level,
             low,
             0,
-            first,
+            start,
             holds_idx.then_some(idx),
             auth,
         );
         *top = level[0];
     }
-    reduce(t, tree, &mut tops, height - low, low, 0, Some(idx), auth);
-    tops[0]
 }
 
 /// Hashes `nodes[..2^levels]`, the nodes at height `z0` starting at index

@@ -19,6 +19,8 @@ pub const MAX_K: usize = 35;
 pub const MAX_A: usize = 14;
 /// Largest XMSS tree height `h'`.
 pub const MAX_HP: usize = 9;
+/// Largest d (hypertree layers) of any set.
+pub const MAX_D: usize = 22;
 
 /// Winternitz parameter `lg_w`, 4 for every FIPS 205 set.
 pub const LG_W: usize = 4;

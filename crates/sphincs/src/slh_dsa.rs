@@ -8,9 +8,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::address::{Adrs, AdrsType};
 use crate::bits::to_int;
 use crate::error::Error;
-use crate::fors::{fors_pk_from_sig, fors_sign};
+use crate::fors::fors_pk_from_sig;
+use crate::sign_trees::fors_and_ht_sign;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
-use crate::hypertree::{ht_sign, ht_verify};
+use crate::hypertree::ht_verify;
 use crate::keys::{Signature, SigningKey, VerifyingKey};
 use crate::message::{MessageSource, Prefixed};
 use crate::params::{ParameterSet, Params, MAX_M, MAX_N};
@@ -159,6 +160,7 @@ pub(crate) fn sign_parts<P: ParameterSet>(
     msg: &mut dyn MessageSource,
     opt_rand: &[u8],
     sig: &mut [u8],
+    threads: usize,
 ) -> Result<(), Error> {
     let p = P::PARAMS;
     let n = p.n;
@@ -174,12 +176,7 @@ pub(crate) fn sign_parts<P: ParameterSet>(
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
-    let mut adrs = Adrs::new();
-    adrs.set_tree_address(idx_tree);
-    adrs.set_type_and_clear(AdrsType::ForsTree);
-    adrs.set_key_pair_address(idx_leaf);
-    let pk_fors = fors_sign::<P>(&t, &digest[..md_len], &adrs, sig_fors);
-    ht_sign::<P>(&t, &pk_fors, idx_tree, idx_leaf, sig_ht);
+    fors_and_ht_sign::<P>(&t, &digest[..md_len], idx_tree, idx_leaf, sig_fors, sig_ht, threads);
     Ok(())
 }
 

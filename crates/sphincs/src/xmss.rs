@@ -4,7 +4,7 @@ use crate::address::{Adrs, AdrsType};
 use crate::hash::{Node, TweakableHash};
 use crate::merkle::{root_and_path, Tree};
 use crate::params::{ParameterSet, MAX_HP, MAX_N};
-use crate::wots::{wots_pk_from_sig, wots_pkgen, wots_sign};
+use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
 
 /// One XMSS tree: the leaves are WOTS+ public keys.
 struct XmssTree<P> {
@@ -14,11 +14,9 @@ struct XmssTree<P> {
 
 impl<P: ParameterSet> Tree<P::Hash> for XmssTree<P> {
     fn leaves(&self, t: &P::Hash, first: u32, out: &mut [Node]) {
-        for (i, leaf) in out.iter_mut().enumerate() {
-            let mut a = self.adrs;
-            a.set_type_and_clear(AdrsType::WotsHash);
-            a.set_key_pair_address(first + i as u32);
-            *leaf = wots_pkgen::<P>(t, &a);
+        for (i, leaves) in out.chunks_mut(PKGEN_LEAVES).enumerate() {
+            let at = first + (i * PKGEN_LEAVES) as u32;
+            wots_pkgen_many::<P>(t, &self.adrs, at, leaves);
         }
     }
 
@@ -32,43 +30,46 @@ impl<P: ParameterSet> Tree<P::Hash> for XmssTree<P> {
 }
 
 /// `xmss_node(SK.seed, 0, h', PK.seed, ADRS)` (Algorithm 9) for the root of the
-/// tree at `adrs` (layer and tree address set).
-pub(crate) fn xmss_root<P: ParameterSet>(t: &P::Hash, adrs: &Adrs) -> Node {
+/// tree at `adrs` (layer and tree address set), its leaves spread over `threads`.
+pub(crate) fn xmss_root<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, threads: usize) -> Node {
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
         _p: core::marker::PhantomData,
     };
-    root_and_path(t, &tree, P::PARAMS.hp, 0, &mut auth)
+    root_and_path(t, &tree, P::PARAMS.hp, 0, &mut auth, threads)
 }
 
-/// `xmss_sign` (Algorithm 10): writes the WOTS+ signature of `msg` and the
-/// authentication path of leaf `idx` to `sig`, and returns the tree's root,
-/// which the hypertree signs next (so Algorithm 11 need not recompute it).
-pub(crate) fn xmss_sign<P: ParameterSet>(
+/// The tree half of `xmss_sign` (Algorithm 10): writes the authentication
+/// path of leaf `idx` (`h'·n` bytes) to `auth_out` and returns the tree's root,
+/// which the layer above signs (so Algorithm 11 need not recompute it). The
+/// WOTS+ half is [`wots_sign`], run once the message (the root below) is known.
+pub(crate) fn xmss_auth_path<P: ParameterSet>(
     t: &P::Hash,
-    msg: &[u8],
     idx: u32,
     adrs: &Adrs,
-    sig: &mut [u8],
+    auth_out: &mut [u8],
 ) -> Node {
-    let p = P::PARAMS;
-    let (n, hp) = (p.n, p.hp);
+    let (n, hp) = (P::PARAMS.n, P::PARAMS.hp);
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
         _p: core::marker::PhantomData,
     };
-    let root = root_and_path(t, &tree, hp, idx, &mut auth);
-    let (wots_sig, auth_out) = sig.split_at_mut(p.wots_len() * n);
-    let mut a = *adrs;
-    a.set_type_and_clear(AdrsType::WotsHash);
-    a.set_key_pair_address(idx);
-    wots_sign::<P>(t, msg, &a, wots_sig);
+    let root = root_and_path(t, &tree, hp, idx, &mut auth, 1);
     for (chunk, node) in auth_out.chunks_exact_mut(n).zip(&auth[..hp]) {
         chunk.copy_from_slice(&node[..n]);
     }
     root
+}
+
+/// The WOTS+ half of `xmss_sign` (Algorithm 10): signs `msg` with key `idx`
+/// of the tree at `adrs`, writing `len·n` bytes to `sig`.
+pub(crate) fn xmss_wots_sign<P: ParameterSet>(t: &P::Hash, msg: &[u8], idx: u32, adrs: &Adrs, sig: &mut [u8]) {
+    let mut a = *adrs;
+    a.set_type_and_clear(AdrsType::WotsHash);
+    a.set_key_pair_address(idx);
+    wots_sign::<P>(t, msg, &a, sig);
 }
 
 /// `xmss_pkFromSig` (Algorithm 11): the root implied by an XMSS signature.

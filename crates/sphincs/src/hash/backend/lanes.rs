@@ -235,12 +235,27 @@ pub(crate) fn sha512_many(
 // checking the CPU for the kernel's features, which is what makes the calls
 // into the `unsafe` kernels sound.
 
-fn f1600_x4(_k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
-    f1600_each::<4>
+fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
+    move |s: &mut [[u64; 4]; 25]| match k {
+        KeccakKernel::Scalar => f1600_each::<4>(s),
+        // SAFETY: X4Avx2 is chosen only where AVX2 was detected; X8Avx512
+        // only where AVX-512F/VL were (see `Kernels::forced`).
+        #[cfg(target_arch = "x86_64")]
+        KeccakKernel::X4Avx2 => unsafe { super::keccak_x4::f1600_x4(s) },
+        #[cfg(target_arch = "x86_64")]
+        KeccakKernel::X8Avx512 => unsafe { super::keccak_x4::f1600_x4_avx512vl(s) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => f1600_each::<4>(s),
+    }
 }
 
-fn f1600_x8(_k: KeccakKernel) -> impl Fn(&mut [[u64; 8]; 25]) {
-    f1600_each::<8>
+fn f1600_x8(k: KeccakKernel) -> impl Fn(&mut [[u64; 8]; 25]) {
+    move |s: &mut [[u64; 8]; 25]| match k {
+        // SAFETY: X8Avx512 is chosen only where AVX-512F was detected.
+        #[cfg(target_arch = "x86_64")]
+        KeccakKernel::X8Avx512 => unsafe { super::keccak_x8::f1600_x8(s) },
+        _ => f1600_each::<8>(s),
+    }
 }
 
 fn compress256_each<const L: usize>(states: &mut [[u32; 8]; L], blocks: &[[u8; 64]; L]) {
