@@ -5,4 +5,6 @@
 pub mod keccak;
 pub mod sha2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_avx2;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
