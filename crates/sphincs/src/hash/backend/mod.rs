@@ -7,4 +7,6 @@ pub mod sha2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_avx512;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
