@@ -12,3 +12,9 @@ pub mod keccak_x8;
 pub mod sha2;
 
 pub use select::{with_backend, Backend, Kernels};
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_avx512;
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_shani;
