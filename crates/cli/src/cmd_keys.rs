@@ -55,6 +55,7 @@ pub fn keygen(
     public: Option<&Path>,
     der: bool,
     force: bool,
+    threads: usize,
 ) -> Result<(), CliError> {
     let alg = parse_algorithm(Some(alg))?.expect("given");
     if public.is_some_and(|p| p == out) {
@@ -66,7 +67,7 @@ pub fn keygen(
     if let Some(p) = public {
         check_writable(p, force)?;
     }
-    let key = DynSigningKey::generate(alg)?;
+    let key = DynSigningKey::generate_with_threads(alg, threads)?;
     let private = stage(out, &private_bytes(&key, der)?, true)?;
     let public = match public {
         Some(p) => Some(stage(p, &public_bytes(&key.verifying_key(), der)?, false)?),

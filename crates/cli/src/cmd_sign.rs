@@ -26,6 +26,7 @@ pub struct SignArgs<'a> {
     pub force: bool,
     pub algorithm: Option<&'a str>,
     pub file: Option<&'a Path>,
+    pub threads: usize,
 }
 
 /// Signs FILE (streamed) or standard input (buffered).
@@ -45,6 +46,7 @@ pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
         } else {
             Randomness::Hedged
         },
+        threads: args.threads,
     };
     let sig = key.sign_stream(message.source(), &opts)?;
     match args.out {

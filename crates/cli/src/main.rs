@@ -51,6 +51,9 @@ enum Command {
         /// Replace existing files.
         #[arg(long)]
         force: bool,
+        /// Threads to use (default: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
@@ -95,6 +98,9 @@ enum Command {
         /// Message file; `-` or nothing for standard input.
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
+        /// Threads to use (default: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Verify a signature; exit status 0 if valid, 1 if not.
     Verify {
@@ -182,7 +188,15 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
-        } => cmd_keys::keygen(&algorithm, &out, public.as_deref(), der, force),
+            threads,
+        } => cmd_keys::keygen(
+            &algorithm,
+            &out,
+            public.as_deref(),
+            der,
+            force,
+            thread_count(threads),
+        ),
         Command::Pubkey {
             key,
             out,
@@ -199,6 +213,7 @@ fn run(command: Command) -> Result<(), CliError> {
             force,
             algorithm,
             file,
+            threads,
         } => cmd_sign::sign(cmd_sign::SignArgs {
             key: &key,
             context: context.bytes()?,
@@ -208,6 +223,7 @@ fn run(command: Command) -> Result<(), CliError> {
             force,
             algorithm: algorithm.as_deref(),
             file: file.as_deref(),
+            threads: thread_count(threads),
         }),
         Command::Verify {
             public,
@@ -227,6 +243,13 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
     }
+}
+
+/// `--threads N`, or every core the process may use.
+fn thread_count(threads: Option<u16>) -> usize {
+    threads.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
 }
 
 impl ContextArgs {

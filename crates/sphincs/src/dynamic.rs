@@ -35,7 +35,12 @@ impl DynSigningKey {
 
     /// A fresh key from the operating system's RNG (FIPS 205 Algorithm 21).
     pub fn generate(alg: Algorithm) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate().map(Self::from_typed))
+        Self::generate_with_threads(alg, 1)
+    }
+
+    /// [`DynSigningKey::generate`] with the top tree spread over `threads` threads.
+    pub fn generate_with_threads(alg: Algorithm, threads: usize) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_threads(threads).map(Self::from_typed))
     }
 
     /// `slh_keygen_internal` (Algorithm 18) from n-byte seeds.
@@ -45,7 +50,18 @@ impl DynSigningKey {
         sk_prf: &[u8],
         pk_seed: &[u8],
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds(sk_seed, sk_prf, pk_seed).map(Self::from_typed))
+        Self::from_seeds_with_threads(alg, sk_seed, sk_prf, pk_seed, 1)
+    }
+
+    /// [`DynSigningKey::from_seeds`] with the top tree spread over `threads` threads.
+    pub fn from_seeds_with_threads(
+        alg: Algorithm,
+        sk_seed: &[u8],
+        sk_prf: &[u8],
+        pk_seed: &[u8],
+        threads: usize,
+    ) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed))
     }
 
     /// Loads a raw secret key, checking that PK.root matches the seeds.

@@ -36,6 +36,9 @@ pub struct SignOptions<'a> {
     pub prehash: Option<PreHash>,
     /// Source of `addrnd`.
     pub randomness: Randomness<'a>,
+    /// Threads to spread the signature's trees over; 0 and 1 both sign on
+    /// the calling thread alone. The signature is the same for any count.
+    pub threads: usize,
 }
 
 /// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
@@ -71,6 +74,7 @@ pub(crate) fn sign_with_options<P: ParameterSet>(
         opts.context,
         opts.prehash,
         rnd.as_ref().map(|r| &r[..n]),
+        opts.threads,
     )
 }
 
@@ -98,21 +102,39 @@ pub struct Signature<P: ParameterSet> {
 impl<P: ParameterSet> SigningKey<P> {
     /// `slh_keygen_internal` (FIPS 205 Algorithm 18) from n-byte seeds.
     pub fn from_seeds(sk_seed: &[u8], sk_prf: &[u8], pk_seed: &[u8]) -> Result<Self, Error> {
-        Ok(Self::wrap(keygen_parts::<P>(sk_seed, sk_prf, pk_seed)?))
+        Self::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, 1)
+    }
+
+    /// [`SigningKey::from_seeds`] with the top tree's leaves spread over
+    /// `threads` threads (the s sets gain; their top tree has 256 or 512 leaves).
+    pub fn from_seeds_with_threads(
+        sk_seed: &[u8],
+        sk_prf: &[u8],
+        pk_seed: &[u8],
+        threads: usize,
+    ) -> Result<Self, Error> {
+        Ok(Self::wrap(keygen_parts::<P>(
+            sk_seed, sk_prf, pk_seed, threads,
+        )?))
     }
 
     /// `slh_keygen` (Algorithm 21): a fresh key from the operating system's RNG.
     pub fn generate() -> Result<Self, Error> {
+        Self::generate_with_threads(1)
+    }
+
+    /// [`SigningKey::generate`] on `threads` threads.
+    pub fn generate_with_threads(threads: usize) -> Result<Self, Error> {
         let n = P::PARAMS.n;
         let seeds = [os_random(n)?, os_random(n)?, os_random(n)?].map(Zeroizing::new);
-        Self::from_seeds(&seeds[0][..n], &seeds[1][..n], &seeds[2][..n])
+        Self::from_seeds_with_threads(&seeds[0][..n], &seeds[1][..n], &seeds[2][..n], threads)
     }
 
     /// Loads `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, recomputing PK.root from
     /// the seeds and comparing in constant time ([`Error::KeyMismatch`] if it differs).
     pub fn from_bytes(sk: &[u8]) -> Result<Self, Error> {
         let key = Self::from_bytes_unchecked(sk)?;
-        if root_matches::<P>(&key.parts) {
+        if root_matches::<P>(&key.parts, 1) {
             Ok(key)
         } else {
             Err(Error::KeyMismatch)

@@ -46,7 +46,16 @@ pub(crate) fn root_and_path<T: TweakableHash>(
         spread_chunk_tops(t, tree, low, idx, workers, &mut tops[..chunks], low_auth);
     }
     let mut full = [[0u8; MAX_N]; 2 * CHUNK_LOG];
-    reduce(t, tree, &mut tops, height - low, low, 0, Some(idx), &mut full[..]);
+    reduce(
+        t,
+        tree,
+        &mut tops,
+        height - low,
+        low,
+        0,
+        Some(idx),
+        &mut full[..],
+    );
     for z in low..height {
         high_auth[z - low] = full[z];
     }

@@ -51,7 +51,11 @@ fn split(costs: &[u64], parts: usize, ends: &mut [usize; MAX_TASKS]) -> usize {
                 break;
             }
             // Cut before or after task i, whichever lands nearer the target.
-            let nearer = if target.abs_diff(before) < target.abs_diff(prefix) { i } else { i + 1 };
+            let nearer = if target.abs_diff(before) < target.abs_diff(prefix) {
+                i
+            } else {
+                i + 1
+            };
             let cut = nearer.max(if count == 0 { 1 } else { ends[count - 1] + 1 });
             if cut >= len {
                 break;
@@ -95,11 +99,18 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
             fors_sign_tree::<P>(t, &fors_adrs, task, leaves[task], part)
         } else {
             let (tree, leaf) = pos[task - k];
-            xmss_auth_path::<P>(t, leaf, &layer_adrs(task - k, tree), &mut part[wots_bytes..])
+            xmss_auth_path::<P>(
+                t,
+                leaf,
+                &layer_adrs(task - k, tree),
+                &mut part[wots_bytes..],
+            )
         };
     };
     let run_range = |first: usize, fors: &mut [u8], ht: &mut [u8], roots: &mut [Node]| {
-        let parts = fors.chunks_exact_mut(fors_part).chain(ht.chunks_exact_mut(xmss_part));
+        let parts = fors
+            .chunks_exact_mut(fors_part)
+            .chain(ht.chunks_exact_mut(xmss_part));
         for (j, (part, root)) in parts.zip(roots.iter_mut()).enumerate() {
             tree_task(first + j, part, root);
         }
@@ -134,9 +145,19 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
     // Phase 2: each layer's WOTS+ key signs the root below it (the FORS key for layer 0).
     let pk_fors = fors_pk::<P>(t, &fors_adrs, &roots[..k]);
     let wots_task = |layer: usize, part: &mut [u8]| {
-        let msg = if layer == 0 { pk_fors } else { roots[k + layer - 1] };
+        let msg = if layer == 0 {
+            pk_fors
+        } else {
+            roots[k + layer - 1]
+        };
         let (tree, leaf) = pos[layer];
-        xmss_wots_sign::<P>(t, &msg[..n], leaf, &layer_adrs(layer, tree), &mut part[..wots_bytes]);
+        xmss_wots_sign::<P>(
+            t,
+            &msg[..n],
+            leaf,
+            &layer_adrs(layer, tree),
+            &mut part[..wots_bytes],
+        );
     };
     let workers = threads.clamp(1, d);
     if workers == 1 {
@@ -148,7 +169,7 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
         std::thread::scope(|s| {
             for (w, group) in sig_ht.chunks_mut(per * xmss_part).enumerate() {
                 let wots_task = &wots_task;
-                let job = move || {
+                let mut job = move || {
                     for (j, part) in group.chunks_exact_mut(xmss_part).enumerate() {
                         wots_task(w * per + j, part);
                     }
@@ -177,13 +198,20 @@ mod tests {
         assert_eq!(r, 2);
         let first: u64 = costs[..ends[0]].iter().sum();
         let total: u64 = costs.iter().sum();
-        assert!(first * 100 / total >= 45 && first * 100 / total <= 55, "{first} of {total}");
+        assert!(
+            first * 100 / total >= 45 && first * 100 / total <= 55,
+            "{first} of {total}"
+        );
         assert_eq!(ends[1], 21);
         for parts in 1..=30 {
             let r = split(&costs, parts, &mut ends);
             assert!(r >= 1 && r <= parts.min(21));
             assert_eq!(ends[r - 1], 21);
-            assert!(ends[..r].windows(2).all(|w| w[0] < w[1]), "{:?}", &ends[..r]);
+            assert!(
+                ends[..r].windows(2).all(|w| w[0] < w[1]),
+                "{:?}",
+                &ends[..r]
+            );
         }
     }
 }

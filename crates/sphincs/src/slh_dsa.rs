@@ -9,13 +9,13 @@ use crate::address::{Adrs, AdrsType};
 use crate::bits::to_int;
 use crate::error::Error;
 use crate::fors::fors_pk_from_sig;
-use crate::sign_trees::fors_and_ht_sign;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
 use crate::keys::{Signature, SigningKey, VerifyingKey};
 use crate::message::{MessageSource, Prefixed};
 use crate::params::{ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
+use crate::sign_trees::fors_and_ht_sign;
 use crate::xmss::xmss_root;
 
 /// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
@@ -84,6 +84,7 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
     sk_seed: &[u8],
     sk_prf: &[u8],
     pk_seed: &[u8],
+    threads: usize,
 ) -> Result<SecretParts, Error> {
     let p = P::PARAMS;
     for (what, x) in [
@@ -103,7 +104,7 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
     let mut adrs = Adrs::new();
     adrs.set_layer_address(p.d as u32 - 1);
-    let pk_root = xmss_root::<P>(&t, &adrs);
+    let pk_root = xmss_root::<P>(&t, &adrs, threads);
     Ok(SecretParts {
         sk_seed: node(sk_seed),
         sk_prf: node(sk_prf),
@@ -115,12 +116,12 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
 }
 
 /// Whether `PK.root` of a secret key is the root its seeds give, compared in constant time.
-pub(crate) fn root_matches<P: ParameterSet>(sk: &SecretParts) -> bool {
+pub(crate) fn root_matches<P: ParameterSet>(sk: &SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
     let mut adrs = Adrs::new();
     adrs.set_layer_address(P::PARAMS.d as u32 - 1);
-    let root = xmss_root::<P>(&t, &adrs);
+    let root = xmss_root::<P>(&t, &adrs, threads);
     root[..n].ct_eq(&sk.pk.pk_root[..n]).into()
 }
 
@@ -176,7 +177,15 @@ pub(crate) fn sign_parts<P: ParameterSet>(
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
-    fors_and_ht_sign::<P>(&t, &digest[..md_len], idx_tree, idx_leaf, sig_fors, sig_ht, threads);
+    fors_and_ht_sign::<P>(
+        &t,
+        &digest[..md_len],
+        idx_tree,
+        idx_leaf,
+        sig_fors,
+        sig_ht,
+        threads,
+    );
     Ok(())
 }
 
@@ -302,7 +311,7 @@ pub fn slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd)
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1)
         .map(Signature::from_vec_unchecked)
 }
 
@@ -319,7 +328,7 @@ pub fn hash_slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd)
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1)
         .map(Signature::from_vec_unchecked)
 }
 
@@ -341,12 +350,13 @@ pub(crate) fn sign_external<P: ParameterSet>(
     ctx: &[u8],
     prehash: Option<PreHash>,
     addrnd: Option<&[u8]>,
+    threads: usize,
 ) -> Result<Vec<u8>, Error> {
     let n = P::PARAMS.n;
     let r = opt_rand(addrnd, n, &sk.pk)?;
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
     with_m_prime(ctx, prehash, msg, |m| {
-        sign_parts::<P>(sk, m, &r[..n], &mut sig)
+        sign_parts::<P>(sk, m, &r[..n], &mut sig, threads)
     })?;
     Ok(sig)
 }
@@ -360,7 +370,7 @@ pub(crate) fn sign_internal_vec<P: ParameterSet>(
     let n = P::PARAMS.n;
     let r = opt_rand(addrnd, n, &sk.pk)?;
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
-    sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig)?;
+    sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1)?;
     Ok(sig)
 }
 

@@ -77,7 +77,12 @@ pub(crate) const PKGEN_LEAVES: usize = 4;
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
 /// XMSS tree at `adrs` (out.len() ≤ [`PKGEN_LEAVES`]): every chain of every
 /// key advances in one batch per step.
-pub(crate) fn wots_pkgen_many<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, first: u32, out: &mut [Node]) {
+pub(crate) fn wots_pkgen_many<P: ParameterSet>(
+    t: &P::Hash,
+    adrs: &Adrs,
+    first: u32,
+    out: &mut [Node],
+) {
     const MAX: usize = PKGEN_LEAVES * MAX_WOTS_LEN;
     let len = P::PARAMS.wots_len();
     let total = len * out.len();
@@ -108,7 +113,12 @@ pub(crate) fn wots_pkgen_many<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, first: 
     }
     let mut pk_adrs = [Adrs::new(); PKGEN_LEAVES];
     let mut ends: [&[Node]; PKGEN_LEAVES] = [&[]; PKGEN_LEAVES];
-    for (leaf, (a, e)) in pk_adrs.iter_mut().zip(&mut ends).enumerate().take(out.len()) {
+    for (leaf, (a, e)) in pk_adrs
+        .iter_mut()
+        .zip(&mut ends)
+        .enumerate()
+        .take(out.len())
+    {
         *a = *adrs;
         a.set_type_and_clear(AdrsType::WotsPk);
         a.set_key_pair_address(first + leaf as u32);

@@ -65,7 +65,13 @@ pub(crate) fn xmss_auth_path<P: ParameterSet>(
 
 /// The WOTS+ half of `xmss_sign` (Algorithm 10): signs `msg` with key `idx`
 /// of the tree at `adrs`, writing `len·n` bytes to `sig`.
-pub(crate) fn xmss_wots_sign<P: ParameterSet>(t: &P::Hash, msg: &[u8], idx: u32, adrs: &Adrs, sig: &mut [u8]) {
+pub(crate) fn xmss_wots_sign<P: ParameterSet>(
+    t: &P::Hash,
+    msg: &[u8],
+    idx: u32,
+    adrs: &Adrs,
+    sig: &mut [u8],
+) {
     let mut a = *adrs;
     a.set_type_and_clear(AdrsType::WotsHash);
     a.set_key_pair_address(idx);

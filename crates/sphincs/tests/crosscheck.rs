@@ -427,6 +427,8 @@ impl Signed<'_> {
                     context: self.ctx,
                     prehash: matches!(mode, Mode::PreHash).then_some(self.ph),
                     randomness,
+                    // Output must not depend on the thread count.
+                    threads: 2,
                 },
             ),
         };
@@ -557,6 +559,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
                         context: &ctx,
                         prehash: None,
                         randomness: Randomness::Deterministic,
+                        threads: 3,
                     },
                 )
                 .expect("typed sign")

@@ -270,20 +270,43 @@ fn compress512_each<const L: usize>(states: &mut [[u64; 8]; L], blocks: &[[u8; 1
     }
 }
 
-fn sha256_x2(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 2], &[[u8; 64]; 2]) {
-    compress256_each::<2>
+fn sha256_x2(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 2], &[[u8; 64]; 2]) {
+    move |st: &mut [[u32; 8]; 2], b: &[[u8; 64]; 2]| match k {
+        // SAFETY: X4ShaNi is chosen only where SHA, SSSE3 and SSE4.1 were detected.
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X4ShaNi => unsafe { super::sha256_shani::compress256_shani_x2(st, b) },
+        _ => compress256_each::<2>(st, b),
+    }
 }
 
-fn sha256_x4(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
-    compress256_each::<4>
+fn sha256_x4(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
+    move |st: &mut [[u32; 8]; 4], b: &[[u8; 64]; 4]| match k {
+        // SAFETY: X4ShaNi is chosen only where SHA, SSSE3 and SSE4.1 were detected.
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X4ShaNi => unsafe { super::sha256_shani::compress256_shani_x4(st, b) },
+        _ => compress256_each::<4>(st, b),
+    }
 }
 
-fn sha256_x8(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 8], &[[u8; 64]; 8]) {
-    compress256_each::<8>
+fn sha256_x8(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 8], &[[u8; 64]; 8]) {
+    move |st: &mut [[u32; 8]; 8], b: &[[u8; 64]; 8]| match k {
+        // SAFETY: X8Avx2 is chosen only where AVX2 was detected, X16Avx512
+        // only where AVX-512 and AVX2 were.
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X8Avx2 | Sha256Kernel::X16Avx512 => unsafe {
+            super::sha256_avx2::compress256_avx2_x8(st, b)
+        },
+        _ => compress256_each::<8>(st, b),
+    }
 }
 
-fn sha256_x16(_k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 16], &[[u8; 64]; 16]) {
-    compress256_each::<16>
+fn sha256_x16(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 16], &[[u8; 64]; 16]) {
+    move |st: &mut [[u32; 8]; 16], b: &[[u8; 64]; 16]| match k {
+        // SAFETY: X16Avx512 is chosen only where AVX-512F was detected.
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X16Avx512 => unsafe { super::sha256_avx512::compress256_avx512_x16(st, b) },
+        _ => compress256_each::<16>(st, b),
+    }
 }
 
 fn sha512_x4(_k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {

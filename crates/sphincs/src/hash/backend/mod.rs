@@ -3,12 +3,12 @@
 //! module where `unsafe` is allowed; each block says why it is sound.
 
 pub mod keccak;
-pub(crate) mod lanes;
-mod select;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x8;
+pub(crate) mod lanes;
+mod select;
 pub mod sha2;
 
 pub use select::{with_backend, Backend, Kernels};
