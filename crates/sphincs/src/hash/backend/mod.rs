@@ -6,3 +6,5 @@ pub mod keccak;
 pub mod sha2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx512;
