@@ -177,6 +177,9 @@ pub unsafe fn compress512_avx512_x8(states: &mut [[u64; 8]; 8], blocks: &[[u8; 1
         };
     }
 
+    // The `group > 0` test stays inside the round: on Zen 4 this measured
+    // about 10% faster than peeling the first 16 rounds into their own copy
+    // (which is what the AVX2 kernel does, where peeling wins).
     for group in 0..5 {
         rounds8!(group, 0);
         rounds8!(group, 8);
@@ -248,13 +251,13 @@ mod tests {
         use core::hint::black_box;
         use std::time::Instant;
 
-        const ITERS: u32 = 200_000;
+        const ITERS: u32 = 20_000;
         let mut rng = XorShift(1);
         let blocks: [[u8; 128]; 8] = core::array::from_fn(|_| rng.block());
 
         let mut best = f64::MAX;
         let mut st = [[0u64; 8]; 1];
-        for _ in 0..5 {
+        for _ in 0..50 {
             let start = Instant::now();
             for _ in 0..ITERS {
                 compress512(&mut st[0], black_box(&blocks[..1]));
@@ -270,7 +273,7 @@ mod tests {
         }
         let mut best = f64::MAX;
         let mut st = [[0u64; 8]; 8];
-        for _ in 0..5 {
+        for _ in 0..50 {
             let start = Instant::now();
             for _ in 0..ITERS {
                 // SAFETY: AVX-512F and AVX-512BW were detected above.
