@@ -309,12 +309,25 @@ fn sha256_x16(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 16], &[[u8; 64]; 16]) 
     }
 }
 
-fn sha512_x4(_k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
-    compress512_each::<4>
+fn sha512_x4(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
+    move |st: &mut [[u64; 8]; 4], b: &[[u8; 128]; 4]| match k {
+        // SAFETY: X4Avx2 is chosen only where AVX2 was detected, X8Avx512
+        // only where AVX-512 and AVX2 were.
+        #[cfg(target_arch = "x86_64")]
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X8Avx512 => unsafe {
+            super::sha512_avx2::compress512_avx2_x4(st, b)
+        },
+        _ => compress512_each::<4>(st, b),
+    }
 }
 
-fn sha512_x8(_k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 8], &[[u8; 128]; 8]) {
-    compress512_each::<8>
+fn sha512_x8(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 8], &[[u8; 128]; 8]) {
+    move |st: &mut [[u64; 8]; 8], b: &[[u8; 128]; 8]| match k {
+        // SAFETY: X8Avx512 is chosen only where AVX-512F and AVX-512BW were detected.
+        #[cfg(target_arch = "x86_64")]
+        Sha512Kernel::X8Avx512 => unsafe { super::sha512_avx512::compress512_avx512_x8(st, b) },
+        _ => compress512_each::<8>(st, b),
+    }
 }
 
 #[cfg(test)]

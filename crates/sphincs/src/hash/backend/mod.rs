@@ -18,3 +18,7 @@ pub mod sha256_avx2;
 pub mod sha256_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx512;

@@ -1,0 +1,355 @@
+//! SHA-512 compression of four independent chaining states at once with AVX2.
+//!
+//! The SLH-DSA SHA-2 families at categories 3 and 5 hash with SHA-512 (H,
+//! T_l, H_msg, PRF_msg), and the scheme hands over many independent calls at
+//! a time. A single SHA-512 stream is one long dependency chain of 64-bit
+//! additions; here each `__m256i` holds the same word of four streams
+//! ("multi-buffer"), so one pass of the 80 rounds advances four lanes. AVX2
+//! has no 64-bit rotate, so rotations are a shift pair and an or.
+
+use core::arch::x86_64::*;
+
+/// SHA-512 round constants K (FIPS 180-4 §4.2.3): the first 64 bits of the
+/// fractional parts of the cube roots of the first 80 primes.
+pub(crate) const K512: [u64; 80] = [
+    0x428a2f98d728ae22,
+    0x7137449123ef65cd,
+    0xb5c0fbcfec4d3b2f,
+    0xe9b5dba58189dbbc,
+    0x3956c25bf348b538,
+    0x59f111f1b605d019,
+    0x923f82a4af194f9b,
+    0xab1c5ed5da6d8118,
+    0xd807aa98a3030242,
+    0x12835b0145706fbe,
+    0x243185be4ee4b28c,
+    0x550c7dc3d5ffb4e2,
+    0x72be5d74f27b896f,
+    0x80deb1fe3b1696b1,
+    0x9bdc06a725c71235,
+    0xc19bf174cf692694,
+    0xe49b69c19ef14ad2,
+    0xefbe4786384f25e3,
+    0x0fc19dc68b8cd5b5,
+    0x240ca1cc77ac9c65,
+    0x2de92c6f592b0275,
+    0x4a7484aa6ea6e483,
+    0x5cb0a9dcbd41fbd4,
+    0x76f988da831153b5,
+    0x983e5152ee66dfab,
+    0xa831c66d2db43210,
+    0xb00327c898fb213f,
+    0xbf597fc7beef0ee4,
+    0xc6e00bf33da88fc2,
+    0xd5a79147930aa725,
+    0x06ca6351e003826f,
+    0x142929670a0e6e70,
+    0x27b70a8546d22ffc,
+    0x2e1b21385c26c926,
+    0x4d2c6dfc5ac42aed,
+    0x53380d139d95b3df,
+    0x650a73548baf63de,
+    0x766a0abb3c77b2a8,
+    0x81c2c92e47edaee6,
+    0x92722c851482353b,
+    0xa2bfe8a14cf10364,
+    0xa81a664bbc423001,
+    0xc24b8b70d0f89791,
+    0xc76c51a30654be30,
+    0xd192e819d6ef5218,
+    0xd69906245565a910,
+    0xf40e35855771202a,
+    0x106aa07032bbd1b8,
+    0x19a4c116b8d2d0c8,
+    0x1e376c085141ab53,
+    0x2748774cdf8eeb99,
+    0x34b0bcb5e19b48a8,
+    0x391c0cb3c5c95a63,
+    0x4ed8aa4ae3418acb,
+    0x5b9cca4f7763e373,
+    0x682e6ff3d6b2b8a3,
+    0x748f82ee5defb2fc,
+    0x78a5636f43172f60,
+    0x84c87814a1f0ab72,
+    0x8cc702081a6439ec,
+    0x90befffa23631e28,
+    0xa4506cebde82bde9,
+    0xbef9a3f7b2c67915,
+    0xc67178f2e372532b,
+    0xca273eceea26619c,
+    0xd186b8c721c0c207,
+    0xeada7dd6cde0eb1e,
+    0xf57d4f7fee6ed178,
+    0x06f067aa72176fba,
+    0x0a637dc5a2c898a6,
+    0x113f9804bef90dae,
+    0x1b710b35131c471b,
+    0x28db77f523047d84,
+    0x32caab7b40c72493,
+    0x3c9ebe0a15c9bebc,
+    0x431d67c49c100d4c,
+    0x4cc5d4becb3e42b6,
+    0x597f299cfc657e2a,
+    0x5fcb6fab3ad6faec,
+    0x6c44198c4a475817,
+];
+
+/// Rotate each 64-bit element right by a literal amount.
+macro_rules! rotr {
+    ($x:expr, $n:literal) => {
+        _mm256_or_si256(
+            _mm256_srli_epi64::<$n>($x),
+            _mm256_slli_epi64::<{ 64 - $n }>($x),
+        )
+    };
+}
+
+/// Σ0 (FIPS 180-4 (4.10)).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn big_sigma0(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(rotr!(x, 28), rotr!(x, 34)), rotr!(x, 39))
+}
+
+/// Σ1 (FIPS 180-4 (4.11)).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn big_sigma1(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(rotr!(x, 14), rotr!(x, 18)), rotr!(x, 41))
+}
+
+/// σ0 (FIPS 180-4 (4.12)).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma0(x: __m256i) -> __m256i {
+    _mm256_xor_si256(
+        _mm256_xor_si256(rotr!(x, 1), rotr!(x, 8)),
+        _mm256_srli_epi64::<7>(x),
+    )
+}
+
+/// σ1 (FIPS 180-4 (4.13)).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma1(x: __m256i) -> __m256i {
+    _mm256_xor_si256(
+        _mm256_xor_si256(rotr!(x, 19), rotr!(x, 61)),
+        _mm256_srli_epi64::<6>(x),
+    )
+}
+
+/// Transposes a 4×4 matrix of 64-bit words: row `i` of the input (lane `i`)
+/// becomes element `i` of every output vector. It is its own inverse.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
+    let t0 = _mm256_unpacklo_epi64(r[0], r[1]); // r0[0] r1[0] r0[2] r1[2]
+    let t1 = _mm256_unpackhi_epi64(r[0], r[1]); // r0[1] r1[1] r0[3] r1[3]
+    let t2 = _mm256_unpacklo_epi64(r[2], r[3]);
+    let t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+    [
+        _mm256_permute2x128_si256::<0x20>(t0, t2),
+        _mm256_permute2x128_si256::<0x20>(t1, t3),
+        _mm256_permute2x128_si256::<0x31>(t0, t2),
+        _mm256_permute2x128_si256::<0x31>(t1, t3),
+    ]
+}
+
+/// Compresses `blocks[i]` into `states[i]` for each of the four lanes
+/// (the SHA-512 compression function of FIPS 180-4 §6.4.2).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn compress512_avx2_x4(states: &mut [[u64; 8]; 4], blocks: &[[u8; 128]; 4]) {
+    // Reverses the bytes of each 64-bit element (message words are big-endian).
+    let bswap = _mm256_set_epi64x(
+        0x08090a0b0c0d0e0f,
+        0x0001020304050607,
+        0x08090a0b0c0d0e0f,
+        0x0001020304050607,
+    );
+
+    // Word-major state: s[j] holds word j of all four lanes.
+    let mut s = [_mm256_setzero_si256(); 8];
+    for half in 0..2 {
+        let mut rows = [_mm256_setzero_si256(); 4];
+        for (row, st) in rows.iter_mut().zip(states.iter()) {
+            // SAFETY: `st[4 * half..]` has at least 4 u64 = 32 bytes (half < 2)
+            // and `loadu` has no alignment requirement.
+            *row = unsafe { _mm256_loadu_si256(st[4 * half..].as_ptr().cast()) };
+        }
+        s[4 * half..4 * half + 4].copy_from_slice(&transpose4(rows));
+    }
+
+    // Word-major message: w[j] holds W_j of all four lanes; later the ring
+    // of the last 16 schedule words.
+    let mut w = [_mm256_setzero_si256(); 16];
+    for quarter in 0..4 {
+        let mut rows = [_mm256_setzero_si256(); 4];
+        for (row, block) in rows.iter_mut().zip(blocks.iter()) {
+            // SAFETY: `block[32 * quarter..]` has at least 32 bytes
+            // (quarter < 4) and `loadu` has no alignment requirement.
+            *row = unsafe { _mm256_loadu_si256(block[32 * quarter..].as_ptr().cast()) };
+        }
+        for (k, col) in transpose4(rows).into_iter().enumerate() {
+            w[4 * quarter + k] = _mm256_shuffle_epi8(col, bswap);
+        }
+    }
+
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
+    // Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and this round's a ^ b is the
+    // next round's b ^ c, so it is carried over in `x` / `y` alternately.
+    let mut x = _mm256_xor_si256(b, c);
+    let mut y;
+
+    // One round t = 16 * group + $j. With `$sched` (rounds 16 to 79), W_t is
+    // first computed in place in the ring: w[$j] still holds W_{t-16}, w[$j - 2],
+    // w[$j - 7] and w[$j - 15] (mod 16) hold W_{t-2}, W_{t-7} and W_{t-15}.
+    macro_rules! round {
+        ($sched:literal, $group:expr, $j:expr, $a:ident, $b:ident, $c:ident, $d:ident,
+         $e:ident, $f:ident, $g:ident, $h:ident, $bc:ident, $ab:ident) => {
+            if $sched {
+                w[$j] = _mm256_add_epi64(
+                    _mm256_add_epi64(w[$j], small_sigma1(w[($j + 14) % 16])),
+                    _mm256_add_epi64(w[($j + 9) % 16], small_sigma0(w[($j + 1) % 16])),
+                );
+            }
+            let kw = _mm256_add_epi64(_mm256_set1_epi64x(K512[16 * $group + $j] as i64), w[$j]);
+            let ch = _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256($f, $g), $e), $g);
+            let t1 = _mm256_add_epi64(
+                _mm256_add_epi64($h, big_sigma1($e)),
+                _mm256_add_epi64(ch, kw),
+            );
+            $ab = _mm256_xor_si256($a, $b);
+            let maj = _mm256_xor_si256(_mm256_and_si256($ab, $bc), $b);
+            let t2 = _mm256_add_epi64(big_sigma0($a), maj);
+            $d = _mm256_add_epi64($d, t1);
+            $h = _mm256_add_epi64(t1, t2);
+        };
+    }
+
+    // Eight rounds bring the working variables back to their own names.
+    macro_rules! rounds8 {
+        ($sched:literal, $group:expr, $base:expr) => {
+            round!($sched, $group, $base, a, b, c, d, e, f, g, h, x, y);
+            round!($sched, $group, $base + 1, h, a, b, c, d, e, f, g, y, x);
+            round!($sched, $group, $base + 2, g, h, a, b, c, d, e, f, x, y);
+            round!($sched, $group, $base + 3, f, g, h, a, b, c, d, e, y, x);
+            round!($sched, $group, $base + 4, e, f, g, h, a, b, c, d, x, y);
+            round!($sched, $group, $base + 5, d, e, f, g, h, a, b, c, y, x);
+            round!($sched, $group, $base + 6, c, d, e, f, g, h, a, b, x, y);
+            round!($sched, $group, $base + 7, b, c, d, e, f, g, h, a, y, x);
+        };
+    }
+
+    // The first 16 rounds use the message words as loaded; the schedule is
+    // extended only from round 16 on (a separate copy, so no branch per round).
+    rounds8!(false, 0, 0);
+    rounds8!(false, 0, 8);
+    for group in 1..5 {
+        rounds8!(true, group, 0);
+        rounds8!(true, group, 8);
+    }
+
+    let new = [a, b, c, d, e, f, g, h];
+    for half in 0..2 {
+        let mut sum = [_mm256_setzero_si256(); 4];
+        for (k, v) in sum.iter_mut().enumerate() {
+            *v = _mm256_add_epi64(s[4 * half + k], new[4 * half + k]);
+        }
+        for (row, st) in transpose4(sum).into_iter().zip(states.iter_mut()) {
+            // SAFETY: `st[4 * half..]` has at least 4 u64 = 32 bytes (half < 2)
+            // and `storeu` has no alignment requirement.
+            unsafe { _mm256_storeu_si256(st[4 * half..].as_mut_ptr().cast(), row) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::block_api::compress512;
+
+    /// Deterministic test data: xorshift64.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn state(&mut self) -> [u64; 8] {
+            core::array::from_fn(|_| self.next())
+        }
+        fn block(&mut self) -> [u8; 128] {
+            let mut b = [0u8; 128];
+            for chunk in b.chunks_exact_mut(8) {
+                chunk.copy_from_slice(&self.next().to_le_bytes());
+            }
+            b
+        }
+    }
+
+    #[test]
+    fn matches_sha2_crate() {
+        if !is_x86_feature_detected!("avx2") {
+            eprintln!("skipping sha512_avx2::matches_sha2_crate: no AVX2");
+            return;
+        }
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut ours: [[u64; 8]; 4] = core::array::from_fn(|_| rng.state());
+        let mut theirs = ours;
+        for step in 0..6 {
+            let blocks: [[u8; 128]; 4] = core::array::from_fn(|_| rng.block());
+            // SAFETY: AVX2 was detected above.
+            unsafe { compress512_avx2_x4(&mut ours, &blocks) };
+            for (st, block) in theirs.iter_mut().zip(blocks.iter()) {
+                compress512(st, &[*block]);
+            }
+            assert_eq!(ours, theirs, "after block {step}");
+        }
+    }
+
+    #[test]
+    #[ignore = "timing; run by hand with --release --ignored --nocapture"]
+    fn timing() {
+        use core::hint::black_box;
+        use std::time::Instant;
+
+        const ITERS: u32 = 20_000;
+        let mut rng = XorShift(1);
+        let blocks: [[u8; 128]; 4] = core::array::from_fn(|_| rng.block());
+
+        let mut best = f64::MAX;
+        let mut st = [[0u64; 8]; 1];
+        for _ in 0..50 {
+            let start = Instant::now();
+            for _ in 0..ITERS {
+                compress512(&mut st[0], black_box(&blocks[..1]));
+            }
+            best = best.min(start.elapsed().as_nanos() as f64 / f64::from(ITERS));
+        }
+        black_box(st);
+        eprintln!("sha2::block_api::compress512: {best:.1} ns/block");
+
+        if !is_x86_feature_detected!("avx2") {
+            eprintln!("skipping compress512_avx2_x4 timing: no AVX2");
+            return;
+        }
+        let mut best = f64::MAX;
+        let mut st = [[0u64; 8]; 4];
+        for _ in 0..50 {
+            let start = Instant::now();
+            for _ in 0..ITERS {
+                // SAFETY: AVX2 was detected above.
+                unsafe { compress512_avx2_x4(&mut st, black_box(&blocks)) };
+            }
+            best = best.min(start.elapsed().as_nanos() as f64 / f64::from(4 * ITERS));
+        }
+        black_box(st);
+        eprintln!("compress512_avx2_x4: {best:.1} ns/block/lane");
+    }
+}
