@@ -180,6 +180,7 @@ fn sig_gen(alg: Algorithm, g: &Value, t: &Value) -> Result<Fields, String> {
                     None => Randomness::Deterministic,
                     Some(r) => Randomness::Given(r),
                 },
+                ..Default::default()
             };
             key.sign(&message, &opts)
         }

@@ -80,6 +80,10 @@ enum Command {
         /// Deterministic signing (opt_rand = PK.seed) instead of hedged.
         #[arg(long)]
         deterministic: bool,
+        /// Fault-attack countermeasure: compute the signature twice and
+        /// release it only if both agree (about twice the signing time).
+        #[arg(long)]
+        fault_hardened: bool,
         /// HashSLH-DSA with this pre-hash, e.g. SHA2-512, SHAKE-256.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
@@ -194,6 +198,7 @@ fn run(command: Command) -> Result<(), CliError> {
             key,
             context,
             deterministic,
+            fault_hardened,
             prehash,
             out,
             force,
@@ -203,6 +208,7 @@ fn run(command: Command) -> Result<(), CliError> {
             key: &key,
             context: context.bytes()?,
             deterministic,
+            fault_hardened,
             prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
             out: out.as_deref(),
             force,

@@ -54,6 +54,9 @@ pub enum Error {
     Rng(String),
     /// Reading the message failed.
     Io(String),
+    /// Fault-hardened signing computed two different signatures: a hardware
+    /// fault or a fault attack. Both were wiped; none is returned.
+    FaultDetected,
 }
 
 impl fmt::Display for Error {
@@ -86,6 +89,9 @@ impl fmt::Display for Error {
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
+            Error::FaultDetected => f.write_str(
+                "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
+            ),
         }
     }
 }

@@ -36,6 +36,12 @@ pub struct SignOptions<'a> {
     pub prehash: Option<PreHash>,
     /// Source of `addrnd`.
     pub randomness: Randomness<'a>,
+    /// Fault-attack countermeasure: compute the whole signature twice (same
+    /// opt_rand and R) and release it only if both computations agree, in
+    /// constant time; otherwise [`Error::FaultDetected`] and no signature.
+    /// Twice the signing time and one more signature-sized allocation.
+    /// Default `false`.
+    pub fault_hardened: bool,
 }
 
 /// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
@@ -71,6 +77,7 @@ pub(crate) fn sign_with_options<P: ParameterSet>(
         opts.context,
         opts.prehash,
         rnd.as_ref().map(|r| &r[..n]),
+        opts.fault_hardened,
     )
 }
 

@@ -118,6 +118,7 @@ fn siggen_case(case: &Case) -> Result<(), String> {
                     None => Randomness::Deterministic,
                     Some(r) => Randomness::Given(r),
                 },
+                ..Default::default()
             };
             signature = sk
                 .sign(&message, &options)

@@ -427,6 +427,7 @@ impl Signed<'_> {
                     context: self.ctx,
                     prehash: matches!(mode, Mode::PreHash).then_some(self.ph),
                     randomness,
+                    ..Default::default()
                 },
             ),
         };
@@ -557,6 +558,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
                         context: &ctx,
                         prehash: None,
                         randomness: Randomness::Deterministic,
+                        ..Default::default()
                     },
                 )
                 .expect("typed sign")

@@ -30,6 +30,7 @@ fn check(alg: Algorithm) {
             context: ctx,
             prehash: None,
             randomness: Randomness::Deterministic,
+            ..Default::default()
         };
         let ours = sk.sign(&message, &opts).unwrap();
         assert!(
