@@ -154,14 +154,15 @@ struct ContextArgs {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with status 0; usage errors exit 2.
+        Err(e) if !e.use_stderr() => {
+            // Help and version go to stdout with status 0.
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // Usage errors: one line, like every other error, and status 2.
+            eprintln!("sphincs: error: {}", usage_error_line(&e));
+            return ExitCode::from(2);
         }
     };
     match run(cli.command) {
@@ -233,6 +234,15 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
     }
+}
+
+/// The first line of clap's message, without its "error: " prefix, and
+/// where to read more.
+fn usage_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first).trim_end();
+    format!("{first} (see `sphincs --help`)")
 }
 
 impl ContextArgs {

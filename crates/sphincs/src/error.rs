@@ -83,7 +83,7 @@ impl fmt::Display for Error {
                 write!(f, "signing randomness is {got} bytes; this parameter set needs {expected}")
             }
             Error::KeyMismatch => f.write_str(
-                "key pair mismatch: the public root does not match the secret seed",
+                "key pair mismatch: the public key stored with the secret key does not belong to it (PK.root is not the root of SK.seed, or a PKCS#8 publicKey differs)",
             ),
             Error::InvalidSignature => f.write_str("invalid signature"),
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
