@@ -101,6 +101,12 @@ pub fn stage(target: &Path, data: &[u8], private: bool) -> Result<Staged, CliErr
             .write(true)
             .open(target)
             .map_err(|e| CliError::file(target, format!("cannot open: {e}")))?;
+        if file.is_terminal() && std::str::from_utf8(data).is_err() {
+            return Err(CliError::file(
+                target,
+                "is a terminal; refusing to write binary data to it",
+            ));
+        }
         file.write_all(data)
             .and_then(|()| file.flush())
             .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
