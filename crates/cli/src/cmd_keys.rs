@@ -6,7 +6,7 @@ use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::{check_writable, stage, write_output, write_stdout};
+use crate::io::{check_writable, same_file, stage, write_output, write_stdout};
 use crate::keyfile::{load_public_half, parse_algorithm};
 
 /// Prints the twelve parameter sets.
@@ -58,7 +58,7 @@ pub fn keygen(
     threads: usize,
 ) -> Result<(), CliError> {
     let alg = parse_algorithm(Some(alg))?.expect("given");
-    if public.is_some_and(|p| p == out) {
+    if public.is_some_and(|p| same_file(p, out)) {
         return Err(CliError::Failed(
             "the private and public key files must differ".into(),
         ));

@@ -21,6 +21,7 @@ pub struct SignArgs<'a> {
     pub key: &'a Path,
     pub context: Vec<u8>,
     pub deterministic: bool,
+    pub fault_hardened: bool,
     pub prehash: Option<PreHash>,
     pub out: Option<&'a Path>,
     pub force: bool,
@@ -47,6 +48,7 @@ pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
             Randomness::Hedged
         },
         threads: args.threads,
+        fault_hardened: args.fault_hardened,
     };
     let sig = key.sign_stream(message.source(), &opts)?;
     match args.out {

@@ -4,7 +4,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::SystemTime;
@@ -15,6 +15,7 @@ use crate::error::CliError;
 
 /// A complete output, written and synced under a temporary name, waiting to
 /// be moved to its target. Dropping it uncommitted removes the temporary file.
+/// (For a device or FIFO target there is no temporary file: see [`stage`].)
 pub struct Staged {
     temp: Option<PathBuf>,
     target: PathBuf,
@@ -23,21 +24,97 @@ pub struct Staged {
 /// Fails if `target` exists and `force` is not set: checked before any work,
 /// so nothing is computed for an output that would be refused.
 pub fn check_writable(target: &Path, force: bool) -> Result<(), CliError> {
+    if target.is_dir() {
+        return Err(CliError::file(target, "is a directory"));
+    }
+    match special_file(target) {
+        Some(Special::Stream) => return Ok(()),
+        Some(Special::Block) => {
+            return Err(CliError::file(
+                target,
+                "is a block device; refusing to write to it",
+            ))
+        }
+        None => {}
+    }
     if !force && fs::symlink_metadata(target).is_ok() {
         return Err(CliError::file(
             target,
             "already exists; use --force to replace it",
         ));
     }
-    if target.is_dir() {
-        return Err(CliError::file(target, "is a directory"));
-    }
     Ok(())
+}
+
+/// An existing target that is not a regular file (nor a directory).
+enum Special {
+    /// A character device or FIFO (`/dev/null`, `/dev/stdout` on a pipe):
+    /// written in place, since there is no file to replace atomically, and
+    /// renaming a temporary file over it would destroy the device node.
+    Stream,
+    /// A block device: never written.
+    Block,
+}
+
+fn special_file(target: &Path) -> Option<Special> {
+    let kind = fs::metadata(target).ok()?.file_type();
+    if kind.is_char_device() || kind.is_fifo() {
+        Some(Special::Stream)
+    } else if kind.is_block_device() {
+        Some(Special::Block)
+    } else {
+        None
+    }
+}
+
+/// The directory and name `path` refers to, with the directory resolved.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(dir).ok()?.join(name))
+}
+
+/// Whether two output paths name the same file: equal, equal once their
+/// directories are resolved (`a/k` and `a/../a/k`), or links to one file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+        if (x.dev(), x.ino()) == (y.dev(), y.ino()) {
+            return true;
+        }
+    }
+    matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// Writes `data` to a new temporary file in `target`'s directory (mode 0600
 /// if `private`, else 0666 less the umask) and syncs it.
+///
+/// A character device or FIFO is written directly instead (nothing to stage).
 pub fn stage(target: &Path, data: &[u8], private: bool) -> Result<Staged, CliError> {
+    if let Some(Special::Stream) = special_file(target) {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .open(target)
+            .map_err(|e| CliError::file(target, format!("cannot open: {e}")))?;
+        if file.is_terminal() && std::str::from_utf8(data).is_err() {
+            return Err(CliError::file(
+                target,
+                "is a terminal; refusing to write binary data to it",
+            ));
+        }
+        file.write_all(data)
+            .and_then(|()| file.flush())
+            .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
+        return Ok(Staged {
+            temp: None,
+            target: target.to_path_buf(),
+        });
+    }
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let name = target
         .file_name()
@@ -73,7 +150,10 @@ impl Staged {
     /// file atomically), else by `link`, which fails rather than replace a file
     /// that appeared since [`check_writable`]. Then syncs the directory.
     pub fn commit(mut self, force: bool) -> Result<(), CliError> {
-        let temp = self.temp.take().expect("staged file is committed once");
+        let Some(temp) = self.temp.take() else {
+            // A device or FIFO, already written by `stage`.
+            return Ok(());
+        };
         let moved = if force {
             fs::rename(&temp, &self.target)
         } else {

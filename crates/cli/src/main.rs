@@ -83,6 +83,10 @@ enum Command {
         /// Deterministic signing (opt_rand = PK.seed) instead of hedged.
         #[arg(long)]
         deterministic: bool,
+        /// Fault-attack countermeasure: compute the signature twice and
+        /// release it only if both agree (about twice the signing time).
+        #[arg(long)]
+        fault_hardened: bool,
         /// HashSLH-DSA with this pre-hash, e.g. SHA2-512, SHAKE-256.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
@@ -156,14 +160,15 @@ struct ContextArgs {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with status 0; usage errors exit 2.
+        Err(e) if !e.use_stderr() => {
+            // Help and version go to stdout with status 0.
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // Usage errors: one line, like every other error, and status 2.
+            eprintln!("sphincs: error: {}", usage_error_line(&e));
+            return ExitCode::from(2);
         }
     };
     match run(cli.command) {
@@ -208,6 +213,7 @@ fn run(command: Command) -> Result<(), CliError> {
             key,
             context,
             deterministic,
+            fault_hardened,
             prehash,
             out,
             force,
@@ -218,6 +224,7 @@ fn run(command: Command) -> Result<(), CliError> {
             key: &key,
             context: context.bytes()?,
             deterministic,
+            fault_hardened,
             prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
             out: out.as_deref(),
             force,
@@ -250,6 +257,15 @@ fn thread_count(threads: Option<u16>) -> usize {
     threads.map(usize::from).unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     })
+}
+
+/// The first line of clap's message, without its "error: " prefix, and
+/// where to read more.
+fn usage_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first).trim_end();
+    format!("{first} (see `sphincs --help`)")
 }
 
 impl ContextArgs {

@@ -772,3 +772,40 @@ fn acvp_errors() {
     assert_eq!(r["testGroups"][0]["tests"][0]["tcId"], 9);
     sphincs(&["acvp", &file, "-o", &s.p("out.json")]).usage_error("already exists");
 }
+
+#[test]
+fn fault_hardened_signature_equals_the_normal_one() {
+    let s = Scratch::new("fault-hardened");
+    let (k, p) = (s.p("k"), s.p("p"));
+    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).ok();
+    let msg = s.write("msg", b"hardened");
+    let normal = sphincs(&["sign", "-k", &k, "--deterministic", &msg])
+        .ok()
+        .stdout;
+    let sig = s.p("sig");
+    sphincs(&[
+        "sign",
+        "-k",
+        &k,
+        "--deterministic",
+        "--fault-hardened",
+        "-o",
+        &sig,
+        &msg,
+    ])
+    .ok();
+    assert_eq!(s.read("sig"), normal);
+    // Hedged and hardened: a fresh signature that verifies.
+    sphincs(&[
+        "sign",
+        "-k",
+        &k,
+        "--fault-hardened",
+        "-o",
+        &sig,
+        "--force",
+        &msg,
+    ])
+    .ok();
+    sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
+}

@@ -273,7 +273,8 @@ fn wrong_label(found: &str, want: &str) -> String {
 fn decode_error(what: &str, e: der::Error) -> Error {
     match e.kind() {
         der::ErrorKind::TrailingData { remaining, .. } => Error::Encoding(format!(
-            "{remaining} bytes of trailing data after the DER {what}"
+            "{remaining} byte{} of trailing data after the DER {what}",
+            if u32::from(remaining) == 1 { "" } else { "s" }
         )),
         _ => Error::Encoding(format!("not a valid DER {what}: {e}")),
     }

@@ -58,6 +58,9 @@ pub enum Error {
     UnknownBackend(String),
     /// A hash backend this CPU cannot run.
     BackendUnavailable(&'static str),
+    /// Fault-hardened signing computed two different signatures: a hardware
+    /// fault or a fault attack. Both were wiped; none is returned.
+    FaultDetected,
 }
 
 impl fmt::Display for Error {
@@ -84,7 +87,7 @@ impl fmt::Display for Error {
                 write!(f, "signing randomness is {got} bytes; this parameter set needs {expected}")
             }
             Error::KeyMismatch => f.write_str(
-                "key pair mismatch: the public root does not match the secret seed",
+                "key pair mismatch: the public key stored with the secret key does not belong to it (PK.root is not the root of SK.seed, or a PKCS#8 publicKey differs)",
             ),
             Error::InvalidSignature => f.write_str("invalid signature"),
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
@@ -97,6 +100,9 @@ impl fmt::Display for Error {
             Error::BackendUnavailable(name) => {
                 write!(f, "hash backend {name} needs CPU features this machine lacks")
             }
+            Error::FaultDetected => f.write_str(
+                "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
+            ),
         }
     }
 }

@@ -39,6 +39,12 @@ pub struct SignOptions<'a> {
     /// Threads to spread the signature's trees over; 0 and 1 both sign on
     /// the calling thread alone. The signature is the same for any count.
     pub threads: usize,
+    /// Fault-attack countermeasure: compute the whole signature twice (same
+    /// opt_rand and R) and release it only if both computations agree, in
+    /// constant time; otherwise [`Error::FaultDetected`] and no signature.
+    /// Twice the signing time and one more signature-sized allocation.
+    /// Default `false`.
+    pub fault_hardened: bool,
 }
 
 /// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
@@ -75,6 +81,7 @@ pub(crate) fn sign_with_options<P: ParameterSet>(
         opts.prehash,
         rnd.as_ref().map(|r| &r[..n]),
         opts.threads,
+        opts.fault_hardened,
     )
 }
 

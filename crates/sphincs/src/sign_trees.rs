@@ -143,7 +143,14 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
     }
 
     // Phase 2: each layer's WOTS+ key signs the root below it (the FORS key for layer 0).
-    let pk_fors = fors_pk::<P>(t, &fors_adrs, &roots[..k]);
+    #[cfg_attr(not(test), allow(unused_mut))]
+    let mut pk_fors = fors_pk::<P>(t, &fors_adrs, &roots[..k]);
+    #[cfg(test)]
+    if crate::slh_dsa::fault_injection::fires() {
+        // A fault in the FORS key that the hypertree signs: the bottom WOTS+
+        // key then signs a second value, the grafting-tree scenario.
+        pk_fors[0] ^= 1;
+    }
     let wots_task = |layer: usize, part: &mut [u8]| {
         let msg = if layer == 0 {
             pk_fors

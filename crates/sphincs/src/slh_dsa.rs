@@ -3,7 +3,7 @@
 //! message, a context string and, for HashSLH-DSA, a pre-hash.
 
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::to_int;
@@ -189,6 +189,70 @@ pub(crate) fn sign_parts<P: ParameterSet>(
     Ok(())
 }
 
+/// [`sign_parts`], and with `fault_hardened` the whole computation a second
+/// time into a buffer of its own, the two compared in constant time. On a
+/// mismatch both buffers are wiped and [`Error::FaultDetected`] returned, so
+/// a signature computed under a fault is never released (the countermeasure
+/// of Genêt, TCHES 2023, against the grafting-tree attack; verifying before
+/// release does not stop it). Costs twice the time and, in hardened mode
+/// only, one more allocation of the signature's length.
+pub(crate) fn sign_parts_checked<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+    sig: &mut [u8],
+    threads: usize,
+    fault_hardened: bool,
+) -> Result<(), Error> {
+    sign_parts::<P>(sk, msg, opt_rand, sig, threads)?;
+    if !fault_hardened {
+        return Ok(());
+    }
+    let mut second = Zeroizing::new(vec![0u8; sig.len()]);
+    if let Err(e) = sign_parts::<P>(sk, msg, opt_rand, &mut second, threads) {
+        sig.zeroize();
+        return Err(e);
+    }
+    if bool::from(sig.ct_eq(&second[..])) {
+        Ok(())
+    } else {
+        sig.zeroize();
+        Err(Error::FaultDetected)
+    }
+}
+
+/// Test-only fault injection: flips one bit of the FORS root in the k-th
+/// [`sign_parts`] call from now on this thread.
+#[cfg(test)]
+pub(crate) mod fault_injection {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// 0: disarmed; k: the k-th `sign_parts` call from now is faulted.
+        static COUNTDOWN: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// Faults the `nth` (1-based) signing computation from now; 0 disarms.
+    pub fn arm(nth: u32) {
+        COUNTDOWN.with(|c| c.set(nth));
+    }
+
+    /// Counts one computation; true if it is the armed one.
+    pub(crate) fn fires() -> bool {
+        COUNTDOWN.with(|c| match c.get() {
+            0 => false,
+            1 => {
+                c.set(0);
+                true
+            }
+            k => {
+                c.set(k - 1);
+                false
+            }
+        })
+    }
+}
+
 /// `slh_verify_internal` (Algorithm 20) over a streamed M'.
 pub(crate) fn verify_parts<P: ParameterSet>(
     pk: &PublicParts,
@@ -311,7 +375,7 @@ pub fn slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1)
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
@@ -328,7 +392,7 @@ pub fn hash_slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1)
+    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
@@ -351,12 +415,13 @@ pub(crate) fn sign_external<P: ParameterSet>(
     prehash: Option<PreHash>,
     addrnd: Option<&[u8]>,
     threads: usize,
+    fault_hardened: bool,
 ) -> Result<Vec<u8>, Error> {
     let n = P::PARAMS.n;
-    let r = opt_rand(addrnd, n, &sk.pk)?;
+    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
     with_m_prime(ctx, prehash, msg, |m| {
-        sign_parts::<P>(sk, m, &r[..n], &mut sig, threads)
+        sign_parts_checked::<P>(sk, m, &r[..n], &mut sig, threads, fault_hardened)
     })?;
     Ok(sig)
 }
@@ -368,7 +433,7 @@ pub(crate) fn sign_internal_vec<P: ParameterSet>(
     addrnd: Option<&[u8]>,
 ) -> Result<Vec<u8>, Error> {
     let n = P::PARAMS.n;
-    let r = opt_rand(addrnd, n, &sk.pk)?;
+    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
     sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1)?;
     Ok(sig)
@@ -394,5 +459,142 @@ pub(crate) fn verify_external<P: ParameterSet>(
         Ok(())
     } else {
         Err(Error::InvalidSignature)
+    }
+}
+
+#[cfg(test)]
+mod fault_tests {
+    use super::fault_injection::arm;
+    use super::*;
+    use crate::keys::{Randomness, SignOptions};
+    use crate::params::{Sha2_128f, Shake128f};
+    use crate::{Algorithm, DynSigningKey};
+
+    fn key<P: ParameterSet>() -> SigningKey<P> {
+        let n = P::PARAMS.n;
+        SigningKey::from_seeds(&[1; MAX_N][..n], &[2; MAX_N][..n], &[3; MAX_N][..n]).unwrap()
+    }
+
+    fn opts(hardened: bool) -> SignOptions<'static> {
+        SignOptions {
+            context: b"ctx",
+            randomness: Randomness::Deterministic,
+            fault_hardened: hardened,
+            ..Default::default()
+        }
+    }
+
+    fn hardened_equals_normal_and_catches_faults<P: ParameterSet>() {
+        let sk = key::<P>();
+        let vk = sk.verifying_key();
+        let msg = b"fault";
+        arm(0);
+        let normal = sk.sign(msg, &opts(false)).unwrap().to_vec();
+        let hardened = sk.sign(msg, &opts(true)).unwrap().to_vec();
+        assert_eq!(normal, hardened, "{}", P::ALGORITHM);
+        vk.verify(msg, &hardened, b"ctx", None).unwrap();
+
+        // The hook really corrupts: unhardened, the faulted signature is
+        // released and does not verify.
+        arm(1);
+        let faulty = sk.sign(msg, &opts(false)).unwrap().to_vec();
+        assert_ne!(faulty, normal);
+        assert_eq!(
+            vk.verify(msg, &faulty, b"ctx", None),
+            Err(Error::InvalidSignature)
+        );
+
+        // Hardened: a fault in either computation is caught, nothing released.
+        for nth in [1, 2] {
+            arm(nth);
+            assert_eq!(
+                sk.sign(msg, &opts(true)).unwrap_err(),
+                Error::FaultDetected,
+                "{} fault in computation {nth}",
+                P::ALGORITHM
+            );
+        }
+        // The hook fired once and disarmed: signing works again.
+        assert_eq!(sk.sign(msg, &opts(true)).unwrap().to_vec(), normal);
+    }
+
+    #[test]
+    fn hardened_signing_shake_128f() {
+        hardened_equals_normal_and_catches_faults::<Shake128f>();
+    }
+
+    #[test]
+    fn hardened_signing_sha2_128f() {
+        hardened_equals_normal_and_catches_faults::<Sha2_128f>();
+    }
+
+    #[test]
+    fn mismatch_wipes_the_signature_buffer() {
+        let sk = key::<Shake128f>();
+        let n = Shake128f::PARAMS.n;
+        let mut sig = vec![0u8; Shake128f::PARAMS.sig_bytes()];
+        arm(2);
+        let r = sign_parts_checked::<Shake128f>(
+            sk.parts(),
+            &mut &b"m"[..],
+            &[3; 16][..n],
+            &mut sig,
+            2,
+            true,
+        );
+        assert_eq!(r, Err(Error::FaultDetected));
+        assert!(sig.iter().all(|&b| b == 0), "the first signature was wiped");
+        // Unfaulted, the same call fills the buffer.
+        sign_parts_checked::<Shake128f>(
+            sk.parts(),
+            &mut &b"m"[..],
+            &[3; 16][..n],
+            &mut sig,
+            1,
+            true,
+        )
+        .unwrap();
+        assert!(sig.iter().any(|&b| b != 0));
+    }
+
+    #[test]
+    fn dynamic_api_honours_fault_hardened() {
+        let sk =
+            DynSigningKey::from_seeds(Algorithm::Shake128f, &[1; 16], &[2; 16], &[3; 16]).unwrap();
+        let ph = SignOptions {
+            prehash: Some(PreHash::Sha2_256),
+            randomness: Randomness::Given(&[9; 16]),
+            ..opts(true)
+        };
+        arm(0);
+        let good = sk.sign(b"dyn", &ph).unwrap();
+        assert_eq!(
+            good,
+            sk.sign(
+                b"dyn",
+                &SignOptions {
+                    fault_hardened: false,
+                    ..ph
+                }
+            )
+            .unwrap()
+        );
+        arm(2);
+        assert_eq!(sk.sign(b"dyn", &ph).unwrap_err(), Error::FaultDetected);
+        arm(1);
+        let faulty = sk.sign(b"dyn", &opts(false)).unwrap();
+        assert!(sk
+            .verifying_key()
+            .verify(b"dyn", &faulty, b"ctx", None)
+            .is_err());
+        // Hedged hardened signing draws opt_rand once: both computations agree.
+        let hedged = SignOptions {
+            randomness: Randomness::Hedged,
+            ..opts(true)
+        };
+        let sig = sk.sign(b"dyn", &hedged).unwrap();
+        sk.verifying_key()
+            .verify(b"dyn", &sig, b"ctx", None)
+            .unwrap();
     }
 }

@@ -429,6 +429,7 @@ impl Signed<'_> {
                     randomness,
                     // Output must not depend on the thread count.
                     threads: 2,
+                    ..Default::default()
                 },
             ),
         };
@@ -560,6 +561,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
                         prehash: None,
                         randomness: Randomness::Deterministic,
                         threads: 3,
+                        ..Default::default()
                     },
                 )
                 .expect("typed sign")

@@ -171,3 +171,104 @@ fn dynamic_errors_say_what_is_wrong() {
     let err = DynSigningKey::from_pkcs8(&fixture(alg, "pub.der")).unwrap_err();
     assert!(matches!(err, Error::Encoding(_)), "{err}");
 }
+
+/// SubjectPublicKeyInfo of `alg_id` (the whole AlgorithmIdentifier TLV) with
+/// `pk` in its BIT STRING; short-form lengths only.
+fn spki_der(alg_id: &[u8], pk: &[u8]) -> Vec<u8> {
+    let mut body = alg_id.to_vec();
+    body.extend([0x03, pk.len() as u8 + 1, 0x00]);
+    body.extend(pk);
+    let mut der = vec![0x30, body.len() as u8];
+    der.extend(body);
+    der
+}
+
+#[test]
+fn public_keys_of_wrong_length_or_oid_are_refused() {
+    let alg = Algorithm::Sha2_128f;
+    let good = fixture(alg, "pub.der");
+    let (alg_id, pk) = (&good[2..15], &good[18..]);
+    assert_eq!(
+        spki_der(alg_id, pk),
+        good,
+        "the builder reproduces OpenSSL's file"
+    );
+
+    // Raw bytes: typed and dynamic, one byte short or long, or a secret key's length.
+    for len in [31, 33, 64] {
+        let bytes = vec![7u8; len];
+        let err = VerifyingKey::<Sha2_128f>::from_bytes(&bytes).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("public key is {len} bytes; SLH-DSA-SHA2-128f needs 32")
+        );
+        assert_eq!(DynVerifyingKey::from_bytes(alg, &bytes).unwrap_err(), err);
+    }
+
+    // SPKI with a 31- or 33-byte key under the 128f OID.
+    for len in [31, 33] {
+        let der = spki_der(alg_id, &vec![7u8; len]);
+        let err = DynVerifyingKey::from_spki(&der).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("subjectPublicKey is {len} bytes; expected 32")),
+            "{err}"
+        );
+        assert!(matches!(
+            VerifyingKey::<Sha2_128f>::from_public_key_der(&der),
+            Err(spki::Error::KeyMalformed)
+        ));
+    }
+
+    // A 32-byte key under an OID that is not SLH-DSA (ML-DSA-44, arc 17), and
+    // under another set's OID (SHAKE-128f) for a typed SHA2-128f key.
+    let mut other = alg_id.to_vec();
+    *other.last_mut().unwrap() = 17;
+    let err = DynVerifyingKey::from_spki(&spki_der(&other, pk)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("2.16.840.1.101.3.4.3.17 is not SLH-DSA"),
+        "{err}"
+    );
+    *other.last_mut().unwrap() = Algorithm::Shake128f.oid_arc() as u8;
+    let shake = spki_der(&other, pk);
+    assert_eq!(
+        DynVerifyingKey::from_spki(&shake).unwrap().algorithm(),
+        Algorithm::Shake128f
+    );
+    assert!(matches!(
+        VerifyingKey::<Sha2_128f>::from_public_key_der(&shake),
+        Err(spki::Error::OidUnknown { .. })
+    ));
+}
+
+/// Loading a secret key recomputes PK.root: every route refuses a key whose
+/// PK.root was changed, and the unchecked routes are the only ones that load it.
+#[test]
+fn every_secret_key_route_checks_the_root() {
+    let alg = Algorithm::Sha2_128f;
+    let sk = DynSigningKey::from_pkcs8(&fixture(alg, "key.der")).unwrap();
+    let mut raw = sk.to_bytes();
+    raw[63] ^= 1;
+    let der = private_key_to_der(alg, &raw).unwrap();
+    assert_eq!(
+        DynSigningKey::from_bytes(alg, &raw).unwrap_err(),
+        Error::KeyMismatch
+    );
+    assert_eq!(
+        DynSigningKey::from_pkcs8(&der).unwrap_err(),
+        Error::KeyMismatch
+    );
+    assert_eq!(
+        SigningKey::<Sha2_128f>::from_bytes(&raw).unwrap_err(),
+        Error::KeyMismatch
+    );
+    assert!(SigningKey::<Sha2_128f>::from_pkcs8_der(&der).is_err());
+    assert!(
+        sphincs::slh_keygen_internal::<Sha2_128f>(&raw[..16], &raw[16..32], &raw[32..48])
+            .is_ok_and(|k| k.to_bytes()[..] != raw[..])
+    );
+    DynSigningKey::from_bytes_unchecked(alg, &raw).unwrap();
+    DynSigningKey::from_pkcs8_unchecked(&der).unwrap();
+    SigningKey::<Sha2_128f>::from_bytes_unchecked(&raw).unwrap();
+}

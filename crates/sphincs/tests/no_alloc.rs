@@ -89,6 +89,13 @@ fn dynamic_paths_allocate_only_the_signature() {
         };
         let (n, sig) = allocations(|| sk.sign(b"m", &opts).unwrap());
         assert_eq!(n, 1, "{alg}");
+        // Fault-hardened signing: one more buffer, for the second computation.
+        let hardened = SignOptions {
+            fault_hardened: true,
+            ..opts
+        };
+        let (n, _) = allocations(|| sk.sign(b"m", &hardened).unwrap());
+        assert_eq!(n, 2, "{alg}: hardened");
         let (n, r) = allocations(|| vk.verify(b"m", &sig, b"", None));
         r.unwrap();
         assert_eq!(n, 0, "{alg}");

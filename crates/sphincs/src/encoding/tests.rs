@@ -225,7 +225,7 @@ fn rejects_truncated_and_trailing() {
     let mut long = pub_der.clone();
     long.push(0);
     let msg = encoding_error(decode_public_key(&long));
-    assert!(msg.contains("1 bytes of trailing data"), "{msg}");
+    assert!(msg.contains("1 byte of trailing data"), "{msg}");
     let mut long = priv_der.to_vec();
     long.extend([0x05, 0x00]);
     let msg = encoding_error(decode_private_key(&long));
