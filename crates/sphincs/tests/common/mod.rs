@@ -246,3 +246,52 @@ pub fn test_threads() -> usize {
 pub fn hex_upper(bytes: &[u8]) -> String {
     hex::encode_upper(bytes)
 }
+
+/// The backends a case must run on: every backend this CPU has whose kernels
+/// for the case's parameter set differ from the scalar ones (the scalar
+/// backend itself always), so each kernel meets every vector once.
+pub fn backends_for(case: &Case) -> Vec<sphincs::Backend> {
+    let alg: sphincs::Algorithm = case.str("parameterSet").parse().expect("known set");
+    let describe = |b| {
+        sphincs::with_backend(b, || {
+            sphincs::hash::backend::Kernels::current()
+                .describe(alg.name().contains("SHA2"), alg.security_category() > 1)
+        })
+        .expect("available")
+    };
+    let scalar = describe(sphincs::Backend::Scalar);
+    sphincs::Backend::available()
+        .filter(|&b| b == sphincs::Backend::Scalar || describe(b) != scalar)
+        .collect()
+}
+
+/// [`run_cases`] once per backend of [`backends_for`], the check run with
+/// that backend forced; returns the outcome over all (case, backend) pairs.
+pub fn run_cases_all_backends<F>(cases: &[Case], threads: usize, check: F) -> Outcome
+where
+    F: Fn(&Case) -> Result<(), String> + Sync,
+{
+    let mut total: Option<Outcome> = None;
+    for backend in sphincs::Backend::available() {
+        let mine: Vec<Case> = cases
+            .iter()
+            .filter(|c| backends_for(c).contains(&backend))
+            .cloned()
+            .collect();
+        let outcome = run_cases(&mine, threads, |case| {
+            sphincs::with_backend(backend, || check(case))
+                .map_err(|e| e.to_string())?
+                .map_err(|e| format!("[backend {backend}] {e}"))
+        });
+        eprintln!("  backend {backend}: {} cases", outcome.ran);
+        total = Some(match total {
+            None => outcome,
+            Some(mut t) => {
+                t.ran += outcome.ran;
+                t.failures.extend(outcome.failures);
+                t
+            }
+        });
+    }
+    total.expect("the scalar backend is always available")
+}
