@@ -5,7 +5,6 @@ use crate::bits::base_2b;
 use crate::hash::{Node, TweakableHash};
 use crate::merkle::{root_and_path, Tree, CHUNK};
 use crate::params::{ParameterSet, MAX_A, MAX_K, MAX_N};
-use crate::xmss::climb;
 
 /// FORS tree number `tree` of the FORS key at `adrs` (type FORS_TREE, key pair set).
 struct ForsTree {
@@ -96,6 +95,8 @@ pub(crate) fn fors_sign_tree<P: ParameterSet>(
 }
 
 /// `fors_pkFromSig` (Algorithm 17): the FORS public key a signature implies.
+/// The k paths climb together: one batch of k F calls for the leaves, then
+/// one batch of k H calls per level.
 pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
     t: &P::Hash,
     sig: &[u8],
@@ -104,17 +105,36 @@ pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
 ) -> Node {
     let p = P::PARAMS;
     let (n, a, k) = (p.n, p.a, p.k);
-    let idx = fors_indices::<P>(md);
-    let mut roots = [[0u8; MAX_N]; MAX_K];
-    for (i, part) in sig.chunks_exact((a + 1) * n).enumerate().take(k) {
-        let leaf_idx = ((i as u32) << a) + idx[i];
-        let mut a_leaf = *adrs;
-        a_leaf.set_tree_height(0);
-        a_leaf.set_tree_index(leaf_idx);
-        let mut leaf = [0u8; MAX_N];
-        leaf[..n].copy_from_slice(&part[..n]);
-        crate::hash::f(t, &a_leaf, &mut leaf);
-        roots[i] = climb(t, &mut a_leaf, leaf, leaf_idx, &part[n..], n);
+    let leaves = fors_indices::<P>(md);
+    let part = (a + 1) * n;
+    let mut index = [0u32; MAX_K];
+    let mut batch_adrs = [*adrs; MAX_K];
+    let mut nodes = [[0u8; MAX_N]; MAX_K];
+    for i in 0..k {
+        index[i] = ((i as u32) << a) + leaves[i];
+        batch_adrs[i].set_tree_height(0);
+        batch_adrs[i].set_tree_index(index[i]);
+        nodes[i][..n].copy_from_slice(&sig[i * part..i * part + n]);
     }
-    fors_pk::<P>(t, adrs, &roots[..k])
+    t.f_batch(&batch_adrs[..k], &mut nodes[..k]);
+    let mut pairs = [[0u8; MAX_N]; 2 * MAX_K];
+    for z in 0..a {
+        for i in 0..k {
+            let at = i * part + (z + 1) * n;
+            let mut sibling = [0u8; MAX_N];
+            sibling[..n].copy_from_slice(&sig[at..at + n]);
+            let (l, r) = if index[i] & 1 == 0 {
+                (nodes[i], sibling)
+            } else {
+                (sibling, nodes[i])
+            };
+            (pairs[2 * i], pairs[2 * i + 1]) = (l, r);
+            index[i] >>= 1;
+            batch_adrs[i].set_tree_height(z as u32 + 1);
+            batch_adrs[i].set_tree_index(index[i]);
+        }
+        t.h_pairs(&batch_adrs[..k], &mut pairs[..2 * k]);
+        nodes[..k].copy_from_slice(&pairs[..k]);
+    }
+    fors_pk::<P>(t, adrs, &nodes[..k])
 }

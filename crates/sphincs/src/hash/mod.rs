@@ -82,11 +82,6 @@ pub trait HMsgFinish {
 }
 
 /// Single-call convenience over the batch interface.
-pub(crate) fn f<T: TweakableHash>(t: &T, adrs: &Adrs, x: &mut Node) {
-    t.f_batch(core::slice::from_ref(adrs), core::slice::from_mut(x));
-}
-
-/// Single-call convenience over the batch interface.
 pub(crate) fn t_l<T: TweakableHash>(t: &T, adrs: &Adrs, inputs: &[Node]) -> Node {
     let mut out = [[0u8; MAX_N]];
     t.t_batch(core::slice::from_ref(adrs), &[inputs], &mut out);
