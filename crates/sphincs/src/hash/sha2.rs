@@ -6,10 +6,15 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256, Sha512};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::lanes::{sha256_many, sha512_many, Parts};
+use super::backend::lanes::{
+    sha256_final_blocks, sha256_many, sha512_final_blocks, sha512_many, Parts,
+};
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512};
 use super::backend::Kernels;
-use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, GROUP, T_GROUP};
+use super::{
+    one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
+    T_GROUP,
+};
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
 
@@ -111,18 +116,58 @@ fn mgf1<const CAT35: bool>(seed: &[u8], out: &mut [u8]) {
     }
 }
 
+/// Writes ADRSc and the values into a call's block.
+#[inline(always)]
+fn place_adrs_values<const N: usize>(b: &mut [u8], a: &Adrs, v1: &[u8; N], v2: Option<&[u8; N]>) {
+    b[..22].copy_from_slice(&a.compressed());
+    b[22..22 + N].copy_from_slice(v1);
+    if let Some(v2) = v2 {
+        b[22 + N..22 + 2 * N].copy_from_slice(v2);
+    }
+}
+
+/// A final block for a message of `len` bytes after the seed block: the
+/// 0x80 marker and the bit length of `seed block ‖ message`.
+fn padded_template<const B: usize>(len: usize) -> [u8; B] {
+    let mut t = [0u8; B];
+    t[len] = 0x80;
+    let bits = ((B + len) as u128 * 8).to_be_bytes();
+    t[B - B / 8..].copy_from_slice(&bits[16 - B / 8..]);
+    t
+}
+
 impl<const CAT35: bool> Sha2<CAT35> {
-    /// F and PRF: SHA-256 in every category.
-    fn small<const NP: usize>(&self, parts: &[[&[u8]; NP]], out: &mut [Node]) {
-        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
-        for (r, p) in refs.iter_mut().zip(parts) {
-            *r = p;
-        }
-        let refs = &refs[..parts.len()];
-        sha256_many(self.kernels.sha256, &self.st256, refs, self.n, out);
+    /// F, PRF, and H of category 1: SHA-256 of `ADRSc ‖ pieces·n bytes`, one block.
+    fn one_block_256(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node], pieces: usize) {
+        let n = self.n;
+        let template = padded_template::<64>(22 + pieces * n);
+        let (k, seed) = (self.kernels.sha256, &self.st256);
+        with_const_n!(n, N => one_block_batch::<64, N>(
+            adrs,
+            values,
+            io,
+            &template,
+            |b, a, v1, v2| place_adrs_values(b, a, v1, v2),
+            |blocks, out| sha256_final_blocks(k, seed, blocks, n, out),
+        ));
     }
 
-    /// H and T_l: SHA-256 for category 1, SHA-512 otherwise.
+    /// H of categories 3 and 5: SHA-512 of `ADRSc ‖ left ‖ right`, one block.
+    fn one_block_512(&self, adrs: &[Adrs], nodes: &mut [Node]) {
+        let n = self.n;
+        let template = padded_template::<128>(22 + 2 * n);
+        let (k, seed) = (self.kernels.sha512, &self.st512);
+        with_const_n!(n, N => one_block_batch::<128, N>(
+            adrs,
+            Values::Pairs,
+            nodes,
+            &template,
+            |b, a, v1, v2| place_adrs_values(b, a, v1, v2),
+            |blocks, out| sha512_final_blocks(k, seed, blocks, n, out),
+        ));
+    }
+
+    /// T_l: SHA-256 for category 1, SHA-512 otherwise.
     fn big(&self, refs: &[Parts<'_>], out: &mut [Node]) {
         if CAT35 {
             sha512_many(self.kernels.sha512, &self.st512, refs, self.n, out);
@@ -159,41 +204,14 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     }
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
-        let n = self.n;
-        for (a, x) in adrs.chunks(GROUP).zip(io.chunks_mut(GROUP)) {
-            let mut ins = [[0u8; MAX_N]; GROUP];
-            ins[..x.len()].copy_from_slice(x);
-            let mut c = [[0u8; 22]; GROUP];
-            for (c, a) in c.iter_mut().zip(a) {
-                *c = a.compressed();
-            }
-            let mut parts = [[&[][..]; 2]; GROUP];
-            for ((p, c), v) in parts.iter_mut().zip(&c).zip(&ins) {
-                *p = [c, &v[..n]];
-            }
-            self.small(&parts[..x.len()], x);
-        }
+        self.one_block_256(adrs, Values::Own, io, 1);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {
-        let n = self.n;
-        for (g, a) in adrs.chunks(GROUP).enumerate() {
-            let mut ins = [[0u8; MAX_N]; 2 * GROUP];
-            let first = g * GROUP;
-            ins[..2 * a.len()].copy_from_slice(&nodes[2 * first..2 * (first + a.len())]);
-            let mut c = [[0u8; 22]; GROUP];
-            for (c, a) in c.iter_mut().zip(a) {
-                *c = a.compressed();
-            }
-            let mut parts = [[&[][..]; 3]; GROUP];
-            for ((p, c), v) in parts.iter_mut().zip(&c).zip(ins.chunks_exact(2)) {
-                *p = [c, &v[0][..n], &v[1][..n]];
-            }
-            let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
-            for (r, p) in refs.iter_mut().zip(&parts) {
-                *r = p;
-            }
-            self.big(&refs[..a.len()], &mut nodes[first..first + a.len()]);
+        if CAT35 {
+            self.one_block_512(adrs, nodes);
+        } else {
+            self.one_block_256(adrs, Values::Pairs, nodes, 2);
         }
     }
 
@@ -226,22 +244,10 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     }
 
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
-        let n = self.n;
         let sk = self
             .sk_seed
-            .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        for (a, o) in adrs.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
-            let mut c = [[0u8; 22]; GROUP];
-            for (c, a) in c.iter_mut().zip(a) {
-                *c = a.compressed();
-            }
-            let mut parts = [[&[][..]; 2]; GROUP];
-            for (p, c) in parts.iter_mut().zip(&c) {
-                *p = [c, &sk[..n]];
-            }
-            self.small(&parts[..a.len()], o);
-        }
+        self.one_block_256(adrs, Values::Fixed(&sk), out, 1);
     }
 
     fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8]) -> Self::PrfMsg {

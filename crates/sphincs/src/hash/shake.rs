@@ -3,9 +3,13 @@
 use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::lanes::{shake256_many, Parts};
+use super::backend::keccak::RATE;
+use super::backend::lanes::{shake256_many, shake256_single_blocks, Parts};
 use super::backend::Kernels;
-use super::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, GROUP, T_GROUP};
+use super::{
+    one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
+    T_GROUP,
+};
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
 
@@ -55,13 +59,30 @@ impl PrfMsgFinish for ShakePrfMsg {
 }
 
 impl Shake {
-    /// Hashes a group of calls with fixed-size part lists (F, H, PRF).
-    fn run<const NP: usize>(&self, parts: &[[&[u8]; NP]], out: &mut [Node]) {
-        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
-        for (r, p) in refs.iter_mut().zip(parts) {
-            *r = p;
-        }
-        shake256_many(self.kernels.keccak, &refs[..parts.len()], self.n, out);
+    /// F, H or PRF: `PK.seed ‖ ADRS ‖ values` (`n_total` n-byte pieces in
+    /// all, with `PK.seed`), one block even for n = 32.
+    fn one_block(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node], n_total: usize) {
+        let n = self.n;
+        let len = n_total * n + 32;
+        let mut template = [0u8; RATE];
+        template[..n].copy_from_slice(&self.pk_seed[..n]);
+        template[len] ^= 0x1f;
+        template[RATE - 1] ^= 0x80;
+        let k = self.kernels.keccak;
+        with_const_n!(n, N => one_block_batch::<RATE, N>(
+            adrs,
+            values,
+            io,
+            &template,
+            |b, a, v1, v2| {
+                b[N..N + 32].copy_from_slice(&a.0);
+                b[N + 32..2 * N + 32].copy_from_slice(v1);
+                if let Some(v2) = v2 {
+                    b[2 * N + 32..3 * N + 32].copy_from_slice(v2);
+                }
+            },
+            |blocks, out| shake256_single_blocks(k, blocks, n, out),
+        ));
     }
 }
 
@@ -86,30 +107,11 @@ impl TweakableHash for Shake {
     }
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
-        let n = self.n;
-        for (a, x) in adrs.chunks(GROUP).zip(io.chunks_mut(GROUP)) {
-            let mut ins = [[0u8; MAX_N]; GROUP];
-            ins[..x.len()].copy_from_slice(x);
-            let mut parts = [[&[][..]; 3]; GROUP];
-            for ((p, a), v) in parts.iter_mut().zip(a).zip(&ins) {
-                *p = [&self.pk_seed[..n], &a.0, &v[..n]];
-            }
-            self.run(&parts[..x.len()], x);
-        }
+        self.one_block(adrs, Values::Own, io, 2);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {
-        let n = self.n;
-        for (g, a) in adrs.chunks(GROUP).enumerate() {
-            let mut ins = [[0u8; MAX_N]; 2 * GROUP];
-            let first = g * GROUP;
-            ins[..2 * a.len()].copy_from_slice(&nodes[2 * first..2 * (first + a.len())]);
-            let mut parts = [[&[][..]; 4]; GROUP];
-            for ((p, a), v) in parts.iter_mut().zip(a).zip(ins.chunks_exact(2)) {
-                *p = [&self.pk_seed[..n], &a.0, &v[0][..n], &v[1][..n]];
-            }
-            self.run(&parts[..a.len()], &mut nodes[first..first + a.len()]);
-        }
+        self.one_block(adrs, Values::Pairs, nodes, 3);
     }
 
     fn t_batch(&self, adrs: &[Adrs], inputs: &[&[Node]], out: &mut [Node]) {
@@ -138,18 +140,10 @@ impl TweakableHash for Shake {
     }
 
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
-        let n = self.n;
         let sk = self
             .sk_seed
-            .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        for (a, o) in adrs.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
-            let mut parts = [[&[][..]; 3]; GROUP];
-            for (p, a) in parts.iter_mut().zip(a) {
-                *p = [&self.pk_seed[..n], &a.0, &sk[..n]];
-            }
-            self.run(&parts[..a.len()], o);
-        }
+        self.one_block(adrs, Values::Fixed(&sk), out, 2);
     }
 
     fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8]) -> Self::PrfMsg {

@@ -40,6 +40,15 @@ fn copy_block(parts: Parts<'_>, start: usize, blk: &mut [u8]) {
     blk[filled..].fill(0);
 }
 
+/// The first `n` (≤ 32) output bytes of lane `lane`, the rest of `out` zero.
+fn squeeze<const L: usize>(s: &[[u64; L]; 25], lane: usize, out: &mut Node, n: usize) {
+    let mut buf = [0u8; 32];
+    for (chunk, word) in buf.chunks_exact_mut(8).zip(s.iter()) {
+        chunk.copy_from_slice(&word[lane].to_le_bytes());
+    }
+    *out = crate::hash::node_prefix(&buf, n);
+}
+
 /// SHAKE256 of up to L calls on an L-lane permutation; lanes past
 /// `inputs.len()` permute an all-zero state whose output is dropped.
 fn shake_lanes<const L: usize>(
@@ -68,27 +77,37 @@ fn shake_lanes<const L: usize>(
         permute(&mut s);
     }
     for (lane, out) in outs.iter_mut().enumerate().take(inputs.len()) {
-        for (chunk, word) in out[..out_len].chunks_mut(8).zip(s.iter()) {
-            chunk.copy_from_slice(&word[lane].to_le_bytes()[..chunk.len()]);
-        }
+        squeeze(&s, lane, out, out_len);
     }
 }
 
 /// A SHA-2 chaining word.
 trait BeWord: Copy {
-    fn write_be(self, out: &mut [u8]);
+    /// Writes the big-endian bytes of `words` into `buf` (8 words: 32 or 64 bytes).
+    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]);
 }
 
 impl BeWord for u32 {
-    fn write_be(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_be_bytes()[..out.len()]);
+    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]) {
+        for (chunk, w) in buf.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&w.to_be_bytes());
+        }
     }
 }
 
 impl BeWord for u64 {
-    fn write_be(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_be_bytes()[..out.len()]);
+    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]) {
+        for (chunk, w) in buf.chunks_exact_mut(8).zip(words) {
+            chunk.copy_from_slice(&w.to_be_bytes());
+        }
     }
+}
+
+/// The first `n` digest bytes of a final chaining state, the rest of `out` zero.
+fn write_digest<W: BeWord>(st: &[W; 8], out: &mut Node, n: usize) {
+    let mut buf = [0u8; 64];
+    W::words_be(st, &mut buf);
+    *out = crate::hash::node_prefix(buf[..32].try_into().expect("32 bytes"), n);
 }
 
 /// SHA-256 (B = 64) or SHA-512 (B = 128) of `seed block ‖ input` for up to L
@@ -120,11 +139,8 @@ fn sha_lanes<W: BeWord, const B: usize, const L: usize>(
         }
         compress(&mut states, &blks);
     }
-    let wbytes = core::mem::size_of::<W>();
     for (st, out) in states.iter().zip(outs.iter_mut()).take(inputs.len()) {
-        for (chunk, w) in out[..out_len].chunks_mut(wbytes).zip(st.iter()) {
-            w.write_be(chunk);
-        }
+        write_digest(st, out, out_len);
     }
 }
 
@@ -222,11 +238,149 @@ pub(crate) fn sha512_many(
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => sha512_resume(seed, ins[0], &mut os[0][..out_len]),
-            (Sha512Kernel::X8Avx512, 5..) => {
+            // Three lanes of the 8-way kernel already beat four of the 4-way one.
+            (Sha512Kernel::X8Avx512, 3..) => {
                 sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, ins, out_len, os)
             }
             _ => sha_lanes::<u64, 128, 4>(sha512_x4(k), seed, ins, out_len, os),
         }
+    }
+}
+
+/// How many of `len` calls go to a kernel of `width` lanes: all, unless the
+/// last group would hold fewer than `min_tail` calls, which then go to a
+/// narrower kernel.
+fn wide_part(len: usize, width: usize, min_tail: usize) -> usize {
+    let tail = len % width;
+    if tail == 0 || tail >= min_tail {
+        len
+    } else {
+        len - tail
+    }
+}
+
+/// Runs `kernel` over `blocks` in groups of exactly L, the last group padded
+/// with copies of its first block (the results of the padding are dropped).
+fn final_blocks<W: BeWord, const B: usize, const L: usize>(
+    kernel: impl Fn(&mut [[W; 8]; L], &[[u8; B]; L]),
+    seed: &[W; 8],
+    blocks: &[[u8; B]],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    for (group, os) in blocks.chunks(L).zip(outs.chunks_mut(L)) {
+        let mut states = [*seed; L];
+        match <&[[u8; B]; L]>::try_from(group) {
+            Ok(full) => kernel(&mut states, full),
+            Err(_) => {
+                let mut padded = [group[0]; L];
+                padded[..group.len()].copy_from_slice(group);
+                kernel(&mut states, &padded);
+            }
+        }
+        for (st, out) in states.iter().zip(os.iter_mut()) {
+            write_digest(st, out, out_len);
+        }
+    }
+}
+
+/// SHA-256 resumed from `seed` over one more block per call: `blocks[i]` is
+/// call i's last block with its padding and length already in place (F, PRF,
+/// and H of category 1 fit one block), so the kernels read them as they are.
+pub(crate) fn sha256_final_blocks(
+    k: Sha256Kernel,
+    seed: &State256,
+    blocks: &[[u8; 64]],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    match (k, blocks.len()) {
+        (_, 1) | (Sha256Kernel::Scalar, _) => {
+            final_blocks::<u32, 64, 1>(compress256_each::<1>, seed, blocks, out_len, outs)
+        }
+        (Sha256Kernel::X4ShaNi, 2) => {
+            final_blocks::<u32, 64, 2>(sha256_x2(k), seed, blocks, out_len, outs)
+        }
+        (Sha256Kernel::X4ShaNi, _) => {
+            final_blocks::<u32, 64, 4>(sha256_x4(k), seed, blocks, out_len, outs)
+        }
+        (Sha256Kernel::X16Avx512, 9..) => {
+            let full = wide_part(blocks.len(), 16, 9);
+            let (a, b) = blocks.split_at(full);
+            let (oa, ob) = outs.split_at_mut(full);
+            final_blocks::<u32, 64, 16>(sha256_x16(k), seed, a, out_len, oa);
+            if !b.is_empty() {
+                sha256_final_blocks(k, seed, b, out_len, ob);
+            }
+        }
+        _ => final_blocks::<u32, 64, 8>(sha256_x8(k), seed, blocks, out_len, outs),
+    }
+}
+
+/// SHA-512 over one more block per call (H of categories 3 and 5).
+pub(crate) fn sha512_final_blocks(
+    k: Sha512Kernel,
+    seed: &State512,
+    blocks: &[[u8; 128]],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    match (k, blocks.len()) {
+        (_, 1) | (Sha512Kernel::Scalar, _) => {
+            final_blocks::<u64, 128, 1>(compress512_each::<1>, seed, blocks, out_len, outs)
+        }
+        (Sha512Kernel::X8Avx512, 3..) => {
+            let full = wide_part(blocks.len(), 8, 3);
+            let (a, b) = blocks.split_at(full);
+            let (oa, ob) = outs.split_at_mut(full);
+            final_blocks::<u64, 128, 8>(sha512_x8(k), seed, a, out_len, oa);
+            if !b.is_empty() {
+                sha512_final_blocks(k, seed, b, out_len, ob);
+            }
+        }
+        _ => final_blocks::<u64, 128, 4>(sha512_x4(k), seed, blocks, out_len, outs),
+    }
+}
+
+/// SHAKE256 of one block per call, `blocks[i]` already padded (F, PRF, and
+/// H up to n = 24): each lane's state starts as its block.
+pub(crate) fn shake256_single_blocks(
+    k: KeccakKernel,
+    blocks: &[[u8; RATE]],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    fn run<const L: usize>(
+        permute: impl Fn(&mut [[u64; L]; 25]),
+        blocks: &[[u8; RATE]],
+        out_len: usize,
+        outs: &mut [Node],
+    ) {
+        for (group, os) in blocks.chunks(L).zip(outs.chunks_mut(L)) {
+            let mut s = [[0u64; L]; 25];
+            for (lane, blk) in group.iter().enumerate() {
+                for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
+                    word[lane] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+                }
+            }
+            permute(&mut s);
+            for (lane, out) in os.iter_mut().enumerate() {
+                squeeze(&s, lane, out, out_len);
+            }
+        }
+    }
+    match (k, blocks.len()) {
+        (_, 1) | (KeccakKernel::Scalar, _) => run::<1>(f1600_each::<1>, blocks, out_len, outs),
+        (KeccakKernel::X8Avx512, 5..) => {
+            let full = wide_part(blocks.len(), 8, 5);
+            let (a, b) = blocks.split_at(full);
+            let (oa, ob) = outs.split_at_mut(full);
+            run::<8>(f1600_x8(k), a, out_len, oa);
+            if !b.is_empty() {
+                shake256_single_blocks(k, b, out_len, ob);
+            }
+        }
+        _ => run::<4>(f1600_x4(k), blocks, out_len, outs),
     }
 }
 
