@@ -56,9 +56,7 @@ pub(crate) fn root_and_path<T: TweakableHash>(
         Some(idx),
         &mut full[..],
     );
-    for z in low..height {
-        high_auth[z - low] = full[z];
-    }
+    high_auth[..height - low].copy_from_slice(&full[low..height]);
     tops[0]
 }
 
