@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 mod acvp;
+mod bench;
+mod calls;
 mod cmd_keys;
 mod cmd_sign;
 mod demo;
@@ -17,6 +19,11 @@ mod io;
 mod keyfile;
 
 use error::CliError;
+
+/// Counts heap bytes for `sphincs bench`'s peak-heap column (two relaxed
+/// atomic operations per allocation; the other commands do not read it).
+#[global_allocator]
+static HEAP: sphincs::hash::backend::CountingAllocator = sphincs::hash::backend::CountingAllocator;
 
 #[derive(Parser)]
 #[command(
@@ -144,6 +151,45 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Time keygen, sign (deterministic) and verify: median and minimum time,
+    /// cycles, operations per second, peak heap, sizes.
+    Bench {
+        /// Parameter sets to time, or `all` (the default).
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG", num_args = 1.., action = clap::ArgAction::Append)]
+        algorithms: Vec<String>,
+        /// keygen, sign, verify or all.
+        #[arg(long, value_name = "OP", default_value = "all")]
+        op: String,
+        /// Threads per operation (default: all cores).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// Hash backend: scalar, avx2, avx512 or sha-ni (default: the best this CPU has).
+        #[arg(long, value_name = "NAME")]
+        backend: Option<String>,
+        /// Timed runs per operation (default: as many as fit in about a second,
+        /// at least 3, at least 1 for 's'-set keygen and sign).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        runs: Option<u32>,
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Also measure the smallest thread stack each operation completes on
+        /// (one thread; a binary search over child processes: slow for 's' sets).
+        #[arg(long)]
+        stack: bool,
+        /// Print hash-call and compression counts per operation instead of timing.
+        #[arg(long)]
+        calls: bool,
+    },
+    /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
+    #[command(hide = true)]
+    BenchStackProbe {
+        algorithm: String,
+        op: String,
+        kib: usize,
+        #[arg(long)]
+        backend: Option<String>,
+    },
 }
 
 /// The context string, as text or hex (at most 255 bytes).
@@ -249,6 +295,31 @@ fn run(command: Command) -> Result<(), CliError> {
         }),
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
+        Command::Bench {
+            algorithms,
+            op,
+            threads,
+            backend,
+            runs,
+            json,
+            stack,
+            calls,
+        } => bench::run(bench::BenchArgs {
+            algorithms,
+            op,
+            threads: thread_count(threads),
+            backend,
+            runs,
+            json,
+            stack,
+            calls,
+        }),
+        Command::BenchStackProbe {
+            algorithm,
+            op,
+            kib,
+            backend,
+        } => bench::stack_probe(&algorithm, &op, kib, backend.as_deref()),
     }
 }
 

@@ -2,6 +2,8 @@
 //! one-call-at-a-time code and the multi-lane SIMD kernels. This is the only
 //! module where `unsafe` is allowed; each block says why it is sound.
 
+pub mod cycles;
+pub mod heap_counter;
 pub mod keccak;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
@@ -11,6 +13,8 @@ pub(crate) mod lanes;
 mod select;
 pub mod sha2;
 
+pub use cycles::cycle_counter;
+pub use heap_counter::{heap_in_use, heap_peak, reset_heap_peak, CountingAllocator};
 pub use select::{with_backend, Backend, Kernels};
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;

@@ -1,0 +1,482 @@
+//! `sphincs bench`: times keygen, sign and verify, with cycles (rdtsc), peak
+//! heap per operation (the counting allocator that main.rs installs) and,
+//! with `--stack`, the smallest thread stack each operation completes on.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde_json::json;
+use sphincs::hash::backend::{
+    cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend, Kernels,
+};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Randomness, SignOptions};
+
+use crate::calls;
+use crate::error::CliError;
+
+/// The message every benchmark signs.
+const MSG: &[u8] = b"sphincs bench: a 32-byte message";
+/// FIPS 205's M' for it: 0x00 ‖ |ctx| = 0 ‖ MSG.
+const MSG_PRIME_LEN: usize = 2 + MSG.len();
+/// Time budget per operation when `--runs` is not given.
+const BUDGET_NS: f64 = 1e9;
+const MAX_RUNS: u32 = 100_000;
+/// glibc's smallest thread stack; smaller requests are rounded up to it.
+const MIN_STACK_KIB: usize = 16;
+const MAX_STACK_KIB: usize = 1024;
+
+const OPS: [&str; 3] = ["keygen", "sign", "verify"];
+
+/// `sphincs bench`'s options, already checked by clap where clap can.
+pub struct BenchArgs {
+    pub algorithms: Vec<String>,
+    pub op: String,
+    pub threads: usize,
+    pub backend: Option<String>,
+    pub runs: Option<u32>,
+    pub json: bool,
+    pub stack: bool,
+    pub calls: bool,
+}
+
+/// Parses `-a` values: none or `all` means all twelve sets.
+fn parse_algorithms(names: &[String]) -> Result<Vec<Algorithm>, CliError> {
+    if names.is_empty() || names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
+        return Ok(Algorithm::ALL.to_vec());
+    }
+    let mut algs = Vec::new();
+    for name in names {
+        let alg: Algorithm = name.parse()?;
+        if !algs.contains(&alg) {
+            algs.push(alg);
+        }
+    }
+    Ok(algs)
+}
+
+fn parse_ops(op: &str) -> Result<Vec<&'static str>, CliError> {
+    let op = op.trim().to_ascii_lowercase();
+    if op == "all" {
+        return Ok(OPS.to_vec());
+    }
+    OPS.into_iter()
+        .find(|o| *o == op)
+        .map(|o| vec![o])
+        .ok_or_else(|| {
+            CliError::Failed(format!(
+                "unknown operation {op:?}: expected keygen, sign, verify or all"
+            ))
+        })
+}
+
+/// `--backend NAME`, checked against this CPU.
+pub fn parse_backend(name: Option<&str>) -> Result<Option<Backend>, CliError> {
+    let Some(name) = name else { return Ok(None) };
+    let b: Backend = name.parse()?;
+    if !b.is_available() {
+        return Err(sphincs::Error::BackendUnavailable(b.name()).into());
+    }
+    Ok(Some(b))
+}
+
+/// Runs `f` under the forced backend, if any.
+fn on_backend<R>(backend: Option<Backend>, f: impl FnOnce() -> R) -> Result<R, CliError> {
+    match backend {
+        Some(b) => Ok(sphincs::with_backend(b, f)?),
+        None => Ok(f()),
+    }
+}
+
+/// Fixed, arbitrary n-byte seeds (timing does not depend on their value).
+fn seeds(alg: Algorithm) -> [Vec<u8>; 3] {
+    let n = alg.params().n;
+    [1u8, 2, 3].map(|salt| (0..n as u8).map(|i| i.wrapping_mul(37) ^ salt).collect())
+}
+
+fn deterministic(threads: usize) -> SignOptions<'static> {
+    SignOptions {
+        randomness: Randomness::Deterministic,
+        threads,
+        ..Default::default()
+    }
+}
+
+fn describe(alg: Algorithm) -> String {
+    let sha2 = alg.name().contains("SHA2");
+    Kernels::current().describe(sha2, sha2 && alg.security_category() >= 3)
+}
+
+/// One timed call: wall time, cycles, and heap bytes above the level before.
+struct Sample {
+    ns: u64,
+    cycles: Option<u64>,
+    heap: usize,
+}
+
+fn sample(op: &mut dyn FnMut() -> Result<(), sphincs::Error>) -> Result<Sample, CliError> {
+    reset_heap_peak();
+    let base = heap_in_use();
+    let c0 = cycle_counter();
+    let t0 = Instant::now();
+    op()?;
+    let ns = t0.elapsed().as_nanos() as u64;
+    let c1 = cycle_counter();
+    Ok(Sample {
+        ns,
+        cycles: c0.zip(c1).map(|(a, b)| b.wrapping_sub(a)),
+        heap: heap_peak().saturating_sub(base),
+    })
+}
+
+/// One table row.
+struct Row {
+    alg: Algorithm,
+    op: &'static str,
+    threads: usize,
+    backend: String,
+    runs: u32,
+    median_ns: u64,
+    min_ns: u64,
+    median_cycles: Option<u64>,
+    peak_heap: usize,
+    stack_kib: Option<Result<usize, String>>,
+}
+
+fn median(v: &mut [u64]) -> u64 {
+    v.sort_unstable();
+    let mid = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2
+    }
+}
+
+/// Times `op` of `alg`: one warm-up call (not counted), then `runs` calls,
+/// or as many as fit in about a second (at least 3; at least 1 for the slow
+/// 's'-set keygen and sign).
+fn measure(
+    alg: Algorithm,
+    op: &'static str,
+    threads: usize,
+    runs: Option<u32>,
+) -> Result<Row, CliError> {
+    let [a, b, c] = seeds(alg);
+    let sk = DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)?;
+    let opts = deterministic(threads);
+    let sig = sk.sign(MSG, &opts)?;
+    let vk = sk.verifying_key();
+    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match op {
+        "keygen" => Box::new(|| {
+            let k = DynSigningKey::from_seeds_with_threads(alg, black_box(&a), &b, &c, threads)?;
+            black_box(k);
+            Ok(())
+        }),
+        "sign" => Box::new(|| {
+            black_box(sk.sign(black_box(MSG), &opts)?);
+            Ok(())
+        }),
+        _ => Box::new(|| vk.verify(black_box(MSG), &sig, b"", None)),
+    };
+    let warm = sample(&mut *f)?;
+    let slow = alg.name().ends_with('s') && op != "verify";
+    let runs = runs.unwrap_or_else(|| {
+        let fit = (BUDGET_NS / warm.ns.max(1) as f64) as u32;
+        fit.clamp(if slow { 1 } else { 3 }, MAX_RUNS)
+    });
+    let mut samples = Vec::with_capacity(runs as usize);
+    for _ in 0..runs {
+        samples.push(sample(&mut *f)?);
+    }
+    let mut ns: Vec<u64> = samples.iter().map(|s| s.ns).collect();
+    let min_ns = *ns.iter().min().expect("runs >= 1");
+    let median_ns = median(&mut ns);
+    let median_cycles = samples
+        .iter()
+        .map(|s| s.cycles)
+        .collect::<Option<Vec<u64>>>()
+        .map(|mut v| median(&mut v));
+    Ok(Row {
+        alg,
+        op,
+        threads,
+        backend: describe(alg),
+        runs,
+        median_ns,
+        min_ns,
+        median_cycles,
+        peak_heap: samples.iter().map(|s| s.heap).max().unwrap_or(0),
+        stack_kib: None,
+    })
+}
+
+const HEADER: [&str; 14] = [
+    "algorithm",
+    "op",
+    "thr",
+    "backend",
+    "runs",
+    "median ms",
+    "min ms",
+    "median cycles",
+    "ops/s",
+    "heap B",
+    "pk B",
+    "sk B",
+    "sig B",
+    "stack KiB",
+];
+
+fn table_line(cells: &[String]) -> String {
+    let widths = [18, 6, 3, 33, 6, 11, 11, 14, 10, 8, 5, 5, 6, 9];
+    let mut line = String::new();
+    for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+        if i < 2 || i == 3 {
+            line += &format!("{cell:<w$} ");
+        } else {
+            line += &format!("{cell:>w$} ");
+        }
+    }
+    line.trim_end().to_string() + "\n"
+}
+
+fn stack_text(s: &Option<Result<usize, String>>) -> String {
+    match s {
+        None => String::new(),
+        Some(Ok(kib)) if *kib <= MIN_STACK_KIB => format!("<={kib}"),
+        Some(Ok(kib)) => kib.to_string(),
+        Some(Err(why)) => why.clone(),
+    }
+}
+
+impl Row {
+    fn cells(&self) -> Vec<String> {
+        let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
+        let mut v = vec![
+            self.alg.name().trim_start_matches("SLH-DSA-").to_string(),
+            self.op.to_string(),
+            self.threads.to_string(),
+            self.backend.clone(),
+            self.runs.to_string(),
+            ms(self.median_ns),
+            ms(self.min_ns),
+            self.median_cycles.map_or("-".into(), |c| c.to_string()),
+            format!("{:.1}", 1e9 / self.median_ns.max(1) as f64),
+            self.peak_heap.to_string(),
+            self.alg.public_key_len().to_string(),
+            self.alg.secret_key_len().to_string(),
+            self.alg.signature_len().to_string(),
+        ];
+        if self.stack_kib.is_some() {
+            v.push(stack_text(&self.stack_kib));
+        }
+        v
+    }
+
+    fn json(&self) -> String {
+        let mut o = json!({
+            "algorithm": self.alg.name(),
+            "op": self.op,
+            "threads": self.threads,
+            "backend": self.backend,
+            "runs": self.runs,
+            "median_ns": self.median_ns,
+            "min_ns": self.min_ns,
+            "median_cycles": self.median_cycles,
+            "ops_per_s": 1e9 / self.median_ns.max(1) as f64,
+            "peak_heap_bytes": self.peak_heap,
+            "pk_bytes": self.alg.public_key_len(),
+            "sk_bytes": self.alg.secret_key_len(),
+            "sig_bytes": self.alg.signature_len(),
+        });
+        match &self.stack_kib {
+            None => {}
+            // An upper bound: the smallest stack tried on which the operation completed.
+            Some(Ok(kib)) => o["stack_kib_max"] = json!(kib),
+            Some(Err(why)) => o["stack_kib_max"] = json!(why),
+        }
+        o.to_string() + "\n"
+    }
+}
+
+fn emit(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::Failed(format!("cannot write to standard output: {e}")))
+}
+
+/// `sphincs bench`.
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let algs = parse_algorithms(&args.algorithms)?;
+    let ops = parse_ops(&args.op)?;
+    let backend = parse_backend(args.backend.as_deref())?;
+    if args.calls {
+        return print_calls(&algs, &ops, args.json);
+    }
+    if !args.json {
+        let mut head: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
+        if !args.stack {
+            head.pop();
+        }
+        emit(&table_line(&head))?;
+    }
+    for &alg in &algs {
+        for &op in &ops {
+            let mut row = on_backend(backend, || measure(alg, op, args.threads, args.runs))??;
+            if args.stack {
+                row.stack_kib = Some(stack_kib(alg, op, backend));
+            }
+            emit(&if args.json {
+                row.json()
+            } else {
+                table_line(&row.cells())
+            })?;
+        }
+    }
+    if !args.json {
+        emit(
+            "Times: median and minimum over the runs, after one warm-up run. Cycles: the time-stamp counter.\n\
+             Heap: the most bytes allocated at once during one operation.\n",
+        )?;
+        if args.stack {
+            emit("Stack: the smallest thread stack on which the operation completes on one thread.\n")?;
+        }
+    }
+    Ok(())
+}
+
+fn print_calls(algs: &[Algorithm], ops: &[&str], json: bool) -> Result<(), CliError> {
+    let mut out = String::new();
+    if !json {
+        out +=
+            &format!(
+            "{:<12} {:<6} {:>8} {:>9} {:>7} {:>6} {:>4} {:>7} {:>5} | {:>9} {:>9} {:>8} | {:>9}\n",
+            "set", "op", "PRF", "F", "H", "T_len", "T_k", "PRF_msg", "H_msg", "keccak-f",
+            "sha256", "sha512", "floor ms"
+        );
+    }
+    for &alg in algs {
+        for &op in ops {
+            let c = calls::calls(alg, op, MSG_PRIME_LEN);
+            if json {
+                out += &(json!({
+                    "algorithm": alg.name(),
+                    "op": op,
+                    "prf": c.prf, "f": c.f, "h": c.h, "t_len": c.t_len, "t_k": c.t_k,
+                    "prf_msg": c.prf_msg, "h_msg": c.h_msg,
+                    "keccak_f1600": c.keccak, "sha256_blocks": c.sha256, "sha512_blocks": c.sha512,
+                    "floor_ns": c.floor_ns(),
+                })
+                .to_string()
+                    + "\n");
+            } else {
+                out += &format!(
+                    "{:<12} {:<6} {:>8} {:>9} {:>7} {:>6} {:>4} {:>7} {:>5} | {:>9} {:>9} {:>8} | {:>9.3}\n",
+                    alg.name().trim_start_matches("SLH-DSA-"),
+                    op,
+                    c.prf,
+                    c.f,
+                    c.h,
+                    c.t_len,
+                    c.t_k,
+                    c.prf_msg,
+                    c.h_msg,
+                    c.keccak,
+                    c.sha256,
+                    c.sha512,
+                    c.floor_ns() / 1e6
+                );
+            }
+        }
+    }
+    if !json {
+        out += &format!(
+            "Verify's F count is the average (half of each chain). Floor: one core at {} ns per\n\
+             Keccak-f[1600], {} ns per SHA-256 block, {} ns per SHA-512 block (see BENCHMARKS.md).\n",
+            calls::KECCAK_NS,
+            calls::SHA256_NS,
+            calls::SHA512_NS
+        );
+    }
+    emit(&out)
+}
+
+/// The smallest thread stack (KiB) on which `op` completes on one thread:
+/// a binary search over child processes (`sphincs bench-stack-probe`), since
+/// a stack overflow aborts the process.
+fn stack_kib(alg: Algorithm, op: &str, backend: Option<Backend>) -> Result<usize, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("no exe: {e}"))?;
+    let fits = |kib: usize| {
+        let mut cmd = Command::new(&exe);
+        cmd.args(["bench-stack-probe", alg.name(), op, &kib.to_string()]);
+        if let Some(b) = backend {
+            cmd.args(["--backend", b.name()]);
+        }
+        cmd.stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !fits(MAX_STACK_KIB) {
+        return Err(format!(">{MAX_STACK_KIB}"));
+    }
+    let (mut lo, mut hi) = (MIN_STACK_KIB, MAX_STACK_KIB);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok(hi)
+}
+
+/// Fixed, arbitrary bytes for the stack probe's keys and signature.
+fn filler(len: usize, salt: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(salt))
+        .collect()
+}
+
+/// `sphincs bench-stack-probe ALG OP KIB`: runs `op` once on a thread with a
+/// `kib` KiB stack. Exits 0 if it completes; a stack overflow kills the process.
+pub fn stack_probe(alg: &str, op: &str, kib: usize, backend: Option<&str>) -> Result<(), CliError> {
+    let alg: Algorithm = alg.parse()?;
+    let op = parse_ops(op)?;
+    let [op] = op[..] else {
+        return Err(CliError::Failed("probe one operation at a time".into()));
+    };
+    let backend = parse_backend(backend)?;
+    let n = alg.params().n;
+    let sk = DynSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
+    let vk = DynVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
+    let sig = filler(alg.signature_len(), 3);
+    let worker = std::thread::Builder::new()
+        .stack_size(kib * 1024)
+        .spawn(move || {
+            on_backend(backend, || -> Result<(), CliError> {
+                match op {
+                    "keygen" => {
+                        let s = filler(n, 4);
+                        DynSigningKey::from_seeds(alg, &s, &s, &s)?;
+                    }
+                    "sign" => {
+                        sk.sign(MSG, &deterministic(1))?;
+                    }
+                    _ => {
+                        // A random signature walks the same code path as a valid one.
+                        let _ = vk.verify(MSG, &sig, b"", None);
+                    }
+                }
+                Ok(())
+            })?
+        })
+        .map_err(|e| CliError::Failed(format!("cannot start a thread: {e}")))?;
+    worker
+        .join()
+        .map_err(|_| CliError::Failed("probe thread panicked".into()))?
+}

@@ -1,0 +1,165 @@
+//! `sphincs bench --calls`: how many hash calls, and so how many Keccak-f[1600]
+//! permutations or SHA-256 / SHA-512 compressions, keygen, sign and verify
+//! need for each parameter set, from its parameters alone. Multiplying by a
+//! measured per-primitive cost gives the floor that BENCHMARKS.md discusses.
+//!
+//! The counts follow FIPS 205 as written: keygen builds the top XMSS tree;
+//! signing builds every FORS tree and every XMSS tree of its path in full
+//! (the FORS public key and each layer's root included); verification walks
+//! each WOTS+ chain on average half way (the exact figure depends on the
+//! message). For SHA-2 the block holding PK.seed is compressed once per key
+//! and not counted.
+
+use sphincs::Algorithm;
+
+/// The cost of one primitive call in nanoseconds (per lane, at full SIMD
+/// width) used for the printed floor, from the issue's kernel measurements.
+pub const KECCAK_NS: f64 = 52.0;
+/// SHA-256 compression, four interleaved SHA-NI streams.
+pub const SHA256_NS: f64 = 15.0;
+/// SHA-512 compression, per lane, eight-way AVX-512.
+pub const SHA512_NS: f64 = 44.0;
+
+/// Hash calls of one operation, and the primitive calls they cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Calls {
+    pub prf: f64,
+    pub f: f64,
+    pub h: f64,
+    pub t_len: f64,
+    pub t_k: f64,
+    pub prf_msg: f64,
+    pub h_msg: f64,
+    pub keccak: f64,
+    pub sha256: f64,
+    pub sha512: f64,
+}
+
+impl Calls {
+    /// The time the primitive calls take at the given per-call costs (ns).
+    pub fn floor_ns(&self) -> f64 {
+        self.keccak * KECCAK_NS + self.sha256 * SHA256_NS + self.sha512 * SHA512_NS
+    }
+}
+
+/// Primitive calls for one hash input of `bytes` bytes: SHAKE256 blocks of
+/// 136 bytes with at least one pad byte, SHA-256 blocks of 64 with 9 bytes of
+/// padding and length, SHA-512 blocks of 128 with 17.
+fn keccak_blocks(bytes: usize) -> f64 {
+    (bytes + 1).div_ceil(136) as f64
+}
+fn sha256_blocks(bytes: usize) -> f64 {
+    (bytes + 9).div_ceil(64) as f64
+}
+fn sha512_blocks(bytes: usize) -> f64 {
+    (bytes + 17).div_ceil(128) as f64
+}
+
+/// Counts for `op` ("keygen", "sign" or "verify") of `alg`, signing a
+/// message M' (FIPS 205's M' = 0 ‖ |ctx| ‖ ctx ‖ M) of `msg_len` bytes.
+pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
+    let p = alg.params();
+    let (n, d, hp, a, k, m) = (p.n, p.d, p.hp, p.a, p.k, p.m);
+    let len = p.wots_len();
+    let w1 = (sphincs::params::W - 1) as f64;
+    let leaves = (1usize << hp) as f64;
+    let fors_leaves = (1usize << a) as f64;
+    let (lenf, kf, df) = (len as f64, k as f64, d as f64);
+
+    let mut c = Calls::default();
+    match op {
+        "keygen" => {
+            c.prf = leaves * lenf;
+            c.f = leaves * lenf * w1;
+            c.t_len = leaves;
+            c.h = leaves - 1.0;
+        }
+        "sign" => {
+            c.prf_msg = 1.0;
+            c.h_msg = 1.0;
+            c.prf = kf * fors_leaves + df * leaves * lenf;
+            c.f = kf * fors_leaves + df * leaves * lenf * w1;
+            c.h = kf * (fors_leaves - 1.0) + df * (leaves - 1.0);
+            c.t_k = 1.0;
+            c.t_len = df * leaves;
+        }
+        "verify" => {
+            c.h_msg = 1.0;
+            c.f = kf + df * lenf * w1 / 2.0;
+            c.h = kf * a as f64 + df * hp as f64;
+            c.t_k = 1.0;
+            c.t_len = df;
+        }
+        other => unreachable!("operation {other}"),
+    }
+
+    // Payload bytes after PK.seed and the address, per call kind.
+    let (f_in, h_in, tlen_in, tk_in) = (n, 2 * n, len * n, k * n);
+    if alg.is_shake() {
+        // SHAKE256(PK.seed ‖ ADRS ‖ payload); ADRS is 32 bytes.
+        let b = |payload: usize| keccak_blocks(n + 32 + payload);
+        c.keccak = (c.prf + c.f) * b(f_in)
+            + c.h * b(h_in)
+            + c.t_len * b(tlen_in)
+            + c.t_k * b(tk_in)
+            + c.prf_msg * keccak_blocks(2 * n + msg_len)
+            + c.h_msg * keccak_blocks(3 * n + msg_len);
+    } else {
+        // SHA-2: PK.seed's padded block is precomputed; then ADRSc (22 bytes) ‖ payload.
+        let cat35 = alg.security_category() >= 3;
+        let s256 = |payload: usize| sha256_blocks(22 + payload);
+        let s512 = |payload: usize| sha512_blocks(22 + payload);
+        c.sha256 = (c.prf + c.f) * s256(f_in);
+        let ht = c.h * if cat35 { s512(h_in) } else { s256(h_in) }
+            + c.t_len * if cat35 { s512(tlen_in) } else { s256(tlen_in) }
+            + c.t_k * if cat35 { s512(tk_in) } else { s256(tk_in) };
+        // PRF_msg = HMAC(SK.prf, opt_rand ‖ M'): the ipad and opad key blocks,
+        // the inner message, and the outer digest. H_msg = MGF1(R ‖ PK.seed ‖
+        // Hash(R ‖ PK.seed ‖ PK.root ‖ M'), m) with a 4-byte counter per block.
+        let (prf_msg, h_msg) = if cat35 {
+            (
+                sha512_blocks(128 + n + msg_len) + sha512_blocks(128 + 64),
+                sha512_blocks(3 * n + msg_len)
+                    + m.div_ceil(64) as f64 * sha512_blocks(2 * n + 64 + 4),
+            )
+        } else {
+            (
+                sha256_blocks(64 + n + msg_len) + sha256_blocks(64 + 32),
+                sha256_blocks(3 * n + msg_len)
+                    + m.div_ceil(32) as f64 * sha256_blocks(2 * n + 32 + 4),
+            )
+        };
+        if cat35 {
+            c.sha512 = ht + c.prf_msg * prf_msg + c.h_msg * h_msg;
+        } else {
+            c.sha256 += ht + c.prf_msg * prf_msg + c.h_msg * h_msg;
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The issue's floors (one core, 52 ns per Keccak, 15 ns per SHA-256
+    /// block, 44 ns per SHA-512 block), to two significant figures.
+    #[test]
+    fn reproduces_the_floors() {
+        let want = [
+            (Algorithm::Shake128f, [0.24, 5.5, 0.33]),
+            (Algorithm::Sha2_128f, [0.07, 1.6, 0.10]),
+            (Algorithm::Shake128s, [15.0, 114.0, 0.11]),
+            (Algorithm::Sha2_128s, [4.3, 33.0, 0.03]),
+            (Algorithm::Shake256f, [0.91, 18.0, 0.48]),
+            (Algorithm::Sha2_256f, [0.27, 5.9, 0.16]),
+        ];
+        for (alg, floors) in want {
+            for (op, floor_ms) in ["keygen", "sign", "verify"].into_iter().zip(floors) {
+                let got = calls(alg, op, 34).floor_ns() / 1e6;
+                let rel = (got - floor_ms).abs() / floor_ms;
+                assert!(rel < 0.1, "{alg} {op}: {got:.3} ms, issue says {floor_ms}");
+            }
+        }
+    }
+}

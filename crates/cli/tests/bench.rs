@@ -1,0 +1,131 @@
+//! `sphincs bench`: JSON lines with the documented keys, `--calls`, and
+//! one-line usage errors (exit 2) for an unknown backend or operation.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn sphincs(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().expect("exited"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn json_lines_have_the_documented_keys() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "-a",
+        "shake-128f",
+        "--op",
+        "verify",
+        "--runs",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let v: Value = serde_json::from_str(lines[0]).unwrap();
+    for key in [
+        "algorithm",
+        "op",
+        "threads",
+        "backend",
+        "runs",
+        "median_ns",
+        "min_ns",
+        "median_cycles",
+        "ops_per_s",
+        "peak_heap_bytes",
+        "pk_bytes",
+        "sk_bytes",
+        "sig_bytes",
+    ] {
+        assert!(v.get(key).is_some(), "no {key} in {v}");
+    }
+    assert_eq!(v["algorithm"], "SLH-DSA-SHAKE-128f");
+    assert_eq!(v["op"], "verify");
+    assert_eq!(v["runs"], 3);
+    assert_eq!(v["sig_bytes"], 17088);
+    assert!(v["min_ns"].as_u64().unwrap() <= v["median_ns"].as_u64().unwrap());
+    // Verification allocates nothing (tests/no_alloc.rs in the library says so too).
+    assert_eq!(v["peak_heap_bytes"], 0);
+}
+
+#[test]
+fn sign_and_keygen_rows_with_a_forced_backend() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "-a",
+        "sha2-128f",
+        "--op",
+        "all",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--backend",
+        "scalar",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ops: Vec<&str> = rows.iter().map(|r| r["op"].as_str().unwrap()).collect();
+    assert_eq!(ops, ["keygen", "sign", "verify"]);
+    for r in &rows {
+        assert_eq!(r["backend"], "sha256-scalar");
+        assert_eq!(r["threads"], 1);
+    }
+    // Signing allocates the signature.
+    assert!(rows[1]["peak_heap_bytes"].as_u64().unwrap() >= 17088);
+}
+
+#[test]
+fn calls_reproduce_the_shake_128f_floor() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "--calls",
+        "-a",
+        "shake-128f",
+        "--op",
+        "keygen",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    // 2^3 leaves of 35 chains: 280 PRF, 280 * 15 F, 8 T_len of 5 permutations, 7 H.
+    assert_eq!(v["f"], 4200.0);
+    assert_eq!(v["keccak_f1600"], 4527.0);
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let (code, stdout, stderr) = sphincs(args);
+    assert_eq!(code, 2, "stdout {stdout} stderr {stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.starts_with("sphincs: error: "), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(needle), "want {needle:?} in {stderr}");
+}
+
+#[test]
+fn unknown_backend_or_op_is_a_usage_error() {
+    usage_error(
+        &["bench", "-a", "shake-128f", "--backend", "quantum"],
+        "unknown hash backend \"quantum\"",
+    );
+    usage_error(
+        &["bench", "-a", "shake-128f", "--op", "encrypt"],
+        "unknown operation \"encrypt\"",
+    );
+    usage_error(&["bench", "-a", "shake-129f"], "unknown algorithm");
+}
