@@ -31,6 +31,9 @@ pub(crate) fn ht_sign<P: ParameterSet>(
         adrs.set_layer_address(layer as u32);
         adrs.set_tree_address(idx_tree);
         root = xmss_sign::<P>(t, &root[..p.n], idx_leaf, &adrs, part);
+        // Public: the verifier recomputes this root from the signature
+        // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
+        crate::ct_check::declassify(&mut root[..p.n]);
     }
 }
 
