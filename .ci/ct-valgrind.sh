@@ -22,7 +22,7 @@ valgrind --version
 
 manifest=crates/ct-check/Cargo.toml
 cargo fmt --manifest-path "$manifest" --check
-cargo build --release --locked --manifest-path "$manifest" --features hooks --bin ct-valgrind
+cargo build --release --manifest-path "$manifest" --features hooks --bin ct-valgrind
 
 args=(--s-keygen-only)
 [ "${CT_VALGRIND_FULL:-0}" = 1 ] && args=()

@@ -4,11 +4,11 @@
 //! undefined) reports every branch and memory index that depends on secret
 //! data. Some values computed from secrets are public by construction: the
 //! signature reveals them, or the verifier recomputes them from public inputs.
-//! The signing code hands each such value to [`declassify`] right where it is
+//! The signing code hands each such value to `declassify` right where it is
 //! computed, before anything branches on it; the checker's hook marks it
 //! defined again.
 //!
-//! Without the `ct-check` feature [`declassify`] is an empty inline function
+//! Without the `ct-check` feature `declassify` is an empty inline function
 //! and the hook does not exist: the default build contains none of this.
 
 /// The hook a checker installs: called with each value that is public by
