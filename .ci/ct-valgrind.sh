@@ -27,11 +27,15 @@ cargo build --release --manifest-path "$manifest" --features hooks --bin ct-valg
 args=(--s-keygen-only)
 [ "${CT_VALGRIND_FULL:-0}" = 1 ] && args=()
 # The negative control: without the library's declassification points the
-# message digest and WOTS+ digits are secret, and memcheck must say so.
-if valgrind -q --error-exitcode=1 crates/ct-check/target/release/ct-valgrind \
-    --no-declassify SHA2-128f >/dev/null 2>&1; then
-    echo "ct-valgrind: the negative control (--no-declassify) passed: the check sees nothing" >&2
+# message digest and WOTS+ digits are secret, and memcheck must report errors
+# (exit code 99 = valgrind found errors, not a crash or a missing binary).
+rc=0
+valgrind -q --error-exitcode=99 crates/ct-check/target/release/ct-valgrind \
+    --no-declassify SHA2-128f >/dev/null 2>&1 || rc=$?
+if [ "$rc" -ne 99 ]; then
+    echo "ct-valgrind: the negative control (--no-declassify) exited $rc, not 99 (memcheck errors)" >&2
     exit 1
 fi
+echo "negative control: memcheck reports the undeclassified run, as it must"
 valgrind --error-exitcode=1 --track-origins=yes \
     crates/ct-check/target/release/ct-valgrind "${args[@]}"
