@@ -15,6 +15,11 @@
 
 pub mod address;
 mod bits;
+#[cfg(feature = "ct-check")]
+#[doc(hidden)]
+pub mod ct_check;
+#[cfg(not(feature = "ct-check"))]
+mod ct_check;
 mod dynamic;
 pub mod encoding;
 mod error;

@@ -99,12 +99,12 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
             fors_sign_tree::<P>(t, &fors_adrs, task, leaves[task], part)
         } else {
             let (tree, leaf) = pos[task - k];
-            xmss_auth_path::<P>(
-                t,
-                leaf,
-                &layer_adrs(task - k, tree),
-                &mut part[wots_bytes..],
-            )
+            let adrs = layer_adrs(task - k, tree);
+            let mut root = xmss_auth_path::<P>(t, leaf, &adrs, &mut part[wots_bytes..]);
+            // Public: the verifier recomputes this root from the signature
+            // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
+            crate::ct_check::declassify(&mut root[..n]);
+            root
         };
     };
     let run_range = |first: usize, fors: &mut [u8], ht: &mut [u8], roots: &mut [Node]| {
@@ -143,7 +143,6 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
     }
 
     // Phase 2: each layer's WOTS+ key signs the root below it (the FORS key for layer 0).
-    #[cfg_attr(not(test), allow(unused_mut))]
     let mut pk_fors = fors_pk::<P>(t, &fors_adrs, &roots[..k]);
     #[cfg(test)]
     if crate::slh_dsa::fault_injection::fires() {
@@ -151,6 +150,9 @@ pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
         // key then signs a second value, the grafting-tree scenario.
         pk_fors[0] ^= 1;
     }
+    // Public: the verifier recomputes PK_FORS from the signature (Algorithm 17);
+    // the bottom layer's WOTS+ chain lengths are its base-w digits.
+    crate::ct_check::declassify(&mut pk_fors[..n]);
     let wots_task = |layer: usize, part: &mut [u8]| {
         let msg = if layer == 0 {
             pk_fors

@@ -7,6 +7,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::to_int;
+use crate::ct_check::declassify;
 use crate::error::Error;
 use crate::fors::fors_pk_from_sig;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
@@ -104,7 +105,9 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
     let mut adrs = Adrs::new();
     adrs.set_layer_address(p.d as u32 - 1);
-    let pk_root = xmss_root::<P>(&t, &adrs, threads);
+    let mut pk_root = xmss_root::<P>(&t, &adrs, threads);
+    // Public: PK.root is half of the public key.
+    declassify(&mut pk_root[..p.n]);
     Ok(SecretParts {
         sk_seed: node(sk_seed),
         sk_prf: node(sk_prf),
@@ -122,7 +125,10 @@ pub(crate) fn root_matches<P: ParameterSet>(sk: &SecretParts, threads: usize) ->
     let mut adrs = Adrs::new();
     adrs.set_layer_address(P::PARAMS.d as u32 - 1);
     let root = xmss_root::<P>(&t, &adrs, threads);
-    root[..n].ct_eq(&sk.pk.pk_root[..n]).into()
+    let mut matches = [root[..n].ct_eq(&sk.pk.pk_root[..n]).unwrap_u8()];
+    // Public: the caller is told whether the key loads (one bit, nothing of the root).
+    declassify(&mut matches);
+    matches[0] == 1
 }
 
 /// The digest of `H_msg` split as in Algorithms 19 and 20: `md`, `idx_tree`, `idx_leaf`.
@@ -170,7 +176,9 @@ pub(crate) fn sign_parts<P: ParameterSet>(
 
     let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
     msg.feed(&mut |b| prf.absorb(b))?;
-    let r = prf.finish();
+    let mut r = prf.finish();
+    // Public: R is the first n bytes of the signature (and so is the digest made from it).
+    declassify(&mut r[..n]);
     let digest = h_msg::<P>(&t, &r[..n], &sk.pk.pk_root[..n], msg)?;
     let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
 

@@ -1,0 +1,259 @@
+//! Constant-time check under valgrind memcheck ("secret poisoning").
+//!
+//! SK.seed, SK.prf and addrnd are marked *undefined* with memcheck's client
+//! requests. Memcheck then tracks every value computed from them and reports
+//! any conditional branch, memory index or system call argument that depends on
+//! one: exactly the secret-dependent control flow and memory access a
+//! constant-time implementation must not have. Values that are public by
+//! construction are marked defined again ("declassified"): inside the library
+//! through `sphincs::ct_check` (R, PK_FORS, the XMSS roots of the hypertree,
+//! PK.root, whether a loaded key's PK.root matches), and here the outputs
+//! (signature, public key).
+//!
+//! Run it as `.ci/ct-valgrind.sh` does:
+//! `valgrind --error-exitcode=1 --track-origins=yes target/release/ct-valgrind [--s-keygen-only]`.
+//! Outside valgrind the client requests do nothing and it refuses to run
+//! unless given `--native` (a quick functional check of the program itself).
+//! Arguments that do not start with `--` select sets by name (`SHA2-128f`).
+//! `--no-declassify` is the negative control: it must fail.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use sphincs::{
+    slh_keygen_internal, slh_sign, slh_verify, Algorithm, ParameterSet, Sha2_128f, Sha2_128s,
+    Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s,
+    Shake256f, Shake256s, SigningKey,
+};
+
+/// Valgrind client requests on amd64 Linux, issued with the documented magic
+/// instruction sequence of `valgrind.h` (`VALGRIND_DO_CLIENT_REQUEST_EXPR`).
+/// Natively the sequence does nothing and every request returns its default.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod vg {
+    use core::arch::asm;
+
+    /// `VG_USERREQ__RUNNING_ON_VALGRIND` (valgrind.h).
+    const RUNNING_ON_VALGRIND: u64 = 0x1001;
+    /// `VG_USERREQ__COUNT_ERRORS` (valgrind.h).
+    const COUNT_ERRORS: u64 = 0x1201;
+    /// `VG_USERREQ_TOOL_BASE('M', 'C')`: memcheck's requests (memcheck.h).
+    const MC_BASE: u64 = ((b'M' as u64) << 24) | ((b'C' as u64) << 16);
+    const MAKE_MEM_UNDEFINED: u64 = MC_BASE + 1;
+    const MAKE_MEM_DEFINED: u64 = MC_BASE + 2;
+    const GET_VBITS: u64 = MC_BASE + 8;
+
+    /// One client request: `args = [request, a1, a2, a3, 0, 0]`, the result
+    /// (or `default` when not under valgrind).
+    fn request(default: u64, req: u64, a1: u64, a2: u64, a3: u64) -> u64 {
+        let args: [u64; 6] = [req, a1, a2, a3, 0, 0];
+        let result: u64;
+        // SAFETY: the four rotations of rdi add up to 128 bits, so natively
+        // they leave rdi as it was (we also declare it clobbered), and
+        // `xchg rbx, rbx` changes nothing; only flags change, which Rust's asm
+        // assumes by default. Under valgrind the sequence is the client
+        // request: it reads the six words at rax (a live local array) and
+        // writes the result to rdx. The requests used here only change
+        // memcheck's shadow state or, for GET_VBITS, write `len` bytes to a
+        // buffer the caller passes as a valid `&mut [u8]` of that length. The
+        // asm may read memory (the default), so `args` is written before it.
+        unsafe {
+            asm!(
+                "rol rdi, 3",
+                "rol rdi, 13",
+                "rol rdi, 61",
+                "rol rdi, 51",
+                "xchg rbx, rbx",
+                in("rax") args.as_ptr(),
+                inout("rdx") default => result,
+                inout("rdi") 0u64 => _,
+                options(nostack),
+            );
+        }
+        result
+    }
+
+    /// Whether the program runs under valgrind.
+    pub fn running() -> bool {
+        request(0, RUNNING_ON_VALGRIND, 0, 0, 0) != 0
+    }
+
+    /// Errors valgrind has reported so far.
+    pub fn errors() -> u64 {
+        request(0, COUNT_ERRORS, 0, 0, 0)
+    }
+
+    /// `VALGRIND_MAKE_MEM_UNDEFINED`: from here on `x` counts as secret.
+    pub fn poison(x: &[u8]) {
+        request(0, MAKE_MEM_UNDEFINED, x.as_ptr() as u64, x.len() as u64, 0);
+    }
+
+    /// `VALGRIND_MAKE_MEM_DEFINED`: `x` is public from here on.
+    pub fn declassify(x: &mut [u8]) {
+        request(0, MAKE_MEM_DEFINED, x.as_ptr() as u64, x.len() as u64, 0);
+    }
+
+    /// How many bytes of `x` memcheck holds (partly) undefined, via
+    /// `VALGRIND_GET_VBITS`; `None` when not under valgrind.
+    pub fn undefined_bytes(x: &[u8]) -> Option<usize> {
+        let mut vbits = vec![0u8; x.len()];
+        let r = request(
+            0,
+            GET_VBITS,
+            x.as_ptr() as u64,
+            vbits.as_mut_ptr() as u64,
+            x.len() as u64,
+        );
+        (r == 1).then(|| vbits.iter().filter(|&&v| v != 0).count())
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+compile_error!("ct-valgrind issues valgrind client requests for amd64 Linux only");
+
+/// The hash backends to check. Today the library picks its backend itself (and
+/// under valgrind 3.19, which hides AVX-512, only the portable code can run);
+/// when it gets a runtime backend switch, list the backends here and select
+/// each one in `main`'s loop.
+const BACKENDS: &[&str] = &["default"];
+
+/// Deterministic filler: the check is about which bytes are secret, not their values.
+fn bytes(n: usize, tag: u8) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u8).wrapping_mul(167).wrapping_add(tag))
+        .collect()
+}
+
+struct Plan {
+    /// Sign with the s sets too (slow under valgrind), or only generate their keys.
+    s_sign: bool,
+    /// Install the library's declassification hook. Off (`--no-declassify`)
+    /// is the negative control: memcheck must then report the branches on the
+    /// message digest and the WOTS+ digits, which are secret until declassified.
+    declassify: bool,
+}
+
+/// What was checked for one set: operation names and seconds.
+type Timings = Vec<(&'static str, f64)>;
+
+fn check<P: ParameterSet>(plan: &Plan) -> Timings {
+    let p = P::PARAMS;
+    let n = p.n;
+    let mut times = Vec::new();
+    let mut timed = |what: &'static str, start: Instant| {
+        times.push((what, start.elapsed().as_secs_f64()));
+    };
+
+    // Secret inputs, poisoned before first use.
+    let sk_seed = bytes(n, 1);
+    let sk_prf = bytes(n, 2);
+    let addrnd = bytes(n, 3);
+    for secret in [&sk_seed, &sk_prf, &addrnd] {
+        vg::poison(secret);
+    }
+    // Public inputs.
+    let pk_seed = bytes(n, 4);
+    let msg = b"constant-time check message";
+    let ctx = b"ct-valgrind";
+
+    let t = Instant::now();
+    let sk = slh_keygen_internal::<P>(&sk_seed, &sk_prf, &pk_seed).expect("keygen");
+    timed("keygen", t);
+    // The library declassified PK.root (the public key) where it computed it.
+    let mut pk = sk.verifying_key().to_bytes();
+    if plan.declassify {
+        assert_eq!(vg::undefined_bytes(&pk).unwrap_or(0), 0, "PK is public");
+    }
+    // The secret half of the key stays secret: the poisoning reached it.
+    let sk_bytes = sk.to_bytes();
+    if let Some(u) = vg::undefined_bytes(&sk_bytes[..2 * n]) {
+        assert_eq!(u, 2 * n, "SK.seed and SK.prf should be undefined");
+    }
+    vg::declassify(&mut pk);
+
+    // The "s" (small, slow) sets: SLH-DSA-SHA2-128s ends in 's'.
+    if !plan.s_sign && P::ALGORITHM.name().ends_with('s') {
+        return times;
+    }
+
+    let t = Instant::now();
+    let loaded = SigningKey::<P>::from_bytes(&sk_bytes).expect("load with PK.root check");
+    timed("load", t);
+
+    for (what, rnd) in [("sign-det", None), ("sign-hedged", Some(&addrnd[..]))] {
+        let t = Instant::now();
+        let sig = slh_sign::<P>(msg, ctx, &loaded, rnd).expect("sign");
+        timed(what, t);
+        let mut sig = sig.to_vec();
+        // Check the harness is not vacuous: R (declassified in the library) is
+        // defined, and the rest of the signature carries the secret's taint.
+        if let Some(u) = vg::undefined_bytes(&sig[..n]).filter(|_| plan.declassify) {
+            assert_eq!(u, 0, "R is public");
+            assert!(vg::undefined_bytes(&sig[n..]).unwrap() > 0, "taint lost");
+        }
+        // Public: the signature is the output.
+        vg::declassify(&mut sig);
+        let vk = sphincs::VerifyingKey::<P>::from_bytes(&pk).expect("pk");
+        assert!(slh_verify::<P>(msg, &sig, ctx, &vk), "signature verifies");
+    }
+    times
+}
+
+fn run(alg: Algorithm, plan: &Plan) -> Timings {
+    match alg {
+        Algorithm::Sha2_128s => check::<Sha2_128s>(plan),
+        Algorithm::Sha2_128f => check::<Sha2_128f>(plan),
+        Algorithm::Sha2_192s => check::<Sha2_192s>(plan),
+        Algorithm::Sha2_192f => check::<Sha2_192f>(plan),
+        Algorithm::Sha2_256s => check::<Sha2_256s>(plan),
+        Algorithm::Sha2_256f => check::<Sha2_256f>(plan),
+        Algorithm::Shake128s => check::<Shake128s>(plan),
+        Algorithm::Shake128f => check::<Shake128f>(plan),
+        Algorithm::Shake192s => check::<Shake192s>(plan),
+        Algorithm::Shake192f => check::<Shake192f>(plan),
+        Algorithm::Shake256s => check::<Shake256s>(plan),
+        Algorithm::Shake256f => check::<Shake256f>(plan),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let native = args.iter().any(|a| a == "--native");
+    let plan = Plan {
+        s_sign: !args.iter().any(|a| a == "--s-keygen-only"),
+        declassify: !args.iter().any(|a| a == "--no-declassify"),
+    };
+    let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    if !vg::running() && !native {
+        eprintln!("ct-valgrind: not running under valgrind (use .ci/ct-valgrind.sh, or --native)");
+        return ExitCode::from(2);
+    }
+    if plan.declassify {
+        assert!(
+            sphincs::ct_check::set_declassify_hook(vg::declassify),
+            "hook set once"
+        );
+    }
+    let total = Instant::now();
+    for backend in BACKENDS {
+        for alg in Algorithm::ALL {
+            if !only.is_empty() && !only.iter().any(|o| alg.name().contains(o.as_str())) {
+                continue;
+            }
+            let times = run(alg, &plan);
+            let list: Vec<String> = times.iter().map(|(w, s)| format!("{w} {s:.1}s")).collect();
+            println!(
+                "{backend} {}: {} (valgrind errors so far: {})",
+                alg.name(),
+                list.join(", "),
+                vg::errors()
+            );
+        }
+    }
+    println!(
+        "ct-valgrind: done in {:.0}s, {} valgrind errors",
+        total.elapsed().as_secs_f64(),
+        vg::errors()
+    );
+    ExitCode::SUCCESS
+}
