@@ -1,5 +1,7 @@
 //! FORS few-time signatures (FIPS 205 §8, Algorithms 14–17).
 
+use zeroize::Zeroize;
+
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
 use crate::hash::{Node, TweakableHash};
@@ -86,6 +88,7 @@ pub(crate) fn fors_sign_tree<P: ParameterSet>(
     let mut sk = [[0u8; MAX_N]];
     t.prf_batch(&[tree.sk_adrs(((i as u32) << a) + leaf)], &mut sk);
     part[..n].copy_from_slice(&sk[0][..n]);
+    sk.zeroize();
     let mut auth = [[0u8; MAX_N]; MAX_A];
     let root = root_and_path(t, &tree, a, leaf, &mut auth, 1);
     for (chunk, node) in part[n..].chunks_exact_mut(n).zip(&auth[..a]) {

@@ -3,7 +3,7 @@
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
-use crate::hash::{Node, TweakableHash};
+use crate::hash::{wipe, Node, TweakableHash};
 use crate::params::{ParameterSet, LG_W, MAX_N, MAX_WOTS_LEN, W};
 
 /// The base-w digits of an n-byte message followed by its checksum digits
@@ -49,6 +49,8 @@ fn chains<T: TweakableHash>(t: &T, adrs: &Adrs, start: &[u8], steps: &[u8], vals
             vals[which[j]] = batch[j];
         }
     }
+    // Copies of chain values, secret while signing.
+    wipe(batch[..start.len()].as_flattened_mut());
 }
 
 /// The secret chain starts of the key at `adrs` (the PRF step of Algorithms 6 and 7).
@@ -125,6 +127,8 @@ pub(crate) fn wots_pkgen_many<P: ParameterSet>(
         *e = &vals[leaf * len..(leaf + 1) * len];
     }
     t.t_batch(&pk_adrs[..out.len()], &ends[..out.len()], out);
+    // The chain values below the ends are secret.
+    wipe(vals[..total].as_flattened_mut());
 }
 
 /// `wots_sign` (Algorithm 7): signs the n-byte `msg`, writing `len·n` bytes to `sig`.
@@ -138,6 +142,7 @@ pub(crate) fn wots_sign<P: ParameterSet>(t: &P::Hash, msg: &[u8], adrs: &Adrs, s
     for (chunk, v) in sig.chunks_exact_mut(n).zip(&vals[..len]) {
         chunk.copy_from_slice(&v[..n]);
     }
+    wipe(vals[..len].as_flattened_mut());
 }
 
 /// `wots_pkFromSig` (Algorithm 8): the public key a WOTS+ signature implies.

@@ -185,9 +185,9 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
         let mut seed = [0u8; MAX_N];
         seed[..n].copy_from_slice(pk_seed);
         let sk_seed = sk_seed.map(|sk| {
-            let mut buf = [0u8; MAX_N];
+            let mut buf = zeroize::Zeroizing::new([0u8; MAX_N]);
             buf[..n].copy_from_slice(sk);
-            buf
+            *buf
         });
         Sha2 {
             kernels: Kernels::current(),

@@ -99,9 +99,9 @@ impl TweakableHash for Shake {
         };
         s.pk_seed[..n].copy_from_slice(pk_seed);
         if let Some(sk) = sk_seed {
-            let mut buf = [0u8; MAX_N];
+            let mut buf = zeroize::Zeroizing::new([0u8; MAX_N]);
             buf[..n].copy_from_slice(sk);
-            s.sk_seed = Some(buf);
+            s.sk_seed = Some(*buf);
         }
         s
     }

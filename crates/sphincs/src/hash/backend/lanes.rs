@@ -8,7 +8,7 @@
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{sha256_resume, sha512_resume, State256, State512};
-use crate::hash::Node;
+use crate::hash::{wipe, Node};
 
 /// One hash call: its input as the concatenation of parts.
 pub type Parts<'a> = &'a [&'a [u8]];
@@ -79,10 +79,12 @@ fn shake_lanes<const L: usize>(
     for (lane, out) in outs.iter_mut().enumerate().take(inputs.len()) {
         squeeze(&s, lane, out, out_len);
     }
+    wipe(s.as_flattened_mut());
+    wipe(&mut blk);
 }
 
 /// A SHA-2 chaining word.
-trait BeWord: Copy {
+trait BeWord: Copy + Default {
     /// Writes the big-endian bytes of `words` into `buf` (8 words: 32 or 64 bytes).
     fn words_be(words: &[Self; 8], buf: &mut [u8; 64]);
 }
@@ -142,6 +144,8 @@ fn sha_lanes<W: BeWord, const B: usize, const L: usize>(
     for (st, out) in states.iter().zip(outs.iter_mut()).take(inputs.len()) {
         write_digest(st, out, out_len);
     }
+    wipe(states.as_flattened_mut());
+    wipe(blks.as_flattened_mut());
 }
 
 /// The portable multi-lane permutation: one state at a time, the reference
@@ -268,12 +272,13 @@ fn final_blocks<W: BeWord, const B: usize, const L: usize>(
     out_len: usize,
     outs: &mut [Node],
 ) {
+    let mut states = [*seed; L];
+    let mut padded = [blocks[0]; L];
     for (group, os) in blocks.chunks(L).zip(outs.chunks_mut(L)) {
-        let mut states = [*seed; L];
+        states = [*seed; L];
         match <&[[u8; B]; L]>::try_from(group) {
             Ok(full) => kernel(&mut states, full),
             Err(_) => {
-                let mut padded = [group[0]; L];
                 padded[..group.len()].copy_from_slice(group);
                 kernel(&mut states, &padded);
             }
@@ -282,6 +287,9 @@ fn final_blocks<W: BeWord, const B: usize, const L: usize>(
             write_digest(st, out, out_len);
         }
     }
+    // Outputs (secret chain values while signing) and copied inputs.
+    wipe(states.as_flattened_mut());
+    wipe(padded.as_flattened_mut());
 }
 
 /// SHA-256 resumed from `seed` over one more block per call: `blocks[i]` is
@@ -356,8 +364,9 @@ pub(crate) fn shake256_single_blocks(
         out_len: usize,
         outs: &mut [Node],
     ) {
+        let mut s = [[0u64; L]; 25];
         for (group, os) in blocks.chunks(L).zip(outs.chunks_mut(L)) {
-            let mut s = [[0u64; L]; 25];
+            s = [[0u64; L]; 25];
             for (lane, blk) in group.iter().enumerate() {
                 for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
                     word[lane] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
@@ -368,6 +377,7 @@ pub(crate) fn shake256_single_blocks(
                 squeeze(&s, lane, out, out_len);
             }
         }
+        wipe(s.as_flattened_mut());
     }
     match (k, blocks.len()) {
         (_, 1) | (KeccakKernel::Scalar, _) => run::<1>(f1600_each::<1>, blocks, out_len, outs),
