@@ -70,6 +70,7 @@ const DET: SignOptions<'static> = SignOptions {
     prehash: None,
     randomness: Randomness::Deterministic,
     threads: 1,
+    fault_hardened: false,
 };
 
 impl Ours {
