@@ -1,4 +1,4 @@
-//! `sphincs bench --calls`: how many hash calls, and so how many Keccak-f[1600]
+//! `sphincs bench --calls`: how many hash calls, and so how many Keccak-f\[1600\]
 //! permutations or SHA-256 / SHA-512 compressions, keygen, sign and verify
 //! need for each parameter set, from its parameters alone. Multiplying by a
 //! measured per-primitive cost gives the floor that BENCHMARKS.md discusses.
