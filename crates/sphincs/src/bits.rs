@@ -24,6 +24,22 @@ pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
     }
 }
 
+/// SPHINCS+ round 3.1 `message_to_indices`: consecutive b-bit chunks of X
+/// read from the least significant bit of each byte up, the first bit read
+/// being the chunk's least significant bit.
+pub(crate) fn base_2b_lsb_first(x: &[u8], b: usize, out: &mut [u32]) {
+    let mut offset = 0usize;
+    for o in out.iter_mut() {
+        let mut v = 0u32;
+        for j in 0..b {
+            let bit = (x[offset >> 3] >> (offset & 7)) & 1;
+            v |= u32::from(bit) << j;
+            offset += 1;
+        }
+        *o = v;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +56,13 @@ mod tests {
         base_2b(&[0b1010_1100, 0b0111_0000], 3, &mut out);
         assert_eq!(out, [0b101, 0b011, 0b000]);
         assert_eq!(to_int(&[1, 2]), 0x102);
+        // 0b1010_1100, 0b0111_0000 read LSB first: 0,0,1,1,0,1,0,1, 0,0,0,0,1,1,1,0.
+        let mut out = [0u32; 4];
+        base_2b_lsb_first(&[0b1010_1100, 0b0111_0000], 4, &mut out);
+        assert_eq!(out, [0b1100, 0b1010, 0b0000, 0b0111]);
+        let mut out = [0u32; 2];
+        base_2b_lsb_first(&[0xff, 0x00, 0x0f], 12, &mut out);
+        assert_eq!(out, [0x0ff, 0x0f0]);
         assert_eq!(to_int(&[0xff; 8]), u64::MAX);
     }
 }

@@ -25,6 +25,17 @@ pub enum Error {
         /// The length given.
         got: usize,
     },
+    /// A seed, or a SPHINCS+ round-3.1 key or signature, of the wrong length.
+    InvalidLength {
+        /// "SK.seed", "public key", "secret key", "seed" or "signature".
+        what: &'static str,
+        /// The name of the set, e.g. `sphincs-shake-128f-simple`.
+        algorithm: &'static str,
+        /// The length that set requires.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
     /// A signature of the wrong length for its parameter set.
     InvalidSignatureLength {
         /// The parameter set of the verifying key.
@@ -75,6 +86,9 @@ impl fmt::Display for Error {
                 "unknown pre-hash function {name:?}: expected one of SHA2-224, SHA2-256, SHA2-384, SHA2-512, SHA2-512/224, SHA2-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE-128, SHAKE-256"
             ),
             Error::InvalidKeyLength { what, algorithm, expected, got } => {
+                write!(f, "{what} is {got} bytes; {algorithm} needs {expected}")
+            }
+            Error::InvalidLength { what, algorithm, expected, got } => {
                 write!(f, "{what} is {got} bytes; {algorithm} needs {expected}")
             }
             Error::InvalidSignatureLength { algorithm, expected, got } => {

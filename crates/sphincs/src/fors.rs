@@ -3,10 +3,10 @@
 use zeroize::Zeroize;
 
 use crate::address::{Adrs, AdrsType};
-use crate::bits::base_2b;
+use crate::bits::{base_2b, base_2b_lsb_first};
 use crate::hash::{Node, TweakableHash};
 use crate::merkle::{root_and_path, Tree, CHUNK};
-use crate::params::{ParameterSet, MAX_A, MAX_K, MAX_N};
+use crate::params::{IndexOrder, Instance, MAX_A, MAX_K, MAX_N};
 
 /// FORS tree number `tree` of the FORS key at `adrs` (type FORS_TREE, key pair set).
 struct ForsTree {
@@ -52,15 +52,19 @@ impl<T: TweakableHash> Tree<T> for ForsTree {
     }
 }
 
-/// The k leaf indices encoded in `md`.
-pub(crate) fn fors_indices<P: ParameterSet>(md: &[u8]) -> [u32; MAX_K] {
+/// The k leaf indices encoded in `md`, read in the set's [`IndexOrder`].
+pub(crate) fn fors_indices<P: Instance>(md: &[u8]) -> [u32; MAX_K] {
     let mut idx = [0u32; MAX_K];
-    base_2b(md, P::PARAMS.a, &mut idx[..P::PARAMS.k]);
+    let out = &mut idx[..P::PARAMS.k];
+    match P::INDEX_ORDER {
+        IndexOrder::Fips205 => base_2b(md, P::PARAMS.a, out),
+        IndexOrder::Round31 => base_2b_lsb_first(md, P::PARAMS.a, out),
+    }
     idx
 }
 
 /// Compresses the k FORS roots into the FORS public key (end of Algorithms 16 and 17).
-pub(crate) fn fors_pk<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, roots: &[Node]) -> Node {
+pub(crate) fn fors_pk<P: Instance>(t: &P::Hash, adrs: &Adrs, roots: &[Node]) -> Node {
     let mut pk_adrs = *adrs;
     pk_adrs.set_type_and_clear(AdrsType::ForsRoots);
     pk_adrs.set_key_pair_address(adrs.key_pair_address());
@@ -72,7 +76,7 @@ pub(crate) fn fors_pk<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, roots: &[Node])
 /// `part` and returns the tree's root, which [`fors_pk`] compresses with the
 /// others (so `fors_pkFromSig` need not run when signing). The trees are
 /// independent, which lets a signature spread them over threads.
-pub(crate) fn fors_sign_tree<P: ParameterSet>(
+pub(crate) fn fors_sign_tree<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,
     i: usize,
@@ -100,7 +104,7 @@ pub(crate) fn fors_sign_tree<P: ParameterSet>(
 /// `fors_pkFromSig` (Algorithm 17): the FORS public key a signature implies.
 /// The k paths climb together: one batch of k F calls for the leaves, then
 /// one batch of k H calls per level.
-pub(crate) fn fors_pk_from_sig<P: ParameterSet>(
+pub(crate) fn fors_pk_from_sig<P: Instance>(
     t: &P::Hash,
     sig: &[u8],
     md: &[u8],

@@ -3,7 +3,7 @@
 
 use crate::address::Adrs;
 use crate::hash::Node;
-use crate::params::ParameterSet;
+use crate::params::Instance;
 use crate::xmss::xmss_pk_from_sig;
 
 /// Splits off the leaf index of the next layer up (the loop head of Algorithms 12 and 13).
@@ -13,7 +13,7 @@ pub(crate) fn next_layer(idx_tree: u64, hp: usize) -> (u64, u32) {
 }
 
 /// `ht_verify` (Algorithm 13): whether `sig` is a hypertree signature of `msg` under `pk_root`.
-pub(crate) fn ht_verify<P: ParameterSet>(
+pub(crate) fn ht_verify<P: Instance>(
     t: &P::Hash,
     msg: &Node,
     sig: &[u8],

@@ -91,15 +91,36 @@ impl Params {
     }
 }
 
+/// What the engine (WOTS+, XMSS, FORS, the hypertree, signing) needs of a
+/// parameter set: its numbers, its tweakable hash family and how it reads the
+/// digest. The twelve FIPS 205 sets and the 36 SPHINCS+ round-3.1 sets are
+/// all instances, so there is one engine for both standards.
+pub trait Instance: 'static + Copy + Clone + Default + fmt::Debug + Send + Sync {
+    /// The numbers (FIPS 205 Table 2, or the round-3.1 parameter files).
+    const PARAMS: Params;
+    /// The tweakable hash family.
+    type Hash: TweakableHash;
+    /// The order in which FORS reads the k a-bit indices from the digest.
+    const INDEX_ORDER: IndexOrder;
+    /// The set's name, for error messages.
+    const NAME: &'static str;
+}
+
+/// How the FORS part of the message digest splits into k indices of a bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexOrder {
+    /// FIPS 205 `base_2b`: big-endian, most significant bit of a byte first.
+    Fips205,
+    /// SPHINCS+ round 3.1 `message_to_indices`: least significant bit of a
+    /// byte first, index bits little-endian. FIPS 205 changed this.
+    Round31,
+}
+
 /// A FIPS 205 parameter set as a type: the engine is generic over it, so each
 /// set's numbers are constants in its own monomorphised code.
-pub trait ParameterSet: 'static + Copy + Clone + Default + fmt::Debug + Send + Sync {
+pub trait ParameterSet: Instance {
     /// The runtime name of this set.
     const ALGORITHM: Algorithm;
-    /// The numbers of Table 2.
-    const PARAMS: Params;
-    /// The tweakable hash family (SHAKE, or SHA-2 for its category).
-    type Hash: TweakableHash;
 }
 
 macro_rules! parameter_sets {
@@ -109,10 +130,14 @@ macro_rules! parameter_sets {
             #[doc = concat!("SLH-DSA-", $name, " (FIPS 205 Table 2).")]
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
             pub struct $ty;
-            impl ParameterSet for $ty {
-                const ALGORITHM: Algorithm = Algorithm::$variant;
+            impl Instance for $ty {
                 const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat };
                 type Hash = $hash;
+                const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
+                const NAME: &'static str = concat!("SLH-DSA-", $name);
+            }
+            impl ParameterSet for $ty {
+                const ALGORITHM: Algorithm = Algorithm::$variant;
             }
         )*
 
@@ -128,7 +153,7 @@ macro_rules! parameter_sets {
 
             /// The numbers of Table 2 for this set.
             pub const fn params(self) -> Params {
-                match self { $(Algorithm::$variant => <$ty as ParameterSet>::PARAMS,)* }
+                match self { $(Algorithm::$variant => <$ty as Instance>::PARAMS,)* }
             }
 
             /// The FIPS 205 name, e.g. `SLH-DSA-SHA2-128s`.

@@ -11,13 +11,13 @@ use crate::address::{Adrs, AdrsType};
 use crate::fors::{fors_indices, fors_pk, fors_sign_tree};
 use crate::hash::Node;
 use crate::hypertree::next_layer;
-use crate::params::{ParameterSet, MAX_D, MAX_K, MAX_N, W};
+use crate::params::{Instance, MAX_D, MAX_K, MAX_N, W};
 use crate::xmss::{xmss_auth_path, xmss_wots_sign};
 
 const MAX_TASKS: usize = MAX_K + MAX_D;
 
 /// Where each layer's tree and signing leaf are (the loop head of Algorithm 12).
-fn layer_positions<P: ParameterSet>(mut idx_tree: u64, mut idx_leaf: u32) -> [(u64, u32); MAX_D] {
+fn layer_positions<P: Instance>(mut idx_tree: u64, mut idx_leaf: u32) -> [(u64, u32); MAX_D] {
     let mut pos = [(0, 0); MAX_D];
     for (layer, p) in pos.iter_mut().enumerate().take(P::PARAMS.d) {
         if layer > 0 {
@@ -70,7 +70,7 @@ fn split(costs: &[u64], parts: usize, ends: &mut [usize; MAX_TASKS]) -> usize {
 
 /// Writes `SIG_FORS` and `SIG_HT` for the digest split into `md`, `idx_tree`,
 /// `idx_leaf`, using up to `threads` threads.
-pub(crate) fn fors_and_ht_sign<P: ParameterSet>(
+pub(crate) fn fors_and_ht_sign<P: Instance>(
     t: &P::Hash,
     md: &[u8],
     idx_tree: u64,

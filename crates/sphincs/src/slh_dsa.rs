@@ -14,7 +14,7 @@ use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
 use crate::keys::{Signature, SigningKey, VerifyingKey};
 use crate::message::{MessageSource, Prefixed};
-use crate::params::{ParameterSet, Params, MAX_M, MAX_N};
+use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
 use crate::xmss::xmss_root;
@@ -81,7 +81,7 @@ impl SecretParts {
 }
 
 /// `slh_keygen_internal` (Algorithm 18) on raw seeds of n bytes each.
-pub(crate) fn keygen_parts<P: ParameterSet>(
+pub(crate) fn keygen_parts<P: Instance>(
     sk_seed: &[u8],
     sk_prf: &[u8],
     pk_seed: &[u8],
@@ -94,9 +94,9 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
         ("PK.seed", pk_seed),
     ] {
         if x.len() != p.n {
-            return Err(Error::InvalidKeyLength {
+            return Err(Error::InvalidLength {
                 what,
-                algorithm: P::ALGORITHM,
+                algorithm: P::NAME,
                 expected: p.n,
                 got: x.len(),
             });
@@ -119,7 +119,7 @@ pub(crate) fn keygen_parts<P: ParameterSet>(
 }
 
 /// Whether `PK.root` of a secret key is the root its seeds give, compared in constant time.
-pub(crate) fn root_matches<P: ParameterSet>(sk: &SecretParts, threads: usize) -> bool {
+pub(crate) fn root_matches<P: Instance>(sk: &SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
     let mut adrs = Adrs::new();
@@ -147,7 +147,7 @@ fn split_digest(p: &Params, digest: &[u8]) -> (usize, u64, u32) {
     (md_len, idx_tree, idx_leaf)
 }
 
-fn h_msg<P: ParameterSet>(
+fn h_msg<P: Instance>(
     t: &P::Hash,
     r: &[u8],
     pk_root: &[u8],
@@ -162,7 +162,7 @@ fn h_msg<P: ParameterSet>(
 
 /// `slh_sign_internal` (Algorithm 19): signs M' (streamed twice) into `sig`,
 /// which must be exactly the signature length.
-pub(crate) fn sign_parts<P: ParameterSet>(
+pub(crate) fn sign_parts<P: Instance>(
     sk: &SecretParts,
     msg: &mut dyn MessageSource,
     opt_rand: &[u8],
@@ -204,7 +204,7 @@ pub(crate) fn sign_parts<P: ParameterSet>(
 /// of Genêt, TCHES 2023, against the grafting-tree attack; verifying before
 /// release does not stop it). Costs twice the time and, in hardened mode
 /// only, one more allocation of the signature's length.
-pub(crate) fn sign_parts_checked<P: ParameterSet>(
+pub(crate) fn sign_parts_checked<P: Instance>(
     sk: &SecretParts,
     msg: &mut dyn MessageSource,
     opt_rand: &[u8],
@@ -262,7 +262,7 @@ pub(crate) mod fault_injection {
 }
 
 /// `slh_verify_internal` (Algorithm 20) over a streamed M'.
-pub(crate) fn verify_parts<P: ParameterSet>(
+pub(crate) fn verify_parts<P: Instance>(
     pk: &PublicParts,
     msg: &mut dyn MessageSource,
     sig: &[u8],

@@ -4,11 +4,11 @@
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
 use crate::hash::{wipe, Node, TweakableHash};
-use crate::params::{ParameterSet, LG_W, MAX_N, MAX_WOTS_LEN, W};
+use crate::params::{Instance, LG_W, MAX_N, MAX_WOTS_LEN, W};
 
 /// The base-w digits of an n-byte message followed by its checksum digits
 /// (the first steps of Algorithms 7 and 8).
-fn digits<P: ParameterSet>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
+fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
     let p = P::PARAMS;
     let (len1, len) = (p.wots_len1(), p.wots_len());
     let mut d = [0u32; MAX_WOTS_LEN];
@@ -54,7 +54,7 @@ fn chains<T: TweakableHash>(t: &T, adrs: &Adrs, start: &[u8], steps: &[u8], vals
 }
 
 /// The secret chain starts of the key at `adrs` (the PRF step of Algorithms 6 and 7).
-fn secret_values<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
+fn secret_values<P: Instance>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
     let mut sk_adrs = [*adrs; MAX_WOTS_LEN];
     for (i, a) in sk_adrs.iter_mut().enumerate().take(P::PARAMS.wots_len()) {
         a.set_type_and_clear(AdrsType::WotsPrf);
@@ -65,7 +65,7 @@ fn secret_values<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
 }
 
 /// Compresses the chain ends into a WOTS+ public key with T_len.
-fn compress<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, ends: &[Node]) -> Node {
+fn compress<P: Instance>(t: &P::Hash, adrs: &Adrs, ends: &[Node]) -> Node {
     let mut pk_adrs = *adrs;
     pk_adrs.set_type_and_clear(AdrsType::WotsPk);
     pk_adrs.set_key_pair_address(adrs.key_pair_address());
@@ -79,7 +79,7 @@ pub(crate) const PKGEN_LEAVES: usize = 4;
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
 /// XMSS tree at `adrs` (out.len() ≤ [`PKGEN_LEAVES`]): every chain of every
 /// key advances in one batch per step.
-pub(crate) fn wots_pkgen_many<P: ParameterSet>(
+pub(crate) fn wots_pkgen_many<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,
     first: u32,
@@ -132,7 +132,7 @@ pub(crate) fn wots_pkgen_many<P: ParameterSet>(
 }
 
 /// `wots_sign` (Algorithm 7): signs the n-byte `msg`, writing `len·n` bytes to `sig`.
-pub(crate) fn wots_sign<P: ParameterSet>(t: &P::Hash, msg: &[u8], adrs: &Adrs, sig: &mut [u8]) {
+pub(crate) fn wots_sign<P: Instance>(t: &P::Hash, msg: &[u8], adrs: &Adrs, sig: &mut [u8]) {
     let (n, len) = (P::PARAMS.n, P::PARAMS.wots_len());
     let steps = digits::<P>(msg);
     let mut vals = [[0u8; MAX_N]; MAX_WOTS_LEN];
@@ -146,7 +146,7 @@ pub(crate) fn wots_sign<P: ParameterSet>(t: &P::Hash, msg: &[u8], adrs: &Adrs, s
 }
 
 /// `wots_pkFromSig` (Algorithm 8): the public key a WOTS+ signature implies.
-pub(crate) fn wots_pk_from_sig<P: ParameterSet>(
+pub(crate) fn wots_pk_from_sig<P: Instance>(
     t: &P::Hash,
     sig: &[u8],
     msg: &[u8],

@@ -3,7 +3,7 @@
 use crate::address::{Adrs, AdrsType};
 use crate::hash::{Node, TweakableHash};
 use crate::merkle::{root_and_path, Tree};
-use crate::params::{ParameterSet, MAX_HP, MAX_N};
+use crate::params::{Instance, MAX_HP, MAX_N};
 use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
 
 /// One XMSS tree: the leaves are WOTS+ public keys.
@@ -12,7 +12,7 @@ struct XmssTree<P> {
     _p: core::marker::PhantomData<P>,
 }
 
-impl<P: ParameterSet> Tree<P::Hash> for XmssTree<P> {
+impl<P: Instance> Tree<P::Hash> for XmssTree<P> {
     fn leaves(&self, t: &P::Hash, first: u32, out: &mut [Node]) {
         for (i, leaves) in out.chunks_mut(PKGEN_LEAVES).enumerate() {
             let at = first + (i * PKGEN_LEAVES) as u32;
@@ -31,7 +31,7 @@ impl<P: ParameterSet> Tree<P::Hash> for XmssTree<P> {
 
 /// `xmss_node(SK.seed, 0, h', PK.seed, ADRS)` (Algorithm 9) for the root of the
 /// tree at `adrs` (layer and tree address set), its leaves spread over `threads`.
-pub(crate) fn xmss_root<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, threads: usize) -> Node {
+pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -> Node {
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
@@ -44,7 +44,7 @@ pub(crate) fn xmss_root<P: ParameterSet>(t: &P::Hash, adrs: &Adrs, threads: usiz
 /// path of leaf `idx` (`h'·n` bytes) to `auth_out` and returns the tree's root,
 /// which the layer above signs (so Algorithm 11 need not recompute it). The
 /// WOTS+ half is [`wots_sign`], run once the message (the root below) is known.
-pub(crate) fn xmss_auth_path<P: ParameterSet>(
+pub(crate) fn xmss_auth_path<P: Instance>(
     t: &P::Hash,
     idx: u32,
     adrs: &Adrs,
@@ -65,7 +65,7 @@ pub(crate) fn xmss_auth_path<P: ParameterSet>(
 
 /// The WOTS+ half of `xmss_sign` (Algorithm 10): signs `msg` with key `idx`
 /// of the tree at `adrs`, writing `len·n` bytes to `sig`.
-pub(crate) fn xmss_wots_sign<P: ParameterSet>(
+pub(crate) fn xmss_wots_sign<P: Instance>(
     t: &P::Hash,
     msg: &[u8],
     idx: u32,
@@ -79,7 +79,7 @@ pub(crate) fn xmss_wots_sign<P: ParameterSet>(
 }
 
 /// `xmss_pkFromSig` (Algorithm 11): the root implied by an XMSS signature.
-pub(crate) fn xmss_pk_from_sig<P: ParameterSet>(
+pub(crate) fn xmss_pk_from_sig<P: Instance>(
     t: &P::Hash,
     idx: u32,
     sig: &[u8],

@@ -223,7 +223,7 @@ fn key_lengths_are_checked() {
         }
         let err = DynSigningKey::from_seeds(alg, &[0; 3], &[0; 3], &[0; 3]).unwrap_err();
         assert!(
-            matches!(err, Error::InvalidKeyLength { .. }),
+            matches!(err, Error::InvalidLength { what: "SK.seed", .. }),
             "{alg}: {err}"
         );
     }

@@ -7,13 +7,14 @@ use sha2::{Digest, Sha256, Sha512};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::lanes::{
-    sha256_final_blocks, sha256_many, sha512_final_blocks, sha512_many, Parts,
+    sha256_final_blocks, sha256_many, sha256_many_from, sha512_final_blocks, sha512_many, Parts,
 };
-use super::backend::sha2::{seed_state256, seed_state512, State256, State512};
+use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256};
+use super::robust::Bitmasks;
 use super::backend::Kernels;
 use super::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    T_GROUP,
+    GROUP, T_GROUP,
 };
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
@@ -279,5 +280,40 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             s.absorb(p);
         }
         s
+    }
+}
+
+impl<const CAT35: bool> Bitmasks for Sha2<CAT35> {
+    /// MGF1-SHA-256(PK.seed ‖ ADRSc, n): the first SHA-256 output, counter 0.
+    fn f_masks(&self, adrs: &[Adrs], out: &mut [Node]) {
+        let n = self.n;
+        let mut c = [[0u8; 22]; GROUP];
+        for (c, a) in c.iter_mut().zip(adrs) {
+            *c = a.compressed();
+        }
+        let zero = [0u8; 4];
+        let mut parts = [[&[][..]; 3]; GROUP];
+        for (p, c) in parts.iter_mut().zip(&c) {
+            *p = [&self.pk_seed[..n], c, &zero];
+        }
+        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+        for (r, p) in refs.iter_mut().zip(&parts) {
+            *r = p;
+        }
+        sha256_many_from(self.kernels.sha256, &IV256, 0, &refs[..adrs.len()], n, out);
+    }
+
+    /// MGF1 over SHA-512 for categories 3 and 5 (round 3.1's `thash_512`
+    /// covers every call of more than one block), SHA-256 otherwise.
+    fn mask(&self, adrs: &Adrs, out: &mut [u8]) {
+        let n = self.n;
+        let mut seed = [0u8; MAX_N + 22];
+        seed[..n].copy_from_slice(&self.pk_seed[..n]);
+        seed[n..n + 22].copy_from_slice(&adrs.compressed());
+        mgf1::<CAT35>(&seed[..n + 22], out);
+    }
+
+    fn n(&self) -> usize {
+        self.n
     }
 }

@@ -3,12 +3,13 @@
 use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::keccak::RATE;
+use super::backend::keccak::{shake256, RATE};
 use super::backend::lanes::{shake256_many, shake256_single_blocks, Parts};
 use super::backend::Kernels;
+use super::robust::Bitmasks;
 use super::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    T_GROUP,
+    GROUP, T_GROUP,
 };
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
@@ -162,5 +163,29 @@ impl TweakableHash for Shake {
         x.update(&self.pk_seed[..self.n]);
         x.update(pk_root);
         ShakeStream(x)
+    }
+}
+
+impl Bitmasks for Shake {
+    /// SHAKE256(PK.seed ‖ ADRS), n bytes, one block per call.
+    fn f_masks(&self, adrs: &[Adrs], out: &mut [Node]) {
+        let n = self.n;
+        let mut parts = [[&[][..]; 2]; GROUP];
+        for (p, a) in parts.iter_mut().zip(adrs) {
+            *p = [&self.pk_seed[..n], &a.0];
+        }
+        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+        for (r, p) in refs.iter_mut().zip(&parts) {
+            *r = p;
+        }
+        shake256_many(self.kernels.keccak, &refs[..adrs.len()], n, out);
+    }
+
+    fn mask(&self, adrs: &Adrs, out: &mut [u8]) {
+        shake256(&[&self.pk_seed[..self.n], &adrs.0], out);
+    }
+
+    fn n(&self) -> usize {
+        self.n
     }
 }

@@ -5,10 +5,10 @@
 /// SHAKE256 rate in bytes.
 pub const RATE: usize = 136;
 
-/// Computes SHAKE256 of the concatenation of `parts` into `out` (at most one
-/// block of output, which covers every F, H, T_l and PRF of FIPS 205).
+/// Computes SHAKE256 of the concatenation of `parts` into `out`, of any
+/// length (one block covers every call of FIPS 205; the round-3.1 robust
+/// bitmasks of T_l need several).
 pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
-    debug_assert!(out.len() <= RATE);
     let mut state = [0u64; 25];
     let mut block = [0u8; RATE];
     let mut fill = 0;
@@ -29,8 +29,13 @@ pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
     block[fill] ^= 0x1f;
     block[RATE - 1] ^= 0x80;
     absorb_block(&mut state, &block);
-    for (chunk, lane) in out.chunks_mut(8).zip(state.iter()) {
-        chunk.copy_from_slice(&lane.to_le_bytes()[..chunk.len()]);
+    for (i, squeezed) in out.chunks_mut(RATE).enumerate() {
+        if i > 0 {
+            f1600(&mut state);
+        }
+        for (chunk, lane) in squeezed.chunks_mut(8).zip(state.iter()) {
+            chunk.copy_from_slice(&lane.to_le_bytes()[..chunk.len()]);
+        }
     }
 }
 
@@ -55,13 +60,16 @@ mod tests {
     fn matches_sha3_crate() {
         let data: Vec<u8> = (0..600u32).map(|i| (i * 7 + 3) as u8).collect();
         for len in [0, 1, 95, 135, 136, 137, 271, 272, 273, 600] {
-            let mut ours = [0u8; 64];
-            shake256(&[&data[..len / 2], &data[len / 2..len]], &mut ours);
-            let mut x = shake::Shake256::default();
-            x.update(&data[..len]);
-            let mut theirs = [0u8; 64];
-            x.finalize_xof().read(&mut theirs);
-            assert_eq!(ours, theirs, "len {len}");
+            // Outputs of one block and of several (robust T_l bitmasks).
+            for out_len in [64, 136, 137, 2144] {
+                let mut ours = vec![0u8; out_len];
+                shake256(&[&data[..len / 2], &data[len / 2..len]], &mut ours);
+                let mut x = shake::Shake256::default();
+                x.update(&data[..len]);
+                let mut theirs = vec![0u8; out_len];
+                x.finalize_xof().read(&mut theirs);
+                assert_eq!(ours, theirs, "len {len} out {out_len}");
+            }
         }
     }
 }

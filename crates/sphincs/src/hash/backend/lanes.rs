@@ -7,7 +7,7 @@
 
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
-use super::sha2::{sha256_resume, sha512_resume, State256, State512};
+use super::sha2::{resume, State256, State512};
 use crate::hash::{wipe, Node};
 
 /// One hash call: its input as the concatenation of parts.
@@ -117,6 +117,7 @@ fn write_digest<W: BeWord>(st: &[W; 8], out: &mut Node, n: usize) {
 fn sha_lanes<W: BeWord, const B: usize, const L: usize>(
     compress: impl Fn(&mut [[W; 8]; L], &[[u8; B]; L]),
     seed: &[W; 8],
+    absorbed: usize,
     inputs: &[Parts<'_>],
     out_len: usize,
     outs: &mut [Node],
@@ -125,7 +126,7 @@ fn sha_lanes<W: BeWord, const B: usize, const L: usize>(
     let len = total_len(inputs[0]);
     let len_field = B / 8;
     let blocks = (len + 1 + len_field).div_ceil(B);
-    let bits = ((B + len) as u128 * 8).to_be_bytes();
+    let bits = ((absorbed + len) as u128 * 8).to_be_bytes();
     let mut states = [*seed; L];
     let mut blks = [[0u8; B]; L];
     for b in 0..blocks {
@@ -199,6 +200,19 @@ pub(crate) fn sha256_many(
     out_len: usize,
     outs: &mut [Node],
 ) {
+    sha256_many_from(k, seed, 64, inputs, out_len, outs);
+}
+
+/// [`sha256_many`] resumed from a state that has absorbed `absorbed` bytes
+/// (0 with [`IV256`](super::sha2::IV256): a plain SHA-256, as MGF1 needs).
+pub(crate) fn sha256_many_from(
+    k: Sha256Kernel,
+    seed: &State256,
+    absorbed: usize,
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
     debug_assert_eq!(inputs.len(), outs.len());
     let width = match k {
         Sha256Kernel::Scalar => 1,
@@ -209,17 +223,17 @@ pub(crate) fn sha256_many(
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
-            (_, 1) => sha256_resume(seed, ins[0], &mut os[0][..out_len]),
+            (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
             (Sha256Kernel::X4ShaNi, 2) => {
-                sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, ins, out_len, os)
+                sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, absorbed, ins, out_len, os)
             }
             (Sha256Kernel::X4ShaNi, _) => {
-                sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, ins, out_len, os)
+                sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, absorbed, ins, out_len, os)
             }
             (Sha256Kernel::X16Avx512, 9..) => {
-                sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, ins, out_len, os)
+                sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, absorbed, ins, out_len, os)
             }
-            _ => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, ins, out_len, os),
+            _ => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, absorbed, ins, out_len, os),
         }
     }
 }
@@ -228,6 +242,18 @@ pub(crate) fn sha256_many(
 pub(crate) fn sha512_many(
     k: Sha512Kernel,
     seed: &State512,
+    inputs: &[Parts<'_>],
+    out_len: usize,
+    outs: &mut [Node],
+) {
+    sha512_many_from(k, seed, 128, inputs, out_len, outs);
+}
+
+/// [`sha512_many`] resumed from a state that has absorbed `absorbed` bytes.
+pub(crate) fn sha512_many_from(
+    k: Sha512Kernel,
+    seed: &State512,
+    absorbed: usize,
     inputs: &[Parts<'_>],
     out_len: usize,
     outs: &mut [Node],
@@ -241,12 +267,12 @@ pub(crate) fn sha512_many(
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
-            (_, 1) => sha512_resume(seed, ins[0], &mut os[0][..out_len]),
+            (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
             // Three lanes of the 8-way kernel already beat four of the 4-way one.
             (Sha512Kernel::X8Avx512, 3..) => {
-                sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, ins, out_len, os)
+                sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, absorbed, ins, out_len, os)
             }
-            _ => sha_lanes::<u64, 128, 4>(sha512_x4(k), seed, ins, out_len, os),
+            _ => sha_lanes::<u64, 128, 4>(sha512_x4(k), seed, absorbed, ins, out_len, os),
         }
     }
 }
@@ -498,7 +524,7 @@ fn sha512_x8(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 8], &[[u8; 128]; 8]) {
 mod tests {
     use super::*;
     use crate::hash::backend::select::{Backend, Kernels};
-    use crate::hash::backend::sha2::{seed_state256, seed_state512};
+    use crate::hash::backend::sha2::{seed_state256, seed_state512, sha256_resume, sha512_resume};
 
     fn data(len: usize, salt: u8) -> Vec<u8> {
         (0..len)

@@ -44,7 +44,7 @@ pub fn seed_state512(seed: &[u8]) -> State512 {
 }
 
 /// What SHA-256 and SHA-512 do differently around the shared padding loop.
-trait Chaining: Copy {
+pub(crate) trait Chaining: Copy {
     /// Block size in bytes; the length field is `BLOCK / 8` bytes.
     const BLOCK: usize;
     fn compress(&mut self, block: &[u8]);
@@ -75,16 +75,16 @@ impl Chaining for State512 {
     }
 }
 
-/// Absorbs `parts` after the one block already in `st`, pads (FIPS 180-4 §5.1)
-/// and writes the first `out.len()` digest bytes.
-fn resume<S: Chaining>(st: &S, parts: &[&[u8]], out: &mut [u8]) {
+/// Absorbs `parts` after the `absorbed` bytes (whole blocks) already in `st`,
+/// pads (FIPS 180-4 §5.1) and writes the first `out.len()` digest bytes.
+pub(crate) fn resume<S: Chaining>(st: &S, absorbed: usize, parts: &[&[u8]], out: &mut [u8]) {
     let b = S::BLOCK;
     let len_at = b - b / 8;
     let mut st = *st;
     let mut buf = [0u8; 128];
     let block = &mut buf[..b];
     let mut fill = 0;
-    let mut total = b as u128;
+    let mut total = absorbed as u128;
     for part in parts {
         total += part.len() as u128;
         let mut part = *part;
@@ -113,13 +113,13 @@ fn resume<S: Chaining>(st: &S, parts: &[&[u8]], out: &mut [u8]) {
 /// Finishes SHA-256 of `(one block already in st) ‖ parts`, writing the first
 /// `out.len()` bytes of the digest.
 pub fn sha256_resume(st: &State256, parts: &[&[u8]], out: &mut [u8]) {
-    resume(st, parts, out);
+    resume(st, 64, parts, out);
 }
 
 /// Finishes SHA-512 of `(one block already in st) ‖ parts`, writing the first
 /// `out.len()` bytes of the digest.
 pub fn sha512_resume(st: &State512, parts: &[&[u8]], out: &mut [u8]) {
-    resume(st, parts, out);
+    resume(st, 128, parts, out);
 }
 
 #[cfg(test)]

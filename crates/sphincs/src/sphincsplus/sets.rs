@@ -1,0 +1,159 @@
+//! The 36 SPHINCS+ round-3.1 parameter sets as engine instances, and the
+//! runtime [`SpxAlgorithm`] naming them. The numbers are those of FIPS 205
+//! Table 2 (which kept them); the hash families and the digest's index order
+//! are round 3.1's.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::Error;
+use crate::hash::{Robust, Sha2Cat1, Sha2Cat35, Shake};
+use crate::params::{
+    IndexOrder, Instance, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f,
+    Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
+};
+
+/// The hash family of a round-3.1 set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpxHash {
+    /// SHAKE256.
+    Shake,
+    /// SHA-256, with SHA-512 for H, T_l and the message functions at levels 3 and 5.
+    Sha2,
+    /// Haraka-512, Haraka-256 and the Haraka-S sponge.
+    Haraka,
+}
+
+/// Calls code generic over an [`Instance`] with the type of a runtime set.
+pub(crate) trait Visit {
+    /// What the visit returns.
+    type Out;
+    /// Runs with `P` bound to the set's type.
+    fn visit<P: Instance>(self) -> Self::Out;
+}
+
+macro_rules! spx_sets {
+    ($( $ty:ident, $name:literal, $hash:ident, $robust:literal, $family:ty, $params:ty; )*) => {
+        $(
+            #[doc = concat!("`", $name, "` (SPHINCS+ round 3.1).")]
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct $ty;
+            impl Instance for $ty {
+                const PARAMS: Params = <$params as Instance>::PARAMS;
+                type Hash = $family;
+                const INDEX_ORDER: IndexOrder = IndexOrder::Round31;
+                const NAME: &'static str = $name;
+            }
+        )*
+
+        /// A SPHINCS+ round-3.1 parameter set chosen at run time.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum SpxAlgorithm {
+            $( #[doc = concat!("`", $name, "`")] $ty, )*
+        }
+
+        impl SpxAlgorithm {
+            /// Every set, in the order of the reference code's `SHA256SUMS`.
+            pub const ALL: &'static [SpxAlgorithm] = &[$(SpxAlgorithm::$ty),*];
+
+            /// The reference code's name, e.g. `sphincs-shake-128f-simple`.
+            pub const fn name(self) -> &'static str {
+                match self { $(SpxAlgorithm::$ty => $name,)* }
+            }
+
+            /// The set's numbers.
+            pub const fn params(self) -> Params {
+                match self { $(SpxAlgorithm::$ty => <$ty as Instance>::PARAMS,)* }
+            }
+
+            /// The hash family.
+            pub const fn hash(self) -> SpxHash {
+                match self { $(SpxAlgorithm::$ty => SpxHash::$hash,)* }
+            }
+
+            /// Whether this is a "robust" (bitmasked) set rather than a "simple" one.
+            pub const fn is_robust(self) -> bool {
+                match self { $(SpxAlgorithm::$ty => $robust,)* }
+            }
+
+            pub(crate) fn visit<V: Visit>(self, v: V) -> V::Out {
+                match self { $(SpxAlgorithm::$ty => v.visit::<$ty>(),)* }
+            }
+        }
+    };
+}
+
+spx_sets! {
+    SphincsSha2_128fRobust,  "sphincs-sha2-128f-robust",  Sha2, true,  Robust<Sha2Cat1>,  Sha2_128f;
+    SphincsSha2_128fSimple,  "sphincs-sha2-128f-simple",  Sha2, false, Sha2Cat1,          Sha2_128f;
+    SphincsSha2_128sRobust,  "sphincs-sha2-128s-robust",  Sha2, true,  Robust<Sha2Cat1>,  Sha2_128s;
+    SphincsSha2_128sSimple,  "sphincs-sha2-128s-simple",  Sha2, false, Sha2Cat1,          Sha2_128s;
+    SphincsSha2_192fRobust,  "sphincs-sha2-192f-robust",  Sha2, true,  Robust<Sha2Cat35>, Sha2_192f;
+    SphincsSha2_192fSimple,  "sphincs-sha2-192f-simple",  Sha2, false, Sha2Cat35,         Sha2_192f;
+    SphincsSha2_192sRobust,  "sphincs-sha2-192s-robust",  Sha2, true,  Robust<Sha2Cat35>, Sha2_192s;
+    SphincsSha2_192sSimple,  "sphincs-sha2-192s-simple",  Sha2, false, Sha2Cat35,         Sha2_192s;
+    SphincsSha2_256fRobust,  "sphincs-sha2-256f-robust",  Sha2, true,  Robust<Sha2Cat35>, Sha2_256f;
+    SphincsSha2_256fSimple,  "sphincs-sha2-256f-simple",  Sha2, false, Sha2Cat35,         Sha2_256f;
+    SphincsSha2_256sRobust,  "sphincs-sha2-256s-robust",  Sha2, true,  Robust<Sha2Cat35>, Sha2_256s;
+    SphincsSha2_256sSimple,  "sphincs-sha2-256s-simple",  Sha2, false, Sha2Cat35,         Sha2_256s;
+    SphincsShake128fRobust,  "sphincs-shake-128f-robust", Shake, true,  Robust<Shake>,    Shake128f;
+    SphincsShake128fSimple,  "sphincs-shake-128f-simple", Shake, false, Shake,            Shake128f;
+    SphincsShake128sRobust,  "sphincs-shake-128s-robust", Shake, true,  Robust<Shake>,    Shake128s;
+    SphincsShake128sSimple,  "sphincs-shake-128s-simple", Shake, false, Shake,            Shake128s;
+    SphincsShake192fRobust,  "sphincs-shake-192f-robust", Shake, true,  Robust<Shake>,    Shake192f;
+    SphincsShake192fSimple,  "sphincs-shake-192f-simple", Shake, false, Shake,            Shake192f;
+    SphincsShake192sRobust,  "sphincs-shake-192s-robust", Shake, true,  Robust<Shake>,    Shake192s;
+    SphincsShake192sSimple,  "sphincs-shake-192s-simple", Shake, false, Shake,            Shake192s;
+    SphincsShake256fRobust,  "sphincs-shake-256f-robust", Shake, true,  Robust<Shake>,    Shake256f;
+    SphincsShake256fSimple,  "sphincs-shake-256f-simple", Shake, false, Shake,            Shake256f;
+    SphincsShake256sRobust,  "sphincs-shake-256s-robust", Shake, true,  Robust<Shake>,    Shake256s;
+    SphincsShake256sSimple,  "sphincs-shake-256s-simple", Shake, false, Shake,            Shake256s;
+}
+
+impl SpxAlgorithm {
+    /// Public key bytes: `PK.seed ‖ PK.root`.
+    pub const fn public_key_len(self) -> usize {
+        self.params().pk_bytes()
+    }
+    /// Secret key bytes: `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
+    pub const fn secret_key_len(self) -> usize {
+        self.params().sk_bytes()
+    }
+    /// Signature bytes.
+    pub const fn signature_len(self) -> usize {
+        self.params().sig_bytes()
+    }
+    /// Bytes of the key-generation seed `SK.seed ‖ SK.prf ‖ PK.seed` (3n).
+    pub const fn seed_len(self) -> usize {
+        3 * self.params().n
+    }
+    /// NIST security category.
+    pub const fn security_category(self) -> u8 {
+        self.params().category
+    }
+}
+
+impl fmt::Display for SpxAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SpxAlgorithm {
+    type Err = Error;
+
+    /// Accepts the reference code's names in any case, with `sphincs-` or
+    /// `sphincs+-` or no prefix, e.g. `SPHINCS+-SHAKE-128f-simple`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let want = s.trim().to_ascii_lowercase();
+        let want = want
+            .strip_prefix("sphincs+-")
+            .or_else(|| want.strip_prefix("sphincs-"))
+            .unwrap_or(&want);
+        SpxAlgorithm::ALL
+            .iter()
+            .copied()
+            .find(|a| &a.name()["sphincs-".len()..] == want)
+            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
+    }
+}

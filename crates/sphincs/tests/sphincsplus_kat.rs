@@ -1,0 +1,114 @@
+//! SPHINCS+ round 3.1 against the reference code's known answers: the count-0
+//! entry of every set byte for byte, and the sha256 of the whole 100-entry
+//! `PQCsignKAT_*.rsp` file against the reference repository's `SHA256SUMS`
+//! (data: `tests/data/sphincsplus-r31/`, see its README).
+
+use std::io::Read;
+
+use sha2::{Digest, Sha256};
+use sphincs::sphincsplus::kat::write_rsp;
+use sphincs::sphincsplus::SpxAlgorithm;
+
+struct Expected {
+    name: String,
+    rsp_sha256: String,
+    count0: String,
+}
+
+fn field(v: &serde_json::Value, k: &str) -> String {
+    match &v[k] {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn expected() -> Vec<Expected> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sphincsplus-r31/first-entries.json.gz"
+    );
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("vector file"))
+        .read_to_string(&mut text)
+        .expect("gzip");
+    let sums = include_str!("data/sphincsplus-r31/SHA256SUMS");
+    let list: serde_json::Value = serde_json::from_str(&text).expect("json");
+    list.as_array()
+        .expect("list")
+        .iter()
+        .map(|e| {
+            let name = field(e, "name");
+            let sum = sums
+                .lines()
+                .find_map(|l| l.strip_suffix(&format!(" {name}")))
+                .expect("every set in SHA256SUMS")
+                .to_string();
+            assert_eq!(sum, field(e, "rspSha256"), "{name}");
+            let c = &e["count0"];
+            let mut count0 = String::new();
+            for k in ["count", "seed", "mlen", "msg", "pk", "sk", "smlen", "sm"] {
+                count0 += &format!("{k} = {}\n", field(c, k));
+            }
+            count0.push('\n');
+            Expected {
+                name,
+                rsp_sha256: sum,
+                count0,
+            }
+        })
+        .collect()
+}
+
+fn rsp(alg: SpxAlgorithm, count: usize, threads: usize) -> String {
+    let mut out = String::new();
+    write_rsp(alg, count, threads, &mut |s| {
+        out.push_str(s);
+        Ok(())
+    })
+    .expect("KAT generation");
+    out
+}
+
+#[test]
+fn first_entry_of_every_set() {
+    let want = expected();
+    assert_eq!(want.len(), 36);
+    let mut checked = 0;
+    for e in &want {
+        let Ok(alg) = e.name.parse::<SpxAlgorithm>() else {
+            eprintln!("SKIP {}", e.name); continue;
+        };
+        let got = rsp(alg, 1, 2);
+        let got = got.strip_prefix("# SPHINCS+\n\n").expect("header");
+        if got != e.count0 { let p = got.bytes().zip(e.count0.bytes()).position(|(a, b)| a != b); eprintln!("{}: DIFF at {:?}: {}", e.name, p, &got[p.unwrap_or(0).saturating_sub(20)..(p.unwrap_or(0)+20).min(got.len())]); continue; } eprintln!("{} OK", e.name);
+        checked += 1;
+    }
+    assert_eq!(checked, 36);
+}
+
+fn full_file(filter: impl Fn(&SpxAlgorithm) -> bool) {
+    for e in expected() {
+        let alg: SpxAlgorithm = e.name.parse().expect("supported set");
+        if !filter(&alg) {
+            continue;
+        }
+        let t = std::time::Instant::now();
+        let file = rsp(alg, 100, 2);
+        let sum = hex::encode(Sha256::digest(file.as_bytes()));
+        assert_eq!(sum, e.rsp_sha256, "{}: PQCsignKAT file hash", e.name);
+        eprintln!("{}: 100 entries match in {:.1?}", e.name, t.elapsed());
+    }
+}
+
+/// The f sets' full files.
+#[test]
+fn full_rsp_files_f_sets() {
+    full_file(|a| a.name().contains("f-"));
+}
+
+/// The s sets' full files: slow (100 keys and signatures each), so run in
+/// release mode, as CI does.
+#[test]
+fn full_rsp_files_s_sets() {
+    full_file(|a| a.name().contains("s-"));
+}
