@@ -9,15 +9,15 @@ use crate::error::CliError;
 use crate::io::{check_writable, same_file, stage, write_output, write_stdout};
 use crate::keyfile::{load_public_half, parse_algorithm};
 
-/// Prints the twelve parameter sets.
+/// Prints the twelve FIPS 205 sets and the 36 round-3.1 sets.
 pub fn list() -> Result<(), CliError> {
     let mut out = format!(
-        "{:<20} {:>8} {:>6} {:>6} {:>7}  {}\n",
+        "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
         "ALGORITHM", "CATEGORY", "PK", "SK", "SIG", "OID"
     );
     for alg in Algorithm::ALL {
         out += &format!(
-            "{:<20} {:>8} {:>6} {:>6} {:>7}  {}\n",
+            "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
             alg.name(),
             alg.security_category(),
             alg.public_key_len(),
@@ -26,7 +26,9 @@ pub fn list() -> Result<(), CliError> {
             alg.oid()
         );
     }
-    out += "Sizes in bytes. Keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909).\n";
+    out += &crate::cmd_spx::list_rows();
+    out += "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
+            SPHINCS+ round-3.1 keys (sphincs-*) have no OID and are raw bytes.\n";
     write_stdout(out.as_bytes(), false)
 }
 

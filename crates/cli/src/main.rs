@@ -12,6 +12,7 @@ mod bench;
 mod calls;
 mod cmd_keys;
 mod cmd_sign;
+mod cmd_spx;
 mod demo;
 mod error;
 mod hex;
@@ -39,11 +40,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the parameter sets: security category, key and signature sizes, OIDs.
+    /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, and
+    /// the 36 SPHINCS+ round-3.1 sets (raw keys only).
     List,
     /// Generate a key pair.
     Keygen {
-        /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s (see `sphincs list`).
+        /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s, or a SPHINCS+
+        /// round-3.1 set such as sphincs-shake-128f-simple, whose keys are raw
+        /// bytes since no OID exists for them (see `sphincs list`).
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Where to write the private key (created with mode 0600).
@@ -73,7 +77,7 @@ enum Command {
         /// Write DER instead of PEM.
         #[arg(long)]
         der: bool,
-        /// Parameter set of a raw key.
+        /// Parameter set of a raw key (required for SPHINCS+ round-3.1 keys, which are always raw).
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Replace an existing output file.
@@ -103,7 +107,8 @@ enum Command {
         /// Replace an existing signature file.
         #[arg(long)]
         force: bool,
-        /// Parameter set of a raw key.
+        /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
+        /// no context or pre-hash) such as sphincs-sha2-128s-robust.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input.
@@ -126,7 +131,8 @@ enum Command {
         /// HashSLH-DSA with this pre-hash.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
-        /// Parameter set of a raw key.
+        /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
+        /// no context or pre-hash) such as sphincs-sha2-128s-robust.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input.
@@ -150,6 +156,26 @@ enum Command {
         /// Replace an existing response file.
         #[arg(long)]
         force: bool,
+    },
+    /// Write NIST's known-answer file for a SPHINCS+ round-3.1 set, as the
+    /// PQCgenKAT_sign program does (AES-256 CTR-DRBG seeded with 0x00..0x2F).
+    Kat {
+        /// A SPHINCS+ round-3.1 set, e.g. sphincs-haraka-128f-robust.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: String,
+        /// Output file, or `-` for standard output (default:
+        /// PQCsignKAT_<secret key bytes>.rsp in the current directory).
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Entries to write (NIST's files have 100).
+        #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
+        count: u16,
+        /// Replace an existing output file.
+        #[arg(long)]
+        force: bool,
+        /// Threads to use (default: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Time keygen, sign (deterministic) and verify: median and minimum time,
     /// cycles, operations per second, peak heap, sizes.
@@ -240,6 +266,21 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             threads,
+        } if cmd_spx::parse(Some(&algorithm)).is_some() => cmd_spx::keygen(
+            cmd_spx::require(&algorithm)?,
+            &out,
+            public.as_deref(),
+            der,
+            force,
+            thread_count(threads),
+        ),
+        Command::Keygen {
+            algorithm,
+            out,
+            public,
+            der,
+            force,
+            threads,
         } => cmd_keys::keygen(
             &algorithm,
             &out,
@@ -254,7 +295,10 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             algorithm,
             force,
-        } => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
+        } => match cmd_spx::parse(algorithm.as_deref()) {
+            Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
+            None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
+        },
         Command::Sign {
             key,
             context,
@@ -266,7 +310,21 @@ fn run(command: Command) -> Result<(), CliError> {
             algorithm,
             file,
             threads,
-        } => cmd_sign::sign(cmd_sign::SignArgs {
+        } => match cmd_spx::parse(algorithm.as_deref()) {
+            Some(alg) => {
+                cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
+                cmd_spx::sign(cmd_spx::SignArgs {
+                    alg,
+                    key: &key,
+                    deterministic,
+                    fault_hardened,
+                    out: out.as_deref(),
+                    force,
+                    file: file.as_deref(),
+                    threads: thread_count(threads),
+                })
+            }
+            None => cmd_sign::sign(cmd_sign::SignArgs {
             key: &key,
             context: context.bytes()?,
             deterministic,
@@ -277,7 +335,8 @@ fn run(command: Command) -> Result<(), CliError> {
             algorithm: algorithm.as_deref(),
             file: file.as_deref(),
             threads: thread_count(threads),
-        }),
+            }),
+        },
         Command::Verify {
             public,
             signature,
@@ -285,14 +344,33 @@ fn run(command: Command) -> Result<(), CliError> {
             prehash,
             algorithm,
             file,
-        } => cmd_sign::verify(cmd_sign::VerifyArgs {
-            public: &public,
-            signature: &signature,
-            context: context.bytes()?,
-            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-            algorithm: algorithm.as_deref(),
-            file: file.as_deref(),
-        }),
+        } => match cmd_spx::parse(algorithm.as_deref()) {
+            Some(alg) => {
+                cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
+                cmd_spx::verify(alg, &public, &signature, file.as_deref())
+            }
+            None => cmd_sign::verify(cmd_sign::VerifyArgs {
+                public: &public,
+                signature: &signature,
+                context: context.bytes()?,
+                prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                algorithm: algorithm.as_deref(),
+                file: file.as_deref(),
+            }),
+        },
+        Command::Kat {
+            algorithm,
+            out,
+            count,
+            force,
+            threads,
+        } => cmd_spx::kat(
+            cmd_spx::require(&algorithm)?,
+            out.as_deref(),
+            usize::from(count),
+            force,
+            thread_count(threads),
+        ),
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
         Command::Bench {
