@@ -809,3 +809,112 @@ fn fault_hardened_signature_equals_the_normal_one() {
     .ok();
     sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
 }
+
+/// The SPHINCS+ round-3.1 sets `sphincs list` names.
+fn round31_names() -> Vec<String> {
+    let out = sphincs(&["list"]).ok();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("sphincs-"))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+/// keygen, sign, verify and a tampered message for all 36 round-3.1 sets,
+/// with raw key files of the reference code's sizes.
+#[test]
+fn every_round31_set_keygen_sign_verify() {
+    let names = round31_names();
+    assert_eq!(names.len(), 36, "{names:?}");
+    let s = Scratch::new("every-round31-set");
+    let msg = s.write("msg", b"pre-standard signature");
+    let bad = s.write("bad", b"pre-standard signaturE");
+    for name in &names {
+        let (k, p, sig) = (
+            s.p(&format!("{name}.key")),
+            s.p(&format!("{name}.pub")),
+            s.p(&format!("{name}.sig")),
+        );
+        // Names are case-insensitive, and the "SPHINCS+-" spelling is accepted.
+        let upper = name.to_uppercase().replacen("SPHINCS-", "SPHINCS+-", 1);
+        sphincs(&["keygen", "-a", &upper, "-o", &k, "--pub", &p]).ok();
+        let (sk, pk) = (s.read(&format!("{name}.key")), s.read(&format!("{name}.pub")));
+        assert_eq!(sk.len(), 2 * pk.len(), "{name}");
+        assert_eq!(&sk[sk.len() / 2..], &pk[..], "{name}: sk ends with pk");
+        sphincs(&["sign", "-a", name, "-k", &k, "-o", &sig, &msg]).ok();
+        let out = sphincs(&["verify", "-a", name, "-p", &p, "-s", &sig, &msg]).ok();
+        assert_eq!(out.stdout, b"valid signature\n");
+        // The secret key verifies too (its public half).
+        sphincs(&["verify", "-a", name, "-p", &k, "-s", &sig, &msg]).ok();
+        let out = sphincs(&["verify", "-a", name, "-p", &p, "-s", &sig, &bad]).code(1);
+        assert_eq!(out.stderr, "invalid signature\n");
+    }
+}
+
+/// What round 3.1 lacks is refused in one line, and nothing is written.
+#[test]
+fn round31_refusals() {
+    let s = Scratch::new("round31-refusals");
+    let msg = s.write("msg", b"m");
+    let (k, p) = (s.p("k"), s.p("p"));
+    let alg = "sphincs-sha2-128f-robust";
+    sphincs(&["keygen", "-a", alg, "--der", "-o", &k]).usage_error("no OID");
+    assert_eq!(s.names(), ["msg"]);
+    sphincs(&["keygen", "-a", alg, "-o", &k, "--pub", &p]).ok();
+    let sig = s.p("sig");
+    sphincs(&["sign", "-a", alg, "-k", &k, "--context", "x", "-o", &sig, &msg])
+        .usage_error("FIPS 205 only");
+    sphincs(&["sign", "-a", alg, "-k", &k, "--prehash", "SHA2-256", "-o", &sig, &msg])
+        .usage_error("FIPS 205 only");
+    sphincs(&["sign", "-a", alg, "-k", &p, "-o", &sig, &msg]).usage_error("public key");
+    // A key of another set's length, and a key whose PK.root was altered.
+    sphincs(&["sign", "-a", "sphincs-sha2-192f-robust", "-k", &k, "-o", &sig, &msg])
+        .usage_error("needs 96");
+    let mut sk = s.read("k");
+    sk[63] ^= 1;
+    let bad = s.write("bad-root", &sk);
+    sphincs(&["sign", "-a", alg, "-k", &bad, "-o", &sig, &msg]).usage_error("mismatch");
+    assert!(!s.path("sig").exists());
+    sphincs(&["kat", "-a", "shake-128f"]).usage_error("round-3.1 set");
+    // A signature of the wrong length is invalid (exit 1), not an error.
+    let short = s.write("short", &[0u8; 100]);
+    sphincs(&["verify", "-a", alg, "-p", &p, "-s", &short, &msg]).code(1);
+}
+
+/// `sphincs kat` writes NIST's file: the full 100-entry file of one set
+/// hashes to the reference code's SHA256SUMS value; the default name is
+/// PQCsignKAT_<sk bytes>.rsp and an existing file is not replaced.
+#[test]
+fn kat_file() {
+    let s = Scratch::new("kat");
+    let sums = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../sphincs/tests/data/sphincsplus-r31/SHA256SUMS"
+    ))
+    .unwrap();
+    let name = "sphincs-shake-128f-simple";
+    let want = sums
+        .lines()
+        .find_map(|l| l.strip_suffix(&format!(" {name}")))
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(["kat", "-a", name, "--threads", "2"])
+        .current_dir(&s.0)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = s.read("PQCsignKAT_64.rsp");
+    let got = hex(&<sha2::Sha256 as sha2::Digest>::digest(&file));
+    assert_eq!(got.to_lowercase(), want);
+    let again = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(["kat", "-a", name, "--count", "1"])
+        .current_dir(&s.0)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(s.read("PQCsignKAT_64.rsp"), file, "not replaced");
+    let one = sphincs(&["kat", "-a", name, "--count", "1", "-o", "-"]).ok();
+    assert!(file.starts_with(&one.stdout));
+    assert!(one.stdout.ends_with(b"\n\n"));
+}
