@@ -10,6 +10,9 @@
 //!
 //! - sphincs: this workspace's library, default (best) backend, one thread;
 //!   keygen from fixed seeds, deterministic signing.
+//! - sphincs-r31: the same library's SPHINCS+ round-3.1 "simple" set of the
+//!   same numbers and hash (raw keys from fixed seeds, deterministic signing):
+//!   the like-for-like row against PQClean's round-3.1 code.
 //! - slh-dsa (RustCrypto, =0.2.0-rc.5): keygen from fixed seeds
 //!   (`slh_keygen_internal`), deterministic signing.
 //! - fips205 (0.5): keygen from fixed seeds, deterministic signing (`hedged = false`).
@@ -26,6 +29,7 @@ use std::time::Instant;
 
 use fips205::traits::{KeyGen, Signer as _, Verifier as _};
 use pqcrypto_traits::sign::{DetachedSignature as _, PublicKey as _};
+use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Randomness, SignOptions};
 
 const MSG: &[u8] = b"peer comparison: a 32-byte text.";
@@ -362,6 +366,57 @@ impl Impl for Ed25519 {
     }
 }
 
+/// Our SPHINCS+ round-3.1 "simple" set with the numbers and hash of `alg`.
+struct OursR31 {
+    alg: SpxAlgorithm,
+    seed: Vec<u8>,
+    sk: SpxSigningKey,
+    vk: SpxVerifyingKey,
+    sig: Vec<u8>,
+}
+
+const DET_R31: SpxSignOptions<'static> = SpxSignOptions {
+    randomness: Randomness::Deterministic,
+    threads: 1,
+    fault_hardened: false,
+};
+
+impl OursR31 {
+    fn new(alg: Algorithm) -> OursR31 {
+        let short = alg.name().trim_start_matches("SLH-DSA-").to_lowercase();
+        let alg: SpxAlgorithm = format!("sphincs-{short}-simple").parse().unwrap();
+        let seed = seed(alg.seed_len(), 4);
+        let sk = SpxSigningKey::from_seed(alg, &seed).unwrap();
+        let sig = sk.sign(MSG, &DET_R31).unwrap();
+        let vk = sk.verifying_key();
+        OursR31 {
+            alg,
+            seed,
+            sk,
+            vk,
+            sig,
+        }
+    }
+}
+
+impl Impl for OursR31 {
+    fn name(&self) -> &'static str {
+        "sphincs-r31"
+    }
+    fn keygen(&mut self) {
+        black_box(SpxSigningKey::from_seed(self.alg, black_box(&self.seed)).unwrap());
+    }
+    fn sign(&mut self) {
+        self.sig = self.sk.sign(black_box(MSG), &DET_R31).unwrap();
+    }
+    fn verify(&mut self) {
+        self.vk.verify(black_box(MSG), &self.sig).unwrap();
+    }
+    fn sizes(&self) -> (usize, usize) {
+        (self.alg.public_key_len(), self.alg.signature_len())
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The SLH-DSA line-up per set
 
@@ -430,7 +485,7 @@ fn slh_impls(alg: Algorithm) -> Vec<Box<dyn Impl>> {
             Box::new(SpxShake256f::new()),
         ),
     };
-    vec![ours, rc, f205, spx]
+    vec![ours, rc, f205, spx, Box::new(OursR31::new(alg))]
 }
 
 fn reference_impls() -> Vec<Box<dyn Impl>> {
@@ -520,8 +575,15 @@ fn main() {
             }
         );
         println!(
-            "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18}",
-            "set", "op", "iters", "sphincs", "slh-dsa (x)", "fips205 (x)", "pqclean-spx (x)"
+            "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18} {:>18}",
+            "set",
+            "op",
+            "iters",
+            "sphincs",
+            "slh-dsa (x)",
+            "fips205 (x)",
+            "pqclean-spx (x)",
+            "sphincs-r31 (x)"
         );
     }
     for alg in algs {
@@ -545,14 +607,15 @@ fn main() {
                 let peer =
                     |i: usize| format!("{} ({:.1})", ms(med[i]), med[i] as f64 / med[0] as f64);
                 println!(
-                    "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18}",
+                    "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18} {:>18}",
                     alg.name().trim_start_matches("SLH-DSA-"),
                     op,
                     iters,
                     ms(med[0]),
                     peer(1),
                     peer(2),
-                    peer(3)
+                    peer(3),
+                    peer(4)
                 );
             }
         }

@@ -11,7 +11,8 @@ use serde_json::json;
 use sphincs::hash::backend::{
     cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend, Kernels,
 };
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Randomness, SignOptions};
+use sphincs::sphincsplus::{SpxAlgorithm, SpxHash, SpxSignOptions, SpxSigningKey};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Params, Randomness, SignOptions};
 
 use crate::calls;
 use crate::error::CliError;
@@ -41,19 +42,59 @@ pub struct BenchArgs {
     pub calls: bool,
 }
 
-/// Parses `-a` values: none or `all` means all twelve sets.
-fn parse_algorithms(names: &[String]) -> Result<Vec<Algorithm>, CliError> {
-    if names.is_empty() || names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
-        return Ok(Algorithm::ALL.to_vec());
-    }
-    let mut algs = Vec::new();
-    for name in names {
-        let alg: Algorithm = name.parse()?;
-        if !algs.contains(&alg) {
-            algs.push(alg);
+/// A FIPS 205 set or a SPHINCS+ round-3.1 set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Set {
+    Fips(Algorithm),
+    Spx(SpxAlgorithm),
+}
+
+impl Set {
+    fn name(self) -> &'static str {
+        match self {
+            Set::Fips(a) => a.name(),
+            Set::Spx(a) => a.name(),
         }
     }
-    Ok(algs)
+    /// The table's name: without the `SLH-DSA-` prefix; round-3.1 names stay whole.
+    fn short(self) -> &'static str {
+        self.name().trim_start_matches("SLH-DSA-")
+    }
+    fn params(self) -> Params {
+        match self {
+            Set::Fips(a) => a.params(),
+            Set::Spx(a) => a.params(),
+        }
+    }
+    fn is_s(self) -> bool {
+        self.params().d < 17
+    }
+}
+
+/// Parses `-a` values: none or `all` means the twelve FIPS 205 sets, `r31`
+/// the 36 SPHINCS+ round-3.1 sets; single names of either kind.
+fn parse_algorithms(names: &[String]) -> Result<Vec<Set>, CliError> {
+    let mut sets = Vec::new();
+    let mut add = |s: Set| {
+        if !sets.contains(&s) {
+            sets.push(s);
+        }
+    };
+    if names.is_empty() {
+        Algorithm::ALL.into_iter().for_each(|a| add(Set::Fips(a)));
+    }
+    for name in names {
+        if name.eq_ignore_ascii_case("all") {
+            Algorithm::ALL.into_iter().for_each(|a| add(Set::Fips(a)));
+        } else if name.eq_ignore_ascii_case("r31") {
+            SpxAlgorithm::ALL.iter().for_each(|a| add(Set::Spx(*a)));
+        } else if let Ok(a) = name.parse::<SpxAlgorithm>() {
+            add(Set::Spx(a));
+        } else {
+            add(Set::Fips(name.parse::<Algorithm>()?));
+        }
+    }
+    Ok(sets)
 }
 
 fn parse_ops(op: &str) -> Result<Vec<&'static str>, CliError> {
@@ -103,9 +144,15 @@ fn deterministic(threads: usize) -> SignOptions<'static> {
     }
 }
 
-fn describe(alg: Algorithm) -> String {
-    let sha2 = alg.name().contains("SHA2");
-    Kernels::current().describe(sha2, sha2 && alg.security_category() >= 3)
+fn describe(set: Set) -> String {
+    let k = Kernels::current();
+    if let Set::Spx(a) = set {
+        if a.hash() == SpxHash::Haraka {
+            return k.describe_haraka().to_string();
+        }
+    }
+    let sha2 = set.name().to_ascii_lowercase().contains("sha2");
+    k.describe(sha2, sha2 && set.params().category >= 3)
 }
 
 /// One timed call: wall time, cycles, and heap bytes above the level before.
@@ -132,7 +179,7 @@ fn sample(op: &mut dyn FnMut() -> Result<(), sphincs::Error>) -> Result<Sample, 
 
 /// One table row.
 struct Row {
-    alg: Algorithm,
+    alg: Set,
     op: &'static str,
     threads: usize,
     backend: String,
@@ -157,7 +204,48 @@ fn median(v: &mut [u64]) -> u64 {
 /// Times `op` of `alg`: one warm-up call (not counted), then `runs` calls,
 /// or as many as fit in about a second (at least 3; at least 1 for the slow
 /// 's'-set keygen and sign).
-fn measure(
+fn measure(set: Set, op: &'static str, threads: usize, runs: Option<u32>) -> Result<Row, CliError> {
+    match set {
+        Set::Fips(alg) => measure_fips(alg, op, threads, runs),
+        Set::Spx(alg) => measure_spx(alg, op, threads, runs),
+    }
+}
+
+/// Round 3.1: the same operations on raw keys (no context, message as given).
+fn measure_spx(
+    alg: SpxAlgorithm,
+    op: &'static str,
+    threads: usize,
+    runs: Option<u32>,
+) -> Result<Row, CliError> {
+    let seed = filler(alg.seed_len(), 5);
+    let sk = SpxSigningKey::from_seed_with_threads(alg, &seed, threads)?;
+    let opts = SpxSignOptions {
+        randomness: Randomness::Deterministic,
+        threads,
+        fault_hardened: false,
+    };
+    let sig = sk.sign(MSG, &opts)?;
+    let vk = sk.verifying_key();
+    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match op {
+        "keygen" => Box::new(|| {
+            black_box(SpxSigningKey::from_seed_with_threads(
+                alg,
+                black_box(&seed),
+                threads,
+            )?);
+            Ok(())
+        }),
+        "sign" => Box::new(|| {
+            black_box(sk.sign(black_box(MSG), &opts)?);
+            Ok(())
+        }),
+        _ => Box::new(|| vk.verify(black_box(MSG), &sig)),
+    };
+    timed_row(Set::Spx(alg), op, threads, runs, &mut *f)
+}
+
+fn measure_fips(
     alg: Algorithm,
     op: &'static str,
     threads: usize,
@@ -180,8 +268,18 @@ fn measure(
         }),
         _ => Box::new(|| vk.verify(black_box(MSG), &sig, b"", None)),
     };
+    timed_row(Set::Fips(alg), op, threads, runs, &mut *f)
+}
+
+fn timed_row(
+    set: Set,
+    op: &'static str,
+    threads: usize,
+    runs: Option<u32>,
+    f: &mut dyn FnMut() -> Result<(), sphincs::Error>,
+) -> Result<Row, CliError> {
     let warm = sample(&mut *f)?;
-    let slow = alg.name().ends_with('s') && op != "verify";
+    let slow = set.is_s() && op != "verify";
     let runs = runs.unwrap_or_else(|| {
         let fit = (BUDGET_NS / warm.ns.max(1) as f64) as u32;
         fit.clamp(if slow { 1 } else { 3 }, MAX_RUNS)
@@ -199,10 +297,10 @@ fn measure(
         .collect::<Option<Vec<u64>>>()
         .map(|mut v| median(&mut v));
     Ok(Row {
-        alg,
+        alg: set,
         op,
         threads,
-        backend: describe(alg),
+        backend: describe(set),
         runs,
         median_ns,
         min_ns,
@@ -230,7 +328,7 @@ const HEADER: [&str; 14] = [
 ];
 
 fn table_line(cells: &[String]) -> String {
-    let widths = [18, 6, 3, 33, 6, 11, 11, 14, 10, 8, 5, 5, 6, 9];
+    let widths = [25, 6, 3, 33, 6, 11, 11, 14, 10, 8, 5, 5, 6, 9];
     let mut line = String::new();
     for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
         if i < 2 || i == 3 {
@@ -255,7 +353,7 @@ impl Row {
     fn cells(&self) -> Vec<String> {
         let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
         let mut v = vec![
-            self.alg.name().trim_start_matches("SLH-DSA-").to_string(),
+            self.alg.short().to_string(),
             self.op.to_string(),
             self.threads.to_string(),
             self.backend.clone(),
@@ -265,9 +363,9 @@ impl Row {
             self.median_cycles.map_or("-".into(), |c| c.to_string()),
             format!("{:.1}", 1e9 / self.median_ns.max(1) as f64),
             self.peak_heap.to_string(),
-            self.alg.public_key_len().to_string(),
-            self.alg.secret_key_len().to_string(),
-            self.alg.signature_len().to_string(),
+            self.alg.params().pk_bytes().to_string(),
+            self.alg.params().sk_bytes().to_string(),
+            self.alg.params().sig_bytes().to_string(),
         ];
         if self.stack_kib.is_some() {
             v.push(stack_text(&self.stack_kib));
@@ -287,9 +385,9 @@ impl Row {
             "median_cycles": self.median_cycles,
             "ops_per_s": 1e9 / self.median_ns.max(1) as f64,
             "peak_heap_bytes": self.peak_heap,
-            "pk_bytes": self.alg.public_key_len(),
-            "sk_bytes": self.alg.secret_key_len(),
-            "sig_bytes": self.alg.signature_len(),
+            "pk_bytes": self.alg.params().pk_bytes(),
+            "sk_bytes": self.alg.params().sk_bytes(),
+            "sig_bytes": self.alg.params().sig_bytes(),
         });
         match &self.stack_kib {
             None => {}
@@ -314,7 +412,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let ops = parse_ops(&args.op)?;
     let backend = parse_backend(args.backend.as_deref())?;
     if args.calls {
-        return print_calls(&algs, &ops, args.json);
+        let fips: Vec<Algorithm> = algs
+            .iter()
+            .map(|s| match s {
+                Set::Fips(a) => Ok(*a),
+                Set::Spx(a) => Err(CliError::Failed(format!(
+                    "--calls counts the FIPS 205 sets only, not {a}"
+                ))),
+            })
+            .collect::<Result<_, _>>()?;
+        return print_calls(&fips, &ops, args.json);
     }
     if !args.json {
         let mut head: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
@@ -327,7 +434,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         for &op in &ops {
             let mut row = on_backend(backend, || measure(alg, op, args.threads, args.runs))??;
             if args.stack {
-                row.stack_kib = Some(stack_kib(alg, op, backend));
+                row.stack_kib = Some(match alg {
+                    Set::Fips(a) => stack_kib(a, op, backend),
+                    Set::Spx(_) => Err("n/a".into()),
+                });
             }
             emit(&if args.json {
                 row.json()
