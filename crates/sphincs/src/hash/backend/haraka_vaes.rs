@@ -12,8 +12,9 @@
 //! transposition of 128-bit lanes on the way in and out.) Haraka-256 puts two
 //! instances in each register the same way, with MIX2 as one `vpermd`.
 //!
-//! Several instances are interleaved, as in [`super::haraka_aesni`], to hide
-//! the latency of `vaesenc`.
+//! Up to sixteen instances are interleaved, as in [`super::haraka_aesni`],
+//! to hide the latency of `vaesenc`: sixteen states, ten round keys and the
+//! MIX index fit the thirty-two registers.
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_aesenc_epi128, _mm512_broadcast_i64x4,
