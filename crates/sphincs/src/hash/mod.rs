@@ -7,9 +7,11 @@
 
 #[allow(unsafe_code)]
 pub mod backend;
+mod haraka;
 mod sha2;
 mod shake;
 
+pub use self::haraka::{Haraka, HarakaRobust, HarakaSimple};
 pub use self::sha2::{Sha2, Sha2Cat1, Sha2Cat35};
 pub use self::shake::Shake;
 
