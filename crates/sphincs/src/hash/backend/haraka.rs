@@ -95,7 +95,7 @@ pub(crate) const STANDARD_RC: HarakaRc = rc_from_set_epi32([
 
 /// The 256-bit Haraka-512 output: bytes 8..16, 24..32, 32..40 and 48..56 of
 /// the 512-bit result (the truncation of ePrint 2016/098 §4.2).
-pub(crate) fn truncate512(full: &[u8; 64]) -> [u8; 32] {
+fn truncate512(full: &[u8; 64]) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (o, start) in out.chunks_exact_mut(8).zip([8, 24, 32, 48]) {
         o.copy_from_slice(&full[start..start + 8]);
@@ -468,7 +468,7 @@ pub(crate) fn haraka256_many(
 }
 
 /// Most Haraka-S sponges [`haraka_s_parts_many`] runs side by side.
-pub(crate) const SPONGE_LANES: usize = 16;
+const SPONGE_LANES: usize = 16;
 
 /// Haraka-S of up to [`SPONGE_LANES`] inputs of one length, side by side:
 /// `emit(lane, offset, bytes)` receives each lane's output piece by piece.
