@@ -27,7 +27,8 @@ pub fn list() -> Result<(), CliError> {
         );
     }
     out += &crate::cmd_spx::list_rows();
-    out += "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
+    out +=
+        "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
             SPHINCS+ round-3.1 keys (sphincs-*) have no OID and are raw bytes.\n";
     write_stdout(out.as_bytes(), false)
 }

@@ -325,16 +325,16 @@ fn run(command: Command) -> Result<(), CliError> {
                 })
             }
             None => cmd_sign::sign(cmd_sign::SignArgs {
-            key: &key,
-            context: context.bytes()?,
-            deterministic,
-            fault_hardened,
-            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-            out: out.as_deref(),
-            force,
-            algorithm: algorithm.as_deref(),
-            file: file.as_deref(),
-            threads: thread_count(threads),
+                key: &key,
+                context: context.bytes()?,
+                deterministic,
+                fault_hardened,
+                prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                out: out.as_deref(),
+                force,
+                algorithm: algorithm.as_deref(),
+                file: file.as_deref(),
+                threads: thread_count(threads),
             }),
         },
         Command::Verify {

@@ -839,7 +839,10 @@ fn every_round31_set_keygen_sign_verify() {
         // Names are case-insensitive, and the "SPHINCS+-" spelling is accepted.
         let upper = name.to_uppercase().replacen("SPHINCS-", "SPHINCS+-", 1);
         sphincs(&["keygen", "-a", &upper, "-o", &k, "--pub", &p]).ok();
-        let (sk, pk) = (s.read(&format!("{name}.key")), s.read(&format!("{name}.pub")));
+        let (sk, pk) = (
+            s.read(&format!("{name}.key")),
+            s.read(&format!("{name}.pub")),
+        );
         assert_eq!(sk.len(), 2 * pk.len(), "{name}");
         assert_eq!(&sk[sk.len() / 2..], &pk[..], "{name}: sk ends with pk");
         sphincs(&["sign", "-a", name, "-k", &k, "-o", &sig, &msg]).ok();
@@ -863,14 +866,45 @@ fn round31_refusals() {
     assert_eq!(s.names(), ["msg"]);
     sphincs(&["keygen", "-a", alg, "-o", &k, "--pub", &p]).ok();
     let sig = s.p("sig");
-    sphincs(&["sign", "-a", alg, "-k", &k, "--context", "x", "-o", &sig, &msg])
-        .usage_error("FIPS 205 only");
-    sphincs(&["sign", "-a", alg, "-k", &k, "--prehash", "SHA2-256", "-o", &sig, &msg])
-        .usage_error("FIPS 205 only");
+    sphincs(&[
+        "sign",
+        "-a",
+        alg,
+        "-k",
+        &k,
+        "--context",
+        "x",
+        "-o",
+        &sig,
+        &msg,
+    ])
+    .usage_error("FIPS 205 only");
+    sphincs(&[
+        "sign",
+        "-a",
+        alg,
+        "-k",
+        &k,
+        "--prehash",
+        "SHA2-256",
+        "-o",
+        &sig,
+        &msg,
+    ])
+    .usage_error("FIPS 205 only");
     sphincs(&["sign", "-a", alg, "-k", &p, "-o", &sig, &msg]).usage_error("public key");
     // A key of another set's length, and a key whose PK.root was altered.
-    sphincs(&["sign", "-a", "sphincs-sha2-192f-robust", "-k", &k, "-o", &sig, &msg])
-        .usage_error("needs 96");
+    sphincs(&[
+        "sign",
+        "-a",
+        "sphincs-sha2-192f-robust",
+        "-k",
+        &k,
+        "-o",
+        &sig,
+        &msg,
+    ])
+    .usage_error("needs 96");
     let mut sk = s.read("k");
     sk[63] ^= 1;
     let bad = s.write("bad-root", &sk);
@@ -903,7 +937,11 @@ fn kat_file() {
         .current_dir(&s.0)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let file = s.read("PQCsignKAT_64.rsp");
     let got = hex(&<sha2::Sha256 as sha2::Digest>::digest(&file));
     assert_eq!(got.to_lowercase(), want);

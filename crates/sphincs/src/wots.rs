@@ -79,12 +79,7 @@ pub(crate) const PKGEN_LEAVES: usize = 4;
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
 /// XMSS tree at `adrs` (out.len() ≤ [`PKGEN_LEAVES`]): every chain of every
 /// key advances in one batch per step.
-pub(crate) fn wots_pkgen_many<P: Instance>(
-    t: &P::Hash,
-    adrs: &Adrs,
-    first: u32,
-    out: &mut [Node],
-) {
+pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32, out: &mut [Node]) {
     const MAX: usize = PKGEN_LEAVES * MAX_WOTS_LEN;
     let len = P::PARAMS.wots_len();
     let total = len * out.len();

@@ -223,7 +223,13 @@ fn key_lengths_are_checked() {
         }
         let err = DynSigningKey::from_seeds(alg, &[0; 3], &[0; 3], &[0; 3]).unwrap_err();
         assert!(
-            matches!(err, Error::InvalidLength { what: "SK.seed", .. }),
+            matches!(
+                err,
+                Error::InvalidLength {
+                    what: "SK.seed",
+                    ..
+                }
+            ),
             "{alg}: {err}"
         );
     }

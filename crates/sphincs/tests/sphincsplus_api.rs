@@ -34,9 +34,17 @@ fn names() {
     }
     let hashes = [SpxHash::Shake, SpxHash::Sha2, SpxHash::Haraka];
     for h in hashes {
-        assert_eq!(SpxAlgorithm::ALL.iter().filter(|a| a.hash() == h).count(), 12);
+        assert_eq!(
+            SpxAlgorithm::ALL.iter().filter(|a| a.hash() == h).count(),
+            12
+        );
     }
-    for bad in ["", "sphincs-shake-128f", "shake-128f-simple-x", "SLH-DSA-SHAKE-128f"] {
+    for bad in [
+        "",
+        "sphincs-shake-128f",
+        "shake-128f-simple-x",
+        "SLH-DSA-SHAKE-128f",
+    ] {
         assert!(
             matches!(bad.parse::<SpxAlgorithm>(), Err(Error::UnknownAlgorithm(_))),
             "{bad:?}"
@@ -53,11 +61,32 @@ fn bad_lengths_are_errors() {
     for &alg in SpxAlgorithm::ALL.iter().filter(|a| a.params().d >= 17) {
         let n = alg.params().n;
         let err = SpxSigningKey::from_seed(alg, &[0; 5]).unwrap_err();
-        assert!(matches!(err, Error::InvalidLength { what: "seed", .. }), "{err}");
+        assert!(
+            matches!(err, Error::InvalidLength { what: "seed", .. }),
+            "{err}"
+        );
         let err = SpxSigningKey::from_bytes(alg, &[0; 7]).unwrap_err();
-        assert!(matches!(err, Error::InvalidLength { what: "secret key", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::InvalidLength {
+                    what: "secret key",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let err = SpxVerifyingKey::from_bytes(alg, &vec![0; 4 * n]).unwrap_err();
-        assert!(matches!(err, Error::InvalidLength { what: "public key", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::InvalidLength {
+                    what: "public key",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains(alg.name()), "{err}");
 
         let sk = SpxSigningKey::from_seed(alg, &seed(alg, 1)).unwrap();
@@ -67,7 +96,10 @@ fn bad_lengths_are_errors() {
         // Wrong lengths, empty, and random bytes of the right length.
         for len in [0, 1, sig.len() - 1, sig.len() + 1] {
             let err = vk.verify(b"m", &vec![0x5a; len]).unwrap_err();
-            assert!(matches!(err, Error::InvalidLength { .. }), "{alg} {len}: {err}");
+            assert!(
+                matches!(err, Error::InvalidLength { .. }),
+                "{alg} {len}: {err}"
+            );
         }
         let noise: Vec<u8> = (0..sig.len()).map(|i| (i * 131 % 251) as u8).collect();
         assert_eq!(vk.verify(b"m", &noise), Err(Error::InvalidSignature));

@@ -7,10 +7,12 @@
 
 #[allow(unsafe_code)]
 pub mod backend;
+mod haraka;
 mod robust;
 mod sha2;
 mod shake;
 
+pub use self::haraka::{Haraka, HarakaRobust, HarakaSimple};
 pub use self::robust::{Bitmasks, Robust};
 pub use self::sha2::{Sha2, Sha2Cat1, Sha2Cat35};
 pub use self::shake::Shake;

@@ -10,8 +10,8 @@ use super::backend::lanes::{
     sha256_final_blocks, sha256_many, sha256_many_from, sha512_final_blocks, sha512_many, Parts,
 };
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256};
-use super::robust::Bitmasks;
 use super::backend::Kernels;
+use super::robust::Bitmasks;
 use super::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
     GROUP, T_GROUP,

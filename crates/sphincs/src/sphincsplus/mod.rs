@@ -33,8 +33,8 @@ use crate::keys::{addrnd, Randomness};
 use crate::message::MessageSource;
 use crate::params::{Instance, MAX_N};
 use crate::slh_dsa::{
-    keygen_parts, opt_rand, os_random, root_matches, sign_parts_checked, verify_parts,
-    PublicParts, SecretParts,
+    keygen_parts, opt_rand, os_random, root_matches, sign_parts_checked, verify_parts, PublicParts,
+    SecretParts,
 };
 
 /// How to sign with a round-3.1 key.

@@ -7,10 +7,10 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::Error;
-use crate::hash::{Robust, Sha2Cat1, Sha2Cat35, Shake};
+use crate::hash::{HarakaRobust, HarakaSimple, Robust, Sha2Cat1, Sha2Cat35, Shake};
 use crate::params::{
-    IndexOrder, Instance, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f,
-    Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
+    IndexOrder, Instance, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s,
+    Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
 };
 
 /// The hash family of a round-3.1 set.
@@ -53,7 +53,7 @@ macro_rules! spx_sets {
         }
 
         impl SpxAlgorithm {
-            /// Every set, in the order of the reference code's `SHA256SUMS`.
+            /// Every set, in the order of the reference code's `SHA256SUMS` (by name).
             pub const ALL: &'static [SpxAlgorithm] = &[$(SpxAlgorithm::$ty),*];
 
             /// The reference code's name, e.g. `sphincs-shake-128f-simple`.
@@ -84,6 +84,18 @@ macro_rules! spx_sets {
 }
 
 spx_sets! {
+    SphincsHaraka128fRobust, "sphincs-haraka-128f-robust", Haraka, true,  HarakaRobust,     Shake128f;
+    SphincsHaraka128fSimple, "sphincs-haraka-128f-simple", Haraka, false, HarakaSimple,     Shake128f;
+    SphincsHaraka128sRobust, "sphincs-haraka-128s-robust", Haraka, true,  HarakaRobust,     Shake128s;
+    SphincsHaraka128sSimple, "sphincs-haraka-128s-simple", Haraka, false, HarakaSimple,     Shake128s;
+    SphincsHaraka192fRobust, "sphincs-haraka-192f-robust", Haraka, true,  HarakaRobust,     Shake192f;
+    SphincsHaraka192fSimple, "sphincs-haraka-192f-simple", Haraka, false, HarakaSimple,     Shake192f;
+    SphincsHaraka192sRobust, "sphincs-haraka-192s-robust", Haraka, true,  HarakaRobust,     Shake192s;
+    SphincsHaraka192sSimple, "sphincs-haraka-192s-simple", Haraka, false, HarakaSimple,     Shake192s;
+    SphincsHaraka256fRobust, "sphincs-haraka-256f-robust", Haraka, true,  HarakaRobust,     Shake256f;
+    SphincsHaraka256fSimple, "sphincs-haraka-256f-simple", Haraka, false, HarakaSimple,     Shake256f;
+    SphincsHaraka256sRobust, "sphincs-haraka-256s-robust", Haraka, true,  HarakaRobust,     Shake256s;
+    SphincsHaraka256sSimple, "sphincs-haraka-256s-simple", Haraka, false, HarakaSimple,     Shake256s;
     SphincsSha2_128fRobust,  "sphincs-sha2-128f-robust",  Sha2, true,  Robust<Sha2Cat1>,  Sha2_128f;
     SphincsSha2_128fSimple,  "sphincs-sha2-128f-simple",  Sha2, false, Sha2Cat1,          Sha2_128f;
     SphincsSha2_128sRobust,  "sphincs-sha2-128s-robust",  Sha2, true,  Robust<Sha2Cat1>,  Sha2_128s;

@@ -13,13 +13,13 @@ use crate::hash::{wipe, Node};
 /// One hash call: its input as the concatenation of parts.
 pub type Parts<'a> = &'a [&'a [u8]];
 
-fn total_len(parts: Parts<'_>) -> usize {
+pub(crate) fn total_len(parts: Parts<'_>) -> usize {
     parts.iter().map(|p| p.len()).sum()
 }
 
 /// Copies bytes `start .. start + blk.len()` of the concatenated parts into
 /// `blk`, zero-filling past the end.
-fn copy_block(parts: Parts<'_>, start: usize, blk: &mut [u8]) {
+pub(crate) fn copy_block(parts: Parts<'_>, start: usize, blk: &mut [u8]) {
     let end = start + blk.len();
     let mut at = 0;
     let mut filled = 0;

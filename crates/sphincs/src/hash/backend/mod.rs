@@ -3,6 +3,11 @@
 //! module where `unsafe` is allowed; each block says why it is sound.
 
 pub mod cycles;
+pub(crate) mod haraka;
+#[cfg(target_arch = "x86_64")]
+mod haraka_aesni;
+#[cfg(target_arch = "x86_64")]
+mod haraka_vaes;
 pub mod heap_counter;
 pub mod keccak;
 #[cfg(target_arch = "x86_64")]
