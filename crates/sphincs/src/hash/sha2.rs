@@ -285,8 +285,28 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
 
 impl<const CAT35: bool> Bitmasks for Sha2<CAT35> {
     /// MGF1-SHA-256(PK.seed ‖ ADRSc, n): the first SHA-256 output, counter 0.
+    /// Its n + 26 bytes fit one padded block for n ≤ 24, which the kernels
+    /// take pre-padded from the initial state, like F; n = 32 needs two.
     fn f_masks(&self, adrs: &[Adrs], out: &mut [Node]) {
         let n = self.n;
+        if n <= 24 {
+            let len = n + 26;
+            let mut template = [0u8; 64];
+            template[..n].copy_from_slice(&self.pk_seed[..n]);
+            template[len] = 0x80;
+            template[56..].copy_from_slice(&(len as u64 * 8).to_be_bytes());
+            let k = self.kernels.sha256;
+            // `Values::Own` only to reuse the batch loop: a mask hashes no value.
+            with_const_n!(n, N => one_block_batch::<64, N>(
+                adrs,
+                Values::Own,
+                out,
+                &template,
+                |b, a, _, _| b[N..N + 22].copy_from_slice(&a.compressed()),
+                |blocks, o| sha256_final_blocks(k, &IV256, blocks, n, o),
+            ));
+            return;
+        }
         let mut c = [[0u8; 22]; GROUP];
         for (c, a) in c.iter_mut().zip(adrs) {
             *c = a.compressed();

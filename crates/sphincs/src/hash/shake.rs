@@ -9,7 +9,7 @@ use super::backend::Kernels;
 use super::robust::Bitmasks;
 use super::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    GROUP, T_GROUP,
+    T_GROUP,
 };
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
@@ -167,18 +167,23 @@ impl TweakableHash for Shake {
 }
 
 impl Bitmasks for Shake {
-    /// SHAKE256(PK.seed ‖ ADRS), n bytes, one block per call.
+    /// SHAKE256(PK.seed ‖ ADRS), n bytes: pre-padded single blocks, like F.
     fn f_masks(&self, adrs: &[Adrs], out: &mut [Node]) {
         let n = self.n;
-        let mut parts = [[&[][..]; 2]; GROUP];
-        for (p, a) in parts.iter_mut().zip(adrs) {
-            *p = [&self.pk_seed[..n], &a.0];
-        }
-        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
-        for (r, p) in refs.iter_mut().zip(&parts) {
-            *r = p;
-        }
-        shake256_many(self.kernels.keccak, &refs[..adrs.len()], n, out);
+        let mut template = [0u8; RATE];
+        template[..n].copy_from_slice(&self.pk_seed[..n]);
+        template[n + 32] ^= 0x1f;
+        template[RATE - 1] ^= 0x80;
+        let k = self.kernels.keccak;
+        // `Values::Own` only to reuse the batch loop: a mask hashes no value.
+        with_const_n!(n, N => one_block_batch::<RATE, N>(
+            adrs,
+            Values::Own,
+            out,
+            &template,
+            |b, a, _, _| b[N..N + 32].copy_from_slice(&a.0),
+            |blocks, o| shake256_single_blocks(k, blocks, n, o),
+        ));
     }
 
     fn mask(&self, adrs: &Adrs, out: &mut [u8]) {
