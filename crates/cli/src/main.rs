@@ -164,7 +164,7 @@ enum Command {
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Output file, or `-` for standard output (default:
-        /// PQCsignKAT_<secret key bytes>.rsp in the current directory).
+        /// `PQCsignKAT_<secret key bytes>.rsp` in the current directory).
         #[arg(short = 'o', long = "out", value_name = "FILE")]
         out: Option<PathBuf>,
         /// Entries to write (NIST's files have 100).

@@ -43,8 +43,9 @@ pub use hash::backend::{with_backend, Backend};
 pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use params::{
-    Algorithm, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f,
-    Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
+    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
+    Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
+    Shake256s,
 };
 pub use prehash::PreHash;
 pub use slh_dsa::{

@@ -40,9 +40,9 @@ fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
 macro_rules! check_set {
     ($P:ty) => {{
         let sk = SigningKey::<$P>::from_seeds(
-            &[1; 32][..<$P as sphincs::ParameterSet>::PARAMS.n],
-            &[2; 32][..<$P as sphincs::ParameterSet>::PARAMS.n],
-            &[3; 32][..<$P as sphincs::ParameterSet>::PARAMS.n],
+            &[1; 32][..<$P as sphincs::Instance>::PARAMS.n],
+            &[2; 32][..<$P as sphincs::Instance>::PARAMS.n],
+            &[3; 32][..<$P as sphincs::Instance>::PARAMS.n],
         )
         .unwrap();
         let vk = sk.verifying_key();
@@ -99,5 +99,25 @@ fn dynamic_paths_allocate_only_the_signature() {
         let (n, r) = allocations(|| vk.verify(b"m", &sig, b"", None));
         r.unwrap();
         assert_eq!(n, 0, "{alg}");
+    }
+}
+
+#[test]
+fn round31_paths_allocate_only_the_signature() {
+    use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey};
+    for name in [
+        "sphincs-shake-128f-robust",
+        "sphincs-sha2-192f-robust",
+        "sphincs-haraka-128f-simple",
+        "sphincs-haraka-256f-robust",
+    ] {
+        let alg: SpxAlgorithm = name.parse().unwrap();
+        let sk = SpxSigningKey::generate(alg).unwrap();
+        let vk = sk.verifying_key();
+        let (n, sig) = allocations(|| sk.sign(b"m", &SpxSignOptions::default()).unwrap());
+        assert_eq!(n, 1, "{alg}: signing allocates only the signature");
+        let (n, r) = allocations(|| vk.verify(b"m", &sig));
+        r.unwrap();
+        assert_eq!(n, 0, "{alg}: verification allocates nothing");
     }
 }

@@ -103,7 +103,7 @@ fn is_f(a: &SpxAlgorithm) -> bool {
 /// The f sets' full files.
 #[test]
 fn full_rsp_files_f_sets() {
-    full_file(|a| is_f(a));
+    full_file(is_f);
 }
 
 /// The s sets' full files: slow (100 keys and signatures each), so run in
