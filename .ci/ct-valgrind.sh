@@ -4,7 +4,8 @@
 # or memory index depending on them is an error (docs/ct-and-fuzzing.md).
 #
 # By default: keygen, key loading, deterministic and hedged signing for the six
-# f sets, key generation only for the six s sets (signing with them takes
+# f sets and four SPHINCS+ round-3.1 sets (SHA2/SHAKE/Haraka-128f robust,
+# Haraka-128f simple), key generation only for the six s sets (signing with them takes
 # ~15 minutes more under valgrind). CT_VALGRIND_FULL=1 signs with every set.
 # Installs valgrind with apt-get if it is missing (the client requests are
 # issued by the program itself: no valgrind headers or bindings needed).

@@ -20,10 +20,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use sphincs::{
-    slh_keygen_internal, slh_sign, slh_verify, Algorithm, ParameterSet, Sha2_128f, Sha2_128s,
-    Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s,
-    Shake256f, Shake256s, SigningKey,
+    slh_keygen_internal, slh_sign, slh_verify, Algorithm, ParameterSet, Randomness, Sha2_128f,
+    Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f,
+    Shake192s, Shake256f, Shake256s, SigningKey,
 };
 
 /// Valgrind client requests on amd64 Linux, issued with the documented magic
@@ -193,6 +194,61 @@ fn check<P: ParameterSet>(plan: &Plan) -> Timings {
     times
 }
 
+/// The round-3.1 sets checked: each hash family's robust variant (bitmasks on
+/// top of the simple hash) and Haraka simple, the f size (fast under valgrind).
+const SPX_SETS: [&str; 4] = [
+    "sphincs-sha2-128f-robust",
+    "sphincs-shake-128f-robust",
+    "sphincs-haraka-128f-robust",
+    "sphincs-haraka-128f-simple",
+];
+
+/// The same checks for a SPHINCS+ round-3.1 set, through its API.
+fn check_spx(alg: SpxAlgorithm, plan: &Plan) -> Timings {
+    let n = alg.params().n;
+    let mut times = Vec::new();
+    // SK.seed ‖ SK.prf secret, PK.seed public; addrnd secret.
+    let seed = bytes(3 * n, 1);
+    vg::poison(&seed[..2 * n]);
+    let addrnd = bytes(n, 3);
+    vg::poison(&addrnd);
+    let msg = b"constant-time check message";
+
+    let t = Instant::now();
+    let sk = SpxSigningKey::from_seed(alg, &seed).expect("keygen");
+    times.push(("keygen", t.elapsed().as_secs_f64()));
+    let mut pk = sk.verifying_key().to_bytes();
+    if plan.declassify {
+        assert_eq!(vg::undefined_bytes(&pk).unwrap_or(0), 0, "PK is public");
+    }
+    vg::declassify(&mut pk);
+    let sk_bytes = sk.to_bytes();
+    let t = Instant::now();
+    let loaded = SpxSigningKey::from_bytes(alg, &sk_bytes).expect("load with PK.root check");
+    times.push(("load", t.elapsed().as_secs_f64()));
+    let vk = SpxVerifyingKey::from_bytes(alg, &pk).expect("pk");
+    for (what, randomness) in [
+        ("sign-det", Randomness::Deterministic),
+        ("sign-hedged", Randomness::Given(&addrnd)),
+    ] {
+        let opts = SpxSignOptions {
+            randomness,
+            threads: 1,
+            fault_hardened: false,
+        };
+        let t = Instant::now();
+        let mut sig = loaded.sign(msg, &opts).expect("sign");
+        times.push((what, t.elapsed().as_secs_f64()));
+        if let Some(u) = vg::undefined_bytes(&sig[..n]).filter(|_| plan.declassify) {
+            assert_eq!(u, 0, "R is public");
+            assert!(vg::undefined_bytes(&sig[n..]).unwrap() > 0, "taint lost");
+        }
+        vg::declassify(&mut sig);
+        vk.verify(msg, &sig).expect("signature verifies");
+    }
+    times
+}
+
 fn run(alg: Algorithm, plan: &Plan) -> Timings {
     match alg {
         Algorithm::Sha2_128s => check::<Sha2_128s>(plan),
@@ -208,6 +264,15 @@ fn run(alg: Algorithm, plan: &Plan) -> Timings {
         Algorithm::Shake256s => check::<Shake256s>(plan),
         Algorithm::Shake256f => check::<Shake256f>(plan),
     }
+}
+
+fn report(backend: sphincs::Backend, name: &str, times: &Timings) {
+    let list: Vec<String> = times.iter().map(|(w, s)| format!("{w} {s:.1}s")).collect();
+    println!(
+        "{backend} {name}: {} (valgrind errors so far: {})",
+        list.join(", "),
+        vg::errors()
+    );
 }
 
 fn main() -> ExitCode {
@@ -237,13 +302,16 @@ fn main() -> ExitCode {
                 continue;
             }
             let times = sphincs::with_backend(backend, || run(alg, &plan)).expect("available");
-            let list: Vec<String> = times.iter().map(|(w, s)| format!("{w} {s:.1}s")).collect();
-            println!(
-                "{backend} {}: {} (valgrind errors so far: {})",
-                alg.name(),
-                list.join(", "),
-                vg::errors()
-            );
+            report(backend, alg.name(), &times);
+        }
+        for name in SPX_SETS {
+            if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+                continue;
+            }
+            let alg: SpxAlgorithm = name.parse().expect("a round-3.1 set");
+            let times =
+                sphincs::with_backend(backend, || check_spx(alg, &plan)).expect("available");
+            report(backend, name, &times);
         }
     }
     println!(
