@@ -1,5 +1,6 @@
-//! `sphincs`: SLH-DSA (FIPS 205) keys, signatures and ACVP answers from the
-//! command line. This file holds the argument grammar and the exit codes;
+//! `sphincs`: SLH-DSA (FIPS 205) and SPHINCS+ round-3.1 keys, signatures,
+//! ACVP answers and NIST KAT files from the command line. This file holds the
+//! argument grammar and the exit codes;
 //! each command lives in its own module.
 
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ static HEAP: sphincs::hash::backend::CountingAllocator = sphincs::hash::backend:
 #[command(
     name = "sphincs",
     version,
-    about = "SLH-DSA (FIPS 205) stateless hash-based signatures",
+    about = "SLH-DSA (FIPS 205) stateless hash-based signatures, and the pre-standard SPHINCS+ round 3.1",
     after_help = "Exit status: 0 success or valid signature, 1 invalid signature, 2 usage or input error."
 )]
 struct Cli {

@@ -10,7 +10,8 @@ use crate::Algorithm;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// A name that is none of the twelve FIPS 205 parameter sets.
+    /// A name that is none of the twelve FIPS 205 parameter sets (or, where a
+    /// round-3.1 name is expected, none of the 36 SPHINCS+ round-3.1 sets).
     UnknownAlgorithm(String),
     /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
     UnknownPreHash(String),
@@ -79,7 +80,7 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownAlgorithm(name) => write!(
                 f,
-                "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f"
+                "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f, or a SPHINCS+ round-3.1 set such as sphincs-shake-128f-simple"
             ),
             Error::UnknownPreHash(name) => write!(
                 f,
