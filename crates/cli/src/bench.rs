@@ -11,7 +11,7 @@ use serde_json::json;
 use sphincs::hash::backend::{
     cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend, Kernels,
 };
-use sphincs::sphincsplus::{SpxAlgorithm, SpxHash, SpxSignOptions, SpxSigningKey};
+use sphincs::sphincsplus::{SpxAlgorithm, SpxHash, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Params, Randomness, SignOptions};
 
 use crate::calls;
@@ -434,10 +434,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         for &op in &ops {
             let mut row = on_backend(backend, || measure(alg, op, args.threads, args.runs))??;
             if args.stack {
-                row.stack_kib = Some(match alg {
-                    Set::Fips(a) => stack_kib(a, op, backend),
-                    Set::Spx(_) => Err("n/a".into()),
-                });
+                row.stack_kib = Some(stack_kib(alg, op, backend));
             }
             emit(&if args.json {
                 row.json()
@@ -517,7 +514,7 @@ fn print_calls(algs: &[Algorithm], ops: &[&str], json: bool) -> Result<(), CliEr
 /// The smallest thread stack (KiB) on which `op` completes on one thread:
 /// a binary search over child processes (`sphincs bench-stack-probe`), since
 /// a stack overflow aborts the process.
-fn stack_kib(alg: Algorithm, op: &str, backend: Option<Backend>) -> Result<usize, String> {
+fn stack_kib(alg: Set, op: &str, backend: Option<Backend>) -> Result<usize, String> {
     let exe = std::env::current_exe().map_err(|e| format!("no exe: {e}"))?;
     let fits = |kib: usize| {
         let mut cmd = Command::new(&exe);
@@ -555,38 +552,67 @@ fn filler(len: usize, salt: u8) -> Vec<u8> {
 /// `sphincs bench-stack-probe ALG OP KIB`: runs `op` once on a thread with a
 /// `kib` KiB stack. Exits 0 if it completes; a stack overflow kills the process.
 pub fn stack_probe(alg: &str, op: &str, kib: usize, backend: Option<&str>) -> Result<(), CliError> {
-    let alg: Algorithm = alg.parse()?;
+    let set = match alg.parse::<SpxAlgorithm>() {
+        Ok(a) => Set::Spx(a),
+        Err(_) => Set::Fips(alg.parse()?),
+    };
     let op = parse_ops(op)?;
     let [op] = op[..] else {
         return Err(CliError::Failed("probe one operation at a time".into()));
     };
     let backend = parse_backend(backend)?;
-    let n = alg.params().n;
-    let sk = DynSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
-    let vk = DynVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
-    let sig = filler(alg.signature_len(), 3);
+    let p = set.params();
+    let sig = filler(p.sig_bytes(), 3);
     let worker = std::thread::Builder::new()
         .stack_size(kib * 1024)
         .spawn(move || {
             on_backend(backend, || -> Result<(), CliError> {
-                match op {
-                    "keygen" => {
-                        let s = filler(n, 4);
-                        DynSigningKey::from_seeds(alg, &s, &s, &s)?;
-                    }
-                    "sign" => {
-                        sk.sign(MSG, &deterministic(1))?;
-                    }
-                    _ => {
-                        // A random signature walks the same code path as a valid one.
-                        let _ = vk.verify(MSG, &sig, b"", None);
-                    }
-                }
-                Ok(())
+                probe_once(set, op, &sig)
             })?
         })
         .map_err(|e| CliError::Failed(format!("cannot start a thread: {e}")))?;
     worker
         .join()
         .map_err(|_| CliError::Failed("probe thread panicked".into()))?
+}
+
+/// One operation of `set` on fixed bytes, for the stack probe.
+fn probe_once(set: Set, op: &str, sig: &[u8]) -> Result<(), CliError> {
+    let n = set.params().n;
+    match set {
+        Set::Fips(alg) => match op {
+            "keygen" => {
+                let s = filler(n, 4);
+                DynSigningKey::from_seeds(alg, &s, &s, &s)?;
+            }
+            "sign" => {
+                let sk = DynSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
+                sk.sign(MSG, &deterministic(1))?;
+            }
+            _ => {
+                // A random signature walks the same code path as a valid one.
+                let vk = DynVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
+                let _ = vk.verify(MSG, sig, b"", None);
+            }
+        },
+        Set::Spx(alg) => match op {
+            "keygen" => {
+                SpxSigningKey::from_seed(alg, &filler(3 * n, 4))?;
+            }
+            "sign" => {
+                let sk = SpxSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
+                let opts = SpxSignOptions {
+                    randomness: Randomness::Deterministic,
+                    threads: 1,
+                    fault_hardened: false,
+                };
+                sk.sign(MSG, &opts)?;
+            }
+            _ => {
+                let vk = SpxVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
+                let _ = vk.verify(MSG, sig);
+            }
+        },
+    }
+    Ok(())
 }

@@ -6,7 +6,7 @@ use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::{check_writable, same_file, stage, write_output, write_stdout};
+use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
 use crate::keyfile::{load_public_half, parse_algorithm};
 
 /// Prints the twelve FIPS 205 sets and the 36 round-3.1 sets.
@@ -50,8 +50,7 @@ fn public_bytes(key: &DynVerifyingKey, der: bool) -> Result<Vec<u8>, CliError> {
     })
 }
 
-/// Generates a key pair; the private key file gets mode 0600. Both files are
-/// staged before either is moved into place, so an error leaves neither.
+/// Generates a key pair (see [`write_key_pair`]).
 pub fn keygen(
     alg: &str,
     out: &Path,
@@ -61,29 +60,18 @@ pub fn keygen(
     threads: usize,
 ) -> Result<(), CliError> {
     let alg = parse_algorithm(Some(alg))?.expect("given");
-    if public.is_some_and(|p| same_file(p, out)) {
-        return Err(CliError::Failed(
-            "the private and public key files must differ".into(),
-        ));
-    }
-    check_writable(out, force)?;
-    if let Some(p) = public {
-        check_writable(p, force)?;
-    }
+    check_key_outputs(out, public, force)?;
     let key = DynSigningKey::generate_with_threads(alg, threads)?;
-    let private = stage(out, &private_bytes(&key, der)?, true)?;
-    let public = match public {
-        Some(p) => Some(stage(p, &public_bytes(&key.verifying_key(), der)?, false)?),
+    let public_key = match public {
+        Some(_) => Some(public_bytes(&key.verifying_key(), der)?),
         None => None,
     };
-    private.commit(force)?;
-    if let Some(p) = public {
-        if let Err(e) = p.commit(force) {
-            let _ = std::fs::remove_file(out);
-            return Err(e);
-        }
-    }
-    Ok(())
+    write_key_pair(
+        out,
+        &private_bytes(&key, der)?,
+        public.zip(public_key.as_deref()),
+        force,
+    )
 }
 
 /// Writes the public key of KEY, PEM or DER, to a file or standard output.

@@ -11,8 +11,8 @@ use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{
-    check_writable, read_file, refuse_binary_terminal, same_file, stage, write_output,
-    write_stdout, Message,
+    check_key_outputs, check_writable, read_file, refuse_binary_terminal, write_key_pair,
+    write_output, write_stdout, Message,
 };
 
 /// The round-3.1 set `-a` names, if it names one.
@@ -38,7 +38,7 @@ fn no_der(der: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Generates a raw key pair: the secret key file (mode 0600) and, if asked, the public key.
+/// Generates a raw key pair (see [`write_key_pair`]).
 pub fn keygen(
     alg: SpxAlgorithm,
     out: &Path,
@@ -48,29 +48,15 @@ pub fn keygen(
     threads: usize,
 ) -> Result<(), CliError> {
     no_der(der)?;
-    if public.is_some_and(|p| same_file(p, out)) {
-        return Err(CliError::Failed(
-            "the private and public key files must differ".into(),
-        ));
-    }
-    check_writable(out, force)?;
-    if let Some(p) = public {
-        check_writable(p, force)?;
-    }
+    check_key_outputs(out, public, force)?;
     let key = SpxSigningKey::generate_with_threads(alg, threads)?;
-    let private = stage(out, &key.to_bytes(), true)?;
-    let public = match public {
-        Some(p) => Some(stage(p, &key.verifying_key().to_bytes(), false)?),
-        None => None,
-    };
-    private.commit(force)?;
-    if let Some(p) = public {
-        if let Err(e) = p.commit(force) {
-            let _ = std::fs::remove_file(out);
-            return Err(e);
-        }
-    }
-    Ok(())
+    let public_key = key.verifying_key().to_bytes();
+    write_key_pair(
+        out,
+        &key.to_bytes(),
+        public.map(|p| (p, &public_key[..])),
+        force,
+    )
 }
 
 fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {

@@ -189,6 +189,44 @@ impl Drop for Staged {
     }
 }
 
+/// Checks, before the work, that a key pair can be written: two distinct
+/// files, each absent or replaceable.
+pub fn check_key_outputs(out: &Path, public: Option<&Path>, force: bool) -> Result<(), CliError> {
+    if public.is_some_and(|p| same_file(p, out)) {
+        return Err(CliError::Failed(
+            "the private and public key files must differ".into(),
+        ));
+    }
+    check_writable(out, force)?;
+    if let Some(p) = public {
+        check_writable(p, force)?;
+    }
+    Ok(())
+}
+
+/// Writes a key pair: the private key with mode 0600. Both files are staged
+/// before either is moved into place, so an error leaves neither.
+pub fn write_key_pair(
+    out: &Path,
+    private: &[u8],
+    public: Option<(&Path, &[u8])>,
+    force: bool,
+) -> Result<(), CliError> {
+    let private = stage(out, private, true)?;
+    let public = match public {
+        Some((p, bytes)) => Some(stage(p, bytes, false)?),
+        None => None,
+    };
+    private.commit(force)?;
+    if let Some(p) = public {
+        if let Err(e) = p.commit(force) {
+            let _ = fs::remove_file(out);
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
 /// Writes one output atomically: `check_writable`, `stage`, `commit`.
 pub fn write_output(
     target: &Path,

@@ -267,29 +267,13 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             threads,
-        } if cmd_spx::parse(Some(&algorithm)).is_some() => cmd_spx::keygen(
-            cmd_spx::require(&algorithm)?,
-            &out,
-            public.as_deref(),
-            der,
-            force,
-            thread_count(threads),
-        ),
-        Command::Keygen {
-            algorithm,
-            out,
-            public,
-            der,
-            force,
-            threads,
-        } => cmd_keys::keygen(
-            &algorithm,
-            &out,
-            public.as_deref(),
-            der,
-            force,
-            thread_count(threads),
-        ),
+        } => {
+            let threads = thread_count(threads);
+            match cmd_spx::parse(Some(&algorithm)) {
+                Some(alg) => cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads),
+                None => cmd_keys::keygen(&algorithm, &out, public.as_deref(), der, force, threads),
+            }
+        }
         Command::Pubkey {
             key,
             out,

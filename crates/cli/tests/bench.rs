@@ -129,3 +129,42 @@ fn unknown_backend_or_op_is_a_usage_error() {
     );
     usage_error(&["bench", "-a", "shake-129f"], "unknown algorithm");
 }
+
+/// Round-3.1 sets: by name, with their kernels and sizes; `--stack` probes
+/// them too; `--calls` counts FIPS 205 sets only and says so.
+#[test]
+fn round31_sets() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "-a",
+        "sphincs-haraka-128f-robust",
+        "SPHINCS+-SHA2-128f-simple",
+        "--op",
+        "verify",
+        "--runs",
+        "2",
+        "--threads",
+        "1",
+        "--stack",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert_eq!(rows[0]["algorithm"], "sphincs-haraka-128f-robust");
+    assert!(rows[0]["backend"].as_str().unwrap().starts_with("haraka-"));
+    assert_eq!(rows[1]["algorithm"], "sphincs-sha2-128f-simple");
+    assert!(rows[1]["backend"].as_str().unwrap().starts_with("sha256-"));
+    for r in &rows {
+        assert_eq!(r["sig_bytes"], 17088);
+        assert_eq!(r["peak_heap_bytes"], 0);
+        let kib = r["stack_kib_max"].as_u64().expect("a measured stack");
+        assert!((16..=1024).contains(&kib), "{r}");
+    }
+    let (code, _, stderr) = sphincs(&["bench", "--calls", "-a", "sphincs-shake-128f-simple"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("FIPS 205 sets only"), "{stderr}");
+}
