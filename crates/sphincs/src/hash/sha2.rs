@@ -7,9 +7,10 @@ use sha2::{Digest, Sha256, Sha512};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::lanes::{
-    sha256_final_blocks, sha256_many, sha256_many_from, sha512_final_blocks, sha512_many, Parts,
+    sha256_final_blocks, sha256_final_states, sha256_many, sha256_many_from, sha512_final_blocks,
+    sha512_final_states, sha512_many, Parts,
 };
-use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256};
+use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
 use super::backend::Kernels;
 use super::robust::Bitmasks;
 use super::{
@@ -283,6 +284,22 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     }
 }
 
+impl<const CAT35: bool> Sha2<CAT35> {
+    /// The one padded block of `PK.seed ‖ ADRSc ‖ counter` (n + 26 bytes)
+    /// hashed from the initial state: SHA-256 (B = 64, n ≤ 29) or SHA-512.
+    fn mgf1_block<const B: usize>(&self, adrsc: &[u8; 22], counter: u32) -> [u8; B] {
+        let n = self.n;
+        let len = n + 26;
+        let mut b = [0u8; B];
+        b[..n].copy_from_slice(&self.pk_seed[..n]);
+        b[n..n + 22].copy_from_slice(adrsc);
+        b[n + 22..len].copy_from_slice(&counter.to_be_bytes());
+        b[len] = 0x80;
+        b[B - 8..].copy_from_slice(&(len as u64 * 8).to_be_bytes());
+        b
+    }
+}
+
 impl<const CAT35: bool> Bitmasks for Sha2<CAT35> {
     /// MGF1-SHA-256(PK.seed ‖ ADRSc, n): the first SHA-256 output, counter 0.
     /// Its n + 26 bytes fit one padded block for n ≤ 24, which the kernels
@@ -307,30 +324,87 @@ impl<const CAT35: bool> Bitmasks for Sha2<CAT35> {
             ));
             return;
         }
-        let mut c = [[0u8; 22]; GROUP];
-        for (c, a) in c.iter_mut().zip(adrs) {
-            *c = a.compressed();
-        }
         let zero = [0u8; 4];
-        let mut parts = [[&[][..]; 3]; GROUP];
-        for (p, c) in parts.iter_mut().zip(&c) {
-            *p = [&self.pk_seed[..n], c, &zero];
+        for (adrs, out) in adrs.chunks(GROUP).zip(out.chunks_mut(GROUP)) {
+            let mut c = [[0u8; 22]; GROUP];
+            for (c, a) in c.iter_mut().zip(adrs) {
+                *c = a.compressed();
+            }
+            let mut parts = [[&[][..]; 3]; GROUP];
+            for (p, c) in parts.iter_mut().zip(&c) {
+                *p = [&self.pk_seed[..n], c, &zero];
+            }
+            let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
+            for (r, p) in refs.iter_mut().zip(&parts) {
+                *r = p;
+            }
+            sha256_many_from(self.kernels.sha256, &IV256, 0, &refs[..adrs.len()], n, out);
         }
-        let mut refs: [Parts<'_>; GROUP] = [&[]; GROUP];
-        for (r, p) in refs.iter_mut().zip(&parts) {
-            *r = p;
-        }
-        sha256_many_from(self.kernels.sha256, &IV256, 0, &refs[..adrs.len()], n, out);
     }
 
-    /// MGF1 over SHA-512 for categories 3 and 5 (round 3.1's `thash_512`
-    /// covers every call of more than one block), SHA-256 otherwise.
-    fn mask(&self, adrs: &Adrs, out: &mut [u8]) {
+    /// MGF1 of `PK.seed ‖ ADRSc` over SHA-512 for categories 3 and 5 (round
+    /// 3.1's `thash_512` covers every call of more than one block), SHA-256
+    /// otherwise. Each counter's input fits one block from the initial
+    /// state, so all counters of all calls go through the multi-lane
+    /// kernels together, each digest XORed into the values as it comes out.
+    fn xor_masks(&self, adrs: &[Adrs], values: &mut [&mut [Node]]) {
+        const CHUNK: usize = 16;
         let n = self.n;
-        let mut seed = [0u8; MAX_N + 22];
-        seed[..n].copy_from_slice(&self.pk_seed[..n]);
-        seed[n..n + 22].copy_from_slice(&adrs.compressed());
-        mgf1::<CAT35>(&seed[..n + 22], out);
+        let total = values[0].len() * n;
+        let d = if CAT35 { 64 } else { 32 };
+        let counters = total.div_ceil(d);
+        let pairs = adrs.len() * counters;
+        let mut xor = |p: usize, digest: &[u8]| {
+            let (call, start) = (p / counters, (p % counters) * d);
+            let v = &mut *values[call];
+            for (j, b) in digest[..d.min(total - start)].iter().enumerate() {
+                let at = start + j;
+                v[at / n][at % n] ^= b;
+            }
+        };
+        for first in (0..pairs).step_by(CHUNK) {
+            let count = CHUNK.min(pairs - first);
+            let ctr = |p: usize| (adrs[p / counters].compressed(), (p % counters) as u32);
+            if CAT35 {
+                let mut blocks = [[0u8; 128]; CHUNK];
+                for (j, b) in blocks[..count].iter_mut().enumerate() {
+                    let (c, i) = ctr(first + j);
+                    *b = self.mgf1_block(&c, i);
+                }
+                sha512_final_states(
+                    self.kernels.sha512,
+                    &IV512,
+                    &blocks[..count],
+                    first,
+                    &mut |p, st| {
+                        let mut digest = [0u8; 64];
+                        for (x, w) in digest.chunks_exact_mut(8).zip(st) {
+                            x.copy_from_slice(&w.to_be_bytes());
+                        }
+                        xor(p, &digest);
+                    },
+                );
+            } else {
+                let mut blocks = [[0u8; 64]; CHUNK];
+                for (j, b) in blocks[..count].iter_mut().enumerate() {
+                    let (c, i) = ctr(first + j);
+                    *b = self.mgf1_block(&c, i);
+                }
+                sha256_final_states(
+                    self.kernels.sha256,
+                    &IV256,
+                    &blocks[..count],
+                    first,
+                    &mut |p, st| {
+                        let mut digest = [0u8; 32];
+                        for (x, w) in digest.chunks_exact_mut(4).zip(st) {
+                            x.copy_from_slice(&w.to_be_bytes());
+                        }
+                        xor(p, &digest);
+                    },
+                );
+            }
+        }
     }
 
     fn n(&self) -> usize {

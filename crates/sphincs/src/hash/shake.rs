@@ -3,13 +3,15 @@
 use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::keccak::{shake256, RATE};
-use super::backend::lanes::{shake256_many, shake256_single_blocks, Parts};
+use super::backend::keccak::RATE;
+use super::backend::lanes::{
+    shake256_many, shake256_single_block_xof, shake256_single_blocks, Parts,
+};
 use super::backend::Kernels;
 use super::robust::Bitmasks;
 use super::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    T_GROUP,
+    GROUP, T_GROUP,
 };
 use crate::address::Adrs;
 use crate::params::{MAX_N, MAX_WOTS_LEN};
@@ -186,8 +188,34 @@ impl Bitmasks for Shake {
         ));
     }
 
-    fn mask(&self, adrs: &Adrs, out: &mut [u8]) {
-        shake256(&[&self.pk_seed[..self.n], &adrs.0], out);
+    /// SHAKE256(PK.seed ‖ ADRS) of all calls squeezed side by side in the
+    /// multi-lane kernels, each piece XORed into the values as it comes out.
+    fn xor_masks(&self, adrs: &[Adrs], values: &mut [&mut [Node]]) {
+        let n = self.n;
+        let mut blocks = [[0u8; RATE]; GROUP];
+        for chunk in 0..adrs.len().div_ceil(GROUP) {
+            let a = &adrs[chunk * GROUP..adrs.len().min((chunk + 1) * GROUP)];
+            for (b, a) in blocks.iter_mut().zip(a) {
+                *b = [0; RATE];
+                b[..n].copy_from_slice(&self.pk_seed[..n]);
+                b[n..n + 32].copy_from_slice(&a.0);
+                b[n + 32] ^= 0x1f;
+                b[RATE - 1] ^= 0x80;
+            }
+            let vals = &mut values[chunk * GROUP..chunk * GROUP + a.len()];
+            let len = vals[0].len() * n;
+            shake256_single_block_xof(
+                self.kernels.keccak,
+                &blocks[..a.len()],
+                len,
+                &mut |i, off, bytes| {
+                    for (j, b) in bytes.iter().enumerate() {
+                        let at = off + j;
+                        vals[i][at / n][at % n] ^= b;
+                    }
+                },
+            );
+        }
     }
 
     fn n(&self) -> usize {

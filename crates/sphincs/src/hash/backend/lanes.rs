@@ -290,17 +290,18 @@ fn wide_part(len: usize, width: usize, min_tail: usize) -> usize {
 }
 
 /// Runs `kernel` over `blocks` in groups of exactly L, the last group padded
-/// with copies of its first block (the results of the padding are dropped).
-fn final_blocks<W: BeWord, const B: usize, const L: usize>(
+/// with copies of its first block (the results of the padding are dropped),
+/// and hands call `first + i`'s final state to `sink`.
+fn final_blocks<W: BeWord, const B: usize, const L: usize, S: FnMut(usize, &[W; 8])>(
     kernel: impl Fn(&mut [[W; 8]; L], &[[u8; B]; L]),
     seed: &[W; 8],
     blocks: &[[u8; B]],
-    out_len: usize,
-    outs: &mut [Node],
+    first: usize,
+    sink: &mut S,
 ) {
     let mut states = [*seed; L];
     let mut padded = [blocks[0]; L];
-    for (group, os) in blocks.chunks(L).zip(outs.chunks_mut(L)) {
+    for (g, group) in blocks.chunks(L).enumerate() {
         states = [*seed; L];
         match <&[[u8; B]; L]>::try_from(group) {
             Ok(full) => kernel(&mut states, full),
@@ -309,8 +310,8 @@ fn final_blocks<W: BeWord, const B: usize, const L: usize>(
                 kernel(&mut states, &padded);
             }
         }
-        for (st, out) in states.iter().zip(os.iter_mut()) {
-            write_digest(st, out, out_len);
+        for (j, st) in states.iter().take(group.len()).enumerate() {
+            sink(first + g * L + j, st);
         }
     }
     // Outputs (secret chain values while signing) and copied inputs.
@@ -328,26 +329,39 @@ pub(crate) fn sha256_final_blocks(
     out_len: usize,
     outs: &mut [Node],
 ) {
+    sha256_final_states(k, seed, blocks, 0, &mut |i, st| {
+        write_digest(st, &mut outs[i], out_len)
+    });
+}
+
+/// [`sha256_final_blocks`] handing each call's final state (`first + i`) to
+/// `sink`, for outputs other than an n-byte node.
+pub(crate) fn sha256_final_states<S: FnMut(usize, &State256)>(
+    k: Sha256Kernel,
+    seed: &State256,
+    blocks: &[[u8; 64]],
+    first: usize,
+    sink: &mut S,
+) {
     match (k, blocks.len()) {
         (_, 1) | (Sha256Kernel::Scalar, _) => {
-            final_blocks::<u32, 64, 1>(compress256_each::<1>, seed, blocks, out_len, outs)
+            final_blocks::<u32, 64, 1, S>(compress256_each::<1>, seed, blocks, first, sink)
         }
         (Sha256Kernel::X4ShaNi, 2) => {
-            final_blocks::<u32, 64, 2>(sha256_x2(k), seed, blocks, out_len, outs)
+            final_blocks::<u32, 64, 2, S>(sha256_x2(k), seed, blocks, first, sink)
         }
         (Sha256Kernel::X4ShaNi, _) => {
-            final_blocks::<u32, 64, 4>(sha256_x4(k), seed, blocks, out_len, outs)
+            final_blocks::<u32, 64, 4, S>(sha256_x4(k), seed, blocks, first, sink)
         }
         (Sha256Kernel::X16Avx512, 9..) => {
             let full = wide_part(blocks.len(), 16, 9);
             let (a, b) = blocks.split_at(full);
-            let (oa, ob) = outs.split_at_mut(full);
-            final_blocks::<u32, 64, 16>(sha256_x16(k), seed, a, out_len, oa);
+            final_blocks::<u32, 64, 16, S>(sha256_x16(k), seed, a, first, sink);
             if !b.is_empty() {
-                sha256_final_blocks(k, seed, b, out_len, ob);
+                sha256_final_states(k, seed, b, first + full, sink);
             }
         }
-        _ => final_blocks::<u32, 64, 8>(sha256_x8(k), seed, blocks, out_len, outs),
+        _ => final_blocks::<u32, 64, 8, S>(sha256_x8(k), seed, blocks, first, sink),
     }
 }
 
@@ -359,20 +373,32 @@ pub(crate) fn sha512_final_blocks(
     out_len: usize,
     outs: &mut [Node],
 ) {
+    sha512_final_states(k, seed, blocks, 0, &mut |i, st| {
+        write_digest(st, &mut outs[i], out_len)
+    });
+}
+
+/// [`sha512_final_blocks`] handing each call's final state to `sink`.
+pub(crate) fn sha512_final_states<S: FnMut(usize, &State512)>(
+    k: Sha512Kernel,
+    seed: &State512,
+    blocks: &[[u8; 128]],
+    first: usize,
+    sink: &mut S,
+) {
     match (k, blocks.len()) {
         (_, 1) | (Sha512Kernel::Scalar, _) => {
-            final_blocks::<u64, 128, 1>(compress512_each::<1>, seed, blocks, out_len, outs)
+            final_blocks::<u64, 128, 1, S>(compress512_each::<1>, seed, blocks, first, sink)
         }
         (Sha512Kernel::X8Avx512, 3..) => {
             let full = wide_part(blocks.len(), 8, 3);
             let (a, b) = blocks.split_at(full);
-            let (oa, ob) = outs.split_at_mut(full);
-            final_blocks::<u64, 128, 8>(sha512_x8(k), seed, a, out_len, oa);
+            final_blocks::<u64, 128, 8, S>(sha512_x8(k), seed, a, first, sink);
             if !b.is_empty() {
-                sha512_final_blocks(k, seed, b, out_len, ob);
+                sha512_final_states(k, seed, b, first + full, sink);
             }
         }
-        _ => final_blocks::<u64, 128, 4>(sha512_x4(k), seed, blocks, out_len, outs),
+        _ => final_blocks::<u64, 128, 4, S>(sha512_x4(k), seed, blocks, first, sink),
     }
 }
 
@@ -417,6 +443,51 @@ pub(crate) fn shake256_single_blocks(
             }
         }
         _ => run::<4>(f1600_x4(k), blocks, out_len, outs),
+    }
+}
+
+/// SHAKE256 of each pre-padded single block `blocks[i]`, squeezed to `len`
+/// bytes (any length) in all lanes at once: the round-3.1 robust bitmasks of
+/// H and T_l, up to 67 · 32 bytes. Each squeezed piece goes to
+/// `sink(i, offset, bytes)` rather than to a buffer of the whole length.
+pub(crate) fn shake256_single_block_xof(
+    k: KeccakKernel,
+    blocks: &[[u8; RATE]],
+    len: usize,
+    sink: &mut dyn FnMut(usize, usize, &[u8]),
+) {
+    fn run<const L: usize>(
+        permute: impl Fn(&mut [[u64; L]; 25]),
+        blocks: &[[u8; RATE]],
+        len: usize,
+        sink: &mut dyn FnMut(usize, usize, &[u8]),
+    ) {
+        let mut out = [0u8; RATE];
+        for (g, group) in blocks.chunks(L).enumerate() {
+            let mut s = [[0u64; L]; 25];
+            for (lane, blk) in group.iter().enumerate() {
+                for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
+                    word[lane] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+                }
+            }
+            let mut done = 0;
+            while done < len {
+                permute(&mut s);
+                let take = (len - done).min(RATE);
+                for lane in 0..group.len() {
+                    for (chunk, word) in out.chunks_exact_mut(8).zip(s.iter()) {
+                        chunk.copy_from_slice(&word[lane].to_le_bytes());
+                    }
+                    sink(g * L + lane, done, &out[..take]);
+                }
+                done += take;
+            }
+        }
+    }
+    match (k, blocks.len()) {
+        (_, 1) | (KeccakKernel::Scalar, _) => run::<1>(f1600_each::<1>, blocks, len, sink),
+        (KeccakKernel::X8Avx512, 5..) => run::<8>(f1600_x8(k), blocks, len, sink),
+        _ => run::<4>(f1600_x4(k), blocks, len, sink),
     }
 }
 
