@@ -2,9 +2,11 @@
 
 use std::time::{Duration, Instant};
 
+use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey};
 use sphincs::{Algorithm, DynSigningKey, Error, SignOptions};
 
 use crate::error::CliError;
+use crate::io::write_stdout;
 use crate::keyfile::parse_algorithm;
 
 const MESSAGE: &[u8] =
@@ -20,50 +22,67 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
+/// One line to standard output; a closed pipe is an error, not a panic.
+fn say(line: String) -> Result<(), CliError> {
+    write_stdout((line + "\n").as_bytes(), false)
+}
+
+/// What the demo needs of a key of either standard.
+struct Walk<'a> {
+    title: String,
+    pk_len: usize,
+    sk_len: usize,
+    /// Generates the key and returns its signing and verifying functions.
+    keygen: Box<dyn FnOnce() -> Result<Keys<'a>, Error> + 'a>,
+    /// How the signature is made, for the signing line.
+    how: String,
+}
+
+/// Signs a message.
+type SignFn<'a> = Box<dyn Fn(&[u8]) -> Result<Vec<u8>, Error> + 'a>;
+/// Verifies a signature on a message.
+type VerifyFn<'a> = Box<dyn Fn(&[u8], &[u8]) -> Result<(), Error> + 'a>;
+
+struct Keys<'a> {
+    sign: SignFn<'a>,
+    verify: VerifyFn<'a>,
+}
+
 /// Generates a key, signs, verifies, and shows that a tampered message fails.
 pub fn run(alg: Option<&str>) -> Result<(), CliError> {
-    let alg = parse_algorithm(alg)?.unwrap_or(Algorithm::Shake128f);
-    println!(
-        "{alg} (security category {}, OID {})",
-        alg.security_category(),
-        alg.oid()
-    );
-
-    let (key, t) = timed(|| DynSigningKey::generate(alg));
-    let key = key?;
-    let vk = key.verifying_key();
-    println!(
+    let walk = match crate::cmd_spx::parse(alg) {
+        Some(spx) => round31(spx),
+        None => fips205(parse_algorithm(alg)?.unwrap_or(Algorithm::Shake128f)),
+    };
+    say(walk.title)?;
+    let (keys, t) = timed(walk.keygen);
+    let keys = keys?;
+    say(format!(
         "key generation   {:>10}   public key {} bytes, private key {} bytes",
         ms(t),
-        alg.public_key_len(),
-        alg.secret_key_len()
-    );
-
-    let context = b"sphincs demo";
-    let opts = SignOptions {
-        context,
-        ..Default::default()
-    };
-    let (sig, t) = timed(|| key.sign(MESSAGE, &opts));
+        walk.pk_len,
+        walk.sk_len
+    ))?;
+    let (sig, t) = timed(|| (keys.sign)(MESSAGE));
     let sig = sig?;
-    println!(
-        "signing          {:>10}   signature {} bytes (hedged, context {:?})",
+    say(format!(
+        "signing          {:>10}   signature {} bytes ({})",
         ms(t),
         sig.len(),
-        String::from_utf8_lossy(context)
-    );
-
-    let (ok, t) = timed(|| vk.verify(MESSAGE, &sig, context, None));
+        walk.how
+    ))?;
+    let (ok, t) = timed(|| (keys.verify)(MESSAGE, &sig));
     ok?;
-    println!("verifying        {:>10}   valid", ms(t));
+    say(format!("verifying        {:>10}   valid", ms(t)))?;
 
     let mut tampered = MESSAGE.to_vec();
     tampered[0] ^= 1;
-    let (bad, t) = timed(|| vk.verify(&tampered, &sig, context, None));
+    let (bad, t) = timed(|| (keys.verify)(&tampered, &sig));
     match bad {
-        Err(Error::InvalidSignature) => {
-            println!("tampered message {:>10}   rejected, as it should be", ms(t))
-        }
+        Err(Error::InvalidSignature) => say(format!(
+            "tampered message {:>10}   rejected, as it should be",
+            ms(t)
+        ))?,
         Ok(()) => {
             return Err(CliError::Failed(
                 "a tampered message verified: this build is broken".into(),
@@ -71,6 +90,54 @@ pub fn run(alg: Option<&str>) -> Result<(), CliError> {
         }
         Err(e) => return Err(e.into()),
     }
-    println!("message: {:?}", String::from_utf8_lossy(MESSAGE));
-    Ok(())
+    say(format!("message: {:?}", String::from_utf8_lossy(MESSAGE)))
+}
+
+const CONTEXT: &[u8] = b"sphincs demo";
+
+fn fips205(alg: Algorithm) -> Walk<'static> {
+    Walk {
+        title: format!(
+            "{alg} (security category {}, OID {})",
+            alg.security_category(),
+            alg.oid()
+        ),
+        pk_len: alg.public_key_len(),
+        sk_len: alg.secret_key_len(),
+        keygen: Box::new(move || {
+            let key = DynSigningKey::generate(alg)?;
+            let vk = key.verifying_key();
+            Ok(Keys {
+                sign: Box::new(move |m| {
+                    let opts = SignOptions {
+                        context: CONTEXT,
+                        ..Default::default()
+                    };
+                    key.sign(m, &opts)
+                }),
+                verify: Box::new(move |m, sig| vk.verify(m, sig, CONTEXT, None)),
+            })
+        }),
+        how: format!("hedged, context {:?}", String::from_utf8_lossy(CONTEXT)),
+    }
+}
+
+fn round31(alg: SpxAlgorithm) -> Walk<'static> {
+    Walk {
+        title: format!(
+            "{alg} (SPHINCS+ round 3.1, security category {}, raw keys: no OID)",
+            alg.security_category()
+        ),
+        pk_len: alg.public_key_len(),
+        sk_len: alg.secret_key_len(),
+        keygen: Box::new(move || {
+            let key = SpxSigningKey::generate(alg)?;
+            let vk = key.verifying_key();
+            Ok(Keys {
+                sign: Box::new(move |m| key.sign(m, &SpxSignOptions::default())),
+                verify: Box::new(move |m, sig| vk.verify(m, sig)),
+            })
+        }),
+        how: "randomized, no context in round 3.1".into(),
+    }
 }

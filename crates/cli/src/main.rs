@@ -142,7 +142,7 @@ enum Command {
     },
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
     Demo {
-        /// Parameter set (default SLH-DSA-SHAKE-128f).
+        /// Parameter set (default SLH-DSA-SHAKE-128f), or a SPHINCS+ round-3.1 set.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
     },

@@ -956,3 +956,41 @@ fn kat_file() {
     assert!(file.starts_with(&one.stdout));
     assert!(one.stdout.ends_with(b"\n\n"));
 }
+
+/// `demo` with a round-3.1 set, and into a closed pipe: an error line, no panic.
+#[test]
+fn demo_round31_and_closed_pipe() {
+    let out = sphincs(&["demo", "-a", "sphincs-haraka-128f-robust"]).ok();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("sphincs-haraka-128f-robust (SPHINCS+ round 3.1"),
+        "{text}"
+    );
+    assert!(text.contains("rejected, as it should be"), "{text}");
+
+    // A pipe whose read end is closed before the child starts (a piped
+    // stdout closed after spawning could still be open in another test's
+    // child for a moment, which runs concurrently).
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two new descriptors into `fds`.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    // SAFETY: both descriptors were just created and are owned here alone.
+    let (read, write) = unsafe {
+        use std::os::fd::{FromRawFd, OwnedFd};
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    };
+    drop(read);
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(["demo", "-a", "sphincs-haraka-128f-simple"])
+        .stdout(Stdio::from(write))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.starts_with("sphincs: error: cannot write to standard output"),
+        "{stderr}"
+    );
+}
