@@ -455,7 +455,7 @@ pub(crate) fn shake256_single_blocks(
 /// Eight single-block SHAKE256 calls on the AVX-512 kernel that gathers the
 /// blocks and scatters the outputs itself (`k` must be `X8Avx512`).
 fn shake256_blocks_x8(k: KeccakKernel, blocks: &[[u8; RATE]], out_len: usize, outs: &mut [Node]) {
-    debug_assert!(k == KeccakKernel::X8Avx512 && out_len <= 32 && out_len % 8 == 0);
+    debug_assert!(k == KeccakKernel::X8Avx512 && out_len <= 32 && out_len.is_multiple_of(8));
     let blocks: &[[u8; RATE]; 8] = blocks.try_into().expect("a group of eight");
     let outs: &mut [Node; 8] = outs.try_into().expect("a group of eight");
     #[cfg(target_arch = "x86_64")]
