@@ -30,7 +30,7 @@ use crate::keys::SignOptions;
 use crate::params::Algorithm;
 use crate::prehash::PreHash;
 use crate::slh_dsa::VERIFY_LANES;
-use crate::sphincsplus::{SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
+use crate::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use crate::with_backend;
 
 /// One signature to check in [`verify_batch`].
@@ -54,31 +54,41 @@ pub struct VerifyItem<'a> {
 /// item's own error (a signature of the wrong length, a context over 255
 /// bytes), exactly as [`DynVerifyingKey::verify`] answers for it alone.
 pub fn verify_batch(items: &[VerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
-    // Items under one key are verified side by side (their hash calls share
-    // the key's PK.seed); tasks are runs of them, small enough that every
-    // thread gets work.
-    let mut order: Vec<(Algorithm, Vec<u8>, usize)> = items
+    let keys: Vec<(Algorithm, Vec<u8>)> = items
         .iter()
-        .enumerate()
-        .map(|(i, it)| (it.key.algorithm(), it.key.to_bytes(), i))
+        .map(|it| (it.key.algorithm(), it.key.to_bytes()))
         .collect();
-    order.sort_unstable();
+    by_key(&keys, threads, |group, out| {
+        let group: Vec<VerifyItem> = group.iter().map(|&i| items[i]).collect();
+        group[0].key.verify_same_key(&group, out);
+    })
+}
+
+/// Runs `verify(indices, out)` over runs of items whose `keys` are equal
+/// (their hash calls share the key's PK.seed, so they go side by side), runs
+/// small enough that every thread gets work, and returns the results in the
+/// items' order.
+fn by_key<K: Ord + Sync>(
+    keys: &[K],
+    threads: usize,
+    verify: impl Fn(&[usize], &mut [Result<(), Error>]) + Sync,
+) -> Vec<Result<(), Error>> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
     let threads = threads.max(1);
-    let mut tasks: Vec<&[(Algorithm, Vec<u8>, usize)]> = Vec::new();
-    for group in order.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1) {
+    let mut tasks: Vec<&[usize]> = Vec::new();
+    for group in order.chunk_by(|&a, &b| keys[a] == keys[b]) {
         let per_thread = group.len().div_ceil(threads);
         tasks.extend(group.chunks(per_thread.clamp(1, VERIFY_LANES)));
     }
     let done = parallel_map(tasks.len(), threads, |t| {
-        let task = tasks[t];
-        let group: Vec<VerifyItem> = task.iter().map(|&(_, _, i)| items[i]).collect();
-        let mut out = vec![Ok(()); group.len()];
-        group[0].key.verify_same_key(&group, &mut out);
+        let mut out = vec![Ok(()); tasks[t].len()];
+        verify(tasks[t], &mut out);
         out
     });
-    let mut results = vec![Ok(()); items.len()];
+    let mut results = vec![Ok(()); keys.len()];
     for (task, out) in tasks.iter().zip(done) {
-        for (&(_, _, i), r) in task.iter().zip(out) {
+        for (&i, r) in task.iter().zip(out) {
             results[i] = r;
         }
     }
@@ -99,8 +109,13 @@ pub struct SpxVerifyItem<'a> {
 /// [`verify_batch`] for SPHINCS+ round-3.1 signatures; public as
 /// `sphincs::sphincsplus::verify_batch`.
 pub fn verify_batch_spx(items: &[SpxVerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
-    parallel_map(items.len(), threads, |i| {
-        items[i].key.verify(items[i].message, items[i].signature)
+    let keys: Vec<(SpxAlgorithm, Vec<u8>)> = items
+        .iter()
+        .map(|it| (it.key.algorithm(), it.key.to_bytes()))
+        .collect();
+    by_key(&keys, threads, |group, out| {
+        let group: Vec<SpxVerifyItem> = group.iter().map(|&i| items[i]).collect();
+        group[0].key.verify_same_key(&group, out);
     })
 }
 

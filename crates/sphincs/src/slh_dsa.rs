@@ -148,7 +148,7 @@ fn split_digest(p: &Params, digest: &[u8]) -> (usize, u64, u32) {
     (md_len, idx_tree, idx_leaf)
 }
 
-fn h_msg<P: Instance>(
+pub(crate) fn h_msg<P: Instance>(
     t: &P::Hash,
     r: &[u8],
     pk_root: &[u8],
@@ -325,40 +325,54 @@ fn verify_digested<P: Instance, const G: usize>(
 }
 
 /// Algorithms 24/25 for many items under the key `pk` of set `P`:
-/// `out[i]` is what [`verify_external`] answers for `items[i]` alone. The
-/// digests are computed one by one; the trees of up to [`VERIFY_LANES`]
-/// signatures at a time are climbed side by side.
+/// `out[i]` is what [`verify_external`] answers for `items[i]` alone.
 pub(crate) fn verify_external_many<P: ParameterSet>(
     pk: &PublicParts,
     items: &[VerifyItem<'_>],
     out: &mut [Result<(), Error>],
 ) {
     let p = P::PARAMS;
-    let n = p.n;
+    verify_many::<P>(pk, items.len(), out, |i, t| {
+        let it = &items[i];
+        if it.signature.len() != p.sig_bytes() {
+            return Err(Error::InvalidSignatureLength {
+                algorithm: P::ALGORITHM,
+                expected: p.sig_bytes(),
+                got: it.signature.len(),
+            });
+        }
+        let mut msg = it.message;
+        let d = with_m_prime(it.context, it.prehash, &mut msg, |m| {
+            h_msg::<P>(t, &it.signature[..p.n], &pk.pk_root[..p.n], m)
+        })?;
+        Ok((it.signature, d))
+    });
+}
+
+/// `slh_verify_internal` (Algorithm 20) for `count` signatures under the key
+/// `pk`: `digest(i, t)` checks item i and returns its signature (of the
+/// right length) and `H_msg` digest, or the item's error. The digests come
+/// one by one; the trees of up to [`VERIFY_LANES`] signatures at a time are
+/// climbed side by side. `out[i]`: `Ok(())`, [`Error::InvalidSignature`], or
+/// the item's error.
+pub(crate) fn verify_many<'a, P: Instance>(
+    pk: &PublicParts,
+    count: usize,
+    out: &mut [Result<(), Error>],
+    mut digest: impl FnMut(usize, &P::Hash) -> Result<(&'a [u8], [u8; MAX_M]), Error>,
+) {
+    let n = P::PARAMS.n;
     let t = P::Hash::new(n, &pk.pk_seed[..n], None);
     let mut sigs: [&[u8]; VERIFY_LANES] = [&[]; VERIFY_LANES];
     let mut digests = [[0u8; MAX_M]; VERIFY_LANES];
     let mut which = [0usize; VERIFY_LANES];
     let mut g = 0;
-    for (i, it) in items.iter().enumerate() {
-        let sig = it.signature;
-        out[i] = if sig.len() != p.sig_bytes() {
-            Err(Error::InvalidSignatureLength {
-                algorithm: P::ALGORITHM,
-                expected: p.sig_bytes(),
-                got: sig.len(),
-            })
-        } else {
-            let mut msg = it.message;
-            with_m_prime(it.context, it.prehash, &mut msg, |m| {
-                h_msg::<P>(&t, &sig[..n], &pk.pk_root[..n], m)
-            })
-            .map(|d| {
-                (sigs[g], digests[g], which[g]) = (sig, d, i);
-                g += 1;
-            })
-        };
-        if g == VERIFY_LANES || (i + 1 == items.len() && g > 0) {
+    for i in 0..count {
+        out[i] = digest(i, &t).map(|(sig, d)| {
+            (sigs[g], digests[g], which[g]) = (sig, d, i);
+            g += 1;
+        });
+        if g == VERIFY_LANES || (i + 1 == count && g > 0) {
             let mut ok = [false; VERIFY_LANES];
             verify_digested::<P, VERIFY_LANES>(
                 &t,

@@ -35,8 +35,8 @@ use crate::keys::{addrnd, Randomness};
 use crate::message::MessageSource;
 use crate::params::{Instance, MAX_N};
 use crate::slh_dsa::{
-    keygen_parts, opt_rand, os_random, root_matches, sign_parts_checked, verify_parts, PublicParts,
-    SecretParts,
+    h_msg, keygen_parts, opt_rand, os_random, root_matches, sign_parts_checked, verify_many,
+    verify_parts, PublicParts, SecretParts,
 };
 
 /// How to sign with a round-3.1 key.
@@ -134,6 +134,28 @@ struct Verify<'a> {
     pk: &'a PublicParts,
     msg: &'a mut dyn MessageSource,
     sig: &'a [u8],
+}
+
+/// Items that all carry one key, verified side by side.
+struct VerifyMany<'a, 'i> {
+    pk: &'a PublicParts,
+    alg: SpxAlgorithm,
+    items: &'a [SpxVerifyItem<'i>],
+    out: &'a mut [Result<(), Error>],
+}
+
+impl sets::Visit for VerifyMany<'_, '_> {
+    type Out = ();
+    fn visit<P: Instance>(self) {
+        let (pk, alg, items) = (self.pk, self.alg, self.items);
+        let n = P::PARAMS.n;
+        verify_many::<P>(pk, items.len(), self.out, |i, t| {
+            let (msg, sig) = (items[i].message, items[i].signature);
+            check_len(alg, "signature", alg.signature_len(), sig.len())?;
+            let d = h_msg::<P>(t, &sig[..n], &pk.pk_root[..n], &mut &msg[..])?;
+            Ok((sig, d))
+        });
+    }
 }
 
 impl sets::Visit for Verify<'_> {
@@ -294,6 +316,21 @@ impl SpxVerifyingKey {
         } else {
             Err(Error::InvalidSignature)
         }
+    }
+
+    /// Verifies items that all carry this key, side by side; `out[i]` is
+    /// [`SpxVerifyingKey::verify`]'s answer for `items[i]`.
+    pub(crate) fn verify_same_key(
+        &self,
+        items: &[SpxVerifyItem<'_>],
+        out: &mut [Result<(), Error>],
+    ) {
+        self.alg.visit(VerifyMany {
+            pk: &self.parts,
+            alg: self.alg,
+            items,
+            out,
+        });
     }
 
     /// The reference code's `crypto_sign_open`: checks `sm` = signature ‖
