@@ -3,18 +3,23 @@
 //!
 //! Once the digest is known, every FORS tree and every hypertree layer's XMSS
 //! tree is fixed, so their roots and authentication paths can be computed
-//! independently (phase 1). Each layer's WOTS+ signature needs only the root
-//! below it, known after phase 1 (phase 2). The result is the same whatever
-//! the thread count; one thread runs everything on the caller's stack.
+//! independently. Each layer's WOTS+ signature needs only the root below it
+//! (the FORS key for layer 0). On one thread the trees come first, then the
+//! WOTS+ signatures, all on the caller's stack. On several, the threads take
+//! tasks from one shared queue (the XMSS trees, the FORS trees, then the
+//! WOTS+ signatures, each of which waits for the root it signs), so no thread
+//! idles while another still has a tree to compute. The result is the same
+//! whatever the thread count.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use crate::address::{Adrs, AdrsType};
 use crate::fors::{fors_indices, fors_pk, fors_sign_tree};
 use crate::hash::Node;
 use crate::hypertree::next_layer;
-use crate::params::{Instance, MAX_D, MAX_K, MAX_N, W};
+use crate::params::{Instance, MAX_D, MAX_K, MAX_N};
 use crate::xmss::{xmss_auth_path, xmss_wots_sign};
-
-const MAX_TASKS: usize = MAX_K + MAX_D;
 
 /// Where each layer's tree and signing leaf are (the loop head of Algorithm 12).
 fn layer_positions<P: Instance>(mut idx_tree: u64, mut idx_leaf: u32) -> [(u64, u32); MAX_D] {
@@ -35,41 +40,62 @@ fn layer_adrs(layer: usize, idx_tree: u64) -> Adrs {
     adrs
 }
 
-/// Cuts `costs` into at most `parts` contiguous ranges of about equal total,
-/// returning the range ends.
-fn split(costs: &[u64], parts: usize, ends: &mut [usize; MAX_TASKS]) -> usize {
-    let (len, total) = (costs.len(), costs.iter().sum::<u64>());
-    let parts = parts.clamp(1, len);
-    let mut count = 0;
-    let mut prefix = 0u64;
-    for (i, &c) in costs.iter().enumerate() {
-        let before = prefix;
-        prefix += c;
-        while count + 1 < parts {
-            let target = total * (count as u64 + 1) / parts as u64;
-            if prefix < target {
-                break;
-            }
-            // Cut before or after task i, whichever lands nearer the target.
-            let nearer = if target.abs_diff(before) < target.abs_diff(prefix) {
-                i
-            } else {
-                i + 1
-            };
-            let cut = nearer.max(if count == 0 { 1 } else { ends[count - 1] + 1 });
-            if cut >= len {
-                break;
-            }
-            ends[count] = cut;
-            count += 1;
-        }
+/// The work of one signature's trees, shared by the threads that sign it.
+struct Trees<'a, P: Instance> {
+    t: &'a P::Hash,
+    md: &'a [u8],
+    fors_adrs: Adrs,
+    pos: [(u64, u32); MAX_D],
+    /// Test-only: this computation is the faulted one (asked on the calling
+    /// thread, whose fault injection is armed, not on a worker).
+    #[cfg(test)]
+    fault: bool,
+}
+
+impl<P: Instance> Trees<'_, P> {
+    /// FORS tree `i`: writes its part of `SIG_FORS`, returns its root.
+    fn fors_tree(&self, i: usize, part: &mut [u8]) -> Node {
+        let leaves = fors_indices::<P>(self.md);
+        fors_sign_tree::<P>(self.t, &self.fors_adrs, i, leaves[i], part)
     }
-    ends[count] = len;
-    count + 1
+
+    /// The XMSS tree of `layer`: writes its authentication path, returns its root.
+    fn xmss_tree(&self, layer: usize, auth: &mut [u8]) -> Node {
+        let (tree, leaf) = self.pos[layer];
+        let adrs = layer_adrs(layer, tree);
+        let mut root = xmss_auth_path::<P>(self.t, leaf, &adrs, auth);
+        // Public: the verifier recomputes this root from the signature
+        // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
+        crate::ct_check::declassify(&mut root[..P::PARAMS.n]);
+        root
+    }
+
+    /// The FORS key from the k roots (the end of Algorithm 16).
+    fn fors_key(&self, roots: &[Node]) -> Node {
+        let mut pk_fors = fors_pk::<P>(self.t, &self.fors_adrs, roots);
+        #[cfg(test)]
+        if self.fault {
+            // A fault in the FORS key that the hypertree signs: the bottom WOTS+
+            // key then signs a second value, the grafting-tree scenario.
+            pk_fors[0] ^= 1;
+        }
+        // Public: the verifier recomputes PK_FORS from the signature (Algorithm 17);
+        // the bottom layer's WOTS+ chain lengths are its base-w digits.
+        crate::ct_check::declassify(&mut pk_fors[..P::PARAMS.n]);
+        pk_fors
+    }
+
+    /// The WOTS+ signature of `layer` on `msg` (the root below it).
+    fn wots(&self, layer: usize, msg: &Node, part: &mut [u8]) {
+        let (tree, leaf) = self.pos[layer];
+        let n = P::PARAMS.n;
+        xmss_wots_sign::<P>(self.t, &msg[..n], leaf, &layer_adrs(layer, tree), part);
+    }
 }
 
 /// Writes `SIG_FORS` and `SIG_HT` for the digest split into `md`, `idx_tree`,
-/// `idx_leaf`, using up to `threads` threads.
+/// `idx_leaf` (`fors_sign`, Algorithm 16, and `ht_sign`, Algorithm 12),
+/// using up to `threads` threads.
 pub(crate) fn fors_and_ht_sign<P: Instance>(
     t: &P::Hash,
     md: &[u8],
@@ -80,147 +106,128 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
     threads: usize,
 ) {
     let p = P::PARAMS;
-    let (n, k, d) = (p.n, p.k, p.d);
-    let (fors_part, xmss_part, wots_bytes) = ((p.a + 1) * n, p.xmss_sig_bytes(), p.wots_len() * n);
-    let leaves = fors_indices::<P>(md);
+    let (k, d) = (p.k, p.d);
     let mut fors_adrs = Adrs::new();
     fors_adrs.set_tree_address(idx_tree);
     fors_adrs.set_type_and_clear(AdrsType::ForsTree);
     fors_adrs.set_key_pair_address(idx_leaf);
-    let pos = layer_positions::<P>(idx_tree, idx_leaf);
-
-    // Phase 1: task i < k is FORS tree i, task k + j the XMSS tree of layer j.
-    let mut costs = [0u64; MAX_TASKS];
-    costs[..k].fill(3 << p.a);
-    costs[k..k + d].fill(((p.wots_len() * W + 1) << p.hp) as u64);
-    let mut roots = [[0u8; MAX_N]; MAX_TASKS];
-    let tree_task = |task: usize, part: &mut [u8], root: &mut Node| {
-        *root = if task < k {
-            fors_sign_tree::<P>(t, &fors_adrs, task, leaves[task], part)
-        } else {
-            let (tree, leaf) = pos[task - k];
-            let adrs = layer_adrs(task - k, tree);
-            let mut root = xmss_auth_path::<P>(t, leaf, &adrs, &mut part[wots_bytes..]);
-            // Public: the verifier recomputes this root from the signature
-            // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
-            crate::ct_check::declassify(&mut root[..n]);
-            root
-        };
+    let trees = Trees::<P> {
+        t,
+        md,
+        fors_adrs,
+        pos: layer_positions::<P>(idx_tree, idx_leaf),
+        #[cfg(test)]
+        fault: crate::slh_dsa::fault_injection::fires(),
     };
-    let run_range = |first: usize, fors: &mut [u8], ht: &mut [u8], roots: &mut [Node]| {
-        let parts = fors
-            .chunks_exact_mut(fors_part)
-            .chain(ht.chunks_exact_mut(xmss_part));
-        for (j, (part, root)) in parts.zip(roots.iter_mut()).enumerate() {
-            tree_task(first + j, part, root);
+    let (fors_part, xmss_part, wots_bytes) =
+        ((p.a + 1) * p.n, p.xmss_sig_bytes(), p.wots_len() * p.n);
+    if threads <= 1 {
+        let mut roots = [[0u8; MAX_N]; MAX_K];
+        for (i, part) in sig_fors.chunks_exact_mut(fors_part).enumerate() {
+            roots[i] = trees.fors_tree(i, part);
         }
-    };
-    let mut ends = [0usize; MAX_TASKS];
-    let ranges = split(&costs[..k + d], threads, &mut ends);
-    if ranges == 1 {
-        run_range(0, sig_fors, sig_ht, &mut roots[..k + d]);
-    } else {
-        std::thread::scope(|s| {
-            let (mut fors, mut ht, mut rest) = (&mut *sig_fors, &mut *sig_ht, &mut roots[..k + d]);
-            let mut start = 0;
-            for (r, &end) in ends[..ranges].iter().enumerate() {
-                let nf = end.min(k).saturating_sub(start.min(k));
-                let nh = (end - start) - nf;
-                let (f, f_rest) = core::mem::take(&mut fors).split_at_mut(nf * fors_part);
-                let (h, h_rest) = core::mem::take(&mut ht).split_at_mut(nh * xmss_part);
-                let (rt, r_rest) = core::mem::take(&mut rest).split_at_mut(end - start);
-                (fors, ht, rest) = (f_rest, h_rest, r_rest);
-                let first = start;
-                let run_range = &run_range;
-                if r + 1 == ranges {
-                    run_range(first, f, h, rt);
-                } else {
-                    s.spawn(move || run_range(first, f, h, rt));
-                }
-                start = end;
-            }
-        });
-    }
-
-    // Phase 2: each layer's WOTS+ key signs the root below it (the FORS key for layer 0).
-    let mut pk_fors = fors_pk::<P>(t, &fors_adrs, &roots[..k]);
-    #[cfg(test)]
-    if crate::slh_dsa::fault_injection::fires() {
-        // A fault in the FORS key that the hypertree signs: the bottom WOTS+
-        // key then signs a second value, the grafting-tree scenario.
-        pk_fors[0] ^= 1;
-    }
-    // Public: the verifier recomputes PK_FORS from the signature (Algorithm 17);
-    // the bottom layer's WOTS+ chain lengths are its base-w digits.
-    crate::ct_check::declassify(&mut pk_fors[..n]);
-    let wots_task = |layer: usize, part: &mut [u8]| {
-        let msg = if layer == 0 {
-            pk_fors
-        } else {
-            roots[k + layer - 1]
-        };
-        let (tree, leaf) = pos[layer];
-        xmss_wots_sign::<P>(
-            t,
-            &msg[..n],
-            leaf,
-            &layer_adrs(layer, tree),
-            &mut part[..wots_bytes],
-        );
-    };
-    let workers = threads.clamp(1, d);
-    if workers == 1 {
+        let mut msg = trees.fors_key(&roots[..k]);
         for (layer, part) in sig_ht.chunks_exact_mut(xmss_part).enumerate() {
-            wots_task(layer, part);
+            let (wots, auth) = part.split_at_mut(wots_bytes);
+            let root = trees.xmss_tree(layer, auth);
+            trees.wots(layer, &msg, wots);
+            msg = root;
         }
-    } else {
-        let per = d.div_ceil(workers);
-        std::thread::scope(|s| {
-            for (w, group) in sig_ht.chunks_mut(per * xmss_part).enumerate() {
-                let wots_task = &wots_task;
-                let mut job = move || {
-                    for (j, part) in group.chunks_exact_mut(xmss_part).enumerate() {
-                        wots_task(w * per + j, part);
-                    }
-                };
-                if (w + 1) * per >= d {
-                    job();
-                } else {
-                    s.spawn(job);
-                }
-            }
-        });
+        return;
+    }
+    // Task j < d: the XMSS tree of layer j (the largest first); d + i < d + k:
+    // FORS tree i; d + k + j: the WOTS+ signature of layer j, which waits for
+    // the root it signs (layer 0 for all k FORS roots).
+    let fors: [Mutex<Option<&mut [u8]>>; MAX_K] = [const { Mutex::new(None) }; MAX_K];
+    let auth: [Mutex<Option<&mut [u8]>>; MAX_D] = [const { Mutex::new(None) }; MAX_D];
+    let wots: [Mutex<Option<&mut [u8]>>; MAX_D] = [const { Mutex::new(None) }; MAX_D];
+    for (slot, part) in fors.iter().zip(sig_fors.chunks_exact_mut(fors_part)) {
+        *lock(slot) = Some(part);
+    }
+    for ((a, w), part) in auth
+        .iter()
+        .zip(&wots)
+        .zip(sig_ht.chunks_exact_mut(xmss_part))
+    {
+        let (wp, ap) = part.split_at_mut(wots_bytes);
+        (*lock(w), *lock(a)) = (Some(wp), Some(ap));
+    }
+    let board = Board {
+        roots: Mutex::new(Roots {
+            fors: [[0u8; MAX_N]; MAX_K],
+            fors_done: 0,
+            xmss: [None; MAX_D],
+        }),
+        changed: Condvar::new(),
+    };
+    let next = AtomicUsize::new(0);
+    let work = || loop {
+        let task = next.fetch_add(1, Ordering::Relaxed);
+        if task < d {
+            let root = trees.xmss_tree(task, take(&auth[task]));
+            lock(&board.roots).xmss[task] = Some(root);
+            board.changed.notify_all();
+        } else if task < d + k {
+            let i = task - d;
+            let root = trees.fors_tree(i, take(&fors[i]));
+            let mut roots = lock(&board.roots);
+            roots.fors[i] = root;
+            roots.fors_done += 1;
+            drop(roots);
+            board.changed.notify_all();
+        } else if task < 2 * d + k {
+            let layer = task - d - k;
+            let msg = if layer == 0 {
+                let roots = board.wait(|r| r.fors_done == k);
+                trees.fors_key(&roots[..k])
+            } else {
+                board.wait(|r| r.xmss[layer - 1].is_some());
+                lock(&board.roots).xmss[layer - 1].expect("waited for")
+            };
+            trees.wots(layer, &msg, take(&wots[layer]));
+        } else {
+            break;
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads.min(2 * d + k) {
+            s.spawn(work);
+        }
+        work();
+    });
+}
+
+/// The roots computed so far.
+struct Roots {
+    fors: [Node; MAX_K],
+    fors_done: usize,
+    xmss: [Option<Node>; MAX_D],
+}
+
+/// The roots, and a signal for the WOTS+ tasks waiting for them.
+struct Board {
+    roots: Mutex<Roots>,
+    changed: Condvar,
+}
+
+impl Board {
+    /// Waits until `ready` holds; returns the FORS roots.
+    fn wait(&self, ready: impl Fn(&Roots) -> bool) -> [Node; MAX_K] {
+        let mut r = lock(&self.roots);
+        while !ready(&r) {
+            r = self.changed.wait(r).unwrap_or_else(|e| e.into_inner());
+        }
+        r.fors
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The signature part a task writes, taken from its slot (each task runs once).
+fn take<'a>(slot: &Mutex<Option<&'a mut [u8]>>) -> &'a mut [u8] {
+    lock(slot).take().expect("each task is taken once")
+}
 
-    #[test]
-    fn split_is_contiguous_and_balanced() {
-        let mut ends = [0; MAX_TASKS];
-        // SHAKE-128s-like: 14 small FORS trees, then 7 large XMSS trees.
-        let mut costs = [3u64 << 12; 21];
-        costs[14..].fill(561 << 9);
-        let r = split(&costs, 2, &mut ends);
-        assert_eq!(r, 2);
-        let first: u64 = costs[..ends[0]].iter().sum();
-        let total: u64 = costs.iter().sum();
-        assert!(
-            first * 100 / total >= 45 && first * 100 / total <= 55,
-            "{first} of {total}"
-        );
-        assert_eq!(ends[1], 21);
-        for parts in 1..=30 {
-            let r = split(&costs, parts, &mut ends);
-            assert!(r >= 1 && r <= parts.min(21));
-            assert_eq!(ends[r - 1], 21);
-            assert!(
-                ends[..r].windows(2).all(|w| w[0] < w[1]),
-                "{:?}",
-                &ends[..r]
-            );
-        }
-    }
+/// A lock that a panicking thread cannot poison for the others (the panic
+/// itself ends the signing when the scope joins).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
