@@ -12,6 +12,9 @@ use crate::params::{MAX_A, MAX_N};
 const CHUNK_LOG: usize = 7;
 /// Most leaves a [`Tree::leaves`] call is asked for at once.
 pub(crate) const CHUNK: usize = 1 << CHUNK_LOG;
+/// The smallest chunk a tree is cut into for threads: four leaves, the
+/// WOTS+ keys one batch computes (`wots::PKGEN_LEAVES`).
+const MIN_SPLIT_LOG: usize = 2;
 const _: () = assert!(MAX_A <= 2 * CHUNK_LOG, "upper levels must fit one chunk");
 
 /// How a tree makes its leaves and addresses its inner nodes.
@@ -24,8 +27,9 @@ pub(crate) trait Tree<T: TweakableHash> {
 
 /// The root of a tree of height `height`, and into `auth[..height]` the
 /// authentication path of leaf `idx`. With `threads` > 1 the leaf chunks are
-/// split over that many threads (the key generation of the s sets, whose one
-/// top tree has up to four chunks).
+/// split over that many threads (key generation, whose one top tree has up
+/// to four chunks in the s sets; the f sets' small top trees are cut into
+/// chunks of as few as four leaves, one WOTS+ batch, so each thread gets one).
 pub(crate) fn root_and_path<T: TweakableHash>(
     t: &T,
     tree: &(impl Tree<T> + Sync),
@@ -34,7 +38,10 @@ pub(crate) fn root_and_path<T: TweakableHash>(
     auth: &mut [Node],
     threads: usize,
 ) -> Node {
-    let low = height.min(CHUNK_LOG);
+    let mut low = height.min(CHUNK_LOG);
+    while threads > 1 << (height - low) && low > MIN_SPLIT_LOG {
+        low -= 1;
+    }
     let chunks = 1usize << (height - low);
     let mut tops = [[0u8; MAX_N]; CHUNK];
     let (low_auth, high_auth) = auth.split_at_mut(low);
