@@ -152,20 +152,48 @@ typedef struct sphincs_verify_stream sphincs_verify_stream;
 typedef int sphincs_scheme;
 
 /**
- * `SPHINCS_FORMAT_*`: how a key is encoded.
- */
-typedef int sphincs_format;
-
-/**
- * The program's `randombytes(x, xlen)`: fills `x` with `xlen` random bytes.
- */
-typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen);
-
-/**
  * `SPHINCS_PREHASH_*`: the pre-hash function of HashSLH-DSA (FIPS 205
  * §10.2.2), or `SPHINCS_PREHASH_NONE` for pure signing.
  */
 typedef int sphincs_prehash;
+
+/**
+ * One signature to check in `sphincs_verify_batch`.
+ */
+typedef struct {
+    /**
+     * The public key (any parameter set; items may differ).
+     */
+    const sphincs_public_key *key;
+    /**
+     * The message.
+     */
+    const uint8_t *message;
+    /**
+     * Bytes of `message`.
+     */
+    size_t message_len;
+    /**
+     * The signature.
+     */
+    const uint8_t *signature;
+    /**
+     * Bytes of `signature`.
+     */
+    size_t signature_len;
+    /**
+     * The context string (FIPS 205 sets only; may be NULL when `context_len` is 0).
+     */
+    const uint8_t *context;
+    /**
+     * Bytes of `context`.
+     */
+    size_t context_len;
+    /**
+     * A `SPHINCS_PREHASH_*` value (FIPS 205 sets only).
+     */
+    sphincs_prehash prehash;
+} sphincs_verify_item;
 
 /**
  * `SPHINCS_RANDOMNESS_*`: where the signing randomness (`addrnd`, FIPS 205 §9.2;
@@ -213,6 +241,16 @@ typedef struct {
      */
     int fault_hardened;
 } sphincs_sign_options;
+
+/**
+ * `SPHINCS_FORMAT_*`: how a key is encoded.
+ */
+typedef int sphincs_format;
+
+/**
+ * The program's `randombytes(x, xlen)`: fills `x` with `xlen` random bytes.
+ */
+typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen);
 
 /**
  * Reads the message: fill `buf` with up to `cap` bytes, store how many in
@@ -385,6 +423,37 @@ size_t sphincs_alg_seed_bytes(const sphincs_alg *alg);
  * The NIST security category (1, 3 or 5); 0 for an invalid handle.
  */
 int sphincs_alg_security_category(const sphincs_alg *alg);
+
+/**
+ * Verifies `count` signatures over up to `threads` threads (0 = every core,
+ * 1 = the calling thread) and writes one status per item to `results`
+ * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
+ * item's own error (a wrong length, a NULL pointer in the item, an oversize
+ * context), exactly what `sphincs_verify` says for it alone. Returns
+ * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
+ * any is not, or an error for the call itself (NULL `items` or `results`).
+ */
+sphincs_status sphincs_verify_batch(const sphincs_verify_item *items,
+                                    size_t count,
+                                    size_t threads,
+                                    sphincs_status *results);
+
+/**
+ * Signs `count` messages (`messages[i]` of `message_lens[i]` bytes) with
+ * `sk` per `opts` (NULL: defaults); `opts->threads` is the thread budget of
+ * the whole batch. The signatures are written one after another to `sigs`
+ * (capacity `sigs_cap`, at least `count * sphincs_alg_signature_bytes`), the
+ * total length to `*sigs_len`. Equal to signing one by one (for
+ * deterministic or given randomness, byte for byte).
+ */
+sphincs_status sphincs_sign_batch(const sphincs_secret_key *sk,
+                                  const uint8_t *const *messages,
+                                  const size_t *message_lens,
+                                  size_t count,
+                                  const sphincs_sign_options *opts,
+                                  uint8_t *sigs,
+                                  size_t sigs_cap,
+                                  size_t *sigs_len);
 
 /**
  * Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;

@@ -14,6 +14,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod alg;
+mod batch;
 mod ffi;
 mod keys;
 mod nist;
@@ -23,6 +24,7 @@ mod status;
 mod stream;
 
 pub use alg::*;
+pub use batch::*;
 pub use keys::*;
 pub use nist::*;
 pub use options::*;

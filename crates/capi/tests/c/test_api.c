@@ -1,6 +1,6 @@
 /* The native API of libsphincs, from C: every parameter set of every scheme,
  * contexts and pre-hash, streaming against one-shot, keys made by the CLI,
- * bad input, and concurrent use.
+ * bad input, batches, and concurrent use.
  *
  * usage: test_api CLI_KEY.pem CLI_PUB.pem MESSAGE CLI_SIG OUT_SIG
  *   (the CLI's key pair, a message and its CLI signature, all SLH-DSA-SHAKE-128f;
@@ -572,6 +572,101 @@ static void bad_input(void)
     free(sig);
 }
 
+/* Batch verification (mixed keys and schemes, per-item results) and batch signing. */
+static void batch(void)
+{
+    const sphincs_alg *fa = alg_named("SLH-DSA-SHAKE-128f"), *ra = alg_named("sphincs-sha2-128f-simple");
+    size_t fl = sphincs_alg_signature_bytes(fa), rl = sphincs_alg_signature_bytes(ra), got = 0;
+    sphincs_secret_key *fsk = seeded_key(fa, 10), *rsk = seeded_key(ra, 11);
+    sphincs_public_key *fpk = NULL, *rpk = NULL;
+    uint8_t *s1 = xmalloc(fl), *s2 = xmalloc(fl), *s3 = xmalloc(rl), *s4 = xmalloc(fl), ctx[256];
+    static const uint8_t m1[] = "one", m2[] = "two", m3[] = "three";
+    sphincs_sign_options opts;
+    sphincs_status results[8];
+
+    memset(ctx, 'x', sizeof ctx);
+    CHECK_ST(sphincs_secret_key_public(fsk, &fpk), SPHINCS_OK);
+    CHECK_ST(sphincs_secret_key_public(rsk, &rpk), SPHINCS_OK);
+    sphincs_sign_options_init(&opts);
+    CHECK_ST(sphincs_sign(fsk, m1, sizeof m1, &opts, s1, fl, &got), SPHINCS_OK);
+    opts.context = ctx;
+    opts.context_len = 5;
+    opts.prehash = SPHINCS_PREHASH_SHA3_256;
+    CHECK_ST(sphincs_sign(fsk, m2, sizeof m2, &opts, s2, fl, &got), SPHINCS_OK);
+    CHECK_ST(sphincs_sign(rsk, m3, sizeof m3, NULL, s3, rl, &got), SPHINCS_OK);
+    memcpy(s4, s1, fl);
+    s4[100] ^= 0x10;
+    {
+        sphincs_verify_item items[8] = {
+            {fpk, m1, sizeof m1, s1, fl, NULL, 0, SPHINCS_PREHASH_NONE},
+            {fpk, m2, sizeof m2, s2, fl, ctx, 5, SPHINCS_PREHASH_SHA3_256},
+            {rpk, m3, sizeof m3, s3, rl, NULL, 0, SPHINCS_PREHASH_NONE},
+            {fpk, m1, sizeof m1, s4, fl, NULL, 0, SPHINCS_PREHASH_NONE},
+            {rpk, m3, sizeof m3, s3, rl - 1, NULL, 0, SPHINCS_PREHASH_NONE},
+            {NULL, m1, sizeof m1, s1, fl, NULL, 0, SPHINCS_PREHASH_NONE},
+            {fpk, m2, sizeof m2, s2, fl, ctx, 256, SPHINCS_PREHASH_SHA3_256},
+            {rpk, m3, sizeof m3, s3, rl, ctx, 1, SPHINCS_PREHASH_NONE},
+        };
+        static const sphincs_status want[8] = {
+            SPHINCS_OK, SPHINCS_OK, SPHINCS_OK, SPHINCS_ERR_INVALID_SIGNATURE, SPHINCS_ERR_INVALID_LENGTH,
+            SPHINCS_ERR_NULL_POINTER, SPHINCS_ERR_CONTEXT_TOO_LONG, SPHINCS_ERR_UNSUPPORTED,
+        };
+        for (size_t threads = 0; threads <= 2; threads++) {
+            memset(results, 0xff, sizeof results);
+            CHECK_ST(sphincs_verify_batch(items, 8, threads, results), SPHINCS_ERR_INVALID_SIGNATURE);
+            for (int i = 0; i < 8; i++)
+                CHECK(results[i] == want[i], "threads %zu item %d: %d (%s), want %d", threads, i, results[i],
+                      sphincs_strerror(results[i]), want[i]);
+            /* Each item's result is what sphincs_verify says for it alone. */
+            for (int i = 0; i < 8; i++)
+                CHECK_ST(sphincs_verify(items[i].key, items[i].message, items[i].message_len, items[i].signature,
+                                        items[i].signature_len, items[i].context, items[i].context_len,
+                                        items[i].prehash),
+                         want[i]);
+        }
+        CHECK_ST(sphincs_verify_batch(items, 3, 2, results), SPHINCS_OK);
+        CHECK_ST(sphincs_verify_batch(items, 0, 2, NULL), SPHINCS_OK);
+        CHECK_ST(sphincs_verify_batch(NULL, 3, 2, results), SPHINCS_ERR_NULL_POINTER);
+        CHECK_ST(sphincs_verify_batch(items, 3, 2, NULL), SPHINCS_ERR_NULL_POINTER);
+    }
+
+    /* Batch signing equals signing one by one. */
+    {
+        const uint8_t *msgs[3] = {m1, m2, m3};
+        size_t lens[3] = {sizeof m1, sizeof m2, sizeof m3}, need = 0;
+        uint8_t *all = xmalloc(3 * rl), *one = xmalloc(rl);
+        sphincs_sign_options_init(&opts);
+        opts.randomness = SPHINCS_RANDOMNESS_DETERMINISTIC;
+        opts.threads = 0;
+        CHECK_ST(sphincs_sign_batch(rsk, msgs, lens, 3, &opts, all, 3 * rl - 1, &need), SPHINCS_ERR_BUFFER_TOO_SMALL);
+        CHECK(need == 3 * rl, "batch needs %zu bytes", need);
+        CHECK_ST(sphincs_sign_batch(rsk, msgs, lens, 3, &opts, all, 3 * rl, &got), SPHINCS_OK);
+        CHECK(got == 3 * rl, "batch wrote %zu bytes", got);
+        for (int i = 0; i < 3; i++) {
+            CHECK_ST(sphincs_sign(rsk, msgs[i], lens[i], &opts, one, rl, &got), SPHINCS_OK);
+            CHECK(memcmp(one, all + i * rl, rl) == 0, "batch signature %d = one by one", i);
+        }
+        opts.context = ctx;
+        opts.context_len = 2;
+        CHECK_ST(sphincs_sign_batch(fsk, msgs, lens, 2, &opts, all, 3 * rl, &got), SPHINCS_OK);
+        CHECK_ST(sphincs_verify(fpk, m2, sizeof m2, all + fl, fl, ctx, 2, SPHINCS_PREHASH_NONE), SPHINCS_OK);
+        CHECK_ST(sphincs_sign_batch(rsk, msgs, lens, 2, &opts, all, 3 * rl, &got), SPHINCS_ERR_UNSUPPORTED);
+        CHECK_ST(sphincs_sign_batch(fsk, NULL, lens, 2, NULL, all, 3 * rl, &got), SPHINCS_ERR_NULL_POINTER);
+        CHECK_ST(sphincs_sign_batch(fsk, msgs, lens, 0, NULL, NULL, 0, &got), SPHINCS_OK);
+        CHECK(got == 0, "an empty batch");
+        free(all);
+        free(one);
+    }
+    sphincs_secret_key_free(fsk);
+    sphincs_secret_key_free(rsk);
+    sphincs_public_key_free(fpk);
+    sphincs_public_key_free(rpk);
+    free(s1);
+    free(s2);
+    free(s3);
+    free(s4);
+}
+
 /* Several threads signing with one key at once get what one thread gets. */
 struct job {
     const sphincs_secret_key *sk;
@@ -624,6 +719,7 @@ int main(int argc, char **argv)
     streaming();
     cli_pem(argv[1], argv[2], argv[3], argv[4], argv[5]);
     bad_input();
+    batch();
     concurrent();
     return check_report();
 }
