@@ -152,48 +152,15 @@ typedef struct sphincs_verify_stream sphincs_verify_stream;
 typedef int sphincs_scheme;
 
 /**
+ * `SPHINCS_FORMAT_*`: how a key is encoded.
+ */
+typedef int sphincs_format;
+
+/**
  * `SPHINCS_PREHASH_*`: the pre-hash function of HashSLH-DSA (FIPS 205
  * §10.2.2), or `SPHINCS_PREHASH_NONE` for pure signing.
  */
 typedef int sphincs_prehash;
-
-/**
- * One signature to check in `sphincs_verify_batch`.
- */
-typedef struct {
-    /**
-     * The public key (any parameter set; items may differ).
-     */
-    const sphincs_public_key *key;
-    /**
-     * The message.
-     */
-    const uint8_t *message;
-    /**
-     * Bytes of `message`.
-     */
-    size_t message_len;
-    /**
-     * The signature.
-     */
-    const uint8_t *signature;
-    /**
-     * Bytes of `signature`.
-     */
-    size_t signature_len;
-    /**
-     * The context string (FIPS 205 sets only; may be NULL when `context_len` is 0).
-     */
-    const uint8_t *context;
-    /**
-     * Bytes of `context`.
-     */
-    size_t context_len;
-    /**
-     * A `SPHINCS_PREHASH_*` value (FIPS 205 sets only).
-     */
-    sphincs_prehash prehash;
-} sphincs_verify_item;
 
 /**
  * `SPHINCS_RANDOMNESS_*`: where the signing randomness (`addrnd`, FIPS 205 §9.2;
@@ -243,16 +210,6 @@ typedef struct {
 } sphincs_sign_options;
 
 /**
- * `SPHINCS_FORMAT_*`: how a key is encoded.
- */
-typedef int sphincs_format;
-
-/**
- * The program's `randombytes(x, xlen)`: fills `x` with `xlen` random bytes.
- */
-typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen);
-
-/**
  * Reads the message: fill `buf` with up to `cap` bytes, store how many in
  * `*got` (0 = end of message) and return 0; any other return value aborts
  * the operation with `SPHINCS_ERR_IO`.
@@ -263,6 +220,49 @@ typedef int (*sphincs_read_fn)(void *user, uint8_t *buf, size_t cap, size_t *got
  * Goes back to the first byte of the message; returns 0 on success.
  */
 typedef int (*sphincs_rewind_fn)(void *user);
+
+/**
+ * One signature to check in `sphincs_verify_batch`.
+ */
+typedef struct {
+    /**
+     * The public key (any parameter set; items may differ).
+     */
+    const sphincs_public_key *key;
+    /**
+     * The message.
+     */
+    const uint8_t *message;
+    /**
+     * Bytes of `message`.
+     */
+    size_t message_len;
+    /**
+     * The signature.
+     */
+    const uint8_t *signature;
+    /**
+     * Bytes of `signature`.
+     */
+    size_t signature_len;
+    /**
+     * The context string (FIPS 205 sets only; may be NULL when `context_len` is 0).
+     */
+    const uint8_t *context;
+    /**
+     * Bytes of `context`.
+     */
+    size_t context_len;
+    /**
+     * A `SPHINCS_PREHASH_*` value (FIPS 205 sets only).
+     */
+    sphincs_prehash prehash;
+} sphincs_verify_item;
+
+/**
+ * The program's `randombytes(x, xlen)`: fills `x` with `xlen` random bytes.
+ */
+typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen);
 
 /**
  * FIPS 205 SLH-DSA (contexts, pre-hash, PEM/DER keys).
@@ -369,6 +369,12 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * A static, NUL-terminated English description of `status` (any value; an
+ * unknown one gives "unknown status code"). Never NULL; do not free.
+ */
+const char *sphincs_strerror(int status);
+
+/**
  * Looks up a parameter set by name and stores its handle in `*alg`.
  *
  * Accepts the FIPS 205 names in any case, with or without the `SLH-DSA-`
@@ -423,37 +429,6 @@ size_t sphincs_alg_seed_bytes(const sphincs_alg *alg);
  * The NIST security category (1, 3 or 5); 0 for an invalid handle.
  */
 int sphincs_alg_security_category(const sphincs_alg *alg);
-
-/**
- * Verifies `count` signatures over up to `threads` threads (0 = every core,
- * 1 = the calling thread) and writes one status per item to `results`
- * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
- * item's own error (a wrong length, a NULL pointer in the item, an oversize
- * context), exactly what `sphincs_verify` says for it alone. Returns
- * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
- * any is not, or an error for the call itself (NULL `items` or `results`).
- */
-sphincs_status sphincs_verify_batch(const sphincs_verify_item *items,
-                                    size_t count,
-                                    size_t threads,
-                                    sphincs_status *results);
-
-/**
- * Signs `count` messages (`messages[i]` of `message_lens[i]` bytes) with
- * `sk` per `opts` (NULL: defaults); `opts->threads` is the thread budget of
- * the whole batch. The signatures are written one after another to `sigs`
- * (capacity `sigs_cap`, at least `count * sphincs_alg_signature_bytes`), the
- * total length to `*sigs_len`. Equal to signing one by one (for
- * deterministic or given randomness, byte for byte).
- */
-sphincs_status sphincs_sign_batch(const sphincs_secret_key *sk,
-                                  const uint8_t *const *messages,
-                                  const size_t *message_lens,
-                                  size_t count,
-                                  const sphincs_sign_options *opts,
-                                  uint8_t *sigs,
-                                  size_t sigs_cap,
-                                  size_t *sigs_len);
 
 /**
  * Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;
@@ -573,67 +548,6 @@ sphincs_status sphincs_public_key_to_spki(const sphincs_public_key *pk,
                                           size_t *out_len);
 
 /**
- * `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the seed.
- */
-int sphincs_nist_keypair(const char *alg,
-                         unsigned char *pk,
-                         unsigned char *sk,
-                         sphincs_randombytes_fn randombytes);
-
-/**
- * `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n).
- */
-int sphincs_nist_seed_keypair(const char *alg,
-                              unsigned char *pk,
-                              unsigned char *sk,
-                              const unsigned char *seed);
-
-/**
- * `crypto_sign_signature`: writes CRYPTO_BYTES to `sig` and `*siglen`.
- */
-int sphincs_nist_signature(const char *alg,
-                           uint8_t *sig,
-                           size_t *siglen,
-                           const uint8_t *m,
-                           size_t mlen,
-                           const uint8_t *sk,
-                           sphincs_randombytes_fn randombytes);
-
-/**
- * `crypto_sign_verify`: 0 if `sig` is a valid signature of `m`, else -1.
- */
-int sphincs_nist_verify(const char *alg,
-                        const uint8_t *sig,
-                        size_t siglen,
-                        const uint8_t *m,
-                        size_t mlen,
-                        const uint8_t *pk);
-
-/**
- * `crypto_sign`: `sm` = signature ‖ message, `*smlen` = CRYPTO_BYTES + mlen.
- * As in the reference, `m` may lie inside `sm` (it is moved first).
- */
-int sphincs_nist_sign(const char *alg,
-                      unsigned char *sm,
-                      unsigned long long *smlen,
-                      const unsigned char *m,
-                      unsigned long long mlen,
-                      const unsigned char *sk,
-                      sphincs_randombytes_fn randombytes);
-
-/**
- * `crypto_sign_open`: if `sm` = signature ‖ message verifies, writes the
- * message to `m` (which may lie inside `sm`) and its length to `*mlen`;
- * else -1, `*mlen` = 0 and `m` zeroed, as in the reference.
- */
-int sphincs_nist_open(const char *alg,
-                      unsigned char *m,
-                      unsigned long long *mlen,
-                      const unsigned char *sm,
-                      unsigned long long smlen,
-                      const unsigned char *pk);
-
-/**
  * Fills `*opts` with the defaults: pure, empty context, hedged, one thread,
  * not fault-hardened.
  */
@@ -706,12 +620,6 @@ sphincs_status sphincs_verify_reader(const sphincs_public_key *pk,
                                      sphincs_prehash prehash);
 
 /**
- * A static, NUL-terminated English description of `status` (any value; an
- * unknown one gives "unknown status code"). Never NULL; do not free.
- */
-const char *sphincs_strerror(int status);
-
-/**
  * Starts signing a message that will be given in pieces. The stream keeps
  * its own copy of `sk` (wiped when freed) and of `opts`. With a pre-hash in
  * `opts` memory stays bounded (a few 64 KiB pieces); pure signing (FIPS 205
@@ -777,6 +685,98 @@ sphincs_status sphincs_verify_final(sphincs_verify_stream *stream);
  * Frees a verification stream (finished or not). NULL is a no-op.
  */
 void sphincs_verify_stream_free(sphincs_verify_stream *stream);
+
+/**
+ * Verifies `count` signatures over up to `threads` threads (0 = every core,
+ * 1 = the calling thread) and writes one status per item to `results`
+ * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
+ * item's own error (a wrong length, a NULL pointer in the item, an oversize
+ * context), exactly what `sphincs_verify` says for it alone. Returns
+ * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
+ * any is not, or an error for the call itself (NULL `items` or `results`).
+ */
+sphincs_status sphincs_verify_batch(const sphincs_verify_item *items,
+                                    size_t count,
+                                    size_t threads,
+                                    sphincs_status *results);
+
+/**
+ * Signs `count` messages (`messages[i]` of `message_lens[i]` bytes) with
+ * `sk` per `opts` (NULL: defaults); `opts->threads` is the thread budget of
+ * the whole batch. The signatures are written one after another to `sigs`
+ * (capacity `sigs_cap`, at least `count * sphincs_alg_signature_bytes`), the
+ * total length to `*sigs_len`. Equal to signing one by one (for
+ * deterministic or given randomness, byte for byte).
+ */
+sphincs_status sphincs_sign_batch(const sphincs_secret_key *sk,
+                                  const uint8_t *const *messages,
+                                  const size_t *message_lens,
+                                  size_t count,
+                                  const sphincs_sign_options *opts,
+                                  uint8_t *sigs,
+                                  size_t sigs_cap,
+                                  size_t *sigs_len);
+
+/**
+ * `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the seed.
+ */
+int sphincs_nist_keypair(const char *alg,
+                         unsigned char *pk,
+                         unsigned char *sk,
+                         sphincs_randombytes_fn randombytes);
+
+/**
+ * `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n).
+ */
+int sphincs_nist_seed_keypair(const char *alg,
+                              unsigned char *pk,
+                              unsigned char *sk,
+                              const unsigned char *seed);
+
+/**
+ * `crypto_sign_signature`: writes CRYPTO_BYTES to `sig` and `*siglen`.
+ */
+int sphincs_nist_signature(const char *alg,
+                           uint8_t *sig,
+                           size_t *siglen,
+                           const uint8_t *m,
+                           size_t mlen,
+                           const uint8_t *sk,
+                           sphincs_randombytes_fn randombytes);
+
+/**
+ * `crypto_sign_verify`: 0 if `sig` is a valid signature of `m`, else -1.
+ */
+int sphincs_nist_verify(const char *alg,
+                        const uint8_t *sig,
+                        size_t siglen,
+                        const uint8_t *m,
+                        size_t mlen,
+                        const uint8_t *pk);
+
+/**
+ * `crypto_sign`: `sm` = signature ‖ message, `*smlen` = CRYPTO_BYTES + mlen.
+ * As in the reference, `m` may lie inside `sm` (it is moved first).
+ */
+int sphincs_nist_sign(const char *alg,
+                      unsigned char *sm,
+                      unsigned long long *smlen,
+                      const unsigned char *m,
+                      unsigned long long mlen,
+                      const unsigned char *sk,
+                      sphincs_randombytes_fn randombytes);
+
+/**
+ * `crypto_sign_open`: if `sm` = signature ‖ message verifies, writes the
+ * message to `m` (which may lie inside `sm`) and its length to `*mlen`;
+ * else -1, `*mlen` = 0 and `m` zeroed, as in the reference.
+ */
+int sphincs_nist_open(const char *alg,
+                      unsigned char *m,
+                      unsigned long long *mlen,
+                      const unsigned char *sm,
+                      unsigned long long smlen,
+                      const unsigned char *pk);
 
 #ifdef __cplusplus
 }  // extern "C"

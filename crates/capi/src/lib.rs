@@ -13,15 +13,26 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(clippy::missing_safety_doc)]
 
-mod alg;
-mod batch;
 mod ffi;
-mod keys;
-mod nist;
-mod options;
-mod sign;
+
+// The header lists the API in this order (cbindgen follows the modules):
+// status codes, algorithm handles, keys, options, one-shot signing and
+// verification, streams, batches, then the NIST-API entry points.
 mod status;
+
+mod alg;
+
+mod keys;
+
+mod options;
+
+mod sign;
+
 mod stream;
+
+mod batch;
+
+mod nist;
 
 pub use alg::*;
 pub use batch::*;

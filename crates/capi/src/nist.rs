@@ -234,6 +234,9 @@ pub unsafe extern "C" fn sphincs_nist_sign(
         if mlen > 0 {
             non_null(m)?;
         }
+        if mlen > isize::MAX as usize - bytes {
+            return Err(SPHINCS_ERR_INVALID_LENGTH);
+        }
         // SAFETY: `sm` holds CRYPTO_BYTES + mlen bytes and `m` mlen bytes (header
         // contract); `copy` is memmove, so they may overlap as the reference allows.
         let msg = unsafe {
