@@ -1,11 +1,12 @@
 /* The native API of libsphincs, from C: every parameter set of every scheme,
  * contexts and pre-hash, streaming against one-shot, keys made by the CLI,
- * bad input, batches, and concurrent use.
+ * bad input, batches, concurrent use, and streams in bounded memory.
  *
  * usage: test_api CLI_KEY.pem CLI_PUB.pem MESSAGE CLI_SIG OUT_SIG
  *   (the CLI's key pair, a message and its CLI signature, all SLH-DSA-SHAKE-128f;
  *   OUT_SIG receives this library's signature for the CLI to verify) */
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -391,6 +392,117 @@ static void streaming(void)
     free(msg);
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#endif
+
+#ifndef UNDER_ASAN
+/* A long message made on the fly: byte i is a function of i. */
+struct gen_reader {
+    unsigned long long pos, len;
+    int passes;
+};
+
+static uint8_t gen_byte(unsigned long long i)
+{
+    return (uint8_t)(i * 131 + (i >> 11));
+}
+
+static int gen_read(void *user, uint8_t *buf, size_t cap, size_t *got)
+{
+    struct gen_reader *g = user;
+    size_t n = 0;
+    while (n < cap && g->pos < g->len)
+        buf[n++] = gen_byte(g->pos++);
+    *got = n;
+    return 0;
+}
+
+static int gen_rewind(void *user)
+{
+    struct gen_reader *g = user;
+    g->pos = 0;
+    g->passes++;
+    return 0;
+}
+
+static long peak_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Streams in bounded memory: a 256 MiB message through sphincs_sign_reader
+ * (pure: two passes), the pre-hash signing stream and the verification
+ * stream, while the peak resident size grows by less than 32 MiB. Runs
+ * first, while the peak is still low. Skipped under AddressSanitizer, whose
+ * quarantine keeps freed memory resident on purpose. */
+static void bounded_memory(void)
+{
+    const unsigned long long len = 256ull << 20;
+    const sphincs_alg *alg = alg_named("SLH-DSA-SHAKE-128f");
+    size_t siglen = sphincs_alg_signature_bytes(alg), got = 0, piece = 1 << 20;
+    sphincs_secret_key *sk = seeded_key(alg, 12);
+    sphincs_public_key *pk = NULL;
+    uint8_t *pure = xmalloc(siglen), *hashed = xmalloc(siglen), *streamed = xmalloc(siglen);
+    uint8_t *buf = xmalloc(piece);
+    struct gen_reader g = {0, len, 0};
+    sphincs_sign_options opts;
+    sphincs_sign_stream *ss = NULL;
+    sphincs_verify_stream *vs = NULL;
+    long before = peak_rss_kib(), grew;
+
+    CHECK_ST(sphincs_secret_key_public(sk, &pk), SPHINCS_OK);
+    sphincs_sign_options_init(&opts);
+    opts.randomness = SPHINCS_RANDOMNESS_DETERMINISTIC;
+    CHECK_ST(sphincs_sign_reader(sk, gen_read, gen_rewind, &g, &opts, pure, siglen, &got), SPHINCS_OK);
+    CHECK(g.passes == 2, "pure signing read the message %d times", g.passes);
+    opts.prehash = SPHINCS_PREHASH_SHA2_512;
+    CHECK_ST(sphincs_sign_reader(sk, gen_read, gen_rewind, &g, &opts, hashed, siglen, &got), SPHINCS_OK);
+
+    /* The same message pushed in 1 MiB pieces. */
+    g.pos = 0;
+    CHECK_ST(sphincs_sign_init(sk, &opts, &ss), SPHINCS_OK);
+    CHECK_ST(sphincs_verify_init(pk, pure, siglen, NULL, 0, SPHINCS_PREHASH_NONE, &vs), SPHINCS_OK);
+    while (g.pos < len) {
+        size_t n = 0;
+        gen_read(&g, buf, piece, &n);
+        if (sphincs_sign_update(ss, buf, n) != SPHINCS_OK || sphincs_verify_update(vs, buf, n) != SPHINCS_OK)
+            break;
+    }
+    CHECK(g.pos == len, "streamed %llu of %llu bytes", g.pos, len);
+    CHECK_ST(sphincs_sign_final(ss, streamed, siglen, &got), SPHINCS_OK);
+    CHECK(memcmp(streamed, hashed, siglen) == 0, "pre-hash stream = reader");
+    CHECK_ST(sphincs_verify_final(vs), SPHINCS_OK);
+    sphincs_sign_stream_free(ss);
+    sphincs_verify_stream_free(vs);
+    g.pos = 0;
+    CHECK_ST(sphincs_verify_reader(pk, gen_read, gen_rewind, &g, hashed, siglen, NULL, 0, SPHINCS_PREHASH_SHA2_512),
+             SPHINCS_OK);
+
+    grew = peak_rss_kib() - before;
+    CHECK(grew < 32 * 1024, "peak resident size grew by %ld KiB for a 256 MiB message", grew);
+    printf("bounded_memory: peak resident size grew by %ld KiB (256 MiB message)\n", grew);
+    sphincs_secret_key_free(sk);
+    sphincs_public_key_free(pk);
+    free(pure);
+    free(hashed);
+    free(streamed);
+    free(buf);
+}
+#else
+static void bounded_memory(void)
+{
+    printf("bounded_memory: skipped under AddressSanitizer\n");
+}
+#endif
+
 static uint8_t *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -713,6 +825,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s CLI_KEY.pem CLI_PUB.pem MESSAGE CLI_SIG OUT_SIG\n", argv[0]);
         return 2;
     }
+    bounded_memory();
     every_set();
     seeds_and_randomness();
     contexts_and_prehash();
