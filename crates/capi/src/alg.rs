@@ -8,7 +8,7 @@ use core::ffi::{c_char, c_int};
 use sphincs_core::sphincsplus::SpxAlgorithm;
 use sphincs_core::{Algorithm, Params};
 
-use crate::ffi::{c_str, guard, non_null, set, Res};
+use crate::ffi::{c_str, guard, guard_value, non_null, set, Res};
 use crate::status::*;
 
 /// A parameter set of one of the schemes. A new scheme (SPHINCS-256) is a
@@ -174,31 +174,33 @@ pub extern "C" fn sphincs_alg_count() -> usize {
 /// The `index`-th parameter set (0 ≤ index < `sphincs_alg_count()`), or NULL.
 #[no_mangle]
 pub extern "C" fn sphincs_alg_at(index: usize) -> *const sphincs_alg {
-    ALGS.get(index).map_or(core::ptr::null(), |e| e as *const _)
+    guard_value(core::ptr::null(), || {
+        ALGS.get(index).map_or(core::ptr::null(), |e| e as *const _)
+    })
 }
 
 /// The canonical name (`"SLH-DSA-SHA2-128s"`, `"sphincs-shake-128f-simple"`),
 /// a static string; NULL for an invalid handle.
 #[no_mangle]
 pub extern "C" fn sphincs_alg_name(alg: *const sphincs_alg) -> *const c_char {
-    match resolve(alg) {
+    guard_value(core::ptr::null(), || match resolve(alg) {
         Ok(s) => s.handle().name.as_ptr().cast(),
         Err(_) => core::ptr::null(),
-    }
+    })
 }
 
 /// `SPHINCS_SCHEME_SLH_DSA` or `SPHINCS_SCHEME_SPHINCSPLUS_R31`; 0 for an invalid handle.
 #[no_mangle]
 pub extern "C" fn sphincs_alg_scheme(alg: *const sphincs_alg) -> sphincs_scheme {
-    match resolve(alg) {
+    guard_value(0, || match resolve(alg) {
         Ok(Scheme::Fips(_)) => SPHINCS_SCHEME_SLH_DSA,
         Ok(Scheme::Spx(_)) => SPHINCS_SCHEME_SPHINCSPLUS_R31,
         Err(_) => 0,
-    }
+    })
 }
 
 fn size(alg: *const sphincs_alg, f: fn(Scheme) -> usize) -> usize {
-    resolve(alg).map_or(0, f)
+    guard_value(0, || resolve(alg).map_or(0, f))
 }
 
 /// Bytes of a raw public key (`PK.seed ‖ PK.root`); 0 for an invalid handle.
@@ -228,7 +230,9 @@ pub extern "C" fn sphincs_alg_seed_bytes(alg: *const sphincs_alg) -> usize {
 /// The NIST security category (1, 3 or 5); 0 for an invalid handle.
 #[no_mangle]
 pub extern "C" fn sphincs_alg_security_category(alg: *const sphincs_alg) -> c_int {
-    resolve(alg).map_or(0, |s| c_int::from(s.params().category))
+    guard_value(0, || {
+        resolve(alg).map_or(0, |s| c_int::from(s.params().category))
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use sphincs_core::{DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::alg::{resolve, sphincs_alg, Scheme};
-use crate::ffi::{guard, input, non_null, output, set, Res};
+use crate::ffi::{guard, guard_value, input, non_null, output, set, Res};
 use crate::status::*;
 
 /// A secret key of any parameter set. Free with `sphincs_secret_key_free`.
@@ -259,11 +259,13 @@ pub unsafe extern "C" fn sphincs_secret_key_public(
 pub unsafe extern "C" fn sphincs_secret_key_alg(
     sk: *const sphincs_secret_key,
 ) -> *const sphincs_alg {
-    // SAFETY: a live key handle (or NULL) by the API contract.
-    match unsafe { borrow(sk) } {
-        Ok(k) => k.scheme().handle(),
-        Err(_) => core::ptr::null(),
-    }
+    guard_value(core::ptr::null(), || {
+        // SAFETY: a live key handle (or NULL) by the API contract.
+        match unsafe { borrow(sk) } {
+            Ok(k) => k.scheme().handle(),
+            Err(_) => core::ptr::null(),
+        }
+    })
 }
 
 /// The parameter set of a public key (NULL for a NULL key).
@@ -271,11 +273,13 @@ pub unsafe extern "C" fn sphincs_secret_key_alg(
 pub unsafe extern "C" fn sphincs_public_key_alg(
     pk: *const sphincs_public_key,
 ) -> *const sphincs_alg {
-    // SAFETY: a live key handle (or NULL) by the API contract.
-    match unsafe { borrow(pk) } {
-        Ok(k) => k.scheme().handle(),
-        Err(_) => core::ptr::null(),
-    }
+    guard_value(core::ptr::null(), || {
+        // SAFETY: a live key handle (or NULL) by the API contract.
+        match unsafe { borrow(pk) } {
+            Ok(k) => k.scheme().handle(),
+            Err(_) => core::ptr::null(),
+        }
+    })
 }
 
 /// Wipes and frees a secret key. NULL is a no-op.
