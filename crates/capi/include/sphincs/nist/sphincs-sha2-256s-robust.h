@@ -48,10 +48,10 @@ extern "C" {
 extern void sphincs_nist_randombytes_(unsigned char *x, unsigned long long xlen)
     __asm__("randombytes") __attribute__((weak));
 
-static inline int crypto_sign_secretkeybytes(void) { return CRYPTO_SECRETKEYBYTES; }
-static inline int crypto_sign_publickeybytes(void) { return CRYPTO_PUBLICKEYBYTES; }
-static inline int crypto_sign_bytes(void) { return CRYPTO_BYTES; }
-static inline int crypto_sign_seedbytes(void) { return CRYPTO_SEEDBYTES; }
+static inline unsigned long long crypto_sign_secretkeybytes(void) { return CRYPTO_SECRETKEYBYTES; }
+static inline unsigned long long crypto_sign_publickeybytes(void) { return CRYPTO_PUBLICKEYBYTES; }
+static inline unsigned long long crypto_sign_bytes(void) { return CRYPTO_BYTES; }
+static inline unsigned long long crypto_sign_seedbytes(void) { return CRYPTO_SEEDBYTES; }
 
 /* pk, sk: a key pair from the seed (SK.seed || SK.prf || PK.seed). */
 static inline int crypto_sign_seed_keypair(unsigned char *pk, unsigned char *sk,
