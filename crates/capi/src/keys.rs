@@ -1,0 +1,403 @@
+//! Key objects: key generation (OS randomness or seeds), raw import/export,
+//! PEM/DER (RFC 9909) import/export. A key is a heap object the caller frees;
+//! freeing a secret key wipes it (the core's key types zeroize on drop).
+
+use core::ffi::c_int;
+
+use sphincs_core::sphincsplus::{SpxSigningKey, SpxVerifyingKey};
+use sphincs_core::{DynSigningKey, DynVerifyingKey};
+use zeroize::Zeroizing;
+
+use crate::alg::{resolve, sphincs_alg, Scheme};
+use crate::ffi::{guard, guard_value, input, non_null, output, set, Res};
+use crate::status::*;
+
+/// A secret key of any parameter set. Free with `sphincs_secret_key_free`.
+#[derive(Clone)]
+#[allow(non_camel_case_types)]
+pub enum sphincs_secret_key {
+    /// FIPS 205.
+    Fips(DynSigningKey),
+    /// SPHINCS+ round 3.1.
+    Spx(SpxSigningKey),
+}
+
+/// A public key of any parameter set. Free with `sphincs_public_key_free`.
+#[derive(Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub enum sphincs_public_key {
+    /// FIPS 205.
+    Fips(DynVerifyingKey),
+    /// SPHINCS+ round 3.1.
+    Spx(SpxVerifyingKey),
+}
+
+impl sphincs_secret_key {
+    pub(crate) fn scheme(&self) -> Scheme {
+        match self {
+            sphincs_secret_key::Fips(k) => Scheme::Fips(k.algorithm()),
+            sphincs_secret_key::Spx(k) => Scheme::Spx(k.algorithm()),
+        }
+    }
+
+    pub(crate) fn public(&self) -> sphincs_public_key {
+        match self {
+            sphincs_secret_key::Fips(k) => sphincs_public_key::Fips(k.verifying_key()),
+            sphincs_secret_key::Spx(k) => sphincs_public_key::Spx(k.verifying_key()),
+        }
+    }
+}
+
+impl sphincs_public_key {
+    pub(crate) fn scheme(&self) -> Scheme {
+        match self {
+            sphincs_public_key::Fips(k) => Scheme::Fips(k.algorithm()),
+            sphincs_public_key::Spx(k) => Scheme::Spx(k.algorithm()),
+        }
+    }
+}
+
+/// Borrows the key behind a C handle.
+///
+/// # Safety
+/// `ptr`, if not NULL, must come from this library and not be freed yet.
+pub(crate) unsafe fn borrow<'a, T>(ptr: *const T) -> Res<&'a T> {
+    non_null(ptr)?;
+    // SAFETY: a live `Box<T>` made by `give`, per the caller's contract.
+    Ok(unsafe { &*ptr })
+}
+
+/// Hands a new object to C through the out-argument `out`.
+///
+/// # Safety
+/// `out`, if not NULL, must be valid for a pointer write.
+pub(crate) unsafe fn give<T>(out: *mut *mut T, value: T) -> Res {
+    non_null(out)?;
+    let ptr = Box::into_raw(Box::new(value));
+    // SAFETY: `out` is non-NULL and writable by the caller's contract.
+    unsafe { set(out, ptr) }
+}
+
+/// Drops an object handed out by [`give`]; NULL is a no-op.
+///
+/// # Safety
+/// `ptr` must be NULL or come from [`give`] and not be freed yet.
+pub(crate) unsafe fn free<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        // SAFETY: it came from `Box::into_raw` and is freed once, per the contract.
+        drop(unsafe { Box::from_raw(ptr) });
+    }
+}
+
+/// Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;
+/// round 3.1: `crypto_sign_keypair`), the top tree spread over `threads`
+/// threads (0 = every core, 1 = the calling thread; same key for any count).
+/// On success `*sk` is a new secret key.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_keygen(
+    alg: *const sphincs_alg,
+    threads: usize,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(sk)?;
+        let t = crate::ffi::threads(threads);
+        let key = match resolve(alg)? {
+            Scheme::Fips(a) => {
+                sphincs_secret_key::Fips(DynSigningKey::generate_with_threads(a, t)?)
+            }
+            Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::generate_with_threads(a, t)?),
+        };
+        // SAFETY: `sk` is writable by the API contract.
+        unsafe { give(sk, key) }
+    })
+}
+
+/// Derives a key pair from `seed` = `SK.seed ‖ SK.prf ‖ PK.seed`
+/// (`sphincs_alg_seed_bytes(alg)` = 3n bytes): FIPS 205 `slh_keygen_internal`
+/// (Algorithm 18), or round 3.1's `crypto_sign_seed_keypair`.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_keygen_from_seed(
+    alg: *const sphincs_alg,
+    seed: *const u8,
+    seed_len: usize,
+    threads: usize,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(sk)?;
+        let scheme = resolve(alg)?;
+        non_null(seed)?;
+        // SAFETY: `seed` holds `seed_len` bytes by the API contract.
+        let seed = unsafe { input(seed, seed_len)? };
+        let t = crate::ffi::threads(threads);
+        let key = match scheme {
+            Scheme::Fips(a) => {
+                if seed.len() != scheme.seed_len() {
+                    return Err(SPHINCS_ERR_INVALID_LENGTH);
+                }
+                let n = a.params().n;
+                let (sk_seed, rest) = seed.split_at(n);
+                let (sk_prf, pk_seed) = rest.split_at(n);
+                sphincs_secret_key::Fips(DynSigningKey::from_seeds_with_threads(
+                    a, sk_seed, sk_prf, pk_seed, t,
+                )?)
+            }
+            Scheme::Spx(a) => {
+                sphincs_secret_key::Spx(SpxSigningKey::from_seed_with_threads(a, seed, t)?)
+            }
+        };
+        // SAFETY: `sk` is writable by the API contract.
+        unsafe { give(sk, key) }
+    })
+}
+
+/// Loads a raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
+/// (`sphincs_alg_secret_key_bytes(alg)` bytes). PK.root is recomputed from the
+/// seeds and compared (`SPHINCS_ERR_KEY_MISMATCH`), which costs about one key generation.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_import(
+    alg: *const sphincs_alg,
+    bytes: *const u8,
+    len: usize,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(sk)?;
+        let scheme = resolve(alg)?;
+        non_null(bytes)?;
+        // SAFETY: `bytes` holds `len` bytes by the API contract.
+        let raw = unsafe { input(bytes, len)? };
+        let key = match scheme {
+            Scheme::Fips(a) => sphincs_secret_key::Fips(DynSigningKey::from_bytes(a, raw)?),
+            Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::from_bytes(a, raw)?),
+        };
+        // SAFETY: `sk` is writable by the API contract.
+        unsafe { give(sk, key) }
+    })
+}
+
+/// Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)` bytes).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_import(
+    alg: *const sphincs_alg,
+    bytes: *const u8,
+    len: usize,
+    pk: *mut *mut sphincs_public_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(pk)?;
+        let scheme = resolve(alg)?;
+        non_null(bytes)?;
+        // SAFETY: `bytes` holds `len` bytes by the API contract.
+        let raw = unsafe { input(bytes, len)? };
+        let key = match scheme {
+            Scheme::Fips(a) => sphincs_public_key::Fips(DynVerifyingKey::from_bytes(a, raw)?),
+            Scheme::Spx(a) => sphincs_public_key::Spx(SpxVerifyingKey::from_bytes(a, raw)?),
+        };
+        // SAFETY: `pk` is writable by the API contract.
+        unsafe { give(pk, key) }
+    })
+}
+
+/// Writes the raw secret key to `out` (capacity `cap`) and its length to
+/// `*out_len` (also when `cap` is too small: `SPHINCS_ERR_BUFFER_TOO_SMALL`).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_export(
+    sk: *const sphincs_secret_key,
+    out: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let raw = match unsafe { borrow(sk)? } {
+            sphincs_secret_key::Fips(k) => k.to_bytes(),
+            sphincs_secret_key::Spx(k) => k.to_bytes(),
+        };
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out, cap, out_len, &raw) }
+    })
+}
+
+/// Writes the raw public key to `out` (capacity `cap`) and its length to `*out_len`.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_export(
+    pk: *const sphincs_public_key,
+    out: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let raw = match unsafe { borrow(pk)? } {
+            sphincs_public_key::Fips(k) => k.to_bytes(),
+            sphincs_public_key::Spx(k) => k.to_bytes(),
+        };
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out, cap, out_len, &raw) }
+    })
+}
+
+/// The public half of a secret key, as a new public key object.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_public(
+    sk: *const sphincs_secret_key,
+    pk: *mut *mut sphincs_public_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(pk)?;
+        // SAFETY: a live key handle by the API contract.
+        let public = unsafe { borrow(sk)? }.public();
+        // SAFETY: `pk` is writable by the API contract.
+        unsafe { give(pk, public) }
+    })
+}
+
+/// The parameter set of a secret key (NULL for a NULL key).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_alg(
+    sk: *const sphincs_secret_key,
+) -> *const sphincs_alg {
+    guard_value(core::ptr::null(), || {
+        // SAFETY: a live key handle (or NULL) by the API contract.
+        match unsafe { borrow(sk) } {
+            Ok(k) => k.scheme().handle(),
+            Err(_) => core::ptr::null(),
+        }
+    })
+}
+
+/// The parameter set of a public key (NULL for a NULL key).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_alg(
+    pk: *const sphincs_public_key,
+) -> *const sphincs_alg {
+    guard_value(core::ptr::null(), || {
+        // SAFETY: a live key handle (or NULL) by the API contract.
+        match unsafe { borrow(pk) } {
+            Ok(k) => k.scheme().handle(),
+            Err(_) => core::ptr::null(),
+        }
+    })
+}
+
+/// Wipes and frees a secret key. NULL is a no-op.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_free(sk: *mut sphincs_secret_key) {
+    // A panic cannot happen in a drop that only zeroizes and deallocates;
+    // guard anyway, since this must never unwind into C.
+    let _ = guard(|| {
+        // SAFETY: NULL or a live handle from this library, freed once (API contract).
+        unsafe { free(sk) };
+        Ok(())
+    });
+}
+
+/// Frees a public key. NULL is a no-op.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_free(pk: *mut sphincs_public_key) {
+    let _ = guard(|| {
+        // SAFETY: NULL or a live handle from this library, freed once (API contract).
+        unsafe { free(pk) };
+        Ok(())
+    });
+}
+
+/// `SPHINCS_FORMAT_*`: how a key is encoded.
+#[allow(non_camel_case_types)]
+pub type sphincs_format = c_int;
+/// DER (binary).
+pub const SPHINCS_FORMAT_DER: sphincs_format = 0;
+/// PEM (text: `-----BEGIN PRIVATE KEY-----` / `PUBLIC KEY`), not NUL-terminated.
+pub const SPHINCS_FORMAT_PEM: sphincs_format = 1;
+
+/// Reads a PKCS#8 private key (RFC 9909), PEM or DER (told apart by
+/// looking), as `sphincs keygen` and OpenSSL 3.5 write them. PK.root is
+/// recomputed and compared (`SPHINCS_ERR_KEY_MISMATCH`). FIPS 205 sets only:
+/// round 3.1 has no OIDs.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
+    data: *const u8,
+    len: usize,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(sk)?;
+        non_null(data)?;
+        // SAFETY: `data` holds `len` bytes by the API contract.
+        let data = unsafe { input(data, len)? };
+        let key = DynSigningKey::from_pkcs8(data)?;
+        // SAFETY: `sk` is writable by the API contract.
+        unsafe { give(sk, sphincs_secret_key::Fips(key)) }
+    })
+}
+
+/// Reads a SubjectPublicKeyInfo public key (RFC 9909), PEM or DER.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_from_spki(
+    data: *const u8,
+    len: usize,
+    pk: *mut *mut sphincs_public_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(pk)?;
+        non_null(data)?;
+        // SAFETY: `data` holds `len` bytes by the API contract.
+        let data = unsafe { input(data, len)? };
+        let key = DynVerifyingKey::from_spki(data)?;
+        // SAFETY: `pk` is writable by the API contract.
+        unsafe { give(pk, sphincs_public_key::Fips(key)) }
+    })
+}
+
+/// Writes the secret key as PKCS#8 v1 (RFC 9909) in `format`
+/// (`SPHINCS_FORMAT_DER` or `SPHINCS_FORMAT_PEM`) to `out` and its length to
+/// `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_to_pkcs8(
+    sk: *const sphincs_secret_key,
+    format: sphincs_format,
+    out: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let sphincs_secret_key::Fips(key) = (unsafe { borrow(sk)? }) else {
+            return Err(SPHINCS_ERR_UNSUPPORTED);
+        };
+        let encoded: Zeroizing<Vec<u8>> = match format {
+            SPHINCS_FORMAT_DER => key.to_pkcs8_der()?,
+            SPHINCS_FORMAT_PEM => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+            _ => return Err(SPHINCS_ERR_INVALID_ARGUMENT),
+        };
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out, cap, out_len, &encoded) }
+    })
+}
+
+/// Writes the public key as SubjectPublicKeyInfo (RFC 9909) in `format` to
+/// `out` and its length to `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_to_spki(
+    pk: *const sphincs_public_key,
+    format: sphincs_format,
+    out: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let sphincs_public_key::Fips(key) = (unsafe { borrow(pk)? }) else {
+            return Err(SPHINCS_ERR_UNSUPPORTED);
+        };
+        let encoded = match format {
+            SPHINCS_FORMAT_DER => key.to_spki_der()?,
+            SPHINCS_FORMAT_PEM => key.to_spki_pem()?.into_bytes(),
+            _ => return Err(SPHINCS_ERR_INVALID_ARGUMENT),
+        };
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out, cap, out_len, &encoded) }
+    })
+}

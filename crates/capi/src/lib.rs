@@ -1,0 +1,44 @@
+//! libsphincs: the C library over the `sphincs` core (SLH-DSA, FIPS 205, and
+//! SPHINCS+ round 3.1). The C API is documented in `include/sphincs.h`,
+//! generated from this crate by cbindgen (`tests/headers.rs` keeps it in step).
+//!
+//! Rules at this boundary: every entry point runs inside `ffi::guard` (a
+//! panic becomes `SPHINCS_ERR_INTERNAL`, never an unwind into C); every
+//! pointer and length is checked before use (NULL or a short buffer is a
+//! status code); no global mutable state, so every function is safe to call
+//! from any thread (a stream or key object used by one thread at a time, or
+//! shared read-only). No scheme logic lives here: sizes, names, errors,
+//! encodings and batching all come from the core.
+// `unsafe` is the point of this crate, but each use is commented.
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![allow(clippy::missing_safety_doc)]
+
+mod ffi;
+
+// The header lists the API in this order (cbindgen follows the modules):
+// status codes, algorithm handles, keys, options, one-shot signing and
+// verification, streams, batches, then the NIST-API entry points.
+mod status;
+
+mod alg;
+
+mod keys;
+
+mod options;
+
+mod sign;
+
+mod stream;
+
+mod batch;
+
+mod nist;
+
+pub use alg::*;
+pub use batch::*;
+pub use keys::*;
+pub use nist::*;
+pub use options::*;
+pub use sign::*;
+pub use status::*;
+pub use stream::*;

@@ -1,0 +1,127 @@
+//! Status codes: every entry point returns one, and `sphincs_strerror` says it in words.
+//! Each core [`Error`] maps to exactly one code.
+
+use core::ffi::{c_char, c_int};
+
+use sphincs_core::Error;
+
+/// What a `sphincs_*` call did. `SPHINCS_OK` is 0; every failure is a
+/// distinct positive value, stable across releases.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum sphincs_status {
+    /// Success (for a verification: the signature is valid).
+    SPHINCS_OK = 0,
+    /// The signature does not verify (or a batch item did not).
+    SPHINCS_ERR_INVALID_SIGNATURE = 1,
+    /// A required pointer argument was NULL.
+    SPHINCS_ERR_NULL_POINTER = 2,
+    /// The output buffer is too small; the length written to the `*_len`
+    /// out-argument is the size needed.
+    SPHINCS_ERR_BUFFER_TOO_SMALL = 3,
+    /// A name that is no parameter set this library knows.
+    SPHINCS_ERR_UNKNOWN_ALGORITHM = 4,
+    /// A pre-hash name or `SPHINCS_PREHASH_*` value that does not exist.
+    SPHINCS_ERR_UNKNOWN_PREHASH = 5,
+    /// A key, seed, signature or randomness of the wrong length for its set.
+    SPHINCS_ERR_INVALID_LENGTH = 6,
+    /// A context string longer than 255 bytes.
+    SPHINCS_ERR_CONTEXT_TOO_LONG = 7,
+    /// A secret key whose public half does not match its seeds.
+    SPHINCS_ERR_KEY_MISMATCH = 8,
+    /// Malformed PEM or DER, or a key of another kind or algorithm.
+    SPHINCS_ERR_ENCODING = 9,
+    /// The operating system's random number generator failed.
+    SPHINCS_ERR_RNG = 10,
+    /// A message callback reported an error, or a stream was abandoned.
+    SPHINCS_ERR_IO = 11,
+    /// Fault-hardened signing computed two different signatures; none was released.
+    SPHINCS_ERR_FAULT_DETECTED = 12,
+    /// Not available for this parameter set (a context string, pre-hash or
+    /// PEM/DER with a SPHINCS+ round-3.1 set, which has none of them).
+    SPHINCS_ERR_UNSUPPORTED = 13,
+    /// An argument out of range (an unknown `SPHINCS_RANDOMNESS_*` or
+    /// `SPHINCS_FORMAT_*` value, or a handle not made by this library).
+    SPHINCS_ERR_INVALID_ARGUMENT = 14,
+    /// A stream used after its `_final` call, or after a failure.
+    SPHINCS_ERR_BAD_STATE = 15,
+    /// An internal error (a bug): caught before it could reach the caller's code.
+    SPHINCS_ERR_INTERNAL = 16,
+}
+
+pub use sphincs_status::*;
+
+impl From<Error> for sphincs_status {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::UnknownAlgorithm(_) => SPHINCS_ERR_UNKNOWN_ALGORITHM,
+            Error::UnknownPreHash(_) => SPHINCS_ERR_UNKNOWN_PREHASH,
+            Error::InvalidKeyLength { .. }
+            | Error::InvalidLength { .. }
+            | Error::InvalidSignatureLength { .. }
+            | Error::InvalidRandomnessLength { .. } => SPHINCS_ERR_INVALID_LENGTH,
+            Error::ContextTooLong(_) => SPHINCS_ERR_CONTEXT_TOO_LONG,
+            Error::KeyMismatch => SPHINCS_ERR_KEY_MISMATCH,
+            Error::InvalidSignature => SPHINCS_ERR_INVALID_SIGNATURE,
+            Error::Encoding(_) => SPHINCS_ERR_ENCODING,
+            Error::Rng(_) => SPHINCS_ERR_RNG,
+            Error::Io(_) => SPHINCS_ERR_IO,
+            Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
+            // Backends are never forced through the C API; anything newer is a bug here.
+            _ => SPHINCS_ERR_INTERNAL,
+        }
+    }
+}
+
+/// One sentence per status, NUL-terminated for C.
+fn message(status: c_int) -> &'static str {
+    match status {
+        0 => "success\0",
+        1 => "invalid signature\0",
+        2 => "a required pointer argument is NULL\0",
+        3 => "output buffer too small\0",
+        4 => "unknown algorithm: expected an SLH-DSA set such as SLH-DSA-SHA2-128s or a SPHINCS+ round-3.1 set such as sphincs-shake-128f-simple\0",
+        5 => "unknown pre-hash function\0",
+        6 => "key, seed, signature or randomness of the wrong length for this parameter set\0",
+        7 => "context string longer than 255 bytes\0",
+        8 => "key mismatch: the public half of the secret key does not belong to its seeds\0",
+        9 => "malformed PEM or DER key, or a key of another kind\0",
+        10 => "the operating system's random number generator failed\0",
+        11 => "reading the message failed (callback error or abandoned stream)\0",
+        12 => "fault detected: the two computations of the signature differ; no signature was released\0",
+        13 => "not supported for this parameter set (SPHINCS+ round 3.1 has no context, pre-hash or PEM/DER)\0",
+        14 => "invalid argument\0",
+        15 => "stream already finished or failed\0",
+        16 => "internal error\0",
+        _ => "unknown status code\0",
+    }
+}
+
+/// A static, NUL-terminated English description of `status` (any value; an
+/// unknown one gives "unknown status code"). Never NULL; do not free.
+#[no_mangle]
+pub extern "C" fn sphincs_strerror(status: c_int) -> *const c_char {
+    // `message` cannot panic; the guard keeps the rule without exception.
+    crate::ffi::guard_value("internal error\0", || message(status))
+        .as_ptr()
+        .cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_has_its_own_message() {
+        let mut seen = std::collections::HashSet::new();
+        for s in 0..=16 {
+            let m = message(s);
+            assert!(m.ends_with('\0') && !m[..m.len() - 1].contains('\0'));
+            assert!(seen.insert(m), "{s}");
+        }
+        assert_eq!(message(17), "unknown status code\0");
+        assert_eq!(message(-1), "unknown status code\0");
+        assert_eq!(SPHINCS_ERR_INTERNAL as c_int, 16);
+    }
+}

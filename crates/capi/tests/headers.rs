@@ -1,0 +1,130 @@
+//! The committed C headers are generated, and must stay equal to what the
+//! code generates: `include/sphincs.h` by cbindgen from `src/`, and the
+//! NIST-API drop-in headers `include/sphincs/nist/NAME.h` from the core's list
+//! of parameter sets and their sizes. `SPHINCS_BLESS=1` rewrites them
+//! (`scripts/gen-c-headers`).
+
+use std::path::{Path, PathBuf};
+
+use sphincs_core::sphincsplus::SpxAlgorithm;
+use sphincs_core::Algorithm;
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compares `generated` with the committed file, or rewrites it when blessing.
+fn check(path: &Path, generated: &str) {
+    if std::env::var_os("SPHINCS_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, generated).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run scripts/gen-c-headers)", path.display()));
+    assert!(
+        committed == generated,
+        "{} is out of date with the code; run scripts/gen-c-headers",
+        path.display()
+    );
+}
+
+#[test]
+fn sphincs_h_matches_the_code() {
+    let dir = crate_dir();
+    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen");
+    let mut out = Vec::new();
+    bindings.write(&mut out);
+    let text = String::from_utf8(out).unwrap();
+    for must in [
+        "sphincs_sign_init",
+        "SPHINCS_ERR_BUFFER_TOO_SMALL",
+        "sphincs_nist_open",
+    ] {
+        assert!(
+            text.contains(must),
+            "{must} missing from the generated header"
+        );
+    }
+    check(&dir.join("include/sphincs.h"), &text);
+}
+
+/// One parameter set as the drop-in header sees it.
+struct Set {
+    /// The CLI name, lower case: the header's file name.
+    file: String,
+    /// The name the library looks the set up by.
+    lookup: &'static str,
+    /// CRYPTO_ALGNAME: the reference's "SPHINCS+" for round 3.1 (its KAT
+    /// files start with it), the FIPS 205 name otherwise.
+    algname: &'static str,
+    pk: usize,
+    sk: usize,
+    sig: usize,
+    seed: usize,
+}
+
+fn sets() -> Vec<Set> {
+    let fips = Algorithm::ALL.iter().map(|a| Set {
+        file: a.name().to_ascii_lowercase(),
+        lookup: a.name(),
+        algname: a.name(),
+        pk: a.public_key_len(),
+        sk: a.secret_key_len(),
+        sig: a.signature_len(),
+        seed: 3 * a.params().n,
+    });
+    let spx = SpxAlgorithm::ALL.iter().map(|a| Set {
+        file: a.name().to_ascii_lowercase(),
+        lookup: a.name(),
+        algname: "SPHINCS+",
+        pk: a.public_key_len(),
+        sk: a.secret_key_len(),
+        sig: a.signature_len(),
+        seed: a.seed_len(),
+    });
+    fips.chain(spx).collect()
+}
+
+fn nist_header(s: &Set) -> String {
+    let guard = format!(
+        "SPHINCS_NIST_{}_H",
+        s.file.to_ascii_uppercase().replace('-', "_")
+    );
+    let template = include_str!("nist_header.h.in");
+    template
+        .replace("@GUARD@", &guard)
+        .replace("@FILE@", &s.file)
+        .replace("@SET@", s.lookup)
+        .replace("@ALGNAME@", s.algname)
+        .replace("@PK@", &s.pk.to_string())
+        .replace("@SK@", &s.sk.to_string())
+        .replace("@SIG@", &s.sig.to_string())
+        .replace("@SEED@", &s.seed.to_string())
+}
+
+#[test]
+fn nist_headers_match_the_sets() {
+    let dir = crate_dir().join("include/sphincs/nist");
+    let sets = sets();
+    assert_eq!(sets.len(), 48);
+    for s in &sets {
+        check(&dir.join(format!("{}.h", s.file)), &nist_header(s));
+    }
+    // No header for a set that no longer exists.
+    if std::env::var_os("SPHINCS_BLESS").is_none() {
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        let mut want: Vec<String> = sets.iter().map(|s| format!("{}.h", s.file)).collect();
+        want.sort();
+        assert_eq!(files, want);
+    }
+}

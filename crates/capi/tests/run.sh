@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The C test suite of libsphincs (called by scripts/test-all). Installs the
+# library into target/c-prefix with scripts/install-c and builds every test
+# program with the system C compiler (-Wall -Wextra -Werror) against the
+# INSTALLED header, found through pkg-config, four ways: shared and static
+# library, each plain and under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   tests/c/test_api.c        the native API: every set, contexts, pre-hash,
+#                             streaming = one-shot, CLI keys (PEM), bad input, threads
+#   tests/c/test_nist.c       each NIST-API drop-in header, with and without a
+#                             program-defined randombytes
+#   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
+#                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
+#   README.md                 the C example, extracted and run
+# Every check counts; the last line is "N passed, M failed".
+# libcrypto (libssl-dev) is installed with apt-get if pkg-config cannot find it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+cd "$root"
+here=crates/capi/tests/c
+out="$root/target/c-tests"
+prefix="$root/target/c-prefix"
+rm -rf "$out"
+mkdir -p "$out"
+
+scripts/install-c "$prefix"
+cargo build --release -p sphincs-cli
+cli="$root/target/release/sphincs"
+
+if ! pkg-config --exists libcrypto; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libssl-dev pkg-config
+fi
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+cc="${CC:-cc}"
+read -r -a cflags <<<"-std=c11 -Wall -Wextra -Werror -O1 -g $(pkg-config --cflags sphincs)"
+read -r -a crypto_cflags <<<"$(pkg-config --cflags libcrypto)"
+read -r -a crypto_libs <<<"$(pkg-config --libs libcrypto)"
+read -r -a shared_libs <<<"$(pkg-config --libs sphincs) -Wl,-rpath,$prefix/lib -lpthread"
+# The static archive by name: -lsphincs would pick libsphincs.so beside it.
+read -r -a static_libs <<<"$(pkg-config --static --libs sphincs | sed 's/-lsphincs /-l:libsphincs.a /')"
+read -r -a sanitize <<<"-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+}
+
+# run NAME PROGRAM ARGS...: runs a test program, adding up its RESULT line;
+# a crash or a missing RESULT line is one more failure.
+run() {
+    local name=$1 log="$out/$1.log" rc=0 line
+    shift
+    "$@" >"$log" 2>&1 || rc=$?
+    grep '^FAIL' "$log" || true
+    line=$(grep '^RESULT ' "$log" | tail -n1 || true)
+    if [ -n "$line" ]; then
+        set -- $line
+        passed=$((passed + ${2#passed=}))
+        failed=$((failed + ${3#failed=}))
+    fi
+    if [ $rc -ne 0 ] && { [ -z "$line" ] || [ "${3#failed=}" = 0 ]; }; then
+        bad "$name exited with status $rc (see $log)"
+        tail -n 20 "$log"
+    fi
+}
+
+# build NAME LINK SAN SOURCES... [-- EXTRA FLAGS]: compiles a test program; a
+# compiler error is a failure.
+build() {
+    local name=$1 link=$2 san=$3 libs flags=("${cflags[@]}")
+    shift 3
+    if [ "$link" = shared ]; then libs=("${shared_libs[@]}"); else libs=("${static_libs[@]}"); fi
+    [ "$san" = plain ] || flags+=("${sanitize[@]}")
+    if "$cc" "${flags[@]}" "$@" "${libs[@]}" "${crypto_libs[@]}" -o "$out/$name" 2>"$out/$name.build.log"; then
+        ok
+    else
+        bad "compiling $name"
+        cat "$out/$name.build.log"
+        return 1
+    fi
+}
+
+# The CLI's key pair and signature, for test_api to load and check.
+"$cli" keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
+head -c 200000 /dev/urandom >"$out/message"
+"$cli" sign -k "$out/cli.key" -o "$out/message.sig" "$out/message"
+
+# Every drop-in header compiles as the reference api.h would be used.
+for header in crates/capi/include/sphincs/nist/*.h; do
+    set_name=$(basename "$header" .h)
+    if "$cc" "${cflags[@]}" -DNIST_HEADER="<sphincs/nist/$set_name.h>" -c "$here/test_nist.c" \
+        -o "$out/nist-$set_name.o" 2>"$out/nist-$set_name.build.log"; then
+        ok
+    else
+        bad "compiling test_nist.c with <sphincs/nist/$set_name.h>"
+        cat "$out/nist-$set_name.build.log"
+    fi
+done
+
+# The README's C example.
+awk '/^## C library/ { in_section = 1 } in_section && /^```c$/ { grab = 1; next }
+     grab && /^```$/ { exit } grab { print }' README.md >"$out/readme_example.c"
+if [ ! -s "$out/readme_example.c" ]; then
+    bad "no C example found in README.md's C library section"
+fi
+
+kat_expect() { awk -v n="$1" '$2 == n { print $1 }' crates/sphincs/tests/data/sphincsplus-r31/SHA256SUMS; }
+
+# variant LINK SAN NIST_SETS KAT_SETS
+variant() {
+    local link=$1 san=$2 nist_sets=$3 kat_sets=$4 tag="$1-$2" s
+    echo "== C tests: $link library, $san"
+    if build "test_api-$tag" "$link" "$san" "$here/test_api.c"; then
+        run "test_api-$tag" "$out/test_api-$tag" "$out/cli.key" "$out/cli.pub" "$out/message" \
+            "$out/message.sig" "$out/c-$tag.sig"
+        if "$cli" verify -p "$out/cli.pub" -s "$out/c-$tag.sig" "$out/message" >/dev/null 2>&1; then
+            ok
+        else
+            bad "the CLI does not verify the C library's signature ($tag)"
+        fi
+    fi
+    for s in $nist_sets; do
+        for own in os own; do
+            local def=()
+            [ $own = os ] || def=(-DOWN_RANDOMBYTES)
+            build "nist-$s-$own-$tag" "$link" "$san" "${def[@]}" -DNIST_HEADER="<sphincs/nist/$s.h>" \
+                "$here/test_nist.c" && run "nist-$s-$own-$tag" "$out/nist-$s-$own-$tag"
+        done
+    done
+    for s in $kat_sets; do
+        if build "kat-$s-$tag" "$link" "$san" "${crypto_cflags[@]}" -DNIST_HEADER="<sphincs/nist/$s.h>" \
+            "$here/kat/PQCgenKAT_sign.c" "$here/kat/rng.c"; then
+            if "$out/kat-$s-$tag" "$out/kat-$s-$tag.rsp" 2>"$out/kat-$s-$tag.log" &&
+                [ "$(sha256sum <"$out/kat-$s-$tag.rsp" | cut -d' ' -f1)" = "$(kat_expect "$s")" ]; then
+                ok
+                rm -f "$out/kat-$s-$tag.rsp" # a few MB each; kept only when it differs
+            else
+                bad "$s: PQCgenKAT_sign output differs from the reference KAT ($tag)"
+                cat "$out/kat-$s-$tag.log"
+            fi
+        fi
+    done
+    if [ -s "$out/readme_example.c" ] && build "readme-$tag" "$link" "$san" "$out/readme_example.c"; then
+        if "$out/readme-$tag" >"$out/readme-$tag.log" 2>&1; then ok; else
+            bad "the README example failed ($tag)"
+            cat "$out/readme-$tag.log"
+        fi
+    fi
+}
+
+f_sets=$(cd crates/capi/include/sphincs/nist && ls -- *f*.h | sed 's/\.h$//' | tr '\n' ' ')
+kat_simple="sphincs-shake-128f-simple sphincs-sha2-128f-simple sphincs-haraka-128f-simple"
+variant shared plain "$f_sets" "$kat_simple sphincs-shake-128f-robust sphincs-sha2-128f-robust sphincs-haraka-128f-robust"
+variant static plain "slh-dsa-shake-128f sphincs-sha2-128f-simple" "$kat_simple"
+variant shared sanitized "slh-dsa-sha2-128f sphincs-haraka-128f-simple" "$kat_simple"
+variant static sanitized "slh-dsa-shake-128f sphincs-shake-128f-robust" "$kat_simple"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
