@@ -40,6 +40,8 @@ pub struct BenchArgs {
     pub json: bool,
     pub stack: bool,
     pub calls: bool,
+    /// `--batch N`: time batch signing and verification of N messages.
+    pub batch: Option<usize>,
 }
 
 /// A FIPS 205 set or a SPHINCS+ round-3.1 set.
@@ -189,6 +191,8 @@ struct Row {
     median_cycles: Option<u64>,
     peak_heap: usize,
     stack_kib: Option<Result<usize, String>>,
+    /// Signatures per timed call (batch rows), else 1.
+    batch: Option<usize>,
 }
 
 fn median(v: &mut [u64]) -> u64 {
@@ -307,6 +311,7 @@ fn timed_row(
         median_cycles,
         peak_heap: samples.iter().map(|s| s.heap).max().unwrap_or(0),
         stack_kib: None,
+        batch: None,
     })
 }
 
@@ -328,7 +333,7 @@ const HEADER: [&str; 14] = [
 ];
 
 fn table_line(cells: &[String]) -> String {
-    let widths = [25, 6, 3, 33, 6, 11, 11, 14, 10, 8, 5, 5, 6, 9];
+    let widths = [25, 12, 3, 33, 6, 11, 11, 14, 10, 8, 5, 5, 6, 9];
     let mut line = String::new();
     for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
         if i < 2 || i == 3 {
@@ -350,6 +355,11 @@ fn stack_text(s: &Option<Result<usize, String>>) -> String {
 }
 
 impl Row {
+    /// Operations per second; signatures per second for a batch row.
+    fn per_second(&self) -> f64 {
+        self.batch.unwrap_or(1) as f64 * 1e9 / self.median_ns.max(1) as f64
+    }
+
     fn cells(&self) -> Vec<String> {
         let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
         let mut v = vec![
@@ -361,7 +371,7 @@ impl Row {
             ms(self.median_ns),
             ms(self.min_ns),
             self.median_cycles.map_or("-".into(), |c| c.to_string()),
-            format!("{:.1}", 1e9 / self.median_ns.max(1) as f64),
+            format!("{:.1}", self.per_second()),
             self.peak_heap.to_string(),
             self.alg.params().pk_bytes().to_string(),
             self.alg.params().sk_bytes().to_string(),
@@ -383,12 +393,17 @@ impl Row {
             "median_ns": self.median_ns,
             "min_ns": self.min_ns,
             "median_cycles": self.median_cycles,
-            "ops_per_s": 1e9 / self.median_ns.max(1) as f64,
+            "ops_per_s": self.per_second(),
             "peak_heap_bytes": self.peak_heap,
             "pk_bytes": self.alg.params().pk_bytes(),
             "sk_bytes": self.alg.params().sk_bytes(),
             "sig_bytes": self.alg.params().sig_bytes(),
         });
+        if let Some(n) = self.batch {
+            o["batch"] = json!(n);
+            o["sigs_per_s"] = json!(self.per_second());
+            o["per_sig_ns"] = json!(self.median_ns as f64 / n as f64);
+        }
         match &self.stack_kib {
             None => {}
             // An upper bound: the smallest stack tried on which the operation completed.
@@ -430,6 +445,27 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         }
         emit(&table_line(&head))?;
     }
+    if let Some(n) = args.batch {
+        // One thread, then every thread asked for: the throughput side by side.
+        let mut counts = vec![1];
+        if args.threads > 1 {
+            counts.push(args.threads);
+        }
+        for &alg in &algs {
+            for &op in ops.iter().filter(|o| **o != "keygen") {
+                for &threads in &counts {
+                    let row =
+                        on_backend(backend, || measure_batch(alg, op, n, threads, args.runs))??;
+                    emit(&if args.json {
+                        row.json()
+                    } else {
+                        table_line(&row.cells())
+                    })?;
+                }
+            }
+        }
+        return emit_notes(&args);
+    }
     for &alg in &algs {
         for &op in &ops {
             let mut row = on_backend(backend, || measure(alg, op, args.threads, args.runs))??;
@@ -443,16 +479,112 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             })?;
         }
     }
-    if !args.json {
-        emit(
-            "Times: median and minimum over the runs, after one warm-up run. Cycles: the time-stamp counter.\n\
-             Heap: the most bytes allocated at once during one operation.\n",
-        )?;
-        if args.stack {
-            emit("Stack: the smallest thread stack on which the operation completes on one thread.\n")?;
-        }
+    emit_notes(&args)
+}
+
+/// The lines under the table.
+fn emit_notes(args: &BenchArgs) -> Result<(), CliError> {
+    if args.json {
+        return Ok(());
+    }
+    emit(
+        "Times: median and minimum over the runs, after one warm-up run. Cycles: the time-stamp counter.\n\
+         Heap: the most bytes allocated at once during one operation.\n",
+    )?;
+    if args.batch.is_some() {
+        emit("Batch rows: times are for the whole batch; ops/s counts signatures.\n")?;
+    }
+    if args.stack {
+        emit("Stack: the smallest thread stack on which the operation completes on one thread.\n")?;
     }
     Ok(())
+}
+
+/// Times `sign_batch` or `verify_batch` over `n` distinct messages under one
+/// key (deterministic signatures), on `threads` threads.
+fn measure_batch(
+    set: Set,
+    op: &'static str,
+    n: usize,
+    threads: usize,
+    runs: Option<u32>,
+) -> Result<Row, CliError> {
+    let msgs: Vec<Vec<u8>> = (0..n)
+        .map(|i| [MSG, &(i as u64).to_le_bytes()].concat())
+        .collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match set {
+        Set::Fips(alg) => {
+            let [a, b, c] = seeds(alg);
+            let sk = DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)?;
+            let opts = deterministic(threads);
+            let sigs = sk.sign_batch(&refs, &opts)?;
+            let vk = sk.verifying_key();
+            if op == "sign" {
+                Box::new(move || {
+                    black_box(sk.sign_batch(black_box(&refs), &opts)?);
+                    Ok(())
+                })
+            } else {
+                Box::new(move || {
+                    let items: Vec<sphincs::VerifyItem> = refs
+                        .iter()
+                        .zip(&sigs)
+                        .map(|(m, s)| sphincs::VerifyItem {
+                            key: &vk,
+                            message: m,
+                            signature: s,
+                            context: b"",
+                            prehash: None,
+                        })
+                        .collect();
+                    sphincs::verify_batch(black_box(&items), threads)
+                        .into_iter()
+                        .collect()
+                })
+            }
+        }
+        Set::Spx(alg) => {
+            let sk =
+                SpxSigningKey::from_seed_with_threads(alg, &filler(alg.seed_len(), 5), threads)?;
+            let opts = SpxSignOptions {
+                randomness: Randomness::Deterministic,
+                threads,
+                fault_hardened: false,
+            };
+            let sigs = sk.sign_batch(&refs, &opts)?;
+            let vk = sk.verifying_key();
+            if op == "sign" {
+                Box::new(move || {
+                    black_box(sk.sign_batch(black_box(&refs), &opts)?);
+                    Ok(())
+                })
+            } else {
+                Box::new(move || {
+                    let items: Vec<sphincs::sphincsplus::SpxVerifyItem> = refs
+                        .iter()
+                        .zip(&sigs)
+                        .map(|(m, s)| sphincs::sphincsplus::SpxVerifyItem {
+                            key: &vk,
+                            message: m,
+                            signature: s,
+                        })
+                        .collect();
+                    sphincs::sphincsplus::verify_batch(black_box(&items), threads)
+                        .into_iter()
+                        .collect()
+                })
+            }
+        }
+    };
+    let op = if op == "sign" {
+        "sign_batch"
+    } else {
+        "verify_batch"
+    };
+    let mut row = timed_row(set, op, threads, runs, &mut *f)?;
+    row.batch = Some(n);
+    Ok(row)
 }
 
 fn print_calls(algs: &[Algorithm], ops: &[&str], json: bool) -> Result<(), CliError> {

@@ -59,7 +59,7 @@ pub fn keygen(
     )
 }
 
-fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {
+pub(crate) fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {
     let bytes = Zeroizing::new(read_file(path)?);
     if bytes.len() == alg.public_key_len() {
         return Err(CliError::file(
@@ -70,7 +70,7 @@ fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError
     SpxSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))
 }
 
-fn load_public(path: &Path, alg: SpxAlgorithm) -> Result<SpxVerifyingKey, CliError> {
+pub(crate) fn load_public(path: &Path, alg: SpxAlgorithm) -> Result<SpxVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_file(path)?);
     if bytes.len() == alg.secret_key_len() {
         return SpxSigningKey::from_bytes_unchecked(alg, &bytes)

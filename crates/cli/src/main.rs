@@ -7,10 +7,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use sphincs::sphincsplus::SpxSignOptions;
+use sphincs::{Randomness, SignOptions};
 
 mod acvp;
 mod bench;
 mod calls;
+mod cmd_batch;
 mod cmd_keys;
 mod cmd_sign;
 mod cmd_spx;
@@ -112,21 +115,33 @@ enum Command {
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
-        /// Message file; `-` or nothing for standard input.
+        /// Message file; `-` or nothing for standard input. With several
+        /// files (or --out-dir), each FILE gets its signature in FILE.sig,
+        /// all signed together on every core.
         #[arg(value_name = "FILE")]
-        file: Option<PathBuf>,
+        files: Vec<PathBuf>,
+        /// With several files: write NAME.sig into this directory instead of
+        /// beside each file.
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
+        out_dir: Option<PathBuf>,
         /// Threads to use (default: all cores); the output is the same for any count.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },
-    /// Verify a signature; exit status 0 if valid, 1 if not.
+    /// Verify a signature; exit status 0 if valid, 1 if not. Without -s, each
+    /// FILE is checked against FILE.sig (one line per file; 1 if any is
+    /// invalid, 2 if any could not be checked).
     Verify {
         /// Public key (or private key): PEM, DER, or raw bytes (raw needs -a).
         #[arg(short = 'p', long = "pub", value_name = "PUB")]
         public: PathBuf,
-        /// Signature file (raw bytes).
+        /// Signature file (raw bytes). Without it, each FILE's signature is
+        /// read from FILE.sig (or --sig-dir).
         #[arg(short = 's', long = "sig", value_name = "SIG")]
-        signature: PathBuf,
+        signature: Option<PathBuf>,
+        /// Without -s: read NAME.sig from this directory instead of beside each file.
+        #[arg(long, value_name = "DIR", conflicts_with = "signature")]
+        sig_dir: Option<PathBuf>,
         #[command(flatten)]
         context: ContextArgs,
         /// HashSLH-DSA with this pre-hash.
@@ -136,9 +151,13 @@ enum Command {
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
-        /// Message file; `-` or nothing for standard input.
+        /// Message file; `-` or nothing for standard input (with -s). Without
+        /// -s, one or more files, each verified against FILE.sig.
         #[arg(value_name = "FILE")]
-        file: Option<PathBuf>,
+        files: Vec<PathBuf>,
+        /// Threads for many files (default: all cores).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
     Demo {
@@ -207,6 +226,11 @@ enum Command {
         /// Print hash-call and compression counts per operation instead of timing.
         #[arg(long)]
         calls: bool,
+        /// Time batch signing and batch verification of N messages (one key)
+        /// on one thread and on --threads (default all cores); ops/s then
+        /// counts signatures.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["stack", "calls"])]
+        batch: Option<u32>,
     },
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
@@ -293,56 +317,121 @@ fn run(command: Command) -> Result<(), CliError> {
             out,
             force,
             algorithm,
-            file,
+            files,
+            out_dir,
             threads,
-        } => match cmd_spx::parse(algorithm.as_deref()) {
-            Some(alg) => {
-                cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
-                cmd_spx::sign(cmd_spx::SignArgs {
-                    alg,
+        } => {
+            let randomness = if deterministic {
+                Randomness::Deterministic
+            } else {
+                Randomness::Hedged
+            };
+            let spx = cmd_spx::parse(algorithm.as_deref());
+            if files.len() > 1 || out_dir.is_some() {
+                if out.is_some() {
+                    return Err(CliError::Failed(
+                        "-o names one signature file; with several files each signature goes to FILE.sig (or --out-dir DIR)".into(),
+                    ));
+                }
+                let context = context.bytes()?;
+                let threads = thread_count(threads);
+                let signer = match spx {
+                    Some(alg) => {
+                        cmd_spx::no_context(&context, prehash.is_some())?;
+                        let opts = SpxSignOptions {
+                            randomness,
+                            threads,
+                            fault_hardened,
+                        };
+                        cmd_batch::Signer::Spx(cmd_spx::load_secret(&key, alg)?, opts)
+                    }
+                    None => {
+                        let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
+                        let opts = SignOptions {
+                            context: &context,
+                            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                            randomness,
+                            threads,
+                            fault_hardened,
+                        };
+                        cmd_batch::Signer::Slh(keyfile::load_signing_key(&key, alg)?, opts)
+                    }
+                };
+                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, threads);
+            }
+            let file = files.first().map(PathBuf::as_path);
+            match spx {
+                Some(alg) => {
+                    cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
+                    cmd_spx::sign(cmd_spx::SignArgs {
+                        alg,
+                        key: &key,
+                        deterministic,
+                        fault_hardened,
+                        out: out.as_deref(),
+                        force,
+                        file,
+                        threads: thread_count(threads),
+                    })
+                }
+                None => cmd_sign::sign(cmd_sign::SignArgs {
                     key: &key,
+                    context: context.bytes()?,
                     deterministic,
                     fault_hardened,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
                     out: out.as_deref(),
                     force,
-                    file: file.as_deref(),
+                    algorithm: algorithm.as_deref(),
+                    file,
                     threads: thread_count(threads),
-                })
+                }),
             }
-            None => cmd_sign::sign(cmd_sign::SignArgs {
-                key: &key,
-                context: context.bytes()?,
-                deterministic,
-                fault_hardened,
-                prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                out: out.as_deref(),
-                force,
-                algorithm: algorithm.as_deref(),
-                file: file.as_deref(),
-                threads: thread_count(threads),
-            }),
-        },
+        }
         Command::Verify {
             public,
             signature,
+            sig_dir,
             context,
             prehash,
             algorithm,
-            file,
-        } => match cmd_spx::parse(algorithm.as_deref()) {
-            Some(alg) => {
-                cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
-                cmd_spx::verify(alg, &public, &signature, file.as_deref())
+            files,
+            threads,
+        } => {
+            let spx = cmd_spx::parse(algorithm.as_deref());
+            let ctx = context.bytes()?;
+            if let Some(alg) = spx {
+                cmd_spx::no_context(&ctx, prehash.is_some())?;
+                if signature.is_none() {
+                    let checker = cmd_batch::Checker::Spx(cmd_spx::load_public(&public, alg)?);
+                    return verify_files(&checker, &files, sig_dir.as_deref(), threads);
+                }
             }
-            None => cmd_sign::verify(cmd_sign::VerifyArgs {
-                public: &public,
-                signature: &signature,
-                context: context.bytes()?,
-                prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                algorithm: algorithm.as_deref(),
-                file: file.as_deref(),
-            }),
-        },
+            let Some(signature) = signature else {
+                let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
+                let key = keyfile::load_verifying_key(&public, alg)?;
+                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                let checker = cmd_batch::Checker::Slh(key, &ctx, prehash);
+                return verify_files(&checker, &files, sig_dir.as_deref(), threads);
+            };
+            if files.len() > 1 {
+                return Err(CliError::Failed(
+                    "-s names one signature; to verify several files leave it out and each FILE is checked against FILE.sig".into(),
+                ));
+            }
+            let file = files.first().map(PathBuf::as_path);
+            match spx {
+                Some(alg) => cmd_spx::verify(alg, &public, &signature, file),
+                None => cmd_sign::verify(cmd_sign::VerifyArgs {
+                    public: &public,
+                    signature: &signature,
+                    context: ctx,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    algorithm: algorithm.as_deref(),
+                    file,
+                }),
+            }
+        }
         Command::Kat {
             algorithm,
             out,
@@ -367,6 +456,7 @@ fn run(command: Command) -> Result<(), CliError> {
             json,
             stack,
             calls,
+            batch,
         } => bench::run(bench::BenchArgs {
             algorithms,
             op,
@@ -376,6 +466,7 @@ fn run(command: Command) -> Result<(), CliError> {
             json,
             stack,
             calls,
+            batch: batch.map(|n| n as usize),
         }),
         Command::BenchStackProbe {
             algorithm,
@@ -384,6 +475,21 @@ fn run(command: Command) -> Result<(), CliError> {
             backend,
         } => bench::stack_probe(&algorithm, &op, kib, backend.as_deref()),
     }
+}
+
+/// `verify` without `-s`: each FILE against FILE.sig.
+fn verify_files(
+    checker: &cmd_batch::Checker<'_>,
+    files: &[PathBuf],
+    sig_dir: Option<&std::path::Path>,
+    threads: Option<u16>,
+) -> Result<(), CliError> {
+    if files.is_empty() {
+        return Err(CliError::Failed(
+            "-s SIG is required to verify standard input; given files, each is checked against FILE.sig".into(),
+        ));
+    }
+    cmd_batch::verify(checker, files, sig_dir, thread_count(threads))
 }
 
 /// `--threads N`, or every core the process may use.

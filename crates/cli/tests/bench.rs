@@ -168,3 +168,54 @@ fn round31_sets() {
     assert_eq!(code, 2);
     assert!(stderr.contains("FIPS 205 sets only"), "{stderr}");
 }
+
+#[test]
+fn batch_rows_for_one_thread_and_all_threads() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "-a",
+        "shake-128f",
+        "--batch",
+        "4",
+        "--threads",
+        "2",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let seen: Vec<(String, u64)> = rows
+        .iter()
+        .map(|v| {
+            (
+                v["op"].as_str().unwrap().to_string(),
+                v["threads"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("sign_batch", 1),
+        ("sign_batch", 2),
+        ("verify_batch", 1),
+        ("verify_batch", 2),
+    ];
+    assert_eq!(
+        seen,
+        want.map(|(o, t)| (o.to_string(), t)).to_vec(),
+        "{stdout}"
+    );
+    for v in &rows {
+        assert_eq!(v["batch"], 4);
+        let median = v["median_ns"].as_f64().unwrap();
+        let per_sig = v["per_sig_ns"].as_f64().unwrap();
+        assert!((per_sig * 4.0 - median).abs() < 1.0, "{v}");
+        let sps = v["sigs_per_s"].as_f64().unwrap();
+        assert!((sps - 4e9 / median).abs() / sps < 1e-6, "{v}");
+    }
+    let (code, _, stderr) = sphincs(&["bench", "--batch", "4", "--calls"]);
+    assert_eq!(code, 2, "{stderr}");
+}

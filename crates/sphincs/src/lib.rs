@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod address;
+mod batch;
 mod bits;
 #[cfg(feature = "ct-check")]
 #[doc(hidden)]
@@ -37,6 +38,7 @@ pub mod sphincsplus;
 mod wots;
 mod xmss;
 
+pub use batch::{verify_batch, VerifyItem};
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
 pub use hash::backend::{with_backend, Backend};

@@ -26,6 +26,8 @@ mod sets;
 
 pub use sets::*;
 
+pub use crate::batch::{verify_batch_spx as verify_batch, SpxVerifyItem};
+
 use zeroize::Zeroizing;
 
 use crate::error::Error;

@@ -298,6 +298,12 @@ thread_local! {
 
 static DEFAULT: OnceLock<Kernels> = OnceLock::new();
 
+/// The backend forced on this thread by [`with_backend`], if any (threads a
+/// batch spawns force the same one).
+pub(crate) fn forced_backend() -> Option<Backend> {
+    FORCED.with(Cell::get)
+}
+
 /// Runs `f` with every key bound on this thread using `backend`'s kernels
 /// (threads that a signature spawns inherit them). Fails if the CPU lacks it.
 pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Error> {

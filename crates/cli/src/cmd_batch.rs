@@ -1,0 +1,452 @@
+//! `sign` and `verify` over many files: `FILE.sig` beside each file (or in
+//! `--out-dir` / `--sig-dir`), through the library's batch APIs on every core.
+//!
+//! Files are read into memory in groups of bounded total size; a file too
+//! large for that is streamed on its own, with all threads inside its
+//! signature. Outputs are staged and moved into place only after every
+//! signature exists, so an error leaves no signature file behind. A progress
+//! bar goes to standard error when it is a terminal.
+
+use std::fs;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sphincs::sphincsplus::{self, SpxSignOptions, SpxSigningKey, SpxVerifyItem, SpxVerifyingKey};
+use sphincs::{
+    verify_batch, DynSigningKey, DynVerifyingKey, Error, MessageSource, PreHash, SignOptions,
+    VerifyItem,
+};
+
+use crate::error::CliError;
+use crate::io::{check_writable, read_file, same_file, stage, write_stdout, Message, Staged};
+
+/// Files larger than this are streamed one at a time (bounded memory).
+const STREAM_ABOVE: u64 = 64 << 20;
+/// Total bytes of the files held in memory at once.
+const GROUP_BYTES: u64 = 256 << 20;
+/// Files at or above this size get a byte-progress bar of their own.
+const BIG_FILE: u64 = 256 << 20;
+
+/// A signing key of either standard, with its options.
+pub enum Signer<'a> {
+    /// FIPS 205.
+    Slh(DynSigningKey, SignOptions<'a>),
+    /// SPHINCS+ round 3.1.
+    Spx(SpxSigningKey, SpxSignOptions<'a>),
+}
+
+/// A verifying key of either standard, with the FIPS 205 context and pre-hash.
+pub enum Checker<'a> {
+    /// FIPS 205.
+    Slh(DynVerifyingKey, &'a [u8], Option<PreHash>),
+    /// SPHINCS+ round 3.1.
+    Spx(SpxVerifyingKey),
+}
+
+impl Signer<'_> {
+    fn batch(&self, msgs: &[&[u8]], threads: usize) -> Result<Vec<Vec<u8>>, Error> {
+        match self {
+            Signer::Slh(k, o) => k.sign_batch(msgs, &SignOptions { threads, ..*o }),
+            Signer::Spx(k, o) => k.sign_batch(msgs, &SpxSignOptions { threads, ..*o }),
+        }
+    }
+
+    fn stream(&self, msg: &mut dyn MessageSource, threads: usize) -> Result<Vec<u8>, Error> {
+        match self {
+            Signer::Slh(k, o) => k.sign_stream(msg, &SignOptions { threads, ..*o }),
+            Signer::Spx(k, o) => k.sign_stream(msg, &SpxSignOptions { threads, ..*o }),
+        }
+    }
+
+    /// How many times signing reads the message (for the byte progress bar).
+    fn passes(&self) -> u64 {
+        match self {
+            Signer::Slh(_, o) if o.prehash.is_some() => 1,
+            _ => 2,
+        }
+    }
+}
+
+impl Checker<'_> {
+    fn batch(&self, msgs: &[&[u8]], sigs: &[&[u8]], threads: usize) -> Vec<Result<(), Error>> {
+        match self {
+            Checker::Slh(key, context, prehash) => {
+                let items: Vec<VerifyItem> = msgs
+                    .iter()
+                    .zip(sigs)
+                    .map(|(message, signature)| VerifyItem {
+                        key,
+                        message,
+                        signature,
+                        context,
+                        prehash: *prehash,
+                    })
+                    .collect();
+                verify_batch(&items, threads)
+            }
+            Checker::Spx(key) => {
+                let items: Vec<SpxVerifyItem> = msgs
+                    .iter()
+                    .zip(sigs)
+                    .map(|(message, signature)| SpxVerifyItem {
+                        key,
+                        message,
+                        signature,
+                    })
+                    .collect();
+                sphincsplus::verify_batch(&items, threads)
+            }
+        }
+    }
+
+    fn stream(&self, msg: &mut dyn MessageSource, sig: &[u8]) -> Result<(), Error> {
+        match self {
+            Checker::Slh(key, context, prehash) => key.verify_stream(msg, sig, context, *prehash),
+            Checker::Spx(key) => key.verify_stream(msg, sig),
+        }
+    }
+
+    fn passes(&self) -> u64 {
+        match self {
+            Checker::Slh(_, _, Some(_)) => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// Where the signature of `file` lives: `FILE.sig`, or `DIR/NAME.sig`.
+fn sig_path(file: &Path, dir: Option<&Path>) -> Result<PathBuf, CliError> {
+    let name = file
+        .file_name()
+        .ok_or_else(|| CliError::file(file, "is not a file name"))?;
+    let mut sig_name = name.to_os_string();
+    sig_name.push(".sig");
+    Ok(match dir {
+        Some(d) => d.join(sig_name),
+        None => file.with_file_name(sig_name),
+    })
+}
+
+/// The files, refusing standard input (several outputs need several names).
+fn check_files(files: &[PathBuf]) -> Result<(), CliError> {
+    if files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(CliError::Failed(
+            "standard input (-) cannot be one of several files; sign it alone".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A file's size, or the error that reading it would give.
+fn size_of(path: &Path) -> Result<u64, CliError> {
+    let meta = fs::metadata(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(CliError::file(path, "is a directory"));
+    }
+    Ok(meta.len())
+}
+
+/// Consecutive runs of small files whose sizes add up to at most
+/// [`GROUP_BYTES`], and each large file alone (`true`: stream it).
+fn groups(sizes: &[u64]) -> Vec<(std::ops::Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let (mut start, mut total) = (0, 0u64);
+    for (i, &s) in sizes.iter().enumerate() {
+        if s > STREAM_ABOVE {
+            if start < i {
+                out.push((start..i, false));
+            }
+            out.push((i..i + 1, true));
+            (start, total) = (i + 1, 0);
+            continue;
+        }
+        if total + s > GROUP_BYTES && start < i {
+            out.push((start..i, false));
+            (start, total) = (i, 0);
+        }
+        total += s;
+    }
+    if start < sizes.len() {
+        out.push((start..sizes.len(), false));
+    }
+    out
+}
+
+/// A bar counting files, shown only on a terminal and for more than one file.
+fn files_bar(count: usize, verb: &str) -> ProgressBar {
+    if count < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(count as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template(&format!("{verb} {{bar:40}} {{pos}}/{{len}} files {{eta}}"))
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A bar counting the bytes hashed of one big file, on a terminal only.
+fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
+    if size < BIG_FILE || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(&format!(
+        "{} {{bar:40}} {{bytes}}/{{total_bytes}} {{eta}}",
+        path.display()
+    )) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A message stream that advances a progress bar as it is read.
+struct Ticking<'a> {
+    inner: &'a mut dyn MessageSource,
+    bar: &'a ProgressBar,
+}
+
+impl MessageSource for Ticking<'_> {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+        let bar = self.bar;
+        self.inner.feed(&mut |chunk| {
+            bar.inc(chunk.len() as u64);
+            sink(chunk)
+        })
+    }
+}
+
+/// How many messages go to one batch call: enough to fill every thread a few
+/// times over, few enough for the bar to move.
+fn chunk_len(threads: usize) -> usize {
+    4 * threads.max(1)
+}
+
+/// Signs every file; writes `FILE.sig` (or `out_dir/NAME.sig`) for each, all
+/// or nothing.
+pub fn sign(
+    signer: &Signer<'_>,
+    files: &[PathBuf],
+    out_dir: Option<&Path>,
+    force: bool,
+    threads: usize,
+) -> Result<(), CliError> {
+    check_files(files)?;
+    let targets = files
+        .iter()
+        .map(|f| sig_path(f, out_dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, t) in targets.iter().enumerate() {
+        if targets[..i].iter().any(|u| u == t || same_file(u, t)) {
+            return Err(CliError::file(
+                t,
+                "would be written twice (two files of the same name)",
+            ));
+        }
+        if files.iter().any(|f| same_file(f, t)) {
+            return Err(CliError::file(t, "is one of the files to sign"));
+        }
+        check_writable(t, force)?;
+    }
+    let sizes = files
+        .iter()
+        .map(|f| size_of(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bar = files_bar(files.len(), "signing");
+    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
+    for (range, streamed) in groups(&sizes) {
+        if streamed {
+            let i = range.start;
+            let mut message = Message::open(Some(&files[i]))?;
+            let big = bytes_bar(&files[i], sizes[i], signer.passes());
+            let sig = signer
+                .stream(
+                    &mut Ticking {
+                        inner: message.source(),
+                        bar: &big,
+                    },
+                    threads,
+                )
+                .map_err(|e| CliError::file(&files[i], e))?;
+            big.finish_and_clear();
+            staged.push(stage(&targets[i], &sig, false)?);
+            bar.inc(1);
+            continue;
+        }
+        let contents = files[range.clone()]
+            .iter()
+            .map(|f| read_file(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let msgs: Vec<&[u8]> = contents.iter().map(Vec::as_slice).collect();
+        for (k, chunk) in msgs.chunks(chunk_len(threads)).enumerate() {
+            let sigs = signer.batch(chunk, threads)?;
+            for (j, sig) in sigs.iter().enumerate() {
+                let i = range.start + k * chunk_len(threads) + j;
+                staged.push(stage(&targets[i], sig, false)?);
+            }
+            bar.inc(chunk.len() as u64);
+        }
+    }
+    bar.finish_and_clear();
+    commit_all(staged, &targets, force)?;
+    let mut out = String::new();
+    for (f, t) in files.iter().zip(&targets) {
+        out.push_str(&format!("{}: signed, {}\n", f.display(), t.display()));
+    }
+    write_stdout(out.as_bytes(), false)
+}
+
+/// Moves every staged signature into place; if one fails, removes those
+/// already moved (files that did not exist before, unless `force`).
+fn commit_all(staged: Vec<Staged>, targets: &[PathBuf], force: bool) -> Result<(), CliError> {
+    for (done, s) in staged.into_iter().enumerate() {
+        if let Err(e) = s.commit(force) {
+            if !force {
+                for t in &targets[..done] {
+                    let _ = fs::remove_file(t);
+                }
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// One file's outcome in `verify`.
+enum Outcome {
+    Valid,
+    Invalid(String),
+    Failed(String),
+}
+
+/// Verifies every file against `FILE.sig` (or `sig_dir/NAME.sig`): one line
+/// per file; exit status 2 if any file could not be checked, else 1 if any
+/// signature is invalid.
+pub fn verify(
+    checker: &Checker<'_>,
+    files: &[PathBuf],
+    sig_dir: Option<&Path>,
+    threads: usize,
+) -> Result<(), CliError> {
+    check_files(files)?;
+    let mut outcomes: Vec<Option<Outcome>> = (0..files.len()).map(|_| None).collect();
+    let mut sigs: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
+    let mut sizes = vec![0u64; files.len()];
+    for (i, f) in files.iter().enumerate() {
+        let read = sig_path(f, sig_dir).and_then(|p| read_file(&p));
+        match read.and_then(|s| size_of(f).map(|n| (s, n))) {
+            Ok((s, n)) => (sigs[i], sizes[i]) = (s, n),
+            Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+                outcomes[i] = Some(Outcome::Failed(why))
+            }
+        }
+    }
+    let pending: Vec<usize> = (0..files.len())
+        .filter(|&i| outcomes[i].is_none())
+        .collect();
+    let pending_sizes: Vec<u64> = pending.iter().map(|&i| sizes[i]).collect();
+    let bar = files_bar(pending.len(), "verifying");
+    for (range, streamed) in groups(&pending_sizes) {
+        let idx = &pending[range];
+        if streamed {
+            let i = idx[0];
+            let big = bytes_bar(&files[i], sizes[i], checker.passes());
+            outcomes[i] = Some(match Message::open(Some(&files[i])) {
+                Ok(mut message) => {
+                    let mut src = Ticking {
+                        inner: message.source(),
+                        bar: &big,
+                    };
+                    classify(checker.stream(&mut src, &sigs[i]))
+                }
+                Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+                    Outcome::Failed(why)
+                }
+            });
+            big.finish_and_clear();
+            bar.inc(1);
+            continue;
+        }
+        // Unreadable files fail alone; the rest are verified together.
+        let mut readable = Vec::new();
+        let mut contents = Vec::new();
+        for &i in idx {
+            match read_file(&files[i]) {
+                Ok(c) => {
+                    readable.push(i);
+                    contents.push(c);
+                }
+                Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+                    outcomes[i] = Some(Outcome::Failed(why))
+                }
+            }
+        }
+        let n = chunk_len(threads);
+        for (chunk_idx, chunk) in readable.chunks(n).zip(contents.chunks(n)) {
+            let msgs: Vec<&[u8]> = chunk.iter().map(Vec::as_slice).collect();
+            let sig_refs: Vec<&[u8]> = chunk_idx.iter().map(|&i| sigs[i].as_slice()).collect();
+            for (&i, r) in chunk_idx
+                .iter()
+                .zip(checker.batch(&msgs, &sig_refs, threads))
+            {
+                outcomes[i] = Some(classify(r));
+            }
+            bar.inc(chunk_idx.len() as u64);
+        }
+    }
+    bar.finish_and_clear();
+    report(files, outcomes)
+}
+
+fn classify(r: Result<(), Error>) -> Outcome {
+    match r {
+        Ok(()) => Outcome::Valid,
+        Err(Error::InvalidSignature) => Outcome::Invalid("invalid signature".into()),
+        Err(
+            e @ (Error::InvalidSignatureLength { .. }
+            | Error::InvalidLength {
+                what: "signature", ..
+            }),
+        ) => Outcome::Invalid(format!("invalid signature: {e}")),
+        Err(e) => Outcome::Failed(e.to_string()),
+    }
+}
+
+/// Prints one line per file and turns the outcomes into the exit status.
+fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliError> {
+    let (mut invalid, mut failed) = (0, 0);
+    let mut out = String::new();
+    for (f, o) in files.iter().zip(outcomes) {
+        let line = match o {
+            Some(Outcome::Valid) => "valid signature".to_string(),
+            Some(Outcome::Invalid(why)) => {
+                invalid += 1;
+                why
+            }
+            Some(Outcome::Failed(why)) => {
+                failed += 1;
+                format!("error: {why}")
+            }
+            None => {
+                failed += 1;
+                "error: not checked".to_string()
+            }
+        };
+        out.push_str(&format!("{}: {line}\n", f.display()));
+    }
+    write_stdout(out.as_bytes(), false)?;
+    let total = files.len();
+    if failed > 0 {
+        Err(CliError::Failed(format!(
+            "{failed} of {total} files could not be checked ({invalid} invalid)"
+        )))
+    } else if invalid > 0 {
+        Err(CliError::InvalidSignature(format!(
+            "invalid signature: {invalid} of {total} files"
+        )))
+    } else {
+        Ok(())
+    }
+}

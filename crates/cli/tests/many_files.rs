@@ -1,0 +1,255 @@
+//! `sphincs sign -k KEY FILE...` and `sphincs verify -p PUB FILE...`: a
+//! signature file per file, through the batch APIs; one line per file; exit 1
+//! if any signature is invalid, 2 if any file could not be checked; no output
+//! left behind after an error, nothing replaced without --force.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("many-{name}"));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Dir(dir)
+    }
+    fn p(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+    fn names(&self) -> Vec<String> {
+        let mut v: Vec<_> = fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+    /// `count` message files m0..m{count-1} of different lengths.
+    fn messages(&self, count: usize) -> Vec<String> {
+        (0..count)
+            .map(|i| {
+                let p = self.p(&format!("m{i}"));
+                fs::write(&p, vec![i as u8; 100 * i + 1]).unwrap();
+                p
+            })
+            .collect()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (
+        out.status.code().expect("exited"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr,
+    )
+}
+
+fn with<'a>(head: &[&'a str], files: &'a [String]) -> Vec<&'a str> {
+    head.iter()
+        .copied()
+        .chain(files.iter().map(String::as_str))
+        .collect()
+}
+
+#[test]
+fn sign_and_verify_many_files_fips205() {
+    let d = Dir::new("fips");
+    let (key, public) = (d.p("k.pem"), d.p("k.pub"));
+    let (code, _, e) = run(&["keygen", "-a", "shake-128f", "-o", &key, "--pub", &public]);
+    assert_eq!(code, 0, "{e}");
+    let files = d.messages(6);
+    let (code, out, e) = run(&with(
+        &[
+            "sign",
+            "-k",
+            &key,
+            "--context",
+            "rel",
+            "--deterministic",
+            "--threads",
+            "2",
+        ],
+        &files,
+    ));
+    assert_eq!(code, 0, "{e}");
+    assert_eq!(out.lines().count(), 6, "{out}");
+    // Each FILE.sig equals the one-file deterministic signature.
+    for f in &files {
+        let (code, _, e) = run(&[
+            "sign",
+            "-k",
+            &key,
+            "--context",
+            "rel",
+            "--deterministic",
+            "-o",
+            &format!("{f}.one"),
+            f,
+        ]);
+        assert_eq!(code, 0, "{e}");
+        assert_eq!(
+            fs::read(format!("{f}.sig")).unwrap(),
+            fs::read(format!("{f}.one")).unwrap()
+        );
+        fs::remove_file(format!("{f}.one")).unwrap();
+    }
+    let (code, out, e) = run(&with(
+        &["verify", "-p", &public, "--context", "rel"],
+        &files,
+    ));
+    assert_eq!(code, 0, "{e}");
+    assert_eq!(out.matches(": valid signature").count(), 6, "{out}");
+    // Without the context every signature is invalid: exit 1.
+    let (code, out, _) = run(&with(&["verify", "-p", &public], &files));
+    assert_eq!(code, 1);
+    assert_eq!(out.matches("invalid signature").count(), 6, "{out}");
+    // One tampered file, one truncated signature, one missing: 2 (an error wins).
+    fs::write(&files[1], b"tampered").unwrap();
+    let sig2 = fs::read(format!("{}.sig", files[2])).unwrap();
+    fs::write(format!("{}.sig", files[2]), &sig2[1..]).unwrap();
+    let (code, out, _) = run(&with(
+        &["verify", "-p", &public, "--context", "rel"],
+        &files,
+    ));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("{}: invalid signature", files[1])),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{}: invalid signature: signature is", files[2])),
+        "{out}"
+    );
+    assert_eq!(out.matches(": valid signature").count(), 4, "{out}");
+    fs::remove_file(format!("{}.sig", files[3])).unwrap();
+    let (code, out, e) = run(&with(
+        &["verify", "-p", &public, "--context", "rel"],
+        &files,
+    ));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains(&format!("{}: error: ", files[3])), "{out}");
+    assert!(e.contains("could not be checked"), "{e}");
+}
+
+#[test]
+fn outputs_are_all_or_nothing_and_never_clobbered() {
+    let d = Dir::new("safety");
+    let key = d.p("k.pem");
+    assert_eq!(run(&["keygen", "-a", "sha2-128f", "-o", &key]).0, 0);
+    let mut files = d.messages(3);
+    let before = d.names();
+    // A missing file among them: nothing is written.
+    files.push(d.p("absent"));
+    let (code, _, e) = run(&with(&["sign", "-k", &key], &files));
+    assert_eq!(code, 2, "{e}");
+    assert!(e.contains("absent"), "{e}");
+    assert_eq!(d.names(), before, "no signature or temporary file left");
+    files.pop();
+    // An existing m1.sig is not replaced, and no other signature is written.
+    fs::write(format!("{}.sig", files[1]), b"keep").unwrap();
+    let (code, _, e) = run(&with(&["sign", "-k", &key], &files));
+    assert_eq!(code, 2);
+    assert!(e.contains("already exists; use --force"), "{e}");
+    assert_eq!(fs::read(format!("{}.sig", files[1])).unwrap(), b"keep");
+    assert!(!Path::new(&format!("{}.sig", files[0])).exists());
+    let (code, _, e) = run(&with(&["sign", "-k", &key, "--force"], &files));
+    assert_eq!(code, 0, "{e}");
+    assert_ne!(fs::read(format!("{}.sig", files[1])).unwrap(), b"keep");
+    // -o with several files, standard input among several, two files of one
+    // name into one --out-dir: refused before any work.
+    let (code, _, e) = run(&with(&["sign", "-k", &key, "-o", &d.p("x")], &files));
+    assert_eq!(code, 2);
+    assert!(e.contains("-o names one signature file"), "{e}");
+    let (code, _, e) = run(&["sign", "-k", &key, &files[0], "-"]);
+    assert_eq!(code, 2);
+    assert!(e.contains("standard input"), "{e}");
+    fs::create_dir_all(d.p("sub")).unwrap();
+    fs::write(d.p("sub/m0"), b"other").unwrap();
+    fs::create_dir_all(d.p("sigs")).unwrap();
+    let (code, _, e) = run(&[
+        "sign",
+        "-k",
+        &key,
+        "--out-dir",
+        &d.p("sigs"),
+        &files[0],
+        &d.p("sub/m0"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(e.contains("written twice"), "{e}");
+    assert!(fs::read_dir(d.p("sigs")).unwrap().next().is_none());
+    // --out-dir and --sig-dir.
+    let (code, _, e) = run(&with(
+        &["sign", "-k", &key, "--out-dir", &d.p("sigs")],
+        &files,
+    ));
+    assert_eq!(code, 0, "{e}");
+    let (code, out, e) = run(&with(
+        &["verify", "-p", &key, "--sig-dir", &d.p("sigs")],
+        &files,
+    ));
+    assert_eq!(code, 0, "{e}");
+    assert_eq!(out.matches(": valid signature").count(), 3, "{out}");
+}
+
+#[test]
+fn round31_and_streamed_large_file() {
+    let d = Dir::new("r31");
+    let (key, public) = (d.p("k"), d.p("k.pub"));
+    let alg = "sphincs-haraka-128f-simple";
+    assert_eq!(
+        run(&["keygen", "-a", alg, "-o", &key, "--pub", &public]).0,
+        0
+    );
+    let mut files = d.messages(3);
+    // Over the in-memory limit: streamed on its own (a sparse file, quick to read).
+    let big = d.p("big");
+    fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    files.insert(1, big);
+    let (code, _, e) = run(&with(&["sign", "-a", alg, "-k", &key], &files));
+    assert_eq!(code, 0, "{e}");
+    let (code, out, e) = run(&with(&["verify", "-a", alg, "-p", &public], &files));
+    assert_eq!(code, 0, "{e}");
+    assert_eq!(out.matches(": valid signature").count(), 4, "{out}");
+    // The big file's signature is the one-file signature's kind: it verifies alone.
+    let (code, _, e) = run(&[
+        "verify",
+        "-a",
+        alg,
+        "-p",
+        &public,
+        "-s",
+        &format!("{}.sig", files[1]),
+        &files[1],
+    ]);
+    assert_eq!(code, 0, "{e}");
+    let (code, _, e) = run(&with(
+        &["verify", "-a", alg, "-p", &public, "--context", "x"],
+        &files,
+    ));
+    assert_eq!(code, 2);
+    assert!(e.contains("round 3.1"), "{e}");
+    // verify with no -s and no file: an error naming -s.
+    let (code, _, e) = run(&["verify", "-a", alg, "-p", &public]);
+    assert_eq!(code, 2);
+    assert!(e.contains("-s SIG"), "{e}");
+}
