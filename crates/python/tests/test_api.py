@@ -216,12 +216,16 @@ def test_sign_many_verify_many(key):
         (other.public_key(), osig, b"x"),  # context left out
         (other.public_key(), osig, b"y", None),
     ]
-    want = [True] * 16 + [False, False, True, False]
+    ph = key.sign(b"doc", b"ctx", prehash="SHA3-256")
+    items += [(pub, ph, b"doc", b"ctx", "SHA3-256"), (pub, ph, b"doc", b"ctx", None)]
+    want = [True] * 16 + [False, False, True, False, True, False]
     assert sphincs.verify_many(items) == want
     assert sphincs.verify_many(items, threads=1) == want
     assert sphincs.verify_many(iter(items)) == want
     with pytest.raises(ValueError, match=r"items\[0\].*context string is 300 bytes"):
         sphincs.verify_many([(pub, sigs[0], msgs[0], b"x" * 300)])
+    with pytest.raises(ValueError, match="unknown pre-hash"):
+        sphincs.verify_many([(pub, ph, b"doc", b"ctx", "MD5")])
     with pytest.raises(TypeError, match=r"items\[1\]"):
         sphincs.verify_many([items[0], (pub, sigs[0])])
     with pytest.raises(TypeError, match=r"items\[0\]\[0\]"):
