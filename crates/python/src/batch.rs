@@ -10,7 +10,7 @@ use sphincs::{
 };
 
 use crate::args;
-use crate::errors::{is_invalid_signature, no_panic, to_py};
+use crate::errors::{is_invalid_signature, no_panic};
 use crate::slh_dsa::SLHDSAPublicKey;
 use crate::spx::SpxPublicKey;
 
@@ -131,7 +131,7 @@ pub fn verify_many(
         .map(|(i, r)| match r {
             Ok(()) => Ok(true),
             Err(e) if is_invalid_signature(&e) => Ok(false),
-            Err(e) => Err(PyValueError::new_err(format!("items[{i}]: {}", to_py(e)))),
+            Err(e) => Err(PyValueError::new_err(format!("items[{i}]: {e}"))),
         })
         .collect()
 }
