@@ -278,3 +278,28 @@ def test_spx_bad_inputs():
         sphincs.SpxPrivateKey.from_private_bytes(SPX, bytes(bad))
     with pytest.raises(ValueError, match="public key is 31 bytes"):
         sphincs.SpxPublicKey.from_public_bytes(SPX, bytes(31))
+
+
+class _Unseekable(io.RawIOBase):
+    """A stream that can be read once, like a pipe."""
+
+    def __init__(self, data):
+        self._data = io.BytesIO(data)
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        return self._data.readinto(b)
+
+
+def test_unseekable_stream(key):
+    pub = key.public_key()
+    data = os.urandom(200_000)
+    # One pass is enough for a pre-hash signature and for verifying.
+    sig = key.sign_file(_Unseekable(data), prehash="SHAKE-256")
+    pub.verify(sig, data, prehash="SHAKE-256")
+    pub.verify_file(key.sign(data), _Unseekable(data))
+    # Pure signing reads the message twice: a clear error, not a wrong signature.
+    with pytest.raises(ValueError, match="cannot tell"):
+        key.sign_file(_Unseekable(data))
