@@ -14,7 +14,8 @@ Usage::
     python dask_sign.py sign --key release.key FILE...        # writes FILE.sig
     python dask_sign.py verify --pub release.pub FILE...      # reads FILE.sig
     # A real cluster: start `dask scheduler` and `dask worker tcp://HOST:8786`
-    # on the machines (each with `pip install ./crates/python`), then:
+    # on the machines (each with `pip install ./crates/python`), then (this file
+    # is sent to the workers with Client.upload_file):
     python dask_sign.py sign --scheduler tcp://HOST:8786 --key release.key FILE...
 
 Make keys with ``sphincs keygen -a SLH-DSA-SHAKE-128f -o release.key --pub release.pub``
@@ -84,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     cluster = None if args.scheduler else LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     with Client(args.scheduler or cluster) as client:
+        if args.scheduler:
+            # Remote workers need this module to run its task functions.
+            client.upload_file(__file__)
         if args.command == "sign":
             if not args.key:
                 ap.error("sign needs --key")

@@ -48,7 +48,7 @@ def test_sign_and_verify_files(client, tmp_path):
     assert [i for i, ok in enumerate(oks) if not ok] == [3, 10, 11]
 
 
-def test_command_line(tmp_path, capsys):
+def test_command_line(client, tmp_path, capsys):
     key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f")
     (tmp_path / "k.pem").write_bytes(key.private_bytes_pem())
     (tmp_path / "p.pem").write_bytes(key.public_key().public_bytes_pem())
@@ -59,7 +59,10 @@ def test_command_line(tmp_path, capsys):
         files.append(str(f))
     assert dask_sign.main(["sign", "--key", str(tmp_path / "k.pem"), *files]) == 0
     assert all(pathlib.Path(f + ".sig").is_file() for f in files)
-    assert dask_sign.main(["verify", "--pub", str(tmp_path / "p.pem"), *files]) == 0
+    # Verify through a scheduler address, as on a real cluster.
+    address = client.scheduler.address
+    verify = ["verify", "--scheduler", address, "--pub", str(tmp_path / "p.pem"), *files]
+    assert dask_sign.main(verify) == 0
     pathlib.Path(files[1]).write_bytes(b"forged")
-    assert dask_sign.main(["verify", "--pub", str(tmp_path / "p.pem"), *files]) == 1
+    assert dask_sign.main(verify) == 1
     assert "INVALID" in capsys.readouterr().out
