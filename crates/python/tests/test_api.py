@@ -60,6 +60,7 @@ def test_deterministic_and_hedged(key):
     a = key.sign(b"m", deterministic=True)
     assert a == key.sign(b"m", deterministic=True)
     assert a == key.sign(b"m", deterministic=True, threads=3)
+    assert a == key.sign(b"m", deterministic=True, fault_hardened=True)
     h1, h2 = key.sign(b"m"), key.sign(b"m")
     assert h1 != h2 and h1 != a
     for s in (a, h1, h2):
