@@ -27,7 +27,9 @@ use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;
 use crate::hash::backend::forced_backend;
 use crate::keys::SignOptions;
+use crate::params::Algorithm;
 use crate::prehash::PreHash;
+use crate::slh_dsa::VERIFY_LANES;
 use crate::sphincsplus::{SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use crate::with_backend;
 
@@ -52,11 +54,35 @@ pub struct VerifyItem<'a> {
 /// item's own error (a signature of the wrong length, a context over 255
 /// bytes), exactly as [`DynVerifyingKey::verify`] answers for it alone.
 pub fn verify_batch(items: &[VerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
-    parallel_map(items.len(), threads, |i| {
-        let it = &items[i];
-        it.key
-            .verify(it.message, it.signature, it.context, it.prehash)
-    })
+    // Items under one key are verified side by side (their hash calls share
+    // the key's PK.seed); tasks are runs of them, small enough that every
+    // thread gets work.
+    let mut order: Vec<(Algorithm, Vec<u8>, usize)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.key.algorithm(), it.key.to_bytes(), i))
+        .collect();
+    order.sort_unstable();
+    let threads = threads.max(1);
+    let mut tasks: Vec<&[(Algorithm, Vec<u8>, usize)]> = Vec::new();
+    for group in order.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1) {
+        let per_thread = group.len().div_ceil(threads);
+        tasks.extend(group.chunks(per_thread.clamp(1, VERIFY_LANES)));
+    }
+    let done = parallel_map(tasks.len(), threads, |t| {
+        let task = tasks[t];
+        let group: Vec<VerifyItem> = task.iter().map(|&(_, _, i)| items[i]).collect();
+        let mut out = vec![Ok(()); group.len()];
+        group[0].key.verify_same_key(&group, &mut out);
+        out
+    });
+    let mut results = vec![Ok(()); items.len()];
+    for (task, out) in tasks.iter().zip(done) {
+        for (&(_, _, i), r) in task.iter().zip(out) {
+            results[i] = r;
+        }
+    }
+    results
 }
 
 /// One round-3.1 signature to check in [`sphincsplus::verify_batch`](crate::sphincsplus::verify_batch).

@@ -7,6 +7,7 @@ use crate::bits::{base_2b, base_2b_lsb_first};
 use crate::hash::{Node, TweakableHash};
 use crate::merkle::{root_and_path, Tree, CHUNK};
 use crate::params::{IndexOrder, Instance, MAX_A, MAX_K, MAX_N};
+use crate::xmss::climb;
 
 /// FORS tree number `tree` of the FORS key at `adrs` (type FORS_TREE, key pair set).
 struct ForsTree {
@@ -101,47 +102,61 @@ pub(crate) fn fors_sign_tree<P: Instance>(
     root
 }
 
-/// `fors_pkFromSig` (Algorithm 17): the FORS public key a signature implies.
-/// The k paths climb together: one batch of k F calls for the leaves, then
-/// one batch of k H calls per level.
-pub(crate) fn fors_pk_from_sig<P: Instance>(
+/// `fors_pkFromSig` (Algorithm 17) for up to `G` signatures side by side:
+/// `out[j]` is the FORS public key that `sigs[j]` of digest part `mds[j]`
+/// implies for the FORS key at `adrs[j]` (type FORS_TREE, key pair set). The
+/// k paths of every signature climb together: one batch of F calls for the
+/// leaves, batches of H calls per level, one T_k batch for the keys.
+pub(crate) fn fors_pk_from_sig<P: Instance, const G: usize>(
     t: &P::Hash,
-    sig: &[u8],
-    md: &[u8],
-    adrs: &Adrs,
-) -> Node {
+    sigs: &[&[u8]],
+    mds: &[&[u8]],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let p = P::PARAMS;
     let (n, a, k) = (p.n, p.a, p.k);
-    let leaves = fors_indices::<P>(md);
+    let g = sigs.len();
     let part = (a + 1) * n;
-    let mut index = [0u32; MAX_K];
-    let mut batch_adrs = [*adrs; MAX_K];
-    let mut nodes = [[0u8; MAX_N]; MAX_K];
-    for i in 0..k {
-        index[i] = ((i as u32) << a) + leaves[i];
-        batch_adrs[i].set_tree_height(0);
-        batch_adrs[i].set_tree_index(index[i]);
-        nodes[i][..n].copy_from_slice(&sig[i * part..i * part + n]);
-    }
-    t.f_batch(&batch_adrs[..k], &mut nodes[..k]);
-    let mut pairs = [[0u8; MAX_N]; 2 * MAX_K];
-    for z in 0..a {
+    // Path i of signature j at j·k + i.
+    let mut index_buf = [[0u32; MAX_K]; G];
+    let mut adrs_buf = [[Adrs::new(); MAX_K]; G];
+    let mut nodes_buf = [[[0u8; MAX_N]; MAX_K]; G];
+    let mut auth_buf: [[&[u8]; MAX_K]; G] = [[&[]; MAX_K]; G];
+    let index = index_buf.as_flattened_mut();
+    let batch_adrs = adrs_buf.as_flattened_mut();
+    let nodes = nodes_buf.as_flattened_mut();
+    let auth = auth_buf.as_flattened_mut();
+    for j in 0..g {
+        let leaves = fors_indices::<P>(mds[j]);
         for i in 0..k {
-            let at = i * part + (z + 1) * n;
-            let mut sibling = [0u8; MAX_N];
-            sibling[..n].copy_from_slice(&sig[at..at + n]);
-            let (l, r) = if index[i] & 1 == 0 {
-                (nodes[i], sibling)
-            } else {
-                (sibling, nodes[i])
-            };
-            (pairs[2 * i], pairs[2 * i + 1]) = (l, r);
-            index[i] >>= 1;
-            batch_adrs[i].set_tree_height(z as u32 + 1);
-            batch_adrs[i].set_tree_index(index[i]);
+            let at = j * k + i;
+            let sig = &sigs[j][i * part..(i + 1) * part];
+            index[at] = ((i as u32) << a) + leaves[i];
+            batch_adrs[at] = adrs[j];
+            batch_adrs[at].set_tree_height(0);
+            batch_adrs[at].set_tree_index(index[at]);
+            nodes[at][..n].copy_from_slice(&sig[..n]);
+            auth[at] = &sig[n..];
         }
-        t.h_pairs(&batch_adrs[..k], &mut pairs[..2 * k]);
-        nodes[..k].copy_from_slice(&pairs[..k]);
     }
-    fors_pk::<P>(t, adrs, &nodes[..k])
+    let total = g * k;
+    t.f_batch(&batch_adrs[..total], &mut nodes[..total]);
+    climb(
+        t,
+        &mut batch_adrs[..total],
+        &mut nodes[..total],
+        &index[..total],
+        &auth[..total],
+        n,
+    );
+    let mut pk_adrs = [Adrs::new(); G];
+    let mut roots: [&[Node]; G] = [&[]; G];
+    for j in 0..g {
+        pk_adrs[j] = adrs[j];
+        pk_adrs[j].set_type_and_clear(AdrsType::ForsRoots);
+        pk_adrs[j].set_key_pair_address(adrs[j].key_pair_address());
+        roots[j] = &nodes[j * k..(j + 1) * k];
+    }
+    t.t_batch(&pk_adrs[..g], &roots[..g], &mut out[..g]);
 }

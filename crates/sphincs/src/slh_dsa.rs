@@ -6,6 +6,7 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::address::{Adrs, AdrsType};
+use crate::batch::VerifyItem;
 use crate::bits::to_int;
 use crate::ct_check::declassify;
 use crate::error::Error;
@@ -267,29 +268,115 @@ pub(crate) fn verify_parts<P: Instance>(
     msg: &mut dyn MessageSource,
     sig: &[u8],
 ) -> Result<bool, Error> {
-    let p = P::PARAMS;
-    let n = p.n;
-    if sig.len() != p.sig_bytes() {
+    let n = P::PARAMS.n;
+    if sig.len() != P::PARAMS.sig_bytes() {
         return Ok(false);
     }
     let t = P::Hash::new(n, &pk.pk_seed[..n], None);
-    let (r, rest) = sig.split_at(n);
-    let (sig_fors, sig_ht) = rest.split_at(p.fors_sig_bytes());
-    let digest = h_msg::<P>(&t, r, &pk.pk_root[..n], msg)?;
-    let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
-    let mut adrs = Adrs::new();
-    adrs.set_tree_address(idx_tree);
-    adrs.set_type_and_clear(AdrsType::ForsTree);
-    adrs.set_key_pair_address(idx_leaf);
-    let pk_fors = fors_pk_from_sig::<P>(&t, sig_fors, &digest[..md_len], &adrs);
-    Ok(ht_verify::<P>(
-        &t,
-        &pk_fors,
-        sig_ht,
-        idx_tree,
-        idx_leaf,
-        &pk.pk_root[..n],
-    ))
+    let digest = h_msg::<P>(&t, &sig[..n], &pk.pk_root[..n], msg)?;
+    let mut ok = [false];
+    verify_digested::<P, 1>(&t, &pk.pk_root[..n], &[sig], &[digest], &mut ok);
+    Ok(ok[0])
+}
+
+/// Signatures under one key that [`verify_external_many`] checks side by
+/// side: the WOTS+ chains of eight signatures' layers in one F batch fill
+/// every kernel's lanes, and so do their FORS paths, T_l calls and climbs.
+pub(crate) const VERIFY_LANES: usize = 8;
+
+/// The tree part of `slh_verify_internal` (Algorithm 20), after `H_msg`, for
+/// up to `G` signatures under one key: `ok[j]` says whether `sigs[j]` (of
+/// the right length) verifies with digest `digests[j]`.
+fn verify_digested<P: Instance, const G: usize>(
+    t: &P::Hash,
+    pk_root: &[u8],
+    sigs: &[&[u8]],
+    digests: &[[u8; MAX_M]],
+    ok: &mut [bool],
+) {
+    let p = P::PARAMS;
+    let g = sigs.len();
+    let mut fors_sigs: [&[u8]; G] = [&[]; G];
+    let mut ht_sigs: [&[u8]; G] = [&[]; G];
+    let mut mds: [&[u8]; G] = [&[]; G];
+    let mut adrs = [Adrs::new(); G];
+    let mut trees = [0u64; G];
+    let mut leaves = [0u32; G];
+    for j in 0..g {
+        let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digests[j]);
+        (fors_sigs[j], ht_sigs[j]) = sigs[j][p.n..].split_at(p.fors_sig_bytes());
+        mds[j] = &digests[j][..md_len];
+        adrs[j].set_tree_address(idx_tree);
+        adrs[j].set_type_and_clear(AdrsType::ForsTree);
+        adrs[j].set_key_pair_address(idx_leaf);
+        (trees[j], leaves[j]) = (idx_tree, idx_leaf);
+    }
+    let mut pk_fors = [[0u8; MAX_N]; G];
+    fors_pk_from_sig::<P, G>(t, &fors_sigs[..g], &mds[..g], &adrs[..g], &mut pk_fors[..g]);
+    ht_verify::<P, G>(
+        t,
+        &pk_fors[..g],
+        &ht_sigs[..g],
+        &trees[..g],
+        &leaves[..g],
+        pk_root,
+        ok,
+    );
+}
+
+/// Algorithms 24/25 for many items under the key `pk` of set `P`:
+/// `out[i]` is what [`verify_external`] answers for `items[i]` alone. The
+/// digests are computed one by one; the trees of up to [`VERIFY_LANES`]
+/// signatures at a time are climbed side by side.
+pub(crate) fn verify_external_many<P: ParameterSet>(
+    pk: &PublicParts,
+    items: &[VerifyItem<'_>],
+    out: &mut [Result<(), Error>],
+) {
+    let p = P::PARAMS;
+    let n = p.n;
+    let t = P::Hash::new(n, &pk.pk_seed[..n], None);
+    let mut sigs: [&[u8]; VERIFY_LANES] = [&[]; VERIFY_LANES];
+    let mut digests = [[0u8; MAX_M]; VERIFY_LANES];
+    let mut which = [0usize; VERIFY_LANES];
+    let mut g = 0;
+    for (i, it) in items.iter().enumerate() {
+        let sig = it.signature;
+        out[i] = if sig.len() != p.sig_bytes() {
+            Err(Error::InvalidSignatureLength {
+                algorithm: P::ALGORITHM,
+                expected: p.sig_bytes(),
+                got: sig.len(),
+            })
+        } else {
+            let mut msg = it.message;
+            with_m_prime(it.context, it.prehash, &mut msg, |m| {
+                h_msg::<P>(&t, &sig[..n], &pk.pk_root[..n], m)
+            })
+            .map(|d| {
+                (sigs[g], digests[g], which[g]) = (sig, d, i);
+                g += 1;
+            })
+        };
+        if g == VERIFY_LANES || (i + 1 == items.len() && g > 0) {
+            let mut ok = [false; VERIFY_LANES];
+            verify_digested::<P, VERIFY_LANES>(
+                &t,
+                &pk.pk_root[..n],
+                &sigs[..g],
+                &digests[..g],
+                &mut ok[..g],
+            );
+            for j in 0..g {
+                out[which[j]] = if ok[j] {
+                    Ok(())
+                } else {
+                    Err(Error::InvalidSignature)
+                };
+            }
+            g = 0;
+        }
+    }
 }
 
 /// The longest M' prefix: domain byte, context length, context, OID, PH(M).

@@ -24,33 +24,66 @@ fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
     out
 }
 
-/// `chain` (Algorithm 5) for all chains of one key at once: chain i advances
-/// `steps[i]` times from position `start[i]`.
-fn chains<T: TweakableHash>(t: &T, adrs: &Adrs, start: &[u8], steps: &[u8], vals: &mut [Node]) {
+/// `chain` (Algorithm 5) for many chains at once, of up to `G` keys: chain
+/// `i`, at `adrs[i]` (its chain address set), advances `steps[i]` times from
+/// position `start[i]`. The chains are ordered longest first, so the ones
+/// still running at any step are a prefix, hashed in one batch without
+/// gathering them anew at every step.
+fn chains<T: TweakableHash, const G: usize>(
+    t: &T,
+    adrs: &[Adrs],
+    start: &[u8],
+    steps: &[u8],
+    vals: &mut [Node],
+) {
+    let count = adrs.len();
+    // A counting sort by steps (0..w), longest first.
+    let mut bucket_end = [0usize; W];
+    for &s in steps {
+        bucket_end[W - 1 - s as usize] += 1;
+    }
+    for b in 1..W {
+        bucket_end[b] += bucket_end[b - 1];
+    }
+    let mut order_buf = [[0u16; MAX_WOTS_LEN]; G];
+    let order = &mut order_buf.as_flattened_mut()[..count];
+    for (i, &s) in steps.iter().enumerate().rev() {
+        let b = &mut bucket_end[W - 1 - s as usize];
+        *b -= 1;
+        order[*b] = i as u16;
+    }
+    let mut a_buf = [[Adrs::new(); MAX_WOTS_LEN]; G];
+    let mut v_buf = [[[0u8; MAX_N]; MAX_WOTS_LEN]; G];
+    let a = &mut a_buf.as_flattened_mut()[..count];
+    let v = &mut v_buf.as_flattened_mut()[..count];
+    for (r, &i) in order.iter().enumerate() {
+        a[r] = adrs[i as usize];
+        v[r] = vals[i as usize];
+    }
     let longest = steps.iter().copied().max().unwrap_or(0);
-    let mut batch_adrs = [Adrs::new(); MAX_WOTS_LEN];
-    let mut batch = [[0u8; MAX_N]; MAX_WOTS_LEN];
-    let mut which = [0usize; MAX_WOTS_LEN];
+    let mut active = count;
     for s in 0..longest {
-        let mut count = 0;
-        for (i, (&st, &len)) in start.iter().zip(steps).enumerate() {
-            if len > s {
-                let mut a = *adrs;
-                a.set_chain_address(i as u32);
-                a.set_hash_address(u32::from(st + s));
-                batch_adrs[count] = a;
-                batch[count] = vals[i];
-                which[count] = i;
-                count += 1;
-            }
+        while active > 0 && steps[order[active - 1] as usize] <= s {
+            active -= 1;
         }
-        t.f_batch(&batch_adrs[..count], &mut batch[..count]);
-        for j in 0..count {
-            vals[which[j]] = batch[j];
+        for (r, a) in a[..active].iter_mut().enumerate() {
+            a.set_hash_address(u32::from(start[order[r] as usize] + s));
         }
+        t.f_batch(&a[..active], &mut v[..active]);
+    }
+    for (r, &i) in order.iter().enumerate() {
+        vals[i as usize] = v[r];
     }
     // Copies of chain values, secret while signing.
-    wipe(batch[..start.len()].as_flattened_mut());
+    wipe(v.as_flattened_mut());
+}
+
+/// The addresses of the chains of the WOTS+ key at `adrs`, one per chain.
+fn chain_adrs(adrs: &Adrs, out: &mut [Adrs]) {
+    for (i, a) in out.iter_mut().enumerate() {
+        *a = *adrs;
+        a.set_chain_address(i as u32);
+    }
 }
 
 /// The secret chain starts of the key at `adrs` (the PRF step of Algorithms 6 and 7).
@@ -62,14 +95,6 @@ fn secret_values<P: Instance>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
         a.set_chain_address(i as u32);
     }
     t.prf_batch(&sk_adrs[..P::PARAMS.wots_len()], out);
-}
-
-/// Compresses the chain ends into a WOTS+ public key with T_len.
-fn compress<P: Instance>(t: &P::Hash, adrs: &Adrs, ends: &[Node]) -> Node {
-    let mut pk_adrs = *adrs;
-    pk_adrs.set_type_and_clear(AdrsType::WotsPk);
-    pk_adrs.set_key_pair_address(adrs.key_pair_address());
-    crate::hash::t_l(t, &pk_adrs, ends)
 }
 
 /// Leaves whose WOTS+ keys [`wots_pkgen_many`] computes together: with 35 to
@@ -133,28 +158,63 @@ pub(crate) fn wots_sign<P: Instance>(t: &P::Hash, msg: &[u8], adrs: &Adrs, sig: 
     let mut vals = [[0u8; MAX_N]; MAX_WOTS_LEN];
     secret_values::<P>(t, adrs, &mut vals[..len]);
     let start = [0u8; MAX_WOTS_LEN];
-    chains(t, adrs, &start[..len], &steps[..len], &mut vals[..len]);
+    let mut a = [Adrs::new(); MAX_WOTS_LEN];
+    chain_adrs(adrs, &mut a[..len]);
+    chains::<_, 1>(t, &a[..len], &start[..len], &steps[..len], &mut vals[..len]);
     for (chunk, v) in sig.chunks_exact_mut(n).zip(&vals[..len]) {
         chunk.copy_from_slice(&v[..n]);
     }
     wipe(vals[..len].as_flattened_mut());
 }
 
-/// `wots_pkFromSig` (Algorithm 8): the public key a WOTS+ signature implies.
-pub(crate) fn wots_pk_from_sig<P: Instance>(
+/// `wots_pkFromSig` (Algorithm 8) for up to `G` signatures side by side:
+/// `out[j]` is the public key that WOTS+ signature `sigs[j]` of the n-byte
+/// message `msgs[j]` implies under the key at `adrs[j]` (type WOTS_HASH, key
+/// pair set). Every chain of every key advances in one batch per step, and
+/// the keys are compressed in one T_len batch.
+pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
     t: &P::Hash,
-    sig: &[u8],
-    msg: &[u8],
-    adrs: &Adrs,
-) -> Node {
+    sigs: &[&[u8]],
+    msgs: &[Node],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let (n, len) = (P::PARAMS.n, P::PARAMS.wots_len());
-    let start = digits::<P>(msg);
-    let mut steps = [0u8; MAX_WOTS_LEN];
-    let mut vals = [[0u8; MAX_N]; MAX_WOTS_LEN];
-    for i in 0..len {
-        steps[i] = W as u8 - 1 - start[i];
-        vals[i][..n].copy_from_slice(&sig[i * n..(i + 1) * n]);
+    let g = sigs.len();
+    // Buffers for G keys, used packed: chain i of key j at j·len + i.
+    let mut start_buf = [[0u8; MAX_WOTS_LEN]; G];
+    let mut steps_buf = [[0u8; MAX_WOTS_LEN]; G];
+    let mut vals_buf = [[[0u8; MAX_N]; MAX_WOTS_LEN]; G];
+    let mut a_buf = [[Adrs::new(); MAX_WOTS_LEN]; G];
+    let start = start_buf.as_flattened_mut();
+    let steps = steps_buf.as_flattened_mut();
+    let vals = vals_buf.as_flattened_mut();
+    let a = a_buf.as_flattened_mut();
+    for j in 0..g {
+        let d = digits::<P>(&msgs[j]);
+        let at = j * len;
+        for i in 0..len {
+            start[at + i] = d[i];
+            steps[at + i] = W as u8 - 1 - d[i];
+            vals[at + i][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
+        }
+        chain_adrs(&adrs[j], &mut a[at..at + len]);
     }
-    chains(t, adrs, &start[..len], &steps[..len], &mut vals[..len]);
-    compress::<P>(t, adrs, &vals[..len])
+    let total = g * len;
+    chains::<_, G>(
+        t,
+        &a[..total],
+        &start[..total],
+        &steps[..total],
+        &mut vals[..total],
+    );
+    let mut pk_adrs = [Adrs::new(); G];
+    let mut ends: [&[Node]; G] = [&[]; G];
+    for j in 0..g {
+        pk_adrs[j] = adrs[j];
+        pk_adrs[j].set_type_and_clear(AdrsType::WotsPk);
+        pk_adrs[j].set_key_pair_address(adrs[j].key_pair_address());
+        ends[j] = &vals[j * len..(j + 1) * len];
+    }
+    t.t_batch(&pk_adrs[..g], &ends[..g], &mut out[..g]);
 }

@@ -78,51 +78,77 @@ pub(crate) fn xmss_wots_sign<P: Instance>(
     wots_sign::<P>(t, msg, &a, sig);
 }
 
-/// `xmss_pkFromSig` (Algorithm 11): the root implied by an XMSS signature.
-pub(crate) fn xmss_pk_from_sig<P: Instance>(
+/// `xmss_pkFromSig` (Algorithm 11) for up to `G` signatures side by side:
+/// `out[j]` is the root that XMSS signature `sigs[j]` of `msgs[j]` by leaf
+/// `idx[j]` implies for the tree at `adrs[j]` (layer and tree address set).
+pub(crate) fn xmss_pk_from_sig<P: Instance, const G: usize>(
     t: &P::Hash,
-    idx: u32,
-    sig: &[u8],
-    msg: &[u8],
-    adrs: &Adrs,
-) -> Node {
+    idx: &[u32],
+    sigs: &[&[u8]],
+    msgs: &[Node],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let p = P::PARAMS;
-    let n = p.n;
-    let (wots_sig, auth) = sig.split_at(p.wots_len() * n);
-    let mut a = *adrs;
-    a.set_type_and_clear(AdrsType::WotsHash);
-    a.set_key_pair_address(idx);
-    let leaf = wots_pk_from_sig::<P>(t, wots_sig, msg, &a);
-    a.set_type_and_clear(AdrsType::Tree);
-    climb(t, &mut a, leaf, idx, auth, n)
+    let g = sigs.len();
+    let split = p.wots_len() * p.n;
+    let mut wots_sigs: [&[u8]; G] = [&[]; G];
+    let mut auths: [&[u8]; G] = [&[]; G];
+    let mut a = [Adrs::new(); G];
+    for j in 0..g {
+        (wots_sigs[j], auths[j]) = sigs[j].split_at(split);
+        a[j] = adrs[j];
+        a[j].set_type_and_clear(AdrsType::WotsHash);
+        a[j].set_key_pair_address(idx[j]);
+    }
+    wots_pk_from_sig::<P, G>(t, &wots_sigs[..g], msgs, &a[..g], out);
+    for a in &mut a[..g] {
+        a.set_type_and_clear(AdrsType::Tree);
+    }
+    climb(t, &mut a[..g], &mut out[..g], idx, &auths[..g], p.n);
 }
 
-/// Walks from a leaf to the root along an authentication path (the loop of
-/// Algorithms 11 and 17); `adrs` has its type set and receives height and index.
+/// Most paths [`climb`] hashes in one batch: enough for every kernel's lanes.
+const CLIMB_LANES: usize = 16;
+
+/// Walks from leaves to roots along authentication paths (the loops of
+/// Algorithms 11 and 17), the paths side by side: path `j` starts at
+/// `nodes[j]`, leaf index `idx[j]`, with siblings `auth[j]` (n bytes per
+/// level) and `adrs[j]` (type set; height and index written here), and
+/// `nodes[j]` becomes its root.
 pub(crate) fn climb<T: TweakableHash>(
     t: &T,
-    adrs: &mut Adrs,
-    leaf: Node,
-    idx: u32,
-    auth: &[u8],
+    adrs: &mut [Adrs],
+    nodes: &mut [Node],
+    idx: &[u32],
+    auth: &[&[u8]],
     n: usize,
-) -> Node {
-    let mut pair = [leaf, [0u8; MAX_N]];
-    let mut index = idx;
-    for (k, sibling) in auth.chunks_exact(n).enumerate() {
-        adrs.set_tree_height(k as u32 + 1);
-        let me = pair[0];
-        if index & 1 == 0 {
-            pair[1] = [0u8; MAX_N];
-            pair[1][..n].copy_from_slice(sibling);
-        } else {
-            pair[0] = [0u8; MAX_N];
-            pair[0][..n].copy_from_slice(sibling);
-            pair[1] = me;
+) {
+    for (c, adrs) in adrs.chunks_mut(CLIMB_LANES).enumerate() {
+        let first = c * CLIMB_LANES;
+        let lanes = adrs.len();
+        let mut index = [0u32; CLIMB_LANES];
+        index[..lanes].copy_from_slice(&idx[first..first + lanes]);
+        let mut cur = [[0u8; MAX_N]; CLIMB_LANES];
+        cur[..lanes].copy_from_slice(&nodes[first..first + lanes]);
+        let mut pairs = [[0u8; MAX_N]; 2 * CLIMB_LANES];
+        for k in 0..auth[first].len() / n {
+            for j in 0..lanes {
+                let mut sibling = [0u8; MAX_N];
+                sibling[..n].copy_from_slice(&auth[first + j][k * n..(k + 1) * n]);
+                (pairs[2 * j], pairs[2 * j + 1]) = if index[j] & 1 == 0 {
+                    (cur[j], sibling)
+                } else {
+                    (sibling, cur[j])
+                };
+                index[j] >>= 1;
+                adrs[j].set_tree_height(k as u32 + 1);
+                adrs[j].set_tree_index(index[j]);
+            }
+            // h_pairs halves in place: pair j's parent lands in pairs[j].
+            t.h_pairs(adrs, &mut pairs[..2 * lanes]);
+            cur[..lanes].copy_from_slice(&pairs[..lanes]);
         }
-        index /= 2;
-        adrs.set_tree_index(index);
-        t.h_pairs(core::slice::from_ref(adrs), &mut pair);
+        nodes[first..first + lanes].copy_from_slice(&cur[..lanes]);
     }
-    pair[0]
 }

@@ -6,7 +6,8 @@
 //! kernels (see `keccak_x4`); only the vector operations differ.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_loadu_si512, _mm512_rol_epi64, _mm512_set1_epi64, _mm512_storeu_si512,
+    __m512i, _mm512_i64gather_epi64, _mm512_i64scatter_epi64, _mm512_loadu_si512, _mm512_rol_epi64,
+    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
     _mm512_ternarylogic_epi64, _mm512_xor_si512,
 };
 
@@ -66,6 +67,53 @@ pub unsafe fn f1600_x8(s: &mut [[u64; 8]; 25]) {
         // SAFETY: `w` is a valid, writable `[u64; 8]`, exactly 64 bytes, and
         // the unaligned store has no alignment requirement.
         unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), *v) };
+    }
+}
+
+/// SHAKE256 rate in bytes.
+const RATE: usize = 136;
+
+/// SHAKE256 of eight pre-padded single blocks, straight from the calls'
+/// blocks to their outputs: lane `l`'s state starts as `blocks[l]` (capacity
+/// zero), is permuted once, and its first `words` 64-bit words are written to
+/// `outs[l]`, the rest of `outs[l]` zeroed. The blocks are gathered into the
+/// lanes and the outputs scattered from them by the vector unit, with no
+/// interleaved copy of the states in memory.
+///
+/// # Safety
+/// The CPU must support AVX-512F. `words` ≤ 4.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn shake256_blocks_x8(blocks: &[[u8; RATE]; 8], outs: &mut [[u8; 32]; 8], words: usize) {
+    let stride = RATE as i64;
+    let from = _mm512_setr_epi64(
+        0,
+        stride,
+        2 * stride,
+        3 * stride,
+        4 * stride,
+        5 * stride,
+        6 * stride,
+        7 * stride,
+    );
+    let mut a: [__m512i; 25] = [_mm512_setzero_si512(); 25];
+    let base = blocks.as_ptr().cast::<u8>();
+    for (w, v) in a.iter_mut().enumerate().take(RATE / 8) {
+        // SAFETY: lane l reads bytes 136·l + 8w .. +8 of the 8 · 136 bytes
+        // `blocks` spans (w < 17), all readable.
+        *v = unsafe { _mm512_i64gather_epi64::<1>(from, base.add(8 * w).cast()) };
+    }
+    keccak_rounds!(a, xor_zmm, xor5_zmm, rol_zmm, chi_zmm, iota_zmm);
+    let to = _mm512_setr_epi64(0, 32, 64, 96, 128, 160, 192, 224);
+    let out = outs.as_mut_ptr().cast::<u8>();
+    for (w, v) in a.iter().enumerate().take(4) {
+        let v = if w < words {
+            *v
+        } else {
+            _mm512_setzero_si512()
+        };
+        // SAFETY: lane l writes bytes 32·l + 8w .. +8 of the 8 · 32 bytes
+        // `outs` spans (w < 4), all writable and borrowed exclusively.
+        unsafe { _mm512_i64scatter_epi64::<1>(out.add(8 * w).cast(), to, v) };
     }
 }
 

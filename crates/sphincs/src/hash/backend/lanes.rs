@@ -437,12 +437,43 @@ pub(crate) fn shake256_single_blocks(
             let full = wide_part(blocks.len(), 8, 5);
             let (a, b) = blocks.split_at(full);
             let (oa, ob) = outs.split_at_mut(full);
-            run::<8>(f1600_x8(k), a, out_len, oa);
+            // Whole groups of eight: the kernel reads the blocks and writes
+            // the outputs itself; a last group of 5–7 runs interleaved.
+            let whole = full - full % 8;
+            for (blk, out) in a[..whole].chunks_exact(8).zip(oa.chunks_exact_mut(8)) {
+                shake256_blocks_x8(k, blk, out_len, out);
+            }
+            run::<8>(f1600_x8(k), &a[whole..], out_len, &mut oa[whole..]);
             if !b.is_empty() {
                 shake256_single_blocks(k, b, out_len, ob);
             }
         }
         _ => run::<4>(f1600_x4(k), blocks, out_len, outs),
+    }
+}
+
+/// Eight single-block SHAKE256 calls on the AVX-512 kernel that gathers the
+/// blocks and scatters the outputs itself (`k` must be `X8Avx512`).
+fn shake256_blocks_x8(k: KeccakKernel, blocks: &[[u8; RATE]], out_len: usize, outs: &mut [Node]) {
+    debug_assert!(k == KeccakKernel::X8Avx512 && out_len <= 32 && out_len.is_multiple_of(8));
+    let blocks: &[[u8; RATE]; 8] = blocks.try_into().expect("a group of eight");
+    let outs: &mut [Node; 8] = outs.try_into().expect("a group of eight");
+    #[cfg(target_arch = "x86_64")]
+    if k == KeccakKernel::X8Avx512 {
+        // SAFETY: X8Avx512 is chosen only where AVX-512F was detected (see
+        // `Kernels::forced`); out_len / 8 ≤ 4 words fit a 32-byte node.
+        unsafe { super::keccak_x8::shake256_blocks_x8(blocks, outs, out_len / 8) };
+        return;
+    }
+    let mut s = [[0u64; 8]; 25];
+    for (lane, blk) in blocks.iter().enumerate() {
+        for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
+            word[lane] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        }
+    }
+    f1600_each::<8>(&mut s);
+    for (lane, out) in outs.iter_mut().enumerate() {
+        squeeze(&s, lane, out, out_len);
     }
 }
 
@@ -644,5 +675,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A message padded into one SHAKE256 block (0x1F … 0x80).
+    fn padded(msg: &[u8]) -> [u8; RATE] {
+        let mut b = [0u8; RATE];
+        b[..msg.len()].copy_from_slice(msg);
+        b[msg.len()] ^= 0x1f;
+        b[RATE - 1] ^= 0x80;
+        b
+    }
+
+    /// Single-block SHAKE256 (F, H, PRF) on every kernel, including the
+    /// AVX-512 one that gathers blocks and scatters outputs itself, against
+    /// one call at a time: every group size around the 8-lane boundaries.
+    #[test]
+    fn single_blocks_match_single_calls() {
+        for backend in Backend::available() {
+            let k = crate::hash::backend::with_backend(backend, Kernels::current).unwrap();
+            for out_len in [16, 24, 32] {
+                for count in 1..=35 {
+                    let msgs: Vec<Vec<u8>> =
+                        (0..count).map(|i| data(64 + out_len, i as u8)).collect();
+                    let blocks: Vec<[u8; RATE]> = msgs.iter().map(|m| padded(m)).collect();
+                    let mut got = vec![[0xAAu8; 32]; count];
+                    shake256_single_blocks(k.keccak, &blocks, out_len, &mut got);
+                    for (m, g) in msgs.iter().zip(&got) {
+                        let mut want = [0u8; 32];
+                        keccak::shake256(&[m], &mut want[..out_len]);
+                        assert_eq!(*g, want, "{backend} out_len {out_len} count {count}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The direct AVX-512 kernel against the interleaved path, side by side:
+    /// `cargo test --release -p sphincs --lib single_blocks_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "micro-benchmark; run with --ignored --nocapture"]
+    fn single_blocks_speed() {
+        let Ok(k) = crate::hash::backend::with_backend(Backend::Avx512, Kernels::current) else {
+            eprintln!("skipping: no AVX-512");
+            return;
+        };
+        let blocks: Vec<[u8; RATE]> = (0..8).map(|i| padded(&data(96, i))).collect();
+        let mut outs = [[0u8; 32]; 8];
+        let rounds = 200_000;
+        let (mut direct, mut interleaved) = (Vec::new(), Vec::new());
+        for _ in 0..9 {
+            let t = std::time::Instant::now();
+            for _ in 0..rounds {
+                shake256_blocks_x8(k.keccak, core::hint::black_box(&blocks), 32, &mut outs);
+            }
+            direct.push(t.elapsed().as_nanos() as f64 / (8 * rounds) as f64);
+            let t = std::time::Instant::now();
+            for _ in 0..rounds {
+                let mut s = [[0u64; 8]; 25];
+                for (lane, blk) in core::hint::black_box(&blocks).iter().enumerate() {
+                    for (word, bytes) in s.iter_mut().zip(blk.chunks_exact(8)) {
+                        word[lane] = u64::from_le_bytes(bytes.try_into().unwrap());
+                    }
+                }
+                f1600_x8(k.keccak)(&mut s);
+                for (lane, out) in outs.iter_mut().enumerate() {
+                    squeeze(&s, lane, out, 32);
+                }
+            }
+            interleaved.push(t.elapsed().as_nanos() as f64 / (8 * rounds) as f64);
+        }
+        direct.sort_by(f64::total_cmp);
+        interleaved.sort_by(f64::total_cmp);
+        eprintln!(
+            "single-block SHAKE256 x8, ns per call: direct {:.1}, interleaved {:.1}",
+            direct[4], interleaved[4]
+        );
     }
 }
