@@ -1,0 +1,150 @@
+"""SLH-DSA (FIPS 205) and SPHINCS+ round-3.1 signatures.
+
+A thin binding of the Rust ``sphincs`` library, shaped like pyca/cryptography's
+key classes::
+
+    import sphincs
+
+    key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")
+    sig = key.sign(b"release.tar.gz", b"my context")
+    key.public_key().verify(sig, b"release.tar.gz", b"my context")
+
+Every sign and verify call releases the GIL. Errors: ``ValueError`` or
+``TypeError`` for bad arguments, :class:`InvalidSignature` for a signature
+that does not verify.
+"""
+
+from __future__ import annotations
+
+import enum as _enum
+
+from . import _native
+from ._native import (
+    InvalidSignature,
+    SLHDSAPrivateKey,
+    SLHDSAPublicKey,
+    SpxPrivateKey,
+    SpxPublicKey,
+    load_der_private_key,
+    load_der_public_key,
+    load_pem_private_key,
+    load_pem_public_key,
+    verify_many,
+)
+
+__all__ = [
+    "Algorithm",
+    "InvalidSignature",
+    "PREHASHES",
+    "SLHDSAPrivateKey",
+    "SLHDSAPublicKey",
+    "SpxAlgorithm",
+    "SpxPrivateKey",
+    "SpxPublicKey",
+    "load_der_private_key",
+    "load_der_public_key",
+    "load_pem_private_key",
+    "load_pem_public_key",
+    "verify_many",
+]
+
+
+class _Sizes(str, _enum.Enum):
+    """A parameter set: a ``str`` (its name) with its sizes from the library."""
+
+    @property
+    def public_key_size(self) -> int:
+        """Raw public key bytes (2n)."""
+        return _INFO[self.value][0]
+
+    @property
+    def private_key_size(self) -> int:
+        """Raw private key bytes (4n)."""
+        return _INFO[self.value][1]
+
+    @property
+    def signature_size(self) -> int:
+        """Signature bytes."""
+        return _INFO[self.value][2]
+
+    @property
+    def n(self) -> int:
+        """The security parameter n in bytes."""
+        return _INFO[self.value][4]
+
+    @property
+    def security_category(self) -> int:
+        """NIST security category (1, 3 or 5)."""
+        return _INFO[self.value][5]
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def _missing_(cls, value: object):  # any case, with or without the prefix
+        if isinstance(value, str):
+            want = value.strip().lower()
+            for member in cls:
+                if want in (member.value.lower(), member._short().lower()):
+                    return member
+        return None
+
+
+_INFO = {
+    name: (pk, sk, sig, oid, n, cat)
+    for (name, pk, sk, sig, oid, n, cat) in _native.algorithms() + _native.spx_algorithms()
+}
+
+
+def _member_name(name: str) -> str:
+    for prefix in ("SLH-DSA-", "sphincs-"):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    return name.upper().replace("-", "_")
+
+
+class _SlhDsa(_Sizes):
+    @property
+    def oid(self) -> str:
+        """The RFC 9909 OID, dotted."""
+        return _INFO[self.value][3]
+
+    def _short(self) -> str:
+        return self.value[len("SLH-DSA-"):]
+
+
+class _Spx(_Sizes):
+    @property
+    def is_robust(self) -> bool:
+        """Whether this is a "robust" (bitmasked) set."""
+        return self.value.endswith("-robust")
+
+    def _short(self) -> str:
+        return self.value[len("sphincs-"):]
+
+
+#: The twelve FIPS 205 parameter sets: ``Algorithm.SHAKE_128F`` is
+#: ``"SLH-DSA-SHAKE-128f"``. ``Algorithm("shake-128f")`` looks one up by name.
+Algorithm = _SlhDsa(
+    "Algorithm",
+    [(_member_name(a[0]), a[0]) for a in _native.algorithms()],
+    module=__name__,
+)
+
+#: The 36 SPHINCS+ round-3.1 sets: ``SpxAlgorithm.SHAKE_128F_SIMPLE`` is
+#: ``"sphincs-shake-128f-simple"``.
+SpxAlgorithm = _Spx(
+    "SpxAlgorithm",
+    [(_member_name(a[0]), a[0]) for a in _native.spx_algorithms()],
+    module=__name__,
+)
+
+#: The HashSLH-DSA pre-hash names that ``prehash=`` takes (FIPS 205 §10.2.2).
+PREHASHES: tuple = tuple(_native.prehashes())
+
+try:
+    from importlib.metadata import version as _version
+
+    __version__ = _version("sphincs")
+except Exception:  # not installed as a distribution (e.g. a source checkout)
+    __version__ = "unknown"

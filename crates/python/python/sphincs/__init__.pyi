@@ -1,0 +1,249 @@
+"""Type stubs of the sphincs package (SLH-DSA, FIPS 205, and SPHINCS+ round 3.1)."""
+
+import enum
+import os
+from typing import BinaryIO, Iterable, Optional, Tuple, Union
+
+Buffer = Union[bytes, bytearray, memoryview]
+#: A path (str, bytes or os.PathLike) or a binary file object with read().
+FileArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
+
+__version__: str
+PREHASHES: Tuple[str, ...]
+
+class InvalidSignature(Exception):
+    """The signature does not verify (including a signature of the wrong length)."""
+
+class Algorithm(str, enum.Enum):
+    """The twelve FIPS 205 parameter sets; the value is the FIPS 205 name."""
+
+    SHA2_128S = "SLH-DSA-SHA2-128s"
+    SHA2_128F = "SLH-DSA-SHA2-128f"
+    SHA2_192S = "SLH-DSA-SHA2-192s"
+    SHA2_192F = "SLH-DSA-SHA2-192f"
+    SHA2_256S = "SLH-DSA-SHA2-256s"
+    SHA2_256F = "SLH-DSA-SHA2-256f"
+    SHAKE_128S = "SLH-DSA-SHAKE-128s"
+    SHAKE_128F = "SLH-DSA-SHAKE-128f"
+    SHAKE_192S = "SLH-DSA-SHAKE-192s"
+    SHAKE_192F = "SLH-DSA-SHAKE-192f"
+    SHAKE_256S = "SLH-DSA-SHAKE-256s"
+    SHAKE_256F = "SLH-DSA-SHAKE-256f"
+
+    @property
+    def public_key_size(self) -> int: ...
+    @property
+    def private_key_size(self) -> int: ...
+    @property
+    def signature_size(self) -> int: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def security_category(self) -> int: ...
+    @property
+    def oid(self) -> str:
+        """The RFC 9909 OID, dotted."""
+
+class SpxAlgorithm(str, enum.Enum):
+    """The 36 SPHINCS+ round-3.1 sets; the value is the reference code's name."""
+
+    HARAKA_128F_ROBUST = "sphincs-haraka-128f-robust"
+    HARAKA_128F_SIMPLE = "sphincs-haraka-128f-simple"
+    HARAKA_128S_ROBUST = "sphincs-haraka-128s-robust"
+    HARAKA_128S_SIMPLE = "sphincs-haraka-128s-simple"
+    HARAKA_192F_ROBUST = "sphincs-haraka-192f-robust"
+    HARAKA_192F_SIMPLE = "sphincs-haraka-192f-simple"
+    HARAKA_192S_ROBUST = "sphincs-haraka-192s-robust"
+    HARAKA_192S_SIMPLE = "sphincs-haraka-192s-simple"
+    HARAKA_256F_ROBUST = "sphincs-haraka-256f-robust"
+    HARAKA_256F_SIMPLE = "sphincs-haraka-256f-simple"
+    HARAKA_256S_ROBUST = "sphincs-haraka-256s-robust"
+    HARAKA_256S_SIMPLE = "sphincs-haraka-256s-simple"
+    SHA2_128F_ROBUST = "sphincs-sha2-128f-robust"
+    SHA2_128F_SIMPLE = "sphincs-sha2-128f-simple"
+    SHA2_128S_ROBUST = "sphincs-sha2-128s-robust"
+    SHA2_128S_SIMPLE = "sphincs-sha2-128s-simple"
+    SHA2_192F_ROBUST = "sphincs-sha2-192f-robust"
+    SHA2_192F_SIMPLE = "sphincs-sha2-192f-simple"
+    SHA2_192S_ROBUST = "sphincs-sha2-192s-robust"
+    SHA2_192S_SIMPLE = "sphincs-sha2-192s-simple"
+    SHA2_256F_ROBUST = "sphincs-sha2-256f-robust"
+    SHA2_256F_SIMPLE = "sphincs-sha2-256f-simple"
+    SHA2_256S_ROBUST = "sphincs-sha2-256s-robust"
+    SHA2_256S_SIMPLE = "sphincs-sha2-256s-simple"
+    SHAKE_128F_ROBUST = "sphincs-shake-128f-robust"
+    SHAKE_128F_SIMPLE = "sphincs-shake-128f-simple"
+    SHAKE_128S_ROBUST = "sphincs-shake-128s-robust"
+    SHAKE_128S_SIMPLE = "sphincs-shake-128s-simple"
+    SHAKE_192F_ROBUST = "sphincs-shake-192f-robust"
+    SHAKE_192F_SIMPLE = "sphincs-shake-192f-simple"
+    SHAKE_192S_ROBUST = "sphincs-shake-192s-robust"
+    SHAKE_192S_SIMPLE = "sphincs-shake-192s-simple"
+    SHAKE_256F_ROBUST = "sphincs-shake-256f-robust"
+    SHAKE_256F_SIMPLE = "sphincs-shake-256f-simple"
+    SHAKE_256S_ROBUST = "sphincs-shake-256s-robust"
+    SHAKE_256S_SIMPLE = "sphincs-shake-256s-simple"
+
+    @property
+    def public_key_size(self) -> int: ...
+    @property
+    def private_key_size(self) -> int: ...
+    @property
+    def signature_size(self) -> int: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def security_category(self) -> int: ...
+    @property
+    def is_robust(self) -> bool: ...
+
+AlgorithmArg = Union[Algorithm, str]
+SpxAlgorithmArg = Union[SpxAlgorithm, str]
+
+class SLHDSAPrivateKey:
+    """An SLH-DSA private key. Signing releases the GIL."""
+
+    @staticmethod
+    def generate(algorithm: AlgorithmArg, *, threads: Optional[int] = None) -> "SLHDSAPrivateKey":
+        """A fresh key from the OS's randomness (FIPS 205 Algorithm 21)."""
+    @staticmethod
+    def from_private_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPrivateKey":
+        """Loads a raw 4n-byte key; ValueError if its PK.root does not match its seeds."""
+    @staticmethod
+    def from_seeds(
+        algorithm: AlgorithmArg, sk_seed: Buffer, sk_prf: Buffer, pk_seed: Buffer, *, threads: Optional[int] = None
+    ) -> "SLHDSAPrivateKey":
+        """slh_keygen_internal (FIPS 205 Algorithm 18) from three n-byte seeds."""
+    @property
+    def algorithm(self) -> Algorithm: ...
+    def sign(
+        self,
+        data: Buffer,
+        context: Optional[Buffer] = None,
+        *,
+        prehash: Optional[str] = None,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        randomness: Optional[Buffer] = None,
+        fault_hardened: bool = False,
+    ) -> bytes:
+        """Signs data (FIPS 205 Algorithm 22, or 23 with a prehash name)."""
+    def sign_file(
+        self,
+        file: FileArg,
+        context: Optional[Buffer] = None,
+        *,
+        prehash: Optional[str] = None,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        randomness: Optional[Buffer] = None,
+        fault_hardened: bool = False,
+    ) -> bytes:
+        """Signs a file or binary stream in bounded memory."""
+    def sign_many(
+        self,
+        messages: Iterable[Buffer],
+        context: Optional[Buffer] = None,
+        *,
+        prehash: Optional[str] = None,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        fault_hardened: bool = False,
+    ) -> list[bytes]:
+        """Signs every message in one call on `threads` threads (default: every core)."""
+    def sign_internal(self, message: Buffer, randomness: Optional[Buffer] = None) -> bytes:
+        """slh_sign_internal (FIPS 205 Algorithm 19), for test vectors."""
+    def public_key(self) -> "SLHDSAPublicKey": ...
+    def private_bytes_raw(self) -> bytes: ...
+    def private_bytes_der(self) -> bytes: ...
+    def private_bytes_pem(self) -> bytes: ...
+
+class SLHDSAPublicKey:
+    """An SLH-DSA public key. Verification releases the GIL."""
+
+    @staticmethod
+    def from_public_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPublicKey": ...
+    @property
+    def algorithm(self) -> Algorithm: ...
+    def verify(
+        self, signature: Buffer, data: Buffer, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
+    ) -> None:
+        """Returns None if valid; raises InvalidSignature if not."""
+    def verify_file(
+        self, signature: Buffer, file: FileArg, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
+    ) -> None: ...
+    def verify_internal(self, message: Buffer, signature: Buffer) -> bool:
+        """slh_verify_internal (FIPS 205 Algorithm 20), for test vectors."""
+    def public_bytes_raw(self) -> bytes: ...
+    def public_bytes_der(self) -> bytes: ...
+    def public_bytes_pem(self) -> bytes: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class SpxPrivateKey:
+    """A SPHINCS+ round-3.1 private key (raw bytes; no context, no pre-hash)."""
+
+    @staticmethod
+    def generate(algorithm: SpxAlgorithmArg, *, threads: Optional[int] = None) -> "SpxPrivateKey": ...
+    @staticmethod
+    def from_private_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> "SpxPrivateKey": ...
+    @staticmethod
+    def from_seed(algorithm: SpxAlgorithmArg, seed: Buffer, *, threads: Optional[int] = None) -> "SpxPrivateKey":
+        """crypto_sign_seed_keypair on the 3n bytes SK.seed || SK.prf || PK.seed."""
+    @property
+    def algorithm(self) -> SpxAlgorithm: ...
+    def sign(
+        self,
+        data: Buffer,
+        *,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        randomness: Optional[Buffer] = None,
+        fault_hardened: bool = False,
+    ) -> bytes: ...
+    def sign_file(
+        self,
+        file: FileArg,
+        *,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        randomness: Optional[Buffer] = None,
+        fault_hardened: bool = False,
+    ) -> bytes: ...
+    def sign_many(
+        self,
+        messages: Iterable[Buffer],
+        *,
+        deterministic: bool = False,
+        threads: Optional[int] = None,
+        fault_hardened: bool = False,
+    ) -> list[bytes]: ...
+    def public_key(self) -> "SpxPublicKey": ...
+    def private_bytes_raw(self) -> bytes: ...
+
+class SpxPublicKey:
+    """A SPHINCS+ round-3.1 public key."""
+
+    @staticmethod
+    def from_public_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> "SpxPublicKey": ...
+    @property
+    def algorithm(self) -> SpxAlgorithm: ...
+    def verify(self, signature: Buffer, data: Buffer) -> None: ...
+    def verify_file(self, signature: Buffer, file: FileArg) -> None: ...
+    def public_bytes_raw(self) -> bytes: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+VerifyItem = Union[
+    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer],
+    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer, Optional[Buffer]],
+    Tuple[SLHDSAPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
+]
+
+def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -> list[bool]:
+    """(public_key, signature, data, context[, prehash]) tuples -> True/False each."""
+
+def load_pem_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
+def load_der_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
+def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
+def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...

@@ -1,0 +1,114 @@
+//! Python arguments to core types: parameter-set and pre-hash names (parsed by
+//! the core, as the CLI parses them), byte strings, thread counts.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyMemoryView, PyString};
+use sphincs::sphincsplus::SpxAlgorithm;
+use sphincs::{Algorithm, PreHash, Randomness};
+
+use crate::errors::to_py;
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// The text of a name argument: a `str`, or a member of the `Algorithm` /
+/// `SpxAlgorithm` enums (a `str` subclass whose value is the name).
+fn name_arg(obj: &Bound<'_, PyAny>, what: &str, enum_name: &str) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be a str or sphincs.{enum_name}, not {}",
+            type_name(obj)
+        ))),
+    }
+}
+
+/// A FIPS 205 parameter set from its name ("SLH-DSA-SHAKE-128f", "shake-128f",
+/// any case) or an `Algorithm` member.
+pub fn algorithm(obj: &Bound<'_, PyAny>) -> PyResult<Algorithm> {
+    name_arg(obj, "algorithm", "Algorithm")?
+        .parse()
+        .map_err(to_py)
+}
+
+/// A SPHINCS+ round-3.1 set from its name ("sphincs-shake-128f-simple", any
+/// case) or an `SpxAlgorithm` member.
+pub fn spx_algorithm(obj: &Bound<'_, PyAny>) -> PyResult<SpxAlgorithm> {
+    name_arg(obj, "algorithm", "SpxAlgorithm")?
+        .parse()
+        .map_err(to_py)
+}
+
+/// `None` (pure SLH-DSA) or a pre-hash name as the CLI takes it ("SHA2-256", …).
+pub fn prehash(name: Option<&str>) -> PyResult<Option<PreHash>> {
+    name.map(|n| n.parse().map_err(to_py)).transpose()
+}
+
+/// A byte-string argument, held without the GIL: `bytes` as it is,
+/// `bytearray` and `memoryview` copied (another thread could change them
+/// while the GIL is released).
+pub fn bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyBackedBytes> {
+    if let Ok(b) = obj.extract::<PyBackedBytes>() {
+        return Ok(b);
+    }
+    if obj.cast::<PyMemoryView>().is_ok() {
+        let copy = obj.py().get_type::<PyBytes>().call1((obj,))?;
+        return Ok(copy.extract::<PyBackedBytes>()?);
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be bytes-like (bytes, bytearray or memoryview), not {}",
+        type_name(obj)
+    )))
+}
+
+/// An optional byte string (`None` is empty, as FIPS 205's default context).
+pub fn opt_bytes(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<PyBackedBytes>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => bytes(o, what).map(Some),
+    }
+}
+
+/// Threads for one operation: `None` is the calling thread alone.
+pub fn threads(n: Option<i64>) -> PyResult<usize> {
+    match n {
+        None => Ok(1),
+        Some(n) if n >= 1 => {
+            usize::try_from(n).map_err(|_| PyValueError::new_err("threads is too large"))
+        }
+        Some(n) => Err(PyValueError::new_err(format!(
+            "threads must be at least 1, got {n}"
+        ))),
+    }
+}
+
+/// Threads for a batch: `None` is every core of the machine.
+pub fn batch_threads(n: Option<i64>) -> PyResult<usize> {
+    match n {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        some => threads(some),
+    }
+}
+
+/// Where `addrnd` comes from: hedged by default, or deterministic, or given
+/// (known-answer tests). Both `deterministic` and `randomness` is an error.
+pub fn randomness<'a>(
+    deterministic: bool,
+    given: Option<&'a PyBackedBytes>,
+) -> PyResult<Randomness<'a>> {
+    match (deterministic, given) {
+        (true, Some(_)) => Err(PyValueError::new_err(
+            "deterministic=True and randomness=... exclude each other: deterministic signing uses no randomness",
+        )),
+        (true, None) => Ok(Randomness::Deterministic),
+        (false, Some(r)) => Ok(Randomness::Given(r)),
+        (false, None) => Ok(Randomness::Hedged),
+    }
+}

@@ -1,0 +1,64 @@
+//! `sphincs::Error` as Python exceptions, and the guard that keeps Rust
+//! panics from reaching Python as anything but an ordinary exception.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::{create_exception, PyErr};
+use sphincs::Error;
+
+create_exception!(
+    sphincs,
+    InvalidSignature,
+    PyException,
+    "The signature does not verify: wrong key, message, context, pre-hash, or a corrupted or wrong-length signature."
+);
+
+/// The Python exception of a core error. A signature that does not verify,
+/// including one of the wrong length, is `InvalidSignature`; bad arguments
+/// are `ValueError`; the OS (RNG, reading) is `OSError`. The message is the
+/// core's own.
+pub fn to_py(e: Error) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        Error::InvalidSignature | Error::InvalidSignatureLength { .. } => {
+            InvalidSignature::new_err(msg)
+        }
+        Error::InvalidLength {
+            what: "signature", ..
+        } => InvalidSignature::new_err(msg),
+        Error::Rng(_) | Error::Io(_) => PyOSError::new_err(msg),
+        Error::FaultDetected | Error::BackendUnavailable(_) => PyRuntimeError::new_err(msg),
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+/// Whether a core error means "this signature is not valid" (as opposed to a
+/// bad argument such as an oversize context): what `verify_many` reports as `False`.
+pub fn is_invalid_signature(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::InvalidSignature
+            | Error::InvalidSignatureLength { .. }
+            | Error::InvalidLength {
+                what: "signature",
+                ..
+            }
+    )
+}
+
+/// Runs `f`, turning a panic into a `RuntimeError` so that no panic unwinds
+/// into Python (PyO3 would raise `PanicException`, a `BaseException` that
+/// `except Exception` does not catch).
+pub fn no_panic<T>(f: impl FnOnce() -> Result<T, PyErr>) -> Result<T, PyErr> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(PyRuntimeError::new_err(format!(
+            "internal error in the sphincs extension (please report it): {what}"
+        )))
+    })
+}

@@ -1,0 +1,85 @@
+//! The `sphincs` Python package's native module (`sphincs._native`): thin
+//! PyO3 classes over the core's dynamic keys. Names, sizes, errors, encodings
+//! and batching all come from the core; this crate only converts arguments,
+//! releases the GIL around every signing and verification, and keeps panics
+//! from reaching Python.
+
+use pyo3::prelude::*;
+use sphincs::sphincsplus::SpxAlgorithm;
+use sphincs::{Algorithm, PreHash};
+
+mod args;
+mod batch;
+mod errors;
+mod slh_dsa;
+mod spx;
+mod stream;
+
+/// One parameter set's facts, for building the Python enums:
+/// (name, public key, private key, signature bytes, OID or None, n, category).
+type AlgorithmInfo = (&'static str, usize, usize, usize, Option<String>, usize, u8);
+
+/// The twelve FIPS 205 sets, from the core's table.
+#[pyfunction]
+fn algorithms() -> Vec<AlgorithmInfo> {
+    Algorithm::ALL
+        .iter()
+        .map(|a| {
+            (
+                a.name(),
+                a.public_key_len(),
+                a.secret_key_len(),
+                a.signature_len(),
+                Some(a.oid()),
+                a.params().n,
+                a.security_category(),
+            )
+        })
+        .collect()
+}
+
+/// The 36 SPHINCS+ round-3.1 sets, from the core's table.
+#[pyfunction]
+fn spx_algorithms() -> Vec<AlgorithmInfo> {
+    SpxAlgorithm::ALL
+        .iter()
+        .map(|a| {
+            (
+                a.name(),
+                a.public_key_len(),
+                a.secret_key_len(),
+                a.signature_len(),
+                None,
+                a.params().n,
+                a.security_category(),
+            )
+        })
+        .collect()
+}
+
+/// The HashSLH-DSA pre-hash names (FIPS 205 §10.2.2).
+#[pyfunction]
+fn prehashes() -> Vec<&'static str> {
+    PreHash::ALL.iter().map(|p| p.name()).collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<slh_dsa::SLHDSAPrivateKey>()?;
+    m.add_class::<slh_dsa::SLHDSAPublicKey>()?;
+    m.add_class::<spx::SpxPrivateKey>()?;
+    m.add_class::<spx::SpxPublicKey>()?;
+    m.add(
+        "InvalidSignature",
+        m.py().get_type::<errors::InvalidSignature>(),
+    )?;
+    m.add_function(wrap_pyfunction!(slh_dsa::load_pem_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(slh_dsa::load_der_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(slh_dsa::load_pem_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(slh_dsa::load_der_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(spx_algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(prehashes, m)?)?;
+    Ok(())
+}

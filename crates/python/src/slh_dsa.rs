@@ -1,0 +1,480 @@
+//! `SLHDSAPrivateKey` and `SLHDSAPublicKey`: the core's `DynSigningKey` and
+//! `DynVerifyingKey`, with RFC 9909 PEM/DER from the core's encoding module.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyType};
+use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, PreHash, SignOptions};
+
+use crate::args;
+use crate::errors::{no_panic, to_py};
+use crate::stream::Streamed;
+
+/// The `sphincs.Algorithm` member of a parameter set (the enum is built in
+/// Python from the core's table, `_native.algorithms()`).
+fn algorithm_member(py: Python<'_>, alg: Algorithm) -> PyResult<Bound<'_, PyAny>> {
+    static ENUM: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    ENUM.import(py, "sphincs", "Algorithm")?
+        .call1((alg.name(),))
+}
+
+/// The arguments every SLH-DSA signing method shares, held without the GIL.
+pub struct SignArgs {
+    context: Option<PyBackedBytes>,
+    prehash: Option<PreHash>,
+    deterministic: bool,
+    randomness: Option<PyBackedBytes>,
+    threads: usize,
+    fault_hardened: bool,
+}
+
+impl SignArgs {
+    pub fn new(
+        context: Option<&Bound<'_, PyAny>>,
+        prehash: Option<&str>,
+        deterministic: bool,
+        randomness: Option<&Bound<'_, PyAny>>,
+        threads: usize,
+        fault_hardened: bool,
+    ) -> PyResult<Self> {
+        let a = SignArgs {
+            context: args::opt_bytes(context, "context")?,
+            prehash: args::prehash(prehash)?,
+            deterministic,
+            randomness: args::opt_bytes(randomness, "randomness")?,
+            threads,
+            fault_hardened,
+        };
+        args::randomness(a.deterministic, a.randomness.as_ref())?;
+        Ok(a)
+    }
+
+    pub fn options(&self) -> SignOptions<'_> {
+        SignOptions {
+            context: self.context.as_deref().unwrap_or_default(),
+            prehash: self.prehash,
+            // The combination was checked in `new`.
+            randomness: args::randomness(self.deterministic, self.randomness.as_ref())
+                .unwrap_or_default(),
+            threads: self.threads,
+            fault_hardened: self.fault_hardened,
+        }
+    }
+}
+
+/// An SLH-DSA (FIPS 205) private key, `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
+///
+/// Make one with `generate`, `from_private_bytes`, `from_seeds` or the
+/// `load_*_private_key` functions. Signing releases the GIL.
+#[pyclass(module = "sphincs", frozen)]
+pub struct SLHDSAPrivateKey {
+    pub inner: DynSigningKey,
+}
+
+/// An SLH-DSA (FIPS 205) public key, `PK.seed ‖ PK.root`.
+///
+/// Verification releases the GIL. Keys compare and hash by their bytes.
+#[pyclass(module = "sphincs", frozen)]
+pub struct SLHDSAPublicKey {
+    pub inner: DynVerifyingKey,
+}
+
+fn py_bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, b)
+}
+
+#[pymethods]
+impl SLHDSAPrivateKey {
+    /// A fresh key from the operating system's randomness (FIPS 205 Algorithm 21).
+    #[staticmethod]
+    #[pyo3(signature = (algorithm, *, threads=None))]
+    fn generate(
+        py: Python<'_>,
+        algorithm: &Bound<'_, PyAny>,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let alg = args::algorithm(algorithm)?;
+        let threads = args::threads(threads)?;
+        let inner = py.detach(|| {
+            no_panic(|| DynSigningKey::generate_with_threads(alg, threads).map_err(to_py))
+        })?;
+        Ok(SLHDSAPrivateKey { inner })
+    }
+
+    /// Loads a raw private key (4n bytes), checking that its PK.root is the
+    /// root its seeds give (`ValueError` if not).
+    #[staticmethod]
+    fn from_private_bytes(
+        py: Python<'_>,
+        algorithm: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let alg = args::algorithm(algorithm)?;
+        let data = args::bytes(data, "data")?;
+        let inner =
+            py.detach(|| no_panic(|| DynSigningKey::from_bytes(alg, &data).map_err(to_py)))?;
+        Ok(SLHDSAPrivateKey { inner })
+    }
+
+    /// The key `slh_keygen_internal` (FIPS 205 Algorithm 18) makes from three
+    /// n-byte seeds.
+    #[staticmethod]
+    #[pyo3(signature = (algorithm, sk_seed, sk_prf, pk_seed, *, threads=None))]
+    fn from_seeds(
+        py: Python<'_>,
+        algorithm: &Bound<'_, PyAny>,
+        sk_seed: &Bound<'_, PyAny>,
+        sk_prf: &Bound<'_, PyAny>,
+        pk_seed: &Bound<'_, PyAny>,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let alg = args::algorithm(algorithm)?;
+        let (a, b, c) = (
+            args::bytes(sk_seed, "sk_seed")?,
+            args::bytes(sk_prf, "sk_prf")?,
+            args::bytes(pk_seed, "pk_seed")?,
+        );
+        let threads = args::threads(threads)?;
+        let inner = py.detach(|| {
+            no_panic(|| {
+                DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads).map_err(to_py)
+            })
+        })?;
+        Ok(SLHDSAPrivateKey { inner })
+    }
+
+    /// The parameter set, a `sphincs.Algorithm`.
+    #[getter]
+    fn algorithm<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        algorithm_member(py, self.inner.algorithm())
+    }
+
+    /// Signs `data` (FIPS 205 Algorithm 22, or 23 with `prehash`).
+    ///
+    /// `context`: at most 255 bytes. `prehash`: a HashSLH-DSA function name
+    /// ("SHA2-256", …). `deterministic`: no fresh randomness. `randomness`:
+    /// n bytes of `addrnd` instead of fresh ones (known-answer tests).
+    /// `threads`: threads for this signature (default: the calling thread).
+    /// `fault_hardened`: compute twice, release only if both agree.
+    #[pyo3(signature = (data, context=None, *, prehash=None, deterministic=false, threads=None, randomness=None, fault_hardened=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+        prehash: Option<&str>,
+        deterministic: bool,
+        threads: Option<i64>,
+        randomness: Option<&Bound<'py, PyAny>>,
+        fault_hardened: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let data = args::bytes(data, "data")?;
+        let a = SignArgs::new(
+            context,
+            prehash,
+            deterministic,
+            randomness,
+            args::threads(threads)?,
+            fault_hardened,
+        )?;
+        let sig = py.detach(|| no_panic(|| self.inner.sign(&data, &a.options()).map_err(to_py)))?;
+        Ok(py_bytes(py, &sig))
+    }
+
+    /// Signs a file (a path or a binary file object) in bounded memory; the
+    /// file is read twice (once with `prehash`). Options as `sign`.
+    #[pyo3(signature = (file, context=None, *, prehash=None, deterministic=false, threads=None, randomness=None, fault_hardened=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn sign_file<'py>(
+        &self,
+        py: Python<'py>,
+        file: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+        prehash: Option<&str>,
+        deterministic: bool,
+        threads: Option<i64>,
+        randomness: Option<&Bound<'py, PyAny>>,
+        fault_hardened: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let a = SignArgs::new(
+            context,
+            prehash,
+            deterministic,
+            randomness,
+            args::threads(threads)?,
+            fault_hardened,
+        )?;
+        let mut src = Streamed::new(file)?;
+        let result =
+            py.detach(|| no_panic(|| Ok(self.inner.sign_stream(&mut src, &a.options()))))?;
+        match (result, src.take_error()) {
+            (_, Some(e)) => Err(e),
+            (Ok(sig), None) => Ok(py_bytes(py, &sig)),
+            (Err(e), None) => Err(to_py(e)),
+        }
+    }
+
+    /// Signs each message with the same options; the whole batch runs in
+    /// Rust with the GIL released, on `threads` threads (default: every core).
+    /// Returns the signatures in order, equal to signing one by one.
+    #[pyo3(signature = (messages, context=None, *, prehash=None, deterministic=false, threads=None, fault_hardened=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn sign_many<'py>(
+        &self,
+        py: Python<'py>,
+        messages: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+        prehash: Option<&str>,
+        deterministic: bool,
+        threads: Option<i64>,
+        fault_hardened: bool,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let msgs = crate::batch::messages(messages)?;
+        let a = SignArgs::new(
+            context,
+            prehash,
+            deterministic,
+            None,
+            args::batch_threads(threads)?,
+            fault_hardened,
+        )?;
+        let sigs = py.detach(|| {
+            no_panic(|| crate::batch::sign_many(&self.inner, &msgs, &a.options()).map_err(to_py))
+        })?;
+        Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
+    }
+
+    /// `slh_sign_internal` (FIPS 205 Algorithm 19) on M' as given, for test
+    /// vectors: `randomness` is `addrnd` (None: deterministic).
+    #[pyo3(signature = (message, randomness=None))]
+    fn sign_internal<'py>(
+        &self,
+        py: Python<'py>,
+        message: &Bound<'py, PyAny>,
+        randomness: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let m = args::bytes(message, "message")?;
+        let r = args::opt_bytes(randomness, "randomness")?;
+        let sig =
+            py.detach(|| no_panic(|| self.inner.sign_internal(&m, r.as_deref()).map_err(to_py)))?;
+        Ok(py_bytes(py, &sig))
+    }
+
+    /// The public key.
+    fn public_key(&self) -> SLHDSAPublicKey {
+        SLHDSAPublicKey {
+            inner: self.inner.verifying_key(),
+        }
+    }
+
+    /// The raw private key, `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (4n bytes).
+    fn private_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        py_bytes(py, &self.inner.to_bytes())
+    }
+
+    /// PKCS#8 DER (RFC 9909), unencrypted.
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(py_bytes(py, &self.inner.to_pkcs8_der().map_err(to_py)?))
+    }
+
+    /// PKCS#8 PEM ("PRIVATE KEY", RFC 9909), unencrypted.
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(py_bytes(
+            py,
+            self.inner.to_pkcs8_pem().map_err(to_py)?.as_bytes(),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<SLHDSAPrivateKey {}>", self.inner.algorithm())
+    }
+}
+
+#[pymethods]
+impl SLHDSAPublicKey {
+    /// Loads a raw public key, `PK.seed ‖ PK.root` (2n bytes).
+    #[staticmethod]
+    fn from_public_bytes(algorithm: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let alg = args::algorithm(algorithm)?;
+        let data = args::bytes(data, "data")?;
+        let inner = DynVerifyingKey::from_bytes(alg, &data).map_err(to_py)?;
+        Ok(SLHDSAPublicKey { inner })
+    }
+
+    /// The parameter set, a `sphincs.Algorithm`.
+    #[getter]
+    fn algorithm<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        algorithm_member(py, self.inner.algorithm())
+    }
+
+    /// Verifies a signature of `data` (FIPS 205 Algorithm 24, or 25 with
+    /// `prehash`): returns None, or raises `sphincs.InvalidSignature`
+    /// (also for a signature of the wrong length).
+    #[pyo3(signature = (signature, data, context=None, *, prehash=None))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+        prehash: Option<&str>,
+    ) -> PyResult<()> {
+        let sig = args::bytes(signature, "signature")?;
+        let data = args::bytes(data, "data")?;
+        let ctx = args::opt_bytes(context, "context")?;
+        let ph = args::prehash(prehash)?;
+        py.detach(|| {
+            no_panic(|| {
+                self.inner
+                    .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
+                    .map_err(to_py)
+            })
+        })
+    }
+
+    /// Verifies a signature of a file (a path or a binary file object), read
+    /// once in bounded memory. As `verify`.
+    #[pyo3(signature = (signature, file, context=None, *, prehash=None))]
+    fn verify_file(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        file: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+        prehash: Option<&str>,
+    ) -> PyResult<()> {
+        let sig = args::bytes(signature, "signature")?;
+        let ctx = args::opt_bytes(context, "context")?;
+        let ph = args::prehash(prehash)?;
+        let mut src = Streamed::new(file)?;
+        let result = py.detach(|| {
+            no_panic(|| {
+                Ok(self
+                    .inner
+                    .verify_stream(&mut src, &sig, ctx.as_deref().unwrap_or_default(), ph))
+            })
+        })?;
+        match (result, src.take_error()) {
+            (_, Some(e)) => Err(e),
+            (r, None) => r.map_err(to_py),
+        }
+    }
+
+    /// `slh_verify_internal` (FIPS 205 Algorithm 20) on M' as given, for test
+    /// vectors: True or False.
+    fn verify_internal(
+        &self,
+        py: Python<'_>,
+        message: &Bound<'_, PyAny>,
+        signature: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let m = args::bytes(message, "message")?;
+        let sig = args::bytes(signature, "signature")?;
+        py.detach(|| no_panic(|| Ok(self.inner.verify_internal(&m, &sig))))
+    }
+
+    /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
+    fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        py_bytes(py, &self.inner.to_bytes())
+    }
+
+    /// SubjectPublicKeyInfo DER (RFC 9909).
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(py_bytes(py, &self.inner.to_spki_der().map_err(to_py)?))
+    }
+
+    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY", RFC 9909).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(py_bytes(
+            py,
+            self.inner.to_spki_pem().map_err(to_py)?.as_bytes(),
+        ))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<SLHDSAPublicKey>()
+            .is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        Hash::hash(&self.inner.algorithm(), &mut h);
+        self.inner.to_bytes().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<SLHDSAPublicKey {}>", self.inner.algorithm())
+    }
+}
+
+/// The bytes of `data` if it is PEM, else a `ValueError` pointing to the DER loader.
+fn require_pem(data: &[u8], what: &str) -> PyResult<()> {
+    if encoding::pem_label(data).is_some() {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "not PEM (no \"-----BEGIN {what}-----\" line); for DER use load_der_{}_key",
+            if what == encoding::PUBLIC_KEY_LABEL {
+                "public"
+            } else {
+                "private"
+            }
+        )))
+    }
+}
+
+fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
+    if data.first() == Some(&0x30) {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "not DER (a DER key starts with a SEQUENCE, byte 0x30); for PEM use load_pem_{kind}_key"
+        )))
+    }
+}
+
+fn load_private(py: Python<'_>, data: &[u8]) -> PyResult<SLHDSAPrivateKey> {
+    // Loading recomputes PK.root (about one key generation): without the GIL.
+    let inner = py.detach(|| no_panic(|| DynSigningKey::from_pkcs8(data).map_err(to_py)))?;
+    Ok(SLHDSAPrivateKey { inner })
+}
+
+/// Reads a PEM ("PRIVATE KEY") PKCS#8 SLH-DSA key (RFC 9909), checking the key pair.
+#[pyfunction]
+pub fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
+    let data = args::bytes(data, "data")?;
+    require_pem(&data, encoding::PRIVATE_KEY_LABEL)?;
+    load_private(py, &data)
+}
+
+/// Reads a DER PKCS#8 SLH-DSA key (RFC 9909), checking the key pair.
+#[pyfunction]
+pub fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
+    let data = args::bytes(data, "data")?;
+    require_der(&data, "private")?;
+    load_private(py, &data)
+}
+
+/// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909).
+#[pyfunction]
+pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
+    let data = args::bytes(data, "data")?;
+    require_pem(&data, encoding::PUBLIC_KEY_LABEL)?;
+    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
+    Ok(SLHDSAPublicKey { inner })
+}
+
+/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909).
+#[pyfunction]
+pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
+    let data = args::bytes(data, "data")?;
+    require_der(&data, "public")?;
+    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
+    Ok(SLHDSAPublicKey { inner })
+}

@@ -1,0 +1,133 @@
+//! Messages read from a file path or a Python binary stream, in chunks, as a
+//! core `MessageSource`: signing a large file holds one chunk in memory, not
+//! the file. SLH-DSA hashes the message twice when signing, so each pass
+//! seeks back to where the message starts.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use sphincs::{Error, MessageSource};
+
+const CHUNK: usize = 1 << 16;
+
+enum Inner {
+    File {
+        file: File,
+        start: u64,
+    },
+    /// A Python object with `read` (and `seek`/`tell` for a second pass).
+    Stream {
+        obj: Py<PyAny>,
+        start: Option<Py<PyAny>>,
+    },
+}
+
+/// A streamed message. After the core returns, [`Streamed::take_error`] gives
+/// the Python exception (or I/O error) that stopped a read, if one did.
+pub struct Streamed {
+    inner: Inner,
+    passes: usize,
+    error: Option<PyErr>,
+}
+
+impl Streamed {
+    /// A path (`str`, `bytes` or `os.PathLike`) or a binary file object.
+    pub fn new(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let inner = if obj.hasattr("read")? {
+            // Where the message starts, for the second pass; a stream that
+            // cannot tell() can still be read once (pre-hash signing, verifying).
+            let start = obj.call_method0("tell").ok().map(Bound::unbind);
+            Inner::Stream {
+                obj: obj.clone().unbind(),
+                start,
+            }
+        } else {
+            let path: PathBuf = obj.extract().map_err(|_| {
+                PyTypeError::new_err(
+                    "expected a path (str or os.PathLike) or a binary file object with read()",
+                )
+            })?;
+            let mut file = File::open(&path)?;
+            let start = file.stream_position()?;
+            Inner::File { file, start }
+        };
+        Ok(Streamed {
+            inner,
+            passes: 0,
+            error: None,
+        })
+    }
+
+    /// The error that stopped reading, to raise in place of the core's `Io` error.
+    pub fn take_error(&mut self) -> Option<PyErr> {
+        self.error.take()
+    }
+
+    fn feed_file(file: &mut File, start: u64, sink: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+        file.seek(SeekFrom::Start(start))?;
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            match file.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(k) => sink(&buf[..k]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// One pass over a Python stream: the GIL is taken for each `read` only,
+    /// and released while the chunk is hashed.
+    fn feed_stream(
+        obj: &Py<PyAny>,
+        start: Option<&Py<PyAny>>,
+        pass: usize,
+        sink: &mut dyn FnMut(&[u8]),
+    ) -> PyResult<()> {
+        if pass > 0 {
+            let start = start.ok_or_else(|| {
+                PyValueError::new_err(
+                    "the stream cannot tell() its position, and signing reads the message twice; pass a path or a seekable file (or sign with a prehash, which reads once)",
+                )
+            })?;
+            Python::attach(|py| {
+                obj.call_method1(py, "seek", (start.clone_ref(py),))
+                    .map(drop)
+            })?;
+        }
+        loop {
+            let chunk: PyBackedBytes = Python::attach(|py| {
+                let data = obj.call_method1(py, "read", (CHUNK,))?;
+                data.extract(py).map_err(|_| {
+                    PyTypeError::new_err(
+                        "read() returned text, not bytes: open the file in binary mode ('rb')",
+                    )
+                })
+            })?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            sink(&chunk);
+        }
+    }
+}
+
+impl MessageSource for Streamed {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+        let pass = self.passes;
+        self.passes += 1;
+        let result = match &mut self.inner {
+            Inner::File { file, start } => Self::feed_file(file, *start, sink).map_err(PyErr::from),
+            Inner::Stream { obj, start } => Self::feed_stream(obj, start.as_ref(), pass, sink),
+        };
+        result.map_err(|e| {
+            let msg = e.to_string();
+            self.error = Some(e);
+            Error::Io(msg)
+        })
+    }
+}

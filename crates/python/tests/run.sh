@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The Python suite, set up from the project's own files: a virtualenv under
+# target/python-venv with the pinned packages of crates/python/requirements-test.txt,
+# the `sphincs` CLI (for the key interop tests), the package built and installed
+# exactly as the README says (`pip install ./crates/python`), then pytest.
+# Extra arguments go to pytest (e.g. `-k acvp`, `-x`).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+venv=$PWD/target/python-venv
+python=${PYTHON:-python3}
+
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -r crates/python/requirements-test.txt
+cargo build --release -p sphincs-cli
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python
+cd crates/python
+"$venv/bin/python" -m pytest tests -q -p no:cacheprovider "$@"
