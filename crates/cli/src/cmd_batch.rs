@@ -218,6 +218,27 @@ impl MessageSource for Ticking<'_> {
     }
 }
 
+/// Runs `f` on `message`'s stream, with a byte progress bar when the
+/// message is a file over 256 MiB and standard error is a terminal
+/// (single-file `sign` and `verify`).
+pub fn with_progress<R>(
+    message: &mut Message,
+    file: Option<&Path>,
+    passes: u64,
+    f: impl FnOnce(&mut dyn MessageSource) -> R,
+) -> R {
+    let (Some(path), Some(size)) = (file, message.file_len()) else {
+        return f(message.source());
+    };
+    let bar = bytes_bar(path, size, passes);
+    let r = f(&mut Ticking {
+        inner: message.source(),
+        bar: &bar,
+    });
+    bar.finish_and_clear();
+    r
+}
+
 /// How many messages go to one batch call: enough to fill every thread a few
 /// times over, few enough for the bar to move.
 fn chunk_len(threads: usize) -> usize {

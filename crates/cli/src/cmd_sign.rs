@@ -4,6 +4,7 @@ use std::path::Path;
 
 use sphincs::{Error, PreHash, Randomness, SignOptions};
 
+use crate::cmd_batch::with_progress;
 use crate::error::CliError;
 use crate::io::{
     check_writable, read_file, refuse_binary_terminal, write_output, write_stdout, Message,
@@ -50,7 +51,10 @@ pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
         threads: args.threads,
         fault_hardened: args.fault_hardened,
     };
-    let sig = key.sign_stream(message.source(), &opts)?;
+    let passes = if args.prehash.is_some() { 1 } else { 2 };
+    let sig = with_progress(&mut message, args.file, passes, |m| {
+        key.sign_stream(m, &opts)
+    })?;
     match args.out {
         Some(out) => write_output(out, &sig, false, args.force),
         None => write_stdout(&sig, true),
@@ -74,7 +78,11 @@ pub fn verify(args: VerifyArgs<'_>) -> Result<(), CliError> {
     let key = load_verifying_key(args.public, alg)?;
     let sig = read_file(args.signature)?;
     let mut message = Message::open(args.file)?;
-    match key.verify_stream(message.source(), &sig, &args.context, args.prehash) {
+    let passes = if args.prehash.is_some() { 1 } else { 2 };
+    let result = with_progress(&mut message, args.file, passes, |m| {
+        key.verify_stream(m, &sig, &args.context, args.prehash)
+    });
+    match result {
         Ok(()) => write_stdout(b"valid signature\n", false),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidSignatureLength { .. }) => Err(CliError::InvalidSignature(format!(

@@ -9,6 +9,7 @@ use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerif
 use sphincs::{Error, Randomness};
 use zeroize::Zeroizing;
 
+use crate::cmd_batch::with_progress;
 use crate::error::CliError;
 use crate::io::{
     check_key_outputs, check_writable, read_file, refuse_binary_terminal, write_key_pair,
@@ -153,7 +154,7 @@ pub fn sign(a: SignArgs<'_>) -> Result<(), CliError> {
         threads: a.threads,
         fault_hardened: a.fault_hardened,
     };
-    let sig = key.sign_stream(message.source(), &opts)?;
+    let sig = with_progress(&mut message, a.file, 2, |m| key.sign_stream(m, &opts))?;
     match a.out {
         Some(out) => write_output(out, &sig, false, a.force),
         None => write_stdout(&sig, true),
@@ -170,7 +171,7 @@ pub fn verify(
     let key = load_public(public, alg)?;
     let sig = read_file(signature)?;
     let mut message = Message::open(file)?;
-    match key.verify_stream(message.source(), &sig) {
+    match with_progress(&mut message, file, 2, |m| key.verify_stream(m, &sig)) {
         Ok(()) => write_stdout(b"valid signature\n", false),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(

@@ -317,6 +317,14 @@ impl Message {
         Ok(Message::Buffered(Buffered(buf)))
     }
 
+    /// The length of a message read from a regular file.
+    pub fn file_len(&self) -> Option<u64> {
+        match self {
+            Message::File(f) => Some(f.stamp.0),
+            Message::Buffered(_) => None,
+        }
+    }
+
     /// The message as the library's stream.
     pub fn source(&mut self) -> &mut dyn MessageSource {
         match self {

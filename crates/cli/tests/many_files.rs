@@ -89,6 +89,8 @@ fn sign_and_verify_many_files_fips205() {
     ));
     assert_eq!(code, 0, "{e}");
     assert_eq!(out.lines().count(), 6, "{out}");
+    // No progress bar when standard error is not a terminal.
+    assert!(e.is_empty(), "{e}");
     // Each FILE.sig equals the one-file deterministic signature.
     for f in &files {
         let (code, _, e) = run(&[
