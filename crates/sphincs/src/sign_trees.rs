@@ -14,7 +14,7 @@ use crate::hypertree::next_layer;
 use crate::params::{Instance, MAX_D, MAX_K, MAX_N, W};
 use crate::xmss::{xmss_auth_path, xmss_wots_sign};
 
-const MAX_TASKS: usize = MAX_K + MAX_D;
+pub(crate) const MAX_TASKS: usize = MAX_K + MAX_D;
 
 /// Where each layer's tree and signing leaf are (the loop head of Algorithm 12).
 fn layer_positions<P: Instance>(mut idx_tree: u64, mut idx_leaf: u32) -> [(u64, u32); MAX_D] {
@@ -37,7 +37,7 @@ fn layer_adrs(layer: usize, idx_tree: u64) -> Adrs {
 
 /// Cuts `costs` into at most `parts` contiguous ranges of about equal total,
 /// returning the range ends.
-fn split(costs: &[u64], parts: usize, ends: &mut [usize; MAX_TASKS]) -> usize {
+pub(crate) fn split(costs: &[u64], parts: usize, ends: &mut [usize; MAX_TASKS]) -> usize {
     let (len, total) = (costs.len(), costs.iter().sum::<u64>());
     let parts = parts.clamp(1, len);
     let mut count = 0;
