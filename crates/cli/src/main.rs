@@ -12,6 +12,7 @@ mod acvp;
 mod bench;
 mod calls;
 mod cmd_keys;
+mod cmd_s256;
 mod cmd_sign;
 mod cmd_spx;
 mod demo;
@@ -49,6 +50,7 @@ enum Command {
         /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s, or a SPHINCS+
         /// round-3.1 set such as sphincs-shake-128f-simple, whose keys are raw
         /// bytes since no OID exists for them (see `sphincs list`).
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Where to write the private key (created with mode 0600).
@@ -79,6 +81,7 @@ enum Command {
         #[arg(long)]
         der: bool,
         /// Parameter set of a raw key (required for SPHINCS+ round-3.1 keys, which are always raw).
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Replace an existing output file.
@@ -110,6 +113,7 @@ enum Command {
         force: bool,
         /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input.
@@ -134,6 +138,7 @@ enum Command {
         prehash: Option<String>,
         /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input.
@@ -143,6 +148,7 @@ enum Command {
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
     Demo {
         /// Parameter set (default SLH-DSA-SHAKE-128f), or a SPHINCS+ round-3.1 set.
+        /// `sphincs-256` walks the 2015 scheme.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
     },
@@ -182,6 +188,7 @@ enum Command {
     /// cycles, operations per second, peak heap, sizes.
     Bench {
         /// Parameter sets to time, or `all` (the default).
+        /// `-a sphincs-256` alone times SPHINCS-256 (2015; ChaCha12 kernels).
         #[arg(short = 'a', long = "algorithm", value_name = "ALG", num_args = 1.., action = clap::ArgAction::Append)]
         algorithms: Vec<String>,
         /// keygen, sign, verify or all.
@@ -266,6 +273,14 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
+            ..
+        } if cmd_s256::is(&algorithm) => cmd_s256::keygen(&out, public.as_deref(), der, force),
+        Command::Keygen {
+            algorithm,
+            out,
+            public,
+            der,
+            force,
             threads,
         } => {
             let threads = thread_count(threads);
@@ -278,12 +293,41 @@ fn run(command: Command) -> Result<(), CliError> {
             key,
             out,
             der,
+            algorithm: Some(algorithm),
+            force,
+        } if cmd_s256::is(&algorithm) => cmd_s256::pubkey(&key, out.as_deref(), der, force),
+        Command::Pubkey {
+            key,
+            out,
+            der,
             algorithm,
             force,
         } => match cmd_spx::parse(algorithm.as_deref()) {
             Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
             None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         },
+        Command::Sign {
+            key,
+            context,
+            fault_hardened,
+            prehash,
+            out,
+            force,
+            algorithm: Some(algorithm),
+            file,
+            threads,
+            ..
+        } if cmd_s256::is(&algorithm) => {
+            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
+            cmd_s256::sign(
+                &key,
+                out.as_deref(),
+                force,
+                file.as_deref(),
+                thread_count(threads),
+                fault_hardened,
+            )
+        }
         Command::Sign {
             key,
             context,
@@ -327,6 +371,17 @@ fn run(command: Command) -> Result<(), CliError> {
             signature,
             context,
             prehash,
+            algorithm: Some(algorithm),
+            file,
+        } if cmd_s256::is(&algorithm) => {
+            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
+            cmd_s256::verify(&public, &signature, file.as_deref())
+        }
+        Command::Verify {
+            public,
+            signature,
+            context,
+            prehash,
             algorithm,
             file,
         } => match cmd_spx::parse(algorithm.as_deref()) {
@@ -358,6 +413,17 @@ fn run(command: Command) -> Result<(), CliError> {
         ),
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
+        Command::Bench {
+            algorithms,
+            op,
+            threads,
+            backend,
+            runs,
+            json,
+            ..
+        } if algorithms.len() == 1 && cmd_s256::is(&algorithms[0]) => {
+            cmd_s256::bench(&op, thread_count(threads), runs, json, backend.as_deref())
+        }
         Command::Bench {
             algorithms,
             op,
@@ -403,6 +469,11 @@ fn usage_error_line(e: &clap::Error) -> String {
 }
 
 impl ContextArgs {
+    /// Whether --context or --context-hex was given at all.
+    fn is_given(&self) -> bool {
+        self.context.is_some() || self.context_hex.is_some()
+    }
+
     /// The context bytes, checked against FIPS 205's limit of 255.
     fn bytes(&self) -> Result<Vec<u8>, CliError> {
         let ctx = match (&self.context, &self.context_hex) {
