@@ -9,7 +9,7 @@
 // Word-sliced batches index a word array and a lane array by the same lane.
 #![allow(clippy::needless_range_loop)]
 
-use crate::hash::backend::chacha12::{permute_soa, stream_blocks, Soa, LANES};
+use crate::hash::backend::chacha12::{chains_x16, h_x16, stream_blocks, Half, Soa, LANES};
 use crate::hash::backend::Kernels;
 
 use super::masks::MaskWords;
@@ -18,23 +18,11 @@ use super::params::N;
 /// One n-byte value.
 pub(crate) type Node = [u8; N];
 
-/// The second half of the state F and H start from, as little-endian words.
-const C: [u32; 8] = {
-    let c = b"expand 32-byte to 64-byte state!";
-    let mut w = [0u32; 8];
-    let mut i = 0;
-    while i < 8 {
-        w[i] = u32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]]);
-        i += 1;
-    }
-    w
-};
-
 fn word(node: &Node, w: usize) -> u32 {
     u32::from_le_bytes(node[4 * w..4 * w + 4].try_into().expect("4 bytes"))
 }
 
-fn put_words(s: &Soa, lane: usize, out: &mut Node) {
+fn put_half(s: &Half, lane: usize, out: &mut Node) {
     for (w, chunk) in out.chunks_exact_mut(4).enumerate() {
         chunk.copy_from_slice(&s[w][lane].to_le_bytes());
     }
@@ -54,14 +42,10 @@ impl Hasher {
         }
     }
 
-    fn permute(&self, s: &mut Soa) {
-        permute_soa(self.kernels.chacha, s);
-    }
-
     /// Runs the F chains: `vals[i]` goes from chain position `start[i]` to
     /// `end[i]`, the step from position s using `masks[s]` (`None`: no mask,
-    /// the HORST leaves). Chains are batched in order of their start, so a
-    /// batch's chains run nearly the same steps.
+    /// the HORST leaves). Chains are batched in order of their start and end,
+    /// so a batch's chains run nearly the same steps.
     pub(crate) fn f_chains(
         &self,
         vals: &mut [Node],
@@ -69,48 +53,33 @@ impl Hasher {
         end: &[u8],
         masks: Option<&[MaskWords]>,
     ) {
+        const NO_MASK: [MaskWords; 1] = [[0; 8]];
         debug_assert!(vals.len() == start.len() && vals.len() == end.len());
+        let masks = masks.unwrap_or(&NO_MASK);
         let mut order: Vec<u32> = (0..vals.len() as u32).collect();
-        if start.windows(2).any(|w| w[0] != w[1]) {
-            order.sort_by_key(|&i| start[i as usize]);
+        if start.windows(2).any(|w| w[0] != w[1]) || end.windows(2).any(|w| w[0] != w[1]) {
+            order.sort_by_key(|&i| (start[i as usize], end[i as usize]));
         }
-        let mut s: Soa = [[0; LANES]; 16];
-        let mut cur = [[0u32; LANES]; 8];
+        let mut cur: Half = [[0; LANES]; 8];
         for batch in order.chunks(LANES) {
-            let (mut lo, mut hi) = (u8::MAX, 0u8);
+            // Unused lanes run no steps.
+            let first = batch[0] as usize;
+            let mut st = [start[first]; LANES];
+            let mut en = [start[first]; LANES];
             for (lane, &i) in batch.iter().enumerate() {
                 let i = i as usize;
                 for (w, c) in cur.iter_mut().enumerate() {
                     c[lane] = word(&vals[i], w);
                 }
-                lo = lo.min(start[i]);
-                hi = hi.max(end[i]);
+                st[lane] = start[i];
+                en[lane] = end[i];
             }
-            for step in lo..hi {
-                let zero = [0u32; 8];
-                let m = masks.map_or(&zero, |m| &m[step as usize]);
-                for w in 0..8 {
-                    for lane in 0..LANES {
-                        s[w][lane] = cur[w][lane] ^ m[w];
-                    }
-                    s[8 + w] = [C[w]; LANES];
-                }
-                self.permute(&mut s);
-                for (lane, &i) in batch.iter().enumerate() {
-                    let i = i as usize;
-                    if start[i] <= step && step < end[i] {
-                        for w in 0..8 {
-                            cur[w][lane] = s[w][lane];
-                        }
-                    }
-                }
-            }
+            chains_x16(self.kernels.chacha, &mut cur, masks, &st, &en);
             for (lane, &i) in batch.iter().enumerate() {
-                for (w, chunk) in vals[i as usize].chunks_exact_mut(4).enumerate() {
-                    chunk.copy_from_slice(&cur[w][lane].to_le_bytes());
-                }
+                put_half(&cur, lane, &mut vals[i as usize]);
             }
         }
+        crate::hash::wipe(cur.as_flattened_mut());
     }
 
     /// `out[i] = H(left(i) ⊕ mask[0], right(i) ⊕ mask[1])` for i < `out.len()`:
@@ -121,27 +90,19 @@ impl Hasher {
         mask: &[MaskWords; 2],
         out: &mut [Node],
     ) {
-        let mut s: Soa = [[0; LANES]; 16];
+        let mut io: Half = [[0; LANES]; 8];
+        let mut right: Half = [[0; LANES]; 8];
         for (b, outs) in out.chunks_mut(LANES).enumerate() {
             for lane in 0..outs.len() {
-                let (l, _) = pair(b * LANES + lane);
+                let (l, r) = pair(b * LANES + lane);
                 for w in 0..8 {
-                    s[w][lane] = word(l, w) ^ mask[0][w];
+                    io[w][lane] = word(l, w);
+                    right[w][lane] = word(r, w);
                 }
             }
-            for w in 0..8 {
-                s[8 + w] = [C[w]; LANES];
-            }
-            self.permute(&mut s);
-            for lane in 0..outs.len() {
-                let (_, r) = pair(b * LANES + lane);
-                for w in 0..8 {
-                    s[w][lane] ^= word(r, w) ^ mask[1][w];
-                }
-            }
-            self.permute(&mut s);
+            h_x16(self.kernels.chacha, &mut io, &right, mask);
             for (lane, o) in outs.iter_mut().enumerate() {
-                put_words(&s, lane, o);
+                put_half(&io, lane, o);
             }
         }
     }

@@ -19,6 +19,22 @@ pub type Soa = [[u32; LANES]; 16];
 /// "expand 32-byte k", the stream cipher's constant words 0–3.
 pub const SIGMA: [u32; 4] = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574];
 
+/// "expand 32-byte to 64-byte state!" as little-endian words: the second
+/// half of the state SPHINCS-256's F and H start from.
+pub const SPHINCS_C: [u32; 8] = {
+    let c = b"expand 32-byte to 64-byte state!";
+    let mut w = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        w[i] = u32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]]);
+        i += 1;
+    }
+    w
+};
+
+/// Eight words of each of the sixteen lanes: one 32-byte value per lane.
+pub type Half = [[u32; LANES]; 8];
+
 /// One ChaCha quarter round on the words a, b, c, d of `$x`, with vector
 /// operations given as macros (add, xor, rotate left).
 macro_rules! quarter_round {
@@ -96,6 +112,83 @@ pub(crate) fn permute_soa(kernel: ChaChaKernel, s: &mut Soa) {
         ChaChaKernel::X16Avx512 => unsafe { super::chacha12_avx512::permute_x16(s) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => permute_soa_portable(s),
+    }
+}
+
+/// F chains of sixteen lanes, portable: lane i steps from chain position
+/// `start[i]` to `end[i]`, the step from position s computing
+/// `π((cur ⊕ masks[s]) ‖ C)[0..8]`.
+pub fn chains_x16_portable(cur: &mut Half, masks: &[[u32; 8]], start: &[u8; LANES], end: &[u8; LANES]) {
+    for lane in 0..LANES {
+        let mut v: [u32; 8] = core::array::from_fn(|w| cur[w][lane]);
+        for step in start[lane]..end[lane] {
+            let m = &masks[step as usize];
+            let mut x = [0u32; 16];
+            for w in 0..8 {
+                x[w] = v[w] ^ m[w];
+                x[8 + w] = SPHINCS_C[w];
+            }
+            permute(&mut x);
+            v.copy_from_slice(&x[..8]);
+        }
+        for (w, c) in cur.iter_mut().zip(v) {
+            w[lane] = c;
+        }
+    }
+}
+
+/// H of sixteen lanes, portable: `io = π(π((io ⊕ m0) ‖ C) ⊕ ((right ⊕ m1) ‖ 0))[0..8]`.
+pub fn h_x16_portable(io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
+    for lane in 0..LANES {
+        let mut x = [0u32; 16];
+        for w in 0..8 {
+            x[w] = io[w][lane] ^ masks[0][w];
+            x[8 + w] = SPHINCS_C[w];
+        }
+        permute(&mut x);
+        for w in 0..8 {
+            x[w] ^= right[w][lane] ^ masks[1][w];
+        }
+        permute(&mut x);
+        for w in 0..8 {
+            io[w][lane] = x[w];
+        }
+    }
+}
+
+/// [`chains_x16_portable`] on `kernel`.
+pub(crate) fn chains_x16(
+    kernel: ChaChaKernel,
+    cur: &mut Half,
+    masks: &[[u32; 8]],
+    start: &[u8; LANES],
+    end: &[u8; LANES],
+) {
+    debug_assert!(end.iter().all(|&e| e as usize <= masks.len()));
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernels` hands out X8Avx2 only after checking AVX2; the
+        // kernel reads masks[s] only for s < max(end) ≤ masks.len().
+        ChaChaKernel::X8Avx2 => unsafe { super::chacha12_avx2::chains_x16(cur, masks, start, end) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, for AVX-512F.
+        ChaChaKernel::X16Avx512 => unsafe {
+            super::chacha12_avx512::chains_x16(cur, masks, start, end)
+        },
+        _ => chains_x16_portable(cur, masks, start, end),
+    }
+}
+
+/// [`h_x16_portable`] on `kernel`.
+pub(crate) fn h_x16(kernel: ChaChaKernel, io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernels` hands out X8Avx2 only after checking AVX2.
+        ChaChaKernel::X8Avx2 => unsafe { super::chacha12_avx2::h_x16(io, right, masks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernels` hands out X16Avx512 only after checking AVX-512F.
+        ChaChaKernel::X16Avx512 => unsafe { super::chacha12_avx512::h_x16(io, right, masks) },
+        _ => h_x16_portable(io, right, masks),
     }
 }
 
@@ -194,6 +287,38 @@ mod tests {
         x[3] = 0x01234567;
         quarter_round!(x, add_u32, xor_u32, rol_u32, 0, 1, 2, 3);
         assert_eq!(x[..4], [0xea2a92f4, 0xcb1cf8ce, 0x4581472e, 0x5881c4bb]);
+    }
+
+    #[test]
+    fn fused_f_and_h_kernels_match_portable() {
+        let mut seed = 0x1234_5678_9abc_def1;
+        let masks: Vec<[u32; 8]> = (0..15)
+            .map(|_| core::array::from_fn(|_| xorshift(&mut seed)))
+            .collect();
+        for backend in Backend::available() {
+            let kernel = crate::hash::backend::Kernels::forced_for_tests(backend).chacha;
+            for round in 0..16 {
+                let mut cur: Half = [[0; LANES]; 8];
+                for w in cur.iter_mut().flatten() {
+                    *w = xorshift(&mut seed);
+                }
+                let right = cur.map(|w| w.map(|x| x.rotate_left(5) ^ 0x5a5a));
+                let start: [u8; LANES] = core::array::from_fn(|i| ((i * 7 + round) % 16) as u8);
+                let end: [u8; LANES] =
+                    core::array::from_fn(|i| (start[i] + ((i + round) % 16) as u8).min(15));
+                let mut expect = cur;
+                chains_x16_portable(&mut expect, &masks, &start, &end);
+                let mut got = cur;
+                chains_x16(kernel, &mut got, &masks, &start, &end);
+                assert_eq!(got, expect, "{backend} chains");
+                let pair = [masks[round % 15], masks[(round + 3) % 15]];
+                let mut expect = cur;
+                h_x16_portable(&mut expect, &right, &pair);
+                let mut got = cur;
+                h_x16(kernel, &mut got, &right, &pair);
+                assert_eq!(got, expect, "{backend} H");
+            }
+        }
     }
 
     #[test]

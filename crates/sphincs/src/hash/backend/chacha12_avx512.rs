@@ -3,11 +3,13 @@
 //! words stay in registers for all twelve rounds.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_setzero_si512,
-    _mm512_storeu_si512, _mm512_xor_si512,
+    __m512i, _mm512_add_epi32, _mm512_cmpgt_epu32_mask, _mm512_cmple_epu32_mask,
+    _mm512_cvtepu8_epi32, _mm512_loadu_si512, _mm512_mask_mov_epi32, _mm512_rol_epi32,
+    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    _mm_loadu_si128,
 };
 
-use super::chacha12::{chacha12_rounds, Soa};
+use super::chacha12::{chacha12_rounds, Half, Soa, LANES, SPHINCS_C};
 
 macro_rules! add_zmm {
     ($a:expr, $b:expr) => {
@@ -41,6 +43,90 @@ pub unsafe fn permute_x16(s: &mut Soa) {
     for (v, w) in x.iter().zip(s.iter_mut()) {
         // SAFETY: `w` is a valid, writable `[u32; 16]`, exactly 64 bytes, and
         // the unaligned store has no alignment requirement.
+        unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), *v) };
+    }
+}
+
+/// Loads eight words of sixteen lanes.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn load_half(h: &Half) -> [__m512i; 8] {
+    // SAFETY: each `h[w]` is a valid, readable `[u32; 16]` (64 bytes);
+    // unaligned loads have no alignment requirement.
+    core::array::from_fn(|w| unsafe { _mm512_loadu_si512(h[w].as_ptr().cast()) })
+}
+
+/// F chains of sixteen lanes (see `chacha12::chains_x16_portable`): the
+/// chain values stay in registers for all steps; a lane outside its range
+/// of steps keeps its value (a masked move).
+///
+/// # Safety
+/// The CPU must support AVX-512F, and `masks` must have an entry for every
+/// step below the largest `end`.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn chains_x16(
+    cur: &mut Half,
+    masks: &[[u32; 8]],
+    start: &[u8; LANES],
+    end: &[u8; LANES],
+) {
+    let lo = *start.iter().min().expect("16 lanes");
+    let hi = *end.iter().max().expect("16 lanes");
+    // SAFETY: AVX-512F is enabled (function attribute).
+    let mut c = unsafe { load_half(cur) };
+    // SAFETY: `start` and `end` are 16 readable bytes; unaligned loads.
+    let (st, en) = unsafe {
+        (
+            _mm512_cvtepu8_epi32(_mm_loadu_si128(start.as_ptr().cast())),
+            _mm512_cvtepu8_epi32(_mm_loadu_si128(end.as_ptr().cast())),
+        )
+    };
+    for step in lo..hi {
+        let s = _mm512_set1_epi32(step as i32);
+        let active = _mm512_cmple_epu32_mask(st, s) & _mm512_cmpgt_epu32_mask(en, s);
+        let m = &masks[step as usize];
+        let mut x: [__m512i; 16] = [_mm512_setzero_si512(); 16];
+        for w in 0..8 {
+            x[w] = _mm512_xor_si512(c[w], _mm512_set1_epi32(m[w] as i32));
+            x[8 + w] = _mm512_set1_epi32(SPHINCS_C[w] as i32);
+        }
+        chacha12_rounds!(x, add_zmm, xor_zmm, rol_zmm);
+        for w in 0..8 {
+            c[w] = _mm512_mask_mov_epi32(c[w], active, x[w]);
+        }
+    }
+    for (v, w) in c.iter().zip(cur.iter_mut()) {
+        // SAFETY: `w` is a valid, writable `[u32; 16]` (64 bytes); unaligned store.
+        unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), *v) };
+    }
+}
+
+/// H of sixteen lanes (see `chacha12::h_x16_portable`), both permutations
+/// in registers.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn h_x16(io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
+    // SAFETY: AVX-512F is enabled (function attribute).
+    let (l, r) = unsafe { (load_half(io), load_half(right)) };
+    let mut x: [__m512i; 16] = [_mm512_setzero_si512(); 16];
+    for w in 0..8 {
+        x[w] = _mm512_xor_si512(l[w], _mm512_set1_epi32(masks[0][w] as i32));
+        x[8 + w] = _mm512_set1_epi32(SPHINCS_C[w] as i32);
+    }
+    chacha12_rounds!(x, add_zmm, xor_zmm, rol_zmm);
+    for w in 0..8 {
+        x[w] = _mm512_xor_si512(
+            x[w],
+            _mm512_xor_si512(r[w], _mm512_set1_epi32(masks[1][w] as i32)),
+        );
+    }
+    chacha12_rounds!(x, add_zmm, xor_zmm, rol_zmm);
+    for (v, w) in x.iter().zip(io.iter_mut()) {
+        // SAFETY: `w` is a valid, writable `[u32; 16]` (64 bytes); unaligned store.
         unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), *v) };
     }
 }
