@@ -118,7 +118,12 @@ pub(crate) fn permute_soa(kernel: ChaChaKernel, s: &mut Soa) {
 /// F chains of sixteen lanes, portable: lane i steps from chain position
 /// `start[i]` to `end[i]`, the step from position s computing
 /// `π((cur ⊕ masks[s]) ‖ C)[0..8]`.
-pub fn chains_x16_portable(cur: &mut Half, masks: &[[u32; 8]], start: &[u8; LANES], end: &[u8; LANES]) {
+pub fn chains_x16_portable(
+    cur: &mut Half,
+    masks: &[[u32; 8]],
+    start: &[u8; LANES],
+    end: &[u8; LANES],
+) {
     for lane in 0..LANES {
         let mut v: [u32; 8] = core::array::from_fn(|w| cur[w][lane]);
         for step in start[lane]..end[lane] {

@@ -5,9 +5,9 @@
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_blendv_epi8, _mm256_cmpgt_epi32,
-    _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi32,
-    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi32,
-    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_xor_si256, _mm_loadl_epi64,
+    _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32,
+    _mm256_storeu_si256, _mm256_xor_si256, _mm_loadl_epi64,
 };
 
 use super::chacha12::{chacha12_rounds, Half, Soa, LANES, SPHINCS_C};
