@@ -107,6 +107,60 @@ impl Hasher {
         }
     }
 
+    /// G and F chains fused: for every seed, its keystream nodes `first_node
+    /// .. first_node + nodes` (32 bytes, two per 64-byte block; `first_node`
+    /// even), each run through the F chain from position 0 to `steps` with
+    /// `masks` (`None`: unmasked), into `out` (`nodes` per seed, seed after
+    /// seed). The keystream stays in the kernels' word-sliced layout between
+    /// G and F: the secret values never pass through memory as nodes.
+    pub(crate) fn g_chains(
+        &self,
+        seeds: &[Node],
+        first_node: usize,
+        steps: u8,
+        masks: Option<&[MaskWords]>,
+        out: &mut [Node],
+    ) {
+        const NO_MASK: [MaskWords; 1] = [[0; 8]];
+        debug_assert!(first_node % 2 == 0 && out.len() % seeds.len() == 0);
+        let masks = masks.unwrap_or(&NO_MASK);
+        let nodes = out.len() / seeds.len();
+        let blocks = nodes.div_ceil(2);
+        let total = seeds.len() * blocks;
+        let mut keys = [[0u32; LANES]; 8];
+        let mut counters = [0u64; LANES];
+        let mut stream: Soa = [[0; LANES]; 16];
+        let (start, end) = ([0u8; LANES], [steps; LANES]);
+        let mut j = 0;
+        while j < total {
+            let n = LANES.min(total - j);
+            for lane in 0..n {
+                let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
+                for (w, k) in keys.iter_mut().enumerate() {
+                    k[lane] = word(&seeds[seed], w);
+                }
+                counters[lane] = (first_node / 2 + blk) as u64;
+            }
+            stream_blocks(self.kernels.chacha, &keys, &counters, &mut stream);
+            let (lo, hi) = stream.split_at_mut(8);
+            let lo: &mut Half = lo.try_into().expect("8 words");
+            let hi: &mut Half = hi.try_into().expect("8 words");
+            chains_x16(self.kernels.chacha, lo, masks, &start, &end);
+            chains_x16(self.kernels.chacha, hi, masks, &start, &end);
+            for lane in 0..n {
+                let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
+                let at = seed * nodes + 2 * blk;
+                put_half(lo, lane, &mut out[at]);
+                if 2 * blk + 1 < nodes {
+                    put_half(hi, lane, &mut out[at + 1]);
+                }
+            }
+            j += n;
+        }
+        crate::hash::wipe(stream.as_flattened_mut());
+        crate::hash::wipe(keys.as_flattened_mut());
+    }
+
     /// G: for every seed, its keystream blocks `first .. first + blocks`,
     /// each handed to `emit(seed index, block index, 64 bytes)`.
     pub(crate) fn g(

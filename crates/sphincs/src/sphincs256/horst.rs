@@ -43,26 +43,20 @@ pub(crate) fn sign_chunk(
 ) -> ChunkOut {
     let first = chunk * CHUNK;
     let mut level = vec![[0u8; N]; CHUNK];
-    // Two 32-byte elements per 64-byte keystream block.
-    h.g(
-        core::slice::from_ref(seed),
-        (first / 2) as u64,
-        CHUNK / 2,
-        |_, blk, bytes| {
-            level[2 * blk].copy_from_slice(&bytes[..N]);
-            level[2 * blk + 1].copy_from_slice(&bytes[N..]);
-        },
-    );
-    let mine: Vec<usize> = (0..HORST_K).filter(|&j| idx[j] / CHUNK == chunk).collect();
-    let mut parts: Vec<(usize, [u8; PART_BYTES])> = mine
-        .iter()
-        .map(|&j| {
+    // The leaves F(element), with G and F fused.
+    h.g_chains(core::slice::from_ref(seed), first, 1, None, &mut level);
+    let mut parts: Vec<(usize, [u8; PART_BYTES])> = (0..HORST_K)
+        .filter(|&j| idx[j] / CHUNK == chunk)
+        .map(|j| {
+            // The revealed element itself: its keystream block again.
             let mut part = [0u8; PART_BYTES];
-            part[..N].copy_from_slice(&level[idx[j] - first]);
+            h.g(core::slice::from_ref(seed), (idx[j] / 2) as u64, 1, |_, _, bytes| {
+                let half = idx[j] % 2;
+                part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
+            });
             (j, part)
         })
         .collect();
-    h.f_chains(&mut level, &[0; CHUNK], &[1; CHUNK], None);
     let mut next = vec![[0u8; N]; CHUNK / 2];
     for l in 0..HORST_TOP_LEVEL {
         let width = CHUNK >> l;

@@ -46,10 +46,8 @@ pub(crate) fn secret_keys(h: &Hasher, seeds: &[Node]) -> Vec<Node> {
 /// The public keys of all `seeds` (67 nodes each, key after key): every
 /// chain run to its end, all keys' chains in one batch.
 pub(crate) fn pk_gen_many(h: &Hasher, seeds: &[Node], masks: &Masks) -> Vec<Node> {
-    let mut pk = secret_keys(h, seeds);
-    let start = vec![0u8; pk.len()];
-    let end = vec![(WOTS_W - 1) as u8; pk.len()];
-    h.f_chains(&mut pk, &start, &end, Some(masks.chain()));
+    let mut pk = vec![[0u8; N]; seeds.len() * WOTS_LEN];
+    h.g_chains(seeds, 0, (WOTS_W - 1) as u8, Some(masks.chain()), &mut pk);
     pk
 }
 
