@@ -420,9 +420,14 @@ fn run(command: Command) -> Result<(), CliError> {
             backend,
             runs,
             json,
+            calls,
             ..
         } if algorithms.len() == 1 && cmd_s256::is(&algorithms[0]) => {
-            cmd_s256::bench(&op, thread_count(threads), runs, json, backend.as_deref())
+            if calls {
+                cmd_s256::calls(backend.as_deref())
+            } else {
+                cmd_s256::bench(&op, thread_count(threads), runs, json, backend.as_deref())
+            }
         }
         Command::Bench {
             algorithms,

@@ -50,10 +50,15 @@ pub(crate) fn sign_chunk(
         .map(|j| {
             // The revealed element itself: its keystream block again.
             let mut part = [0u8; PART_BYTES];
-            h.g(core::slice::from_ref(seed), (idx[j] / 2) as u64, 1, |_, _, bytes| {
-                let half = idx[j] % 2;
-                part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
-            });
+            h.g(
+                core::slice::from_ref(seed),
+                (idx[j] / 2) as u64,
+                1,
+                |_, _, bytes| {
+                    let half = idx[j] % 2;
+                    part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
+                },
+            );
             (j, part)
         })
         .collect();

@@ -17,6 +17,7 @@
 //! # Ok::<(), sphincs::Error>(())
 //! ```
 
+pub mod calls;
 mod hash;
 mod horst;
 mod ltree;

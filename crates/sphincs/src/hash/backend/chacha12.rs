@@ -197,6 +197,30 @@ pub(crate) fn h_x16(kernel: ChaChaKernel, io: &mut Half, right: &Half, masks: &[
     }
 }
 
+/// [`chains_x16_portable`] on the kernel [`Kernels::current`] picks (for
+/// benchmarks: the cost of a permutation per lane).
+///
+/// [`Kernels::current`]: super::Kernels::current
+pub fn chains_x16_current(
+    cur: &mut Half,
+    masks: &[[u32; 8]],
+    start: &[u8; LANES],
+    end: &[u8; LANES],
+) {
+    assert!(
+        end.iter().all(|&e| e as usize <= masks.len()),
+        "a mask per step"
+    );
+    chains_x16(super::Kernels::current().chacha, cur, masks, start, end);
+}
+
+/// [`h_x16_portable`] on the kernel [`Kernels::current`] picks (benchmarks).
+///
+/// [`Kernels::current`]: super::Kernels::current
+pub fn h_x16_current(io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
+    h_x16(super::Kernels::current().chacha, io, right, masks);
+}
+
 /// Keystream blocks of `crypto_stream_chacha12` with a zero nonce: lane i
 /// gets the block `counters[i]` of the stream keyed with `keys[i]`
 /// (word-sliced, 8 words), written word-sliced into `out`. Lanes past
