@@ -122,7 +122,7 @@ impl Hasher {
         out: &mut [Node],
     ) {
         const NO_MASK: [MaskWords; 1] = [[0; 8]];
-        debug_assert!(first_node % 2 == 0 && out.len() % seeds.len() == 0);
+        debug_assert!(first_node.is_multiple_of(2) && out.len().is_multiple_of(seeds.len()));
         let masks = masks.unwrap_or(&NO_MASK);
         let nodes = out.len() / seeds.len();
         let blocks = nodes.div_ceil(2);
