@@ -107,25 +107,29 @@ impl Hasher {
         }
     }
 
-    /// G and F chains fused: for every seed, its keystream nodes `first_node
-    /// .. first_node + nodes` (32 bytes, two per 64-byte block; `first_node`
-    /// even), each run through the F chain from position 0 to `steps` with
-    /// `masks` (`None`: unmasked), into `out` (`nodes` per seed, seed after
-    /// seed). The keystream stays in the kernels' word-sliced layout between
-    /// G and F: the secret values never pass through memory as nodes.
-    pub(crate) fn g_chains(
+    /// G, F chains and the first tree level fused: for every seed, its
+    /// keystream nodes `first_node .. first_node + nodes` (32 bytes, two per
+    /// 64-byte block; `first_node` even) each run through the F chain from
+    /// position 0 to `steps` with `masks` (`None`: unmasked), then each pair
+    /// (2i, 2i + 1) hashed with H and `pair_mask` (an odd last node is carried
+    /// up as it is). `out` gets ⌈nodes / 2⌉ values per seed, seed after seed.
+    /// The two nodes of a pair come from one keystream block, so they stay
+    /// in the kernels' word-sliced layout from G to H: the secret values
+    /// never pass through memory as nodes.
+    pub(crate) fn g_chains_pairs(
         &self,
         seeds: &[Node],
         first_node: usize,
+        nodes: usize,
         steps: u8,
         masks: Option<&[MaskWords]>,
+        pair_mask: &[MaskWords; 2],
         out: &mut [Node],
     ) {
         const NO_MASK: [MaskWords; 1] = [[0; 8]];
-        debug_assert!(first_node.is_multiple_of(2) && out.len().is_multiple_of(seeds.len()));
         let masks = masks.unwrap_or(&NO_MASK);
-        let nodes = out.len() / seeds.len();
         let blocks = nodes.div_ceil(2);
+        debug_assert!(first_node.is_multiple_of(2) && out.len() == seeds.len() * blocks);
         let total = seeds.len() * blocks;
         let mut keys = [[0u32; LANES]; 8];
         let mut counters = [0u64; LANES];
@@ -147,13 +151,14 @@ impl Hasher {
             let hi: &mut Half = hi.try_into().expect("8 words");
             chains_x16(self.kernels.chacha, lo, masks, &start, &end);
             chains_x16(self.kernels.chacha, hi, masks, &start, &end);
+            let mut pair = *lo;
+            h_x16(self.kernels.chacha, &mut pair, hi, pair_mask);
+            let lo = &*lo;
             for lane in 0..n {
                 let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
-                let at = seed * nodes + 2 * blk;
-                put_half(lo, lane, &mut out[at]);
-                if 2 * blk + 1 < nodes {
-                    put_half(hi, lane, &mut out[at + 1]);
-                }
+                // An odd last node has no partner: it goes up unchanged.
+                let value = if 2 * blk + 1 < nodes { &pair } else { &*lo };
+                put_half(value, lane, &mut out[seed * blocks + blk]);
             }
             j += n;
         }

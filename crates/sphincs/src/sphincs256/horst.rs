@@ -42,28 +42,35 @@ pub(crate) fn sign_chunk(
     chunk: usize,
 ) -> ChunkOut {
     let first = chunk * CHUNK;
-    let mut level = vec![[0u8; N]; CHUNK];
-    // The leaves F(element), with G and F fused.
-    h.g_chains(core::slice::from_ref(seed), first, 1, None, &mut level);
+    // Level 1 straight from the keystream: G, the leaves F(element) and
+    // their pairs fused.
+    let mut level = vec![[0u8; N]; CHUNK / 2];
+    h.g_chains_pairs(
+        core::slice::from_ref(seed),
+        first,
+        CHUNK,
+        1,
+        None,
+        &masks.pair(0),
+        &mut level,
+    );
     let mut parts: Vec<(usize, [u8; PART_BYTES])> = (0..HORST_K)
         .filter(|&j| idx[j] / CHUNK == chunk)
         .map(|j| {
-            // The revealed element itself: its keystream block again.
-            let mut part = [0u8; PART_BYTES];
-            h.g(
-                core::slice::from_ref(seed),
-                (idx[j] / 2) as u64,
-                1,
-                |_, _, bytes| {
-                    let half = idx[j] % 2;
-                    part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
-                },
-            );
+            // The revealed element and its sibling leaf: their keystream block again.
+            let (mut part, mut sibling) = ([0u8; PART_BYTES], [[0u8; N]]);
+            let half = idx[j] % 2;
+            h.g(core::slice::from_ref(seed), (idx[j] / 2) as u64, 1, |_, _, bytes| {
+                part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
+                sibling[0].copy_from_slice(&bytes[(1 - half) * N..(2 - half) * N]);
+            });
+            h.f_chains(&mut sibling, &[0], &[1], None);
+            part[N..2 * N].copy_from_slice(&sibling[0]);
             (j, part)
         })
         .collect();
-    let mut next = vec![[0u8; N]; CHUNK / 2];
-    for l in 0..HORST_TOP_LEVEL {
+    let mut next = vec![[0u8; N]; CHUNK / 4];
+    for l in 1..HORST_TOP_LEVEL {
         let width = CHUNK >> l;
         for (j, part) in parts.iter_mut() {
             let sibling = ((idx[*j] - first) >> l) ^ 1;

@@ -9,18 +9,31 @@ use super::params::{N, WOTS_LEN, WOTS_LOG_LEN};
 /// The L-tree roots of the public keys in `pks` (67 nodes each, key after
 /// key; overwritten), one per key into `out`.
 pub(crate) fn ltree_many(h: &Hasher, pks: &mut [Node], masks: &Masks, out: &mut [Node]) {
-    let keys = pks.len() / WOTS_LEN;
+    ltree_from(h, pks, WOTS_LEN, 0, masks, out);
+}
+
+/// The L-tree roots of keys given at level `first` (`len` nodes each, key
+/// after key; overwritten), one per key into `out`.
+pub(crate) fn ltree_from(
+    h: &Hasher,
+    pks: &mut [Node],
+    width: usize,
+    first: usize,
+    masks: &Masks,
+    out: &mut [Node],
+) {
+    let keys = pks.len() / width;
     debug_assert_eq!(out.len(), keys);
-    let mut len = WOTS_LEN;
-    let mut tmp = vec![[0u8; N]; keys * (WOTS_LEN / 2)];
-    for j in 0..WOTS_LOG_LEN {
+    let mut len = width;
+    let mut tmp = vec![[0u8; N]; keys * (width / 2)];
+    for j in first..WOTS_LOG_LEN {
         let pairs = len / 2;
         {
             let pks = &*pks;
             h.h_many(
                 |i| {
                     let (key, p) = (i / pairs, i % pairs);
-                    let base = key * WOTS_LEN + 2 * p;
+                    let base = key * width + 2 * p;
                     (&pks[base], &pks[base + 1])
                 },
                 &masks.pair(j),
@@ -28,7 +41,7 @@ pub(crate) fn ltree_many(h: &Hasher, pks: &mut [Node], masks: &Masks, out: &mut 
             );
         }
         for key in 0..keys {
-            let nodes = &mut pks[key * WOTS_LEN..(key + 1) * WOTS_LEN];
+            let nodes = &mut pks[key * width..(key + 1) * width];
             nodes[..pairs].copy_from_slice(&tmp[key * pairs..(key + 1) * pairs]);
             if len % 2 == 1 {
                 nodes[pairs] = nodes[len - 1];
@@ -37,7 +50,7 @@ pub(crate) fn ltree_many(h: &Hasher, pks: &mut [Node], masks: &Masks, out: &mut 
         len = pairs + len % 2;
     }
     debug_assert_eq!(len, 1);
-    for (o, key) in out.iter_mut().zip(pks.chunks_exact(WOTS_LEN)) {
+    for (o, key) in out.iter_mut().zip(pks.chunks_exact(width)) {
         *o = key[0];
     }
 }

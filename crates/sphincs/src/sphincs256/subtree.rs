@@ -2,11 +2,11 @@
 //! keys), five levels, level j hashed with masks Q_14+2j ‖ Q_15+2j.
 
 use super::hash::{Hasher, Node};
-use super::ltree::ltree_many;
+use super::ltree::ltree_from;
 use super::masks::Masks;
 use super::params::{N, SUBTREE_HEIGHT, SUBTREE_LEAVES};
 use super::seed::address_seed;
-use super::wots::pk_gen_many;
+use super::wots::{pk_gen_paired, PAIRED_LEN};
 
 /// Every node of a subtree: the 32 leaves, then 16 nodes of level 1, … and
 /// the root last.
@@ -29,9 +29,9 @@ pub(crate) fn build(
     let seeds: Vec<Node> = (0..SUBTREE_LEAVES as u64)
         .map(|leaf| address_seed(sk1, level, subtree, leaf))
         .collect();
-    let mut pks = pk_gen_many(h, &seeds, masks);
+    let mut pks = pk_gen_paired(h, &seeds, masks);
     let mut nodes = Box::new([[0u8; N]; 2 * SUBTREE_LEAVES - 1]);
-    ltree_many(h, &mut pks, masks, &mut nodes[..SUBTREE_LEAVES]);
+    ltree_from(h, &mut pks, PAIRED_LEN, 1, masks, &mut nodes[..SUBTREE_LEAVES]);
     for j in 0..SUBTREE_HEIGHT {
         let (below, above) = nodes.split_at_mut(level_offset(j + 1));
         let below = &below[level_offset(j)..];

@@ -43,11 +43,23 @@ pub(crate) fn secret_keys(h: &Hasher, seeds: &[Node]) -> Vec<Node> {
     sk
 }
 
-/// The public keys of all `seeds` (67 nodes each, key after key): every
-/// chain run to its end, all keys' chains in one batch.
-pub(crate) fn pk_gen_many(h: &Hasher, seeds: &[Node], masks: &Masks) -> Vec<Node> {
-    let mut pk = vec![[0u8; N]; seeds.len() * WOTS_LEN];
-    h.g_chains(seeds, 0, (WOTS_W - 1) as u8, Some(masks.chain()), &mut pk);
+/// Nodes per key after the first L-tree level: ⌈67 / 2⌉.
+pub(crate) const PAIRED_LEN: usize = WOTS_LEN.div_ceil(2);
+
+/// The public keys of all `seeds` with their first L-tree level already
+/// applied (34 nodes each, key after key): every chain run to its end, all
+/// keys' chains in one batch, each pair hashed as it leaves the chains.
+pub(crate) fn pk_gen_paired(h: &Hasher, seeds: &[Node], masks: &Masks) -> Vec<Node> {
+    let mut pk = vec![[0u8; N]; seeds.len() * PAIRED_LEN];
+    h.g_chains_pairs(
+        seeds,
+        0,
+        WOTS_LEN,
+        (WOTS_W - 1) as u8,
+        Some(masks.chain()),
+        &masks.pair(0),
+        &mut pk,
+    );
     pk
 }
 
