@@ -100,7 +100,7 @@ impl Hasher {
                     right[w][lane] = word(r, w);
                 }
             }
-            h_x16(self.kernels.chacha, &mut io, &right, mask);
+            h_x16(self.kernels.chacha, &mut io, &right, mask, outs.len());
             for (lane, o) in outs.iter_mut().enumerate() {
                 put_half(&io, lane, o);
             }
@@ -152,7 +152,7 @@ impl Hasher {
             chains_x16(self.kernels.chacha, lo, masks, &start, &end);
             chains_x16(self.kernels.chacha, hi, masks, &start, &end);
             let mut pair = *lo;
-            h_x16(self.kernels.chacha, &mut pair, hi, pair_mask);
+            h_x16(self.kernels.chacha, &mut pair, hi, pair_mask, n);
             let lo = &*lo;
             for lane in 0..n {
                 let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);

@@ -60,10 +60,15 @@ pub(crate) fn sign_chunk(
             // The revealed element and its sibling leaf: their keystream block again.
             let (mut part, mut sibling) = ([0u8; PART_BYTES], [[0u8; N]]);
             let half = idx[j] % 2;
-            h.g(core::slice::from_ref(seed), (idx[j] / 2) as u64, 1, |_, _, bytes| {
-                part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
-                sibling[0].copy_from_slice(&bytes[(1 - half) * N..(2 - half) * N]);
-            });
+            h.g(
+                core::slice::from_ref(seed),
+                (idx[j] / 2) as u64,
+                1,
+                |_, _, bytes| {
+                    part[..N].copy_from_slice(&bytes[half * N..(half + 1) * N]);
+                    sibling[0].copy_from_slice(&bytes[(1 - half) * N..(2 - half) * N]);
+                },
+            );
             h.f_chains(&mut sibling, &[0], &[1], None);
             part[N..2 * N].copy_from_slice(&sibling[0]);
             (j, part)

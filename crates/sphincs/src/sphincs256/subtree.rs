@@ -31,7 +31,14 @@ pub(crate) fn build(
         .collect();
     let mut pks = pk_gen_paired(h, &seeds, masks);
     let mut nodes = Box::new([[0u8; N]; 2 * SUBTREE_LEAVES - 1]);
-    ltree_from(h, &mut pks, PAIRED_LEN, 1, masks, &mut nodes[..SUBTREE_LEAVES]);
+    ltree_from(
+        h,
+        &mut pks,
+        PAIRED_LEN,
+        1,
+        masks,
+        &mut nodes[..SUBTREE_LEAVES],
+    );
     for j in 0..SUBTREE_HEIGHT {
         let (below, above) = nodes.split_at_mut(level_offset(j + 1));
         let below = &below[level_offset(j)..];

@@ -176,23 +176,42 @@ pub(crate) fn chains_x16(
         // kernel reads masks[s] only for s < max(end) ≤ masks.len().
         ChaChaKernel::X8Avx2 => unsafe { super::chacha12_avx2::chains_x16(cur, masks, start, end) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for AVX-512F.
+        // SAFETY: as above, for AVX-512F and AVX-512VL (the Avx512 backend
+        // requires both); lanes 8..16 running no steps is checked first.
         ChaChaKernel::X16Avx512 => unsafe {
-            super::chacha12_avx512::chains_x16(cur, masks, start, end)
+            if (8..LANES).all(|i| start[i] >= end[i]) {
+                super::chacha12_avx512::chains_x8(cur, masks, start, end)
+            } else {
+                super::chacha12_avx512::chains_x16(cur, masks, start, end)
+            }
         },
         _ => chains_x16_portable(cur, masks, start, end),
     }
 }
 
-/// [`h_x16_portable`] on `kernel`.
-pub(crate) fn h_x16(kernel: ChaChaKernel, io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
+/// [`h_x16_portable`] on `kernel`, for lanes `0..used` (the others may
+/// hold anything afterwards).
+pub(crate) fn h_x16(
+    kernel: ChaChaKernel,
+    io: &mut Half,
+    right: &Half,
+    masks: &[[u32; 8]; 2],
+    used: usize,
+) {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Kernels` hands out X8Avx2 only after checking AVX2.
         ChaChaKernel::X8Avx2 => unsafe { super::chacha12_avx2::h_x16(io, right, masks) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Kernels` hands out X16Avx512 only after checking AVX-512F.
-        ChaChaKernel::X16Avx512 => unsafe { super::chacha12_avx512::h_x16(io, right, masks) },
+        // SAFETY: `Kernels` hands out X16Avx512 only after checking AVX-512F
+        // and AVX-512VL.
+        ChaChaKernel::X16Avx512 => unsafe {
+            if used <= 8 {
+                super::chacha12_avx512::h_x8(io, right, masks)
+            } else {
+                super::chacha12_avx512::h_x16(io, right, masks)
+            }
+        },
         _ => h_x16_portable(io, right, masks),
     }
 }
@@ -218,7 +237,7 @@ pub fn chains_x16_current(
 ///
 /// [`Kernels::current`]: super::Kernels::current
 pub fn h_x16_current(io: &mut Half, right: &Half, masks: &[[u32; 8]; 2]) {
-    h_x16(super::Kernels::current().chacha, io, right, masks);
+    h_x16(super::Kernels::current().chacha, io, right, masks, LANES);
 }
 
 /// Keystream blocks of `crypto_stream_chacha12` with a zero nonce: lane i
@@ -344,8 +363,21 @@ mod tests {
                 let mut expect = cur;
                 h_x16_portable(&mut expect, &right, &pair);
                 let mut got = cur;
-                h_x16(kernel, &mut got, &right, &pair);
+                h_x16(kernel, &mut got, &right, &pair, LANES);
                 assert_eq!(got, expect, "{backend} H");
+                // Small batches (the 8-lane kernels): lanes 0..8 only.
+                let mut got = cur;
+                h_x16(kernel, &mut got, &right, &pair, 8);
+                for w in 0..8 {
+                    assert_eq!(got[w][..8], expect[w][..8], "{backend} H x8");
+                }
+                let mut small_end = end;
+                small_end[8..].copy_from_slice(&start[8..]);
+                let mut expect = cur;
+                chains_x16_portable(&mut expect, &masks, &start, &small_end);
+                let mut got = cur;
+                chains_x16(kernel, &mut got, &masks, &start, &small_end);
+                assert_eq!(got, expect, "{backend} chains x8");
             }
         }
     }
