@@ -116,6 +116,7 @@ impl Hasher {
     /// The two nodes of a pair come from one keystream block, so they stay
     /// in the kernels' word-sliced layout from G to H: the secret values
     /// never pass through memory as nodes.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn g_chains_pairs(
         &self,
         seeds: &[Node],
@@ -157,7 +158,7 @@ impl Hasher {
             for lane in 0..n {
                 let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
                 // An odd last node has no partner: it goes up unchanged.
-                let value = if 2 * blk + 1 < nodes { &pair } else { &*lo };
+                let value = if 2 * blk + 1 < nodes { &pair } else { lo };
                 put_half(value, lane, &mut out[seed * blocks + blk]);
             }
             j += n;
