@@ -27,9 +27,11 @@ pub fn list() -> Result<(), CliError> {
         );
     }
     out += &crate::cmd_spx::list_rows();
+    out += &crate::cmd_s256::list_row();
     out +=
         "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
             SPHINCS+ round-3.1 keys (sphincs-*) have no OID and are raw bytes.\n";
+    out += "SPHINCS-256 (the 2015 scheme) has no OID either: raw SUPERCOP keys (sk SK1||Q||SK2, pk Q||root).\n";
     write_stdout(out.as_bytes(), false)
 }
 

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use sphincs::sphincs256::{params as s256, Sphincs256SigningKey};
 use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey};
 use sphincs::{Algorithm, DynSigningKey, Error, SignOptions};
 
@@ -51,6 +52,7 @@ struct Keys<'a> {
 /// Generates a key, signs, verifies, and shows that a tampered message fails.
 pub fn run(alg: Option<&str>) -> Result<(), CliError> {
     let walk = match crate::cmd_spx::parse(alg) {
+        _ if alg.is_some_and(crate::cmd_s256::is) => sphincs256(),
         Some(spx) => round31(spx),
         None => fips205(parse_algorithm(alg)?.unwrap_or(Algorithm::Shake128f)),
     };
@@ -139,5 +141,22 @@ fn round31(alg: SpxAlgorithm) -> Walk<'static> {
             })
         }),
         how: "randomized, no context in round 3.1".into(),
+    }
+}
+
+fn sphincs256() -> Walk<'static> {
+    Walk {
+        title: "sphincs-256 (SPHINCS, EUROCRYPT 2015: ChaCha12 and BLAKE; raw keys: no OID)".into(),
+        pk_len: s256::PK_BYTES,
+        sk_len: s256::SK_BYTES,
+        keygen: Box::new(move || {
+            let key = Sphincs256SigningKey::generate()?;
+            let vk = key.verifying_key();
+            Ok(Keys {
+                sign: Box::new(move |m| Ok(key.sign(m))),
+                verify: Box::new(move |m, sig| vk.verify(m, sig)),
+            })
+        }),
+        how: "deterministic, as the SUPERCOP reference".into(),
     }
 }

@@ -15,6 +15,7 @@ mod bench;
 mod calls;
 mod cmd_batch;
 mod cmd_keys;
+mod cmd_s256;
 mod cmd_sign;
 mod cmd_spx;
 mod demo;
@@ -52,6 +53,7 @@ enum Command {
         /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s, or a SPHINCS+
         /// round-3.1 set such as sphincs-shake-128f-simple, whose keys are raw
         /// bytes since no OID exists for them (see `sphincs list`).
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Where to write the private key (created with mode 0600).
@@ -82,6 +84,7 @@ enum Command {
         #[arg(long)]
         der: bool,
         /// Parameter set of a raw key (required for SPHINCS+ round-3.1 keys, which are always raw).
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Replace an existing output file.
@@ -113,6 +116,7 @@ enum Command {
         force: bool,
         /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input. With several
@@ -149,6 +153,7 @@ enum Command {
         prehash: Option<String>,
         /// Parameter set of a raw key; a SPHINCS+ round-3.1 set (raw keys,
         /// no context or pre-hash) such as sphincs-sha2-128s-robust.
+        /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input (with -s). Without
@@ -162,6 +167,7 @@ enum Command {
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
     Demo {
         /// Parameter set (default SLH-DSA-SHAKE-128f), or a SPHINCS+ round-3.1 set.
+        /// `sphincs-256` walks the 2015 scheme.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
     },
@@ -201,6 +207,7 @@ enum Command {
     /// cycles, operations per second, peak heap, sizes.
     Bench {
         /// Parameter sets to time, or `all` (the default).
+        /// `-a sphincs-256` alone times SPHINCS-256 (2015; ChaCha12 kernels).
         #[arg(short = 'a', long = "algorithm", value_name = "ALG", num_args = 1.., action = clap::ArgAction::Append)]
         algorithms: Vec<String>,
         /// keygen, sign, verify or all.
@@ -290,6 +297,14 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
+            ..
+        } if cmd_s256::is(&algorithm) => cmd_s256::keygen(&out, public.as_deref(), der, force),
+        Command::Keygen {
+            algorithm,
+            out,
+            public,
+            der,
+            force,
             threads,
         } => {
             let threads = thread_count(threads);
@@ -302,12 +317,43 @@ fn run(command: Command) -> Result<(), CliError> {
             key,
             out,
             der,
+            algorithm: Some(algorithm),
+            force,
+        } if cmd_s256::is(&algorithm) => cmd_s256::pubkey(&key, out.as_deref(), der, force),
+        Command::Pubkey {
+            key,
+            out,
+            der,
             algorithm,
             force,
         } => match cmd_spx::parse(algorithm.as_deref()) {
             Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
             None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         },
+        Command::Sign {
+            key,
+            context,
+            fault_hardened,
+            prehash,
+            out,
+            force,
+            algorithm: Some(algorithm),
+            files,
+            out_dir,
+            threads,
+            ..
+        } if cmd_s256::is(&algorithm) => {
+            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
+            one_file_for_s256(&files, out_dir.is_some())?;
+            cmd_s256::sign(
+                &key,
+                out.as_deref(),
+                force,
+                files.first().map(PathBuf::as_path),
+                thread_count(threads),
+                fault_hardened,
+            )
+        }
         Command::Sign {
             key,
             context,
@@ -394,6 +440,26 @@ fn run(command: Command) -> Result<(), CliError> {
             sig_dir,
             context,
             prehash,
+            algorithm: Some(algorithm),
+            files,
+            ..
+        } if cmd_s256::is(&algorithm) => {
+            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
+            one_file_for_s256(&files, sig_dir.is_some())?;
+            let Some(signature) = signature else {
+                return Err(CliError::Failed(
+                    "sphincs-256 verifies one file at a time: give the signature with -s SIG"
+                        .into(),
+                ));
+            };
+            cmd_s256::verify(&public, &signature, files.first().map(PathBuf::as_path))
+        }
+        Command::Verify {
+            public,
+            signature,
+            sig_dir,
+            context,
+            prehash,
             algorithm,
             files,
             threads,
@@ -454,6 +520,22 @@ fn run(command: Command) -> Result<(), CliError> {
             backend,
             runs,
             json,
+            calls,
+            ..
+        } if algorithms.len() == 1 && cmd_s256::is(&algorithms[0]) => {
+            if calls {
+                cmd_s256::calls(backend.as_deref())
+            } else {
+                cmd_s256::bench(&op, thread_count(threads), runs, json, backend.as_deref())
+            }
+        }
+        Command::Bench {
+            algorithms,
+            op,
+            threads,
+            backend,
+            runs,
+            json,
             stack,
             calls,
             batch,
@@ -475,6 +557,17 @@ fn run(command: Command) -> Result<(), CliError> {
             backend,
         } => bench::stack_probe(&algorithm, &op, kib, backend.as_deref()),
     }
+}
+
+/// SPHINCS-256 signs and verifies one file at a time (its library API takes
+/// one message; there is no batch API for it).
+fn one_file_for_s256(files: &[PathBuf], dir: bool) -> Result<(), CliError> {
+    if files.len() > 1 || dir {
+        return Err(CliError::Failed(
+            "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `verify` without `-s`: each FILE against FILE.sig.
@@ -509,6 +602,11 @@ fn usage_error_line(e: &clap::Error) -> String {
 }
 
 impl ContextArgs {
+    /// Whether --context or --context-hex was given at all.
+    fn is_given(&self) -> bool {
+        self.context.is_some() || self.context_hex.is_some()
+    }
+
     /// The context bytes, checked against FIPS 205's limit of 255.
     fn bytes(&self) -> Result<Vec<u8>, CliError> {
         let ctx = match (&self.context, &self.context_hex) {

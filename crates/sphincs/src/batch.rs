@@ -175,7 +175,11 @@ fn sign_many(
 /// `f(0..count)` over up to `threads` scoped threads (the caller is one of
 /// them), each taking the next index from a shared counter. A forced hash
 /// backend ([`with_backend`]) carries over to the spawned threads.
-fn parallel_map<T: Send>(count: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn parallel_map<T: Send>(
+    count: usize,
+    threads: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
     let threads = threads.clamp(1, count.max(1));
     if threads == 1 {
         return (0..count).map(f).collect();

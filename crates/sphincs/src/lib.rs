@@ -34,6 +34,7 @@ pub mod params;
 mod prehash;
 mod sign_trees;
 mod slh_dsa;
+pub mod sphincs256;
 pub mod sphincsplus;
 mod wots;
 mod xmss;

@@ -7,6 +7,7 @@
 
 #[allow(unsafe_code)]
 pub mod backend;
+pub mod blake;
 mod haraka;
 mod robust;
 mod sha2;

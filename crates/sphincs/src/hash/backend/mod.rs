@@ -2,6 +2,11 @@
 //! one-call-at-a-time code and the multi-lane SIMD kernels. This is the only
 //! module where `unsafe` is allowed; each block says why it is sound.
 
+pub mod chacha12;
+#[cfg(target_arch = "x86_64")]
+mod chacha12_avx2;
+#[cfg(target_arch = "x86_64")]
+mod chacha12_avx512;
 pub mod cycles;
 pub(crate) mod haraka;
 #[cfg(target_arch = "x86_64")]

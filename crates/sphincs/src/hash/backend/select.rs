@@ -17,10 +17,10 @@ pub enum Backend {
     /// One call at a time, portable Rust (the `sha2` crate still uses the
     /// CPU's SHA instructions for single SHA-256 blocks when present).
     Scalar,
-    /// AVX2: Keccak ×4, SHA-256 ×8, SHA-512 ×4; Haraka on AES-NI ×4 where
+    /// AVX2: Keccak ×4, SHA-256 ×8, SHA-512 ×4, ChaCha12 ×8; Haraka on AES-NI ×4 where
     /// the CPU has AES-NI.
     Avx2,
-    /// AVX-512: Keccak ×8, SHA-256 ×16, SHA-512 ×8; Haraka on VAES ×16 where
+    /// AVX-512: Keccak ×8, SHA-256 ×16, SHA-512 ×8, ChaCha12 ×16; Haraka on VAES ×16 where
     /// the CPU has VAES, else on AES-NI ×4 where it has that.
     Avx512,
     /// SHA-NI: SHA-256 as four interleaved instruction streams (Haraka runs
@@ -138,6 +138,17 @@ pub(crate) enum HarakaKernel {
     X16Vaes,
 }
 
+/// ChaCha12 permutation kernels (SPHINCS-256).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChaChaKernel {
+    /// One state at a time.
+    Portable,
+    /// AVX2, eight states side by side (twice per sixteen-lane batch).
+    X8Avx2,
+    /// AVX-512, sixteen states side by side.
+    X16Avx512,
+}
+
 /// The kernels one hash family uses. Only [`Kernels::current`] makes one, and
 /// it checks the CPU first: holding a `Kernels` proves its kernels can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +157,7 @@ pub struct Kernels {
     pub(crate) sha256: Sha256Kernel,
     pub(crate) sha512: Sha512Kernel,
     pub(crate) haraka: HarakaKernel,
+    pub(crate) chacha: ChaChaKernel,
 }
 
 impl Kernels {
@@ -155,6 +167,7 @@ impl Kernels {
         sha256: Sha256Kernel::Scalar,
         sha512: Sha512Kernel::Scalar,
         haraka: HarakaKernel::Portable,
+        chacha: ChaChaKernel::Portable,
     };
 
     /// The kernels of a forced backend (the portable code where the backend
@@ -170,6 +183,7 @@ impl Kernels {
                 k.keccak = KeccakKernel::X4Avx2;
                 k.sha256 = Sha256Kernel::X8Avx2;
                 k.sha512 = Sha512Kernel::X4Avx2;
+                k.chacha = ChaChaKernel::X8Avx2;
                 if has_aesni() {
                     k.haraka = HarakaKernel::X4AesNi;
                 }
@@ -178,6 +192,7 @@ impl Kernels {
                 k.keccak = KeccakKernel::X8Avx512;
                 k.sha256 = Sha256Kernel::X16Avx512;
                 k.sha512 = Sha512Kernel::X8Avx512;
+                k.chacha = ChaChaKernel::X16Avx512;
                 if has_vaes() {
                     k.haraka = HarakaKernel::X16Vaes;
                 } else if has_aesni() {
@@ -230,6 +245,21 @@ impl Kernels {
                 .and_then(Kernels::forced)
                 .unwrap_or_else(Kernels::best)
         })
+    }
+
+    /// The kernels of `b` (tests; panics if this CPU lacks it).
+    #[cfg(test)]
+    pub(crate) fn forced_for_tests(b: Backend) -> Kernels {
+        Kernels::forced(b).expect("backend available")
+    }
+
+    /// Names the ChaCha12 kernel (SPHINCS-256 runs on it).
+    pub fn describe_chacha(self) -> &'static str {
+        match self.chacha {
+            ChaChaKernel::Portable => "chacha12-portable",
+            ChaChaKernel::X8Avx2 => "chacha12-x8-avx2",
+            ChaChaKernel::X16Avx512 => "chacha12-x16-avx512",
+        }
     }
 
     /// Names the Haraka kernel (the round-3.1 Haraka sets run on it alone).

@@ -1,0 +1,341 @@
+//! `-a sphincs-256` on the command line: the SUPERCOP known answer of a
+//! vector case through keygen-less files (raw keys), the round trip, and bad
+//! input rows (exit status, one line, no file left behind).
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("s256-{name}"));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("out")).unwrap();
+        Scratch(dir)
+    }
+    fn p(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+    fn put(&self, name: &str, data: &[u8]) -> String {
+        fs::write(self.p(name), data).unwrap();
+        self.p(name)
+    }
+    fn out_names(&self) -> Vec<String> {
+        let mut v: Vec<_> = fs::read_dir(self.0.join("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+fn sphincs(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().expect("exited"),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Case 1 of the vectors (1-byte message): sk, pk, message, signature SHA-256.
+fn kat_case(id: usize) -> (Vec<u8>, Vec<u8>, Vec<u8>, String) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../sphincs/tests/data/sphincs256/sphincs256_kat.json.gz"
+    );
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let field = |key: &str| -> String {
+        // The file is one JSON object; find case `id`'s field without a JSON parser.
+        let at = text.find(&format!("\"id\": {id},")).expect("case present");
+        let rest = &text[at..];
+        let k = rest.find(&format!("\"{key}\": \"")).unwrap() + key.len() + 5;
+        rest[k..k + rest[k..].find('"').unwrap()].to_string()
+    };
+    (
+        hex::decode(field("sk")).unwrap(),
+        hex::decode(field("pk")).unwrap(),
+        hex::decode(field("msg")).unwrap(),
+        field("sig_sha256"),
+    )
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b))
+}
+
+#[test]
+fn known_answer_and_round_trip() {
+    let s = Scratch::new("kat");
+    let (sk, pk, msg, sig_sha) = kat_case(1);
+    let key = s.put("key", &sk);
+    let m = s.put("msg", &msg);
+    let pub_out = s.p("out/pub");
+    let r = sphincs(&["pubkey", "-a", "sphincs-256", &key, "-o", &pub_out]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(fs::read(&pub_out).unwrap(), pk);
+    let sig = s.p("out/sig");
+    for threads in ["1", "2", "3"] {
+        let _ = fs::remove_file(&sig);
+        let r = sphincs(&[
+            "sign",
+            "-a",
+            "sphincs-256",
+            "-k",
+            &key,
+            "-o",
+            &sig,
+            "--threads",
+            threads,
+            &m,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(
+            sha256_hex(&fs::read(&sig).unwrap()),
+            sig_sha,
+            "{threads} threads"
+        );
+    }
+    let r = sphincs(&[
+        "verify",
+        "-a",
+        "sphincs-256",
+        "-p",
+        &pub_out,
+        "-s",
+        &sig,
+        &m,
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_slice()),
+        (0, &b"valid signature\n"[..])
+    );
+    // A private key verifies too; a changed message does not.
+    assert_eq!(
+        sphincs(&["verify", "-a", "SPHINCS-256", "-p", &key, "-s", &sig, &m]).code,
+        0
+    );
+    let other = s.put("other", b"another message");
+    let r = sphincs(&[
+        "verify",
+        "-a",
+        "sphincs-256",
+        "-p",
+        &pub_out,
+        "-s",
+        &sig,
+        &other,
+    ]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr.trim_end(), "invalid signature");
+
+    // keygen: raw files of the reference's sizes, private key mode 0600.
+    let (k2, p2) = (s.p("out/k2"), s.p("out/p2"));
+    let r = sphincs(&["keygen", "-a", "sphincs-256", "-o", &k2, "--pub", &p2]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(fs::read(&k2).unwrap().len(), 1088);
+    assert_eq!(fs::read(&p2).unwrap().len(), 1056);
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        fs::metadata(&k2).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+
+    let demo = sphincs(&["demo", "-a", "sphincs-256"]);
+    let text = String::from_utf8(demo.stdout).unwrap();
+    assert!(text.starts_with("sphincs-256"), "{text}");
+    assert!(text.contains("rejected, as it should be"), "{text}");
+    let list = String::from_utf8(sphincs(&["list"]).stdout).unwrap();
+    assert!(
+        list.contains("sphincs-256") && list.contains("41000"),
+        "{list}"
+    );
+    let help = String::from_utf8(sphincs(&["keygen", "--help"]).stdout).unwrap();
+    assert!(help.contains("sphincs-256"), "{help}");
+}
+
+#[test]
+fn bad_inputs_fail_cleanly() {
+    let s = Scratch::new("bad");
+    let (sk, pk, msg, _) = kat_case(0);
+    let key = s.put("key", &sk);
+    let public = s.put("pub", &pk);
+    let m = s.put("msg", &msg);
+    let short_key = s.put("short-key", &sk[..1000]);
+    let long_pub = s.put("long-pub", &[pk.clone(), vec![0]].concat());
+    let short_sig = s.put("short-sig", &[0u8; 100]);
+    let noise_sig = s.put("noise-sig", &vec![0xa5u8; 41000]);
+    let out = s.p("out/x");
+    let missing = s.p("missing");
+    let a = ["-a", "sphincs-256"];
+    // (args, exit status, substring of the one stderr line)
+    let rows: Vec<(Vec<&str>, i32, &str)> = vec![
+        (vec!["keygen", a[0], a[1], "-o", &out, "--der"], 2, "no OID"),
+        (
+            vec!["pubkey", a[0], a[1], &key, "-o", &out, "--der"],
+            2,
+            "no OID",
+        ),
+        (
+            vec![
+                "sign",
+                a[0],
+                a[1],
+                "-k",
+                &key,
+                "-o",
+                &out,
+                "--context",
+                "x",
+                &m,
+            ],
+            2,
+            "--context",
+        ),
+        (
+            vec![
+                "sign",
+                a[0],
+                a[1],
+                "-k",
+                &key,
+                "-o",
+                &out,
+                "--context-hex",
+                "00",
+                &m,
+            ],
+            2,
+            "--context",
+        ),
+        (
+            vec![
+                "sign",
+                a[0],
+                a[1],
+                "-k",
+                &key,
+                "-o",
+                &out,
+                "--prehash",
+                "SHA2-256",
+                &m,
+            ],
+            2,
+            "--prehash",
+        ),
+        (
+            vec![
+                "sign",
+                a[0],
+                a[1],
+                "-k",
+                &key,
+                "-o",
+                &out,
+                "--fault-hardened",
+                &m,
+            ],
+            2,
+            "--fault-hardened",
+        ),
+        (
+            vec!["sign", a[0], a[1], "-k", &public, "-o", &out, &m],
+            2,
+            "is a public key",
+        ),
+        (
+            vec!["sign", a[0], a[1], "-k", &short_key, "-o", &out, &m],
+            2,
+            "secret key is 1000 bytes; sphincs-256 needs 1088",
+        ),
+        (
+            vec!["sign", a[0], a[1], "-k", &missing, "-o", &out, &m],
+            2,
+            "missing",
+        ),
+        (
+            vec!["sign", a[0], a[1], "-k", &key, "-o", &out, &missing],
+            2,
+            "missing",
+        ),
+        (
+            vec!["verify", a[0], a[1], "-p", &long_pub, "-s", &noise_sig, &m],
+            2,
+            "public key is 1057 bytes",
+        ),
+        (
+            vec!["verify", a[0], a[1], "-p", &public, "-s", &short_sig, &m],
+            1,
+            "signature is 100 bytes",
+        ),
+        (
+            vec!["verify", a[0], a[1], "-p", &public, "-s", &noise_sig, &m],
+            1,
+            "invalid signature",
+        ),
+        (
+            vec![
+                "verify",
+                a[0],
+                a[1],
+                "-p",
+                &public,
+                "-s",
+                &noise_sig,
+                "--context",
+                "x",
+                &m,
+            ],
+            2,
+            "--context",
+        ),
+        (
+            vec!["pubkey", a[0], a[1], &short_key, "-o", &out],
+            2,
+            "1000 bytes",
+        ),
+        (
+            vec!["bench", a[0], a[1], "--op", "nope"],
+            2,
+            "unknown operation",
+        ),
+    ];
+    for (args, code, needle) in rows {
+        let r = sphincs(&args);
+        let ctx = format!(
+            "sphincs {}: status {} stderr {}",
+            args.join(" "),
+            r.code,
+            r.stderr
+        );
+        assert_eq!(r.code, code, "{ctx}");
+        assert!(!r.stderr.contains("panicked"), "{ctx}");
+        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{ctx}");
+        assert!(r.stderr.contains(needle), "{ctx}");
+        assert!(s.out_names().is_empty(), "left behind: {ctx}");
+    }
+}
