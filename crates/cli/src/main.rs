@@ -66,6 +66,12 @@ enum Command {
         /// Threads to use (default: all cores); the output is the same for any count.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// Write a HashSLH-DSA key (RFC 9909 OIDs .35-.46) bound to this
+        /// pre-hash, which must be the set's own: SHA2-256 (SHA2-128s/f),
+        /// SHA2-512 (other SHA2 sets), SHAKE-128 (SHAKE-128s/f), SHAKE-256
+        /// (other SHAKE sets). `sign` and `verify` then use it.
+        #[arg(long, value_name = "HASH")]
+        prehash: Option<String>,
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
@@ -267,11 +273,23 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             threads,
+            prehash,
         } => {
             let threads = thread_count(threads);
             match cmd_spx::parse(Some(&algorithm)) {
-                Some(alg) => cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads),
-                None => cmd_keys::keygen(&algorithm, &out, public.as_deref(), der, force, threads),
+                Some(alg) => {
+                    cmd_spx::no_context(&[], prehash.is_some())?;
+                    cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
+                }
+                None => cmd_keys::keygen(cmd_keys::KeygenArgs {
+                    alg: &algorithm,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    out: &out,
+                    public: public.as_deref(),
+                    der,
+                    force,
+                    threads,
+                }),
             }
         }
         Command::Pubkey {

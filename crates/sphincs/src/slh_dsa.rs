@@ -377,22 +377,27 @@ pub fn slh_verify_internal<P: ParameterSet>(m: &[u8], sig: &[u8], pk: &Verifying
 
 /// `slh_sign` (Algorithm 22): pure SLH-DSA with a context string of at most
 /// 255 bytes; `addrnd` of `None` is the deterministic variant.
+/// [`Error::WrongKeyMode`] for a key bound to HashSLH-DSA by its OID.
 pub fn slh_sign<P: ParameterSet>(
     m: &[u8],
     ctx: &[u8],
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
+    sk.mode().require(P::ALGORITHM, None)?;
     sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
-/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies.
+/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies;
+/// nor does a key bound to HashSLH-DSA by its OID ([`crate::KeyMode`]).
 pub fn slh_verify<P: ParameterSet>(m: &[u8], sig: &[u8], ctx: &[u8], pk: &VerifyingKey<P>) -> bool {
-    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
+    pk.mode().require(P::ALGORITHM, None).is_ok()
+        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
 }
 
 /// `hash_slh_sign` (Algorithm 23): HashSLH-DSA with pre-hash `ph`.
+/// [`Error::WrongKeyMode`] for a key whose OID binds it to another mode.
 pub fn hash_slh_sign<P: ParameterSet>(
     m: &[u8],
     ctx: &[u8],
@@ -400,11 +405,12 @@ pub fn hash_slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
+    sk.mode().require(P::ALGORITHM, Some(ph))?;
     sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
-/// `hash_slh_verify` (Algorithm 25).
+/// `hash_slh_verify` (Algorithm 25); `false` for a key whose OID binds it to another mode.
 pub fn hash_slh_verify<P: ParameterSet>(
     m: &[u8],
     sig: &[u8],
@@ -412,7 +418,8 @@ pub fn hash_slh_verify<P: ParameterSet>(
     ph: PreHash,
     pk: &VerifyingKey<P>,
 ) -> bool {
-    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
+    pk.mode().require(P::ALGORITHM, Some(ph)).is_ok()
+        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
 }
 
 /// Algorithms 22/23 over a streamed message.
