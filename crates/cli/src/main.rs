@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 mod acvp;
 mod bench;
 mod calls;
+mod cert;
 mod cmd_keys;
 mod cmd_sign;
 mod cmd_spx;
@@ -214,6 +215,9 @@ enum Command {
         #[arg(long)]
         calls: bool,
     },
+    /// X.509 certificates and PKCS#10 requests signed with SLH-DSA (RFC 9909).
+    #[command(subcommand)]
+    Cert(cert::CertCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -395,6 +399,7 @@ fn run(command: Command) -> Result<(), CliError> {
             stack,
             calls,
         }),
+        Command::Cert(command) => cert::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,

@@ -93,6 +93,15 @@ pub enum Error {
         /// The pre-hash asked for.
         prehash: PreHash,
     },
+    /// A certificate, certification request or CMS message that is malformed,
+    /// or uses something this crate does not support (an unknown OID, a
+    /// signature algorithm that is not the signer key's).
+    Pki(String),
+    /// A well-formed certificate or CMS message that does not check out: not
+    /// yet or no longer valid, an issuer that is not a CA or not the issuer,
+    /// a message digest that does not match the content. (A signature that
+    /// does not verify is [`Error::InvalidSignature`].)
+    VerificationFailed(String),
 }
 
 impl fmt::Display for Error {
@@ -141,6 +150,8 @@ impl fmt::Display for Error {
             Error::WrongKeyMode { algorithm, key_mode, requested } => {
                 wrong_mode_message(f, *algorithm, *key_mode, *requested)
             }
+            Error::Pki(msg) => f.write_str(msg),
+            Error::VerificationFailed(msg) => write!(f, "verification failed: {msg}"),
             Error::PreHashNotBound { algorithm, prehash } => write!(
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Use --prehash {} for a HashSLH-DSA key, or a raw key (-a) to sign with {prehash}",

@@ -31,6 +31,7 @@ mod merkle;
 mod message;
 mod mode;
 pub mod params;
+pub mod pki;
 mod prehash;
 mod sign_trees;
 mod slh_dsa;

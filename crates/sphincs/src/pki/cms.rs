@@ -1,0 +1,1 @@
+//! CMS SignedData (RFC 5652) with SLH-DSA (RFC 9814).
