@@ -15,6 +15,7 @@ mod cert;
 mod cmd_keys;
 mod cmd_sign;
 mod cmd_spx;
+mod cms;
 mod demo;
 mod error;
 mod hex;
@@ -218,6 +219,9 @@ enum Command {
     /// X.509 certificates and PKCS#10 requests signed with SLH-DSA (RFC 9909).
     #[command(subcommand)]
     Cert(cert::CertCommand),
+    /// CMS SignedData signed with SLH-DSA (RFC 9814).
+    #[command(subcommand)]
+    Cms(cms::CmsCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -400,6 +404,7 @@ fn run(command: Command) -> Result<(), CliError> {
             calls,
         }),
         Command::Cert(command) => cert::run(command),
+        Command::Cms(command) => cms::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,

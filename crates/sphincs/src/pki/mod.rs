@@ -20,7 +20,11 @@ pub mod cert;
 pub mod cms;
 mod signer;
 
+/// The ASN.1 types of the API, re-exported so callers need not depend on
+/// `x509-cert` and `cms` themselves.
+pub use ::cms::signed_data::SignedData;
 pub use signer::{PkiPublicKey, PkiSignature, PkiSigner};
+pub use x509_cert::{request::CertReq, Certificate};
 
 /// PEM or DER input, told apart by looking: the DER, decoded from PEM
 /// labelled `label` if it is PEM.
