@@ -25,6 +25,10 @@ mod signer;
 pub use ::cms::signed_data::SignedData;
 pub use signer::{PkiPublicKey, PkiSignature, PkiSigner};
 pub use x509_cert::{request::CertReq, Certificate};
+/// The `cms` crate's certificate choice, for walking a SignedData's certificates.
+pub mod cms_types {
+    pub use ::cms::cert::CertificateChoices;
+}
 
 /// PEM or DER input, told apart by looking: the DER, decoded from PEM
 /// labelled `label` if it is PEM.
