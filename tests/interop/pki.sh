@@ -103,6 +103,8 @@ for set in $sets; do
     expect 0 "$set: openssl genpkey" ossl genpkey -algorithm "$set" -out o.key
     expect 0 "$set: openssl req -x509" ossl req -x509 -key o.key -subj "/CN=OpenSSL CA" -days 5 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,digitalSignature" -out o-ca.pem
     expect 0 "$set: sphincs cert verify OpenSSL self-signed" "$sphincs" cert verify o-ca.pem
+    expect 0 "$set: openssl req -x509 with a critical extendedKeyUsage" ossl req -x509 -key o.key -subj "/CN=Critical" -days 5 -addext "extendedKeyUsage=critical,codeSigning" -out o-crit.pem
+    expect 1 "$set: sphincs refuses an unprocessed critical extension" "$sphincs" cert verify o-crit.pem
     expect 0 "$set: openssl req -new" ossl req -new -key o.key -subj "/CN=OpenSSL leaf" -out o.csr
     expect 0 "$set: sphincs cert verify OpenSSL CSR" "$sphincs" cert verify o.csr
     expect 0 "$set: sphincs cert issue from OpenSSL CSR with OpenSSL CA key" "$sphincs" cert issue --ca-key o.key --ca-cert o-ca.pem o.csr -o o-leaf.pem

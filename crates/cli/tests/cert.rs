@@ -220,4 +220,38 @@ fn bad_input() {
     ])
     .usage_error("not a valid DER");
     assert!(!s.path("x").exists());
+
+    // A HashSLH-DSA key's certificate with its outer signature OID made pure
+    // (.36 → .21): the certificate's two algorithm fields disagree, exit 2.
+    let (hk, hc) = (s.p("h.pem"), s.p("h.der"));
+    sphincs(&[
+        "keygen",
+        "-a",
+        "sha2-128f",
+        "--prehash",
+        "sha2-256",
+        "-o",
+        &hk,
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &hk,
+        "--subject",
+        "CN=h",
+        "--der",
+        "-o",
+        &hc,
+    ])
+    .ok();
+    let mut der = s.read("h.der");
+    let oid36 = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 36,
+    ];
+    let last = der.windows(11).rposition(|w| w == oid36).unwrap();
+    der[last + 10] = 21;
+    let mixed = s.write("mixed.der", &der);
+    sphincs(&["cert", "verify", &mixed]).usage_error("two signature algorithms");
 }

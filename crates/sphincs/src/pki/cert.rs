@@ -213,6 +213,8 @@ pub fn verify_certificate(
     ));
     check_validity(cert, "certificate", now)?;
     checked.push("within its validity period".to_string());
+    check_critical(cert)?;
+    checked.push("no critical extension it does not know".to_string());
     if let Some(i) = issuer {
         check_validity(i, "issuer certificate", now)?;
         check_is_ca(i)?;
@@ -301,6 +303,35 @@ fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(),
         )));
     }
     Ok(())
+}
+
+/// RFC 5280 §4.2: a certificate with a critical extension the verifier
+/// does not process must be rejected. We process basic constraints and key
+/// usage, and the key identifiers and subject alternative name carry no
+/// constraint to enforce.
+fn check_critical(cert: &Certificate) -> Result<(), Error> {
+    const KNOWN: [&str; 5] = [
+        "2.5.29.14",
+        "2.5.29.15",
+        "2.5.29.17",
+        "2.5.29.19",
+        "2.5.29.35",
+    ];
+    let exts = cert
+        .tbs_certificate()
+        .extensions()
+        .map(|e| e.as_slice())
+        .unwrap_or(&[]);
+    match exts
+        .iter()
+        .find(|e| e.critical && !KNOWN.contains(&e.extn_id.to_string().as_str()))
+    {
+        Some(e) => Err(Error::VerificationFailed(format!(
+            "the certificate has a critical extension this verifier does not process ({})",
+            e.extn_id
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// An issuer must say it is a CA: basicConstraints cA, and keyCertSign in
