@@ -176,6 +176,41 @@ fn tampering_and_wrong_signers() {
 }
 
 #[test]
+fn digest_algorithm_fields_are_checked() {
+    // SHA2-128f signs with SHA-256 (2.16.840.1.101.3.4.2.1), named three
+    // times: digestAlgorithms, the SignerInfo's digestAlgorithm, and inside
+    // the signed CMSAlgorithmProtection attribute.
+    let (k, c) = signer(Algorithm::Sha2_128f, 21);
+    let der = signed(&k, &c, b"payload", CmsSignOptions::default());
+    let sha256 = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01,
+    ];
+    let at: Vec<usize> = der
+        .windows(sha256.len())
+        .enumerate()
+        .filter(|(_, w)| *w == sha256)
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(at.len(), 3, "{at:?}");
+    // The SignerInfo says SHA3-256 (arc 8): the message digest no longer
+    // matches, and the protected algorithms differ from the SignerInfo's.
+    let mut bad = der.clone();
+    bad[at[1] + 10] = 8;
+    let e = verify(&parse_signed_data(&bad).unwrap(), None, None).unwrap_err();
+    assert!(
+        matches!(&e, Error::VerificationFailed(m) if m.contains("CMSAlgorithmProtection")),
+        "{e}"
+    );
+    // An unknown digest OID (arc 99).
+    bad[at[1] + 10] = 99;
+    let e = verify(&parse_signed_data(&bad).unwrap(), None, None).unwrap_err();
+    assert!(
+        matches!(&e, Error::Pki(m) if m.contains("unknown digest algorithm")),
+        "{e}"
+    );
+}
+
+#[test]
 fn malformed_input_is_an_error() {
     let (k, c) = signer(Algorithm::Sha2_128f, 5);
     let der = signed(&k, &c, b"x", CmsSignOptions::default());
