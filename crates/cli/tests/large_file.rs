@@ -79,6 +79,7 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
         &key_ph,
     ]);
     assert_eq!(code, 0);
+    let (cert, cms_att, cms_det) = (path("c.pem"), path("att.der"), path("det.der"));
     let mut report = Vec::new();
     for (what, args, want) in [
         (
@@ -124,6 +125,48 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
             vec!["verify", "-p", &key, "-s", &sig_ph, &big],
             1,
         ),
+        (
+            "cert self-signed (for CMS)",
+            vec![
+                "cert",
+                "self-signed",
+                "-k",
+                &key,
+                "--subject",
+                "CN=Large",
+                "-o",
+                &cert,
+            ],
+            0,
+        ),
+        (
+            "cms sign, attached (content streamed into the output)",
+            vec![
+                "cms", "sign", "-k", &key, "--cert", &cert, &big, "-o", &cms_att,
+            ],
+            0,
+        ),
+        (
+            "cms sign, detached",
+            vec![
+                "cms",
+                "sign",
+                "-k",
+                &key,
+                "--cert",
+                &cert,
+                "--detached",
+                &big,
+                "-o",
+                &cms_det,
+            ],
+            0,
+        ),
+        (
+            "cms verify, detached content",
+            vec!["cms", "verify", "--content", &big, &cms_det],
+            0,
+        ),
     ] {
         let (code, rss) = run_measured(&args);
         assert_eq!(code, want, "{what}");
@@ -133,6 +176,9 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
         );
         report.push(format!("{what}: exit {code}, peak RSS {rss} KiB"));
     }
+    // The attached SignedData holds the whole file between its DER parts.
+    let att_len = std::fs::metadata(&cms_att).unwrap().len();
+    assert!(att_len > (FILE_MIB as u64) << 20, "{att_len}");
     // Control: standard input is buffered by design, and the measurement sees it.
     let stdin = Stdio::from(File::open(&big).unwrap());
     let (code, rss) = run_measured_with(
