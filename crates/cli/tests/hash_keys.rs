@@ -197,8 +197,8 @@ fn wrong_modes_are_refused() {
     ])
     .usage_error("bound to pure SLH-DSA");
     assert!(!s.path("x").exists());
-    // A pure signature does not verify under the HashSLH-DSA key of the same
-    // bytes' mode: different keys here, but also a different mode.
+    // The pure key's signature under the HashSLH-DSA key (another key and
+    // another mode): invalid, exit 1, not an error.
     sphincs(&["verify", "-p", &hp, "-s", &sig, &msg]).code(1);
 }
 
