@@ -2,34 +2,38 @@
 
 use std::path::Path;
 
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
 use crate::keyfile::{load_public_half, parse_algorithm};
 
-/// Prints the twelve FIPS 205 sets and the 36 round-3.1 sets.
+/// Prints the twelve FIPS 205 sets (with their pure and HashSLH-DSA OIDs)
+/// and the 36 round-3.1 sets.
 pub fn list() -> Result<(), CliError> {
     let mut out = format!(
-        "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
-        "ALGORITHM", "CATEGORY", "PK", "SK", "SIG", "OID"
+        "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {}\n",
+        "ALGORITHM", "CATEGORY", "PK", "SK", "SIG", "OID", "HASHSLH-DSA OID (PRE-HASH)"
     );
     for alg in Algorithm::ALL {
         out += &format!(
-            "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
+            "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {} ({})\n",
             alg.name(),
             alg.security_category(),
             alg.public_key_len(),
             alg.secret_key_len(),
             alg.signature_len(),
-            alg.oid()
+            alg.oid(),
+            alg.hash_oid(),
+            alg.bound_prehash()
         );
     }
     out += &crate::cmd_spx::list_rows();
     out += &crate::cmd_s256::list_row();
     out +=
         "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
+            the OID binds a key to pure SLH-DSA or to HashSLH-DSA with its pre-hash (keygen --prehash).\n\
             SPHINCS+ round-3.1 keys (sphincs-*) have no OID and are raw bytes.\n";
     out += "SPHINCS-256 (the 2015 scheme) has no OID either: raw SUPERCOP keys (sk SK1||Q||SK2, pk Q||root).\n";
     write_stdout(out.as_bytes(), false)
@@ -52,18 +56,37 @@ fn public_bytes(key: &DynVerifyingKey, der: bool) -> Result<Vec<u8>, CliError> {
     })
 }
 
-/// Generates a key pair (see [`write_key_pair`]).
-pub fn keygen(
-    alg: &str,
-    out: &Path,
-    public: Option<&Path>,
-    der: bool,
-    force: bool,
-    threads: usize,
-) -> Result<(), CliError> {
+/// What `keygen` was asked to do.
+pub struct KeygenArgs<'a> {
+    pub alg: &'a str,
+    /// `--prehash`: a HashSLH-DSA key bound to this pre-hash.
+    pub prehash: Option<PreHash>,
+    pub out: &'a Path,
+    pub public: Option<&'a Path>,
+    pub der: bool,
+    pub force: bool,
+    pub threads: usize,
+}
+
+/// Generates a key pair (see [`write_key_pair`]): a pure SLH-DSA key, or with
+/// `--prehash` a HashSLH-DSA key (only with the pre-hash RFC 9909 binds to the set).
+pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
+    let KeygenArgs {
+        alg,
+        prehash,
+        out,
+        public,
+        der,
+        force,
+        threads,
+    } = args;
     let alg = parse_algorithm(Some(alg))?.expect("given");
+    let mode = match prehash {
+        Some(ph) => KeyMode::HashSlhDsa(ph).validate(alg)?,
+        None => KeyMode::Pure,
+    };
     check_key_outputs(out, public, force)?;
-    let key = DynSigningKey::generate_with_threads(alg, threads)?;
+    let key = DynSigningKey::generate_with_threads(alg, threads)?.with_mode(mode)?;
     let public_key = match public {
         Some(_) => Some(public_bytes(&key.verifying_key(), der)?),
         None => None,

@@ -96,19 +96,36 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 ///
 /// A character device or FIFO is written directly instead (nothing to stage).
 pub fn stage(target: &Path, data: &[u8], private: bool) -> Result<Staged, CliError> {
+    stage_with(
+        target,
+        private,
+        std::str::from_utf8(data).is_err(),
+        &mut |w| w.write_all(data),
+    )
+}
+
+/// [`stage`] for an output written in pieces by `fill` (a large CMS
+/// SignedData around streamed content); `binary` refuses a terminal target.
+pub fn stage_with(
+    target: &Path,
+    private: bool,
+    binary: bool,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<Staged, CliError> {
     if let Some(Special::Stream) = special_file(target) {
         let mut file = OpenOptions::new()
             .write(true)
             .open(target)
             .map_err(|e| CliError::file(target, format!("cannot open: {e}")))?;
-        if file.is_terminal() && std::str::from_utf8(data).is_err() {
+        if file.is_terminal() && binary {
             return Err(CliError::file(
                 target,
                 "is a terminal; refusing to write binary data to it",
             ));
         }
-        file.write_all(data)
-            .and_then(|()| file.flush())
+        let mut out = io::BufWriter::new(&mut file);
+        fill(&mut out)
+            .and_then(|()| out.flush())
             .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
         return Ok(Staged {
             temp: None,
@@ -139,8 +156,12 @@ pub fn stage(target: &Path, data: &[u8], private: bool) -> Result<Staged, CliErr
         temp: Some(temp),
         target: target.to_path_buf(),
     };
-    file.write_all(data)
-        .and_then(|()| file.sync_all())
+    let mut out = io::BufWriter::new(&mut file);
+    fill(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
+    drop(out);
+    file.sync_all()
         .map_err(|e| CliError::file(target, format!("cannot write: {e}")))?;
     Ok(staged)
 }

@@ -13,11 +13,13 @@ use sphincs::{Randomness, SignOptions};
 mod acvp;
 mod bench;
 mod calls;
+mod cert;
 mod cmd_batch;
 mod cmd_keys;
 mod cmd_s256;
 mod cmd_sign;
 mod cmd_spx;
+mod cms;
 mod demo;
 mod error;
 mod hex;
@@ -71,6 +73,12 @@ enum Command {
         /// Threads to use (default: all cores); the output is the same for any count.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// Write a HashSLH-DSA key (RFC 9909 OIDs .35-.46) bound to this
+        /// pre-hash, which must be the set's own: SHA2-256 (SHA2-128s/f),
+        /// SHA2-512 (other SHA2 sets), SHAKE-128 (SHAKE-128s/f), SHAKE-256
+        /// (other SHAKE sets). `sign` and `verify` then use it.
+        #[arg(long, value_name = "HASH")]
+        prehash: Option<String>,
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
@@ -239,6 +247,12 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000), conflicts_with_all = ["stack", "calls"])]
         batch: Option<u32>,
     },
+    /// X.509 certificates and PKCS#10 requests signed with SLH-DSA (RFC 9909).
+    #[command(subcommand)]
+    Cert(cert::CertCommand),
+    /// CMS SignedData signed with SLH-DSA (RFC 9814).
+    #[command(subcommand)]
+    Cms(cms::CmsCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -306,11 +320,23 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             threads,
+            prehash,
         } => {
             let threads = thread_count(threads);
             match cmd_spx::parse(Some(&algorithm)) {
-                Some(alg) => cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads),
-                None => cmd_keys::keygen(&algorithm, &out, public.as_deref(), der, force, threads),
+                Some(alg) => {
+                    cmd_spx::no_context(&[], prehash.is_some())?;
+                    cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
+                }
+                None => cmd_keys::keygen(cmd_keys::KeygenArgs {
+                    alg: &algorithm,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    out: &out,
+                    public: public.as_deref(),
+                    der,
+                    force,
+                    threads,
+                }),
             }
         }
         Command::Pubkey {
@@ -550,6 +576,8 @@ fn run(command: Command) -> Result<(), CliError> {
             calls,
             batch: batch.map(|n| n as usize),
         }),
+        Command::Cert(command) => cert::run(command),
+        Command::Cms(command) => cms::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,

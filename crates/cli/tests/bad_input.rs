@@ -332,7 +332,7 @@ fn bad_inputs_fail_cleanly() {
             Want::Invalid("invalid signature"),
         ),
         case(
-            "pre-hash at verify but not at sign",
+            "pre-hash with a key bound to pure SLH-DSA by its OID",
             sv(&[
                 "verify",
                 "-p",
@@ -343,7 +343,7 @@ fn bad_inputs_fail_cleanly() {
                 "sha2-256",
                 &msg,
             ]),
-            Want::Invalid("invalid signature"),
+            Want::Error("bound to pure SLH-DSA by its OID"),
         ),
         case(
             "signature file is a directory",

@@ -161,6 +161,10 @@ fn list_and_demo() {
     }
     assert!(text.contains("SLH-DSA-SHAKE-256f") && text.contains("49856"));
     assert!(text.contains("2.16.840.1.101.3.4.3.31"));
+    assert!(
+        text.contains("2.16.840.1.101.3.4.3.46 (SHAKE-256)"),
+        "{text}"
+    );
     let out = sphincs(&["demo"]).ok();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -301,51 +305,52 @@ fn contexts() {
 #[test]
 fn prehash() {
     let s = Scratch::new("prehash");
-    let (k, p, sig) = (s.p("k"), s.p("p"), s.p("sig"));
+    let (kd, sig) = (s.p("k.der"), s.p("sig"));
     let msg = s.write("msg", b"pre-hashed");
-    sphincs(&["keygen", "-a", "shake-192f", "-o", &k, "--pub", &p]).ok();
+    sphincs(&["keygen", "-a", "shake-192f", "--der", "-o", &kd]).ok();
+    // A raw key has no OID, so it may use any pre-hash (FIPS 205); the last
+    // 96 bytes of the PKCS#8 v1 DER are the raw SHAKE-192f secret key.
+    let der = s.read("k.der");
+    let k = s.write("k.raw", &der[der.len() - 96..]);
+    let a = ["-a", "shake-192f"];
+    sphincs(
+        &[
+            &["sign", "-k", &k][..],
+            &a,
+            &["--prehash", "SHA2-512", "--context", "c", "-o", &sig, &msg],
+        ]
+        .concat(),
+    )
+    .ok();
+    let verify = |extra: &[&str]| {
+        sphincs(
+            &[
+                &["verify", "-p", &k, "-s", &sig, "--context", "c"][..],
+                &a,
+                extra,
+                &[&msg],
+            ]
+            .concat(),
+        )
+    };
+    verify(&["--prehash", "sha512"]).ok();
+    verify(&[]).code(1);
+    verify(&["--prehash", "SHA3-512"]).code(1);
+    sphincs(&["sign", "-k", &k, "--prehash", "md5", "-o", &s.p("x"), &msg])
+        .usage_error("unknown pre-hash function \"md5\"");
+    // The PKCS#8 key is bound to pure SLH-DSA by its OID (RFC 9909).
     sphincs(&[
         "sign",
         "-k",
-        &k,
+        &kd,
         "--prehash",
         "SHA2-512",
-        "--context",
-        "c",
         "-o",
-        &sig,
+        &s.p("x"),
         &msg,
     ])
-    .ok();
-    sphincs(&[
-        "verify",
-        "-p",
-        &p,
-        "-s",
-        &sig,
-        "--prehash",
-        "sha512",
-        "--context",
-        "c",
-        &msg,
-    ])
-    .ok();
-    sphincs(&["verify", "-p", &p, "-s", &sig, "--context", "c", &msg]).code(1);
-    sphincs(&[
-        "verify",
-        "-p",
-        &p,
-        "-s",
-        &sig,
-        "--prehash",
-        "SHA3-512",
-        "--context",
-        "c",
-        &msg,
-    ])
-    .code(1);
-    sphincs(&["sign", "-k", &k, "--prehash", "md5", "-o", &s.p("x"), &msg])
-        .usage_error("unknown pre-hash function \"md5\"");
+    .usage_error("bound to pure SLH-DSA");
+    assert!(!s.path("x").exists());
 }
 
 #[test]

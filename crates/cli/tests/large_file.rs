@@ -67,6 +67,19 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
     );
     let (code, _) = run_measured(&["keygen", "-a", "SLH-DSA-SHA2-128f", "-o", &key]);
     assert_eq!(code, 0);
+    // A HashSLH-DSA key (RFC 9909 binds SHA2-128f to SHA-256) for the pre-hash rows.
+    let key_ph = path("k-ph.pem");
+    let (code, _) = run_measured(&[
+        "keygen",
+        "-a",
+        "SLH-DSA-SHA2-128f",
+        "--prehash",
+        "SHA2-256",
+        "-o",
+        &key_ph,
+    ]);
+    assert_eq!(code, 0);
+    let (cert, cms_att, cms_det) = (path("c.pem"), path("att.der"), path("det.der"));
     let mut report = Vec::new();
     for (what, args, want) in [
         (
@@ -80,13 +93,13 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
             0,
         ),
         (
-            "sign (pre-hash SHA2-512)",
+            "sign (pre-hash SHA2-256)",
             vec![
                 "sign",
                 "-k",
-                &key,
+                &key_ph,
                 "--prehash",
-                "SHA2-512",
+                "SHA2-256",
                 "-o",
                 &sig_ph,
                 &big,
@@ -94,13 +107,13 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
             0,
         ),
         (
-            "verify (pre-hash SHA2-512)",
+            "verify (pre-hash SHA2-256)",
             vec![
                 "verify",
                 "-p",
-                &key,
+                &key_ph,
                 "--prehash",
-                "SHA2-512",
+                "SHA2-256",
                 "-s",
                 &sig_ph,
                 &big,
@@ -108,18 +121,51 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
             0,
         ),
         (
-            "verify pure sig as pre-hash",
-            vec![
-                "verify",
-                "-p",
-                &key,
-                "--prehash",
-                "SHA2-512",
-                "-s",
-                &sig,
-                &big,
-            ],
+            "verify pre-hash sig as pure",
+            vec!["verify", "-p", &key, "-s", &sig_ph, &big],
             1,
+        ),
+        (
+            "cert self-signed (for CMS)",
+            vec![
+                "cert",
+                "self-signed",
+                "-k",
+                &key,
+                "--subject",
+                "CN=Large",
+                "-o",
+                &cert,
+            ],
+            0,
+        ),
+        (
+            "cms sign, attached (content streamed into the output)",
+            vec![
+                "cms", "sign", "-k", &key, "--cert", &cert, &big, "-o", &cms_att,
+            ],
+            0,
+        ),
+        (
+            "cms sign, detached",
+            vec![
+                "cms",
+                "sign",
+                "-k",
+                &key,
+                "--cert",
+                &cert,
+                "--detached",
+                &big,
+                "-o",
+                &cms_det,
+            ],
+            0,
+        ),
+        (
+            "cms verify, detached content",
+            vec!["cms", "verify", "--content", &big, &cms_det],
+            0,
         ),
     ] {
         let (code, rss) = run_measured(&args);
@@ -130,6 +176,9 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
         );
         report.push(format!("{what}: exit {code}, peak RSS {rss} KiB"));
     }
+    // The attached SignedData holds the whole file between its DER parts.
+    let att_len = std::fs::metadata(&cms_att).unwrap().len();
+    assert!(att_len > (FILE_MIB as u64) << 20, "{att_len}");
     // Control: standard input is buffered by design, and the measurement sees it.
     let stdin = Stdio::from(File::open(&big).unwrap());
     let (code, rss) = run_measured_with(

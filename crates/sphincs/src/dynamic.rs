@@ -7,6 +7,7 @@ use crate::batch::VerifyItem;
 use crate::error::Error;
 use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
 use crate::message::MessageSource;
+use crate::mode::KeyMode;
 use crate::params::Algorithm;
 use crate::prehash::PreHash;
 use crate::slh_dsa::{
@@ -20,6 +21,7 @@ use crate::with_parameter_set;
 pub struct DynSigningKey {
     alg: Algorithm,
     parts: SecretParts,
+    mode: KeyMode,
 }
 
 /// A public key of any parameter set.
@@ -27,6 +29,7 @@ pub struct DynSigningKey {
 pub struct DynVerifyingKey {
     alg: Algorithm,
     parts: PublicParts,
+    mode: KeyMode,
 }
 
 impl DynSigningKey {
@@ -34,6 +37,7 @@ impl DynSigningKey {
         DynSigningKey {
             alg: P::ALGORITHM,
             parts: k.parts().clone(),
+            mode: k.mode(),
         }
     }
 
@@ -83,6 +87,21 @@ impl DynSigningKey {
         self.alg
     }
 
+    /// The mode this key may sign in: [`KeyMode::Unrestricted`] for a key
+    /// generated or loaded from raw bytes, the mode of its OID for one read
+    /// from PKCS#8.
+    pub fn mode(&self) -> KeyMode {
+        self.mode
+    }
+
+    /// This key bound to `mode` (its PKCS#8 and SPKI then carry that mode's
+    /// OID); [`Error::PreHashNotBound`] for a HashSLH-DSA mode with a pre-hash
+    /// RFC 9909 does not pair with the set.
+    pub fn with_mode(mut self, mode: KeyMode) -> Result<Self, Error> {
+        self.mode = mode.validate(self.alg)?;
+        Ok(self)
+    }
+
     /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, wiped when dropped.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         self.parts.to_raw(self.alg.params().n)
@@ -93,10 +112,13 @@ impl DynSigningKey {
         DynVerifyingKey {
             alg: self.alg,
             parts: self.parts.pk,
+            mode: self.mode,
         }
     }
 
-    /// Signs `msg` per `opts` (FIPS 205 Algorithms 22 and 23).
+    /// Signs `msg` per `opts` (FIPS 205 Algorithms 22 and 23). With
+    /// `opts.prehash` `None` the key's mode decides (a HashSLH-DSA key uses
+    /// its pre-hash); a request against the mode is [`Error::WrongKeyMode`].
     pub fn sign(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
         self.sign_stream(&mut &msg[..], opts)
     }
@@ -107,7 +129,7 @@ impl DynSigningKey {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, msg, opts))
+        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts))
     }
 
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
@@ -120,6 +142,7 @@ impl core::fmt::Debug for DynSigningKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DynSigningKey")
             .field("algorithm", &self.alg)
+            .field("mode", &self.mode)
             .finish_non_exhaustive()
     }
 }
@@ -127,12 +150,23 @@ impl core::fmt::Debug for DynSigningKey {
 impl DynVerifyingKey {
     /// Loads a raw public key `PK.seed ‖ PK.root`.
     pub fn from_bytes(alg: Algorithm, pk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts() }))
+        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts(), mode: KeyMode::Unrestricted }))
     }
 
     /// The parameter set.
     pub fn algorithm(&self) -> Algorithm {
         self.alg
+    }
+
+    /// The mode this key may verify in (see [`DynSigningKey::mode`]).
+    pub fn mode(&self) -> KeyMode {
+        self.mode
+    }
+
+    /// This key bound to `mode`; see [`DynSigningKey::with_mode`].
+    pub fn with_mode(mut self, mode: KeyMode) -> Result<Self, Error> {
+        self.mode = mode.validate(self.alg)?;
+        Ok(self)
     }
 
     /// `PK.seed ‖ PK.root`.
@@ -142,6 +176,8 @@ impl DynVerifyingKey {
 
     /// Verifies (Algorithms 24 and 25): `Ok(())` if valid, [`Error::InvalidSignature`]
     /// if not, other errors for a signature of the wrong length or an oversize context.
+    /// `prehash: None` verifies in the key's mode (a HashSLH-DSA key uses its
+    /// pre-hash); a request against the mode is [`Error::WrongKeyMode`].
     pub fn verify(
         &self,
         msg: &[u8],
@@ -160,6 +196,7 @@ impl DynVerifyingKey {
         context: &[u8],
         prehash: Option<PreHash>,
     ) -> Result<(), Error> {
+        let prehash = self.mode.resolve(self.alg, prehash)?;
         with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
     }
 
@@ -180,6 +217,7 @@ impl core::fmt::Debug for DynVerifyingKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DynVerifyingKey")
             .field("algorithm", &self.alg)
+            .field("mode", &self.mode)
             .finish_non_exhaustive()
     }
 }

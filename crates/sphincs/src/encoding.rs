@@ -3,7 +3,8 @@
 //!
 //! - Public keys are X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7): the
 //!   `AlgorithmIdentifier` is one of the OIDs `2.16.840.1.101.3.4.3.20`–`.31`
-//!   with the parameters *absent*, and the `BIT STRING` holds the raw public key
+//!   (pure SLH-DSA) or `.35`–`.46` (HashSLH-DSA with the pre-hash RFC 9909
+//!   binds to the set; the key's [`KeyMode`]) with the parameters *absent*, and the `BIT STRING` holds the raw public key
 //!   `PK.seed ‖ PK.root` (2n bytes). PEM label `PUBLIC KEY`.
 //! - Private keys are PKCS#8 `OneAsymmetricKey` (RFC 5958): the `privateKey`
 //!   `OCTET STRING` holds the raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
@@ -24,7 +25,7 @@ use pkcs8::PrivateKeyInfoRef;
 use spki::{AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
-use crate::{Algorithm, Error};
+use crate::{Algorithm, Error, KeyMode};
 
 /// PEM label of a `SubjectPublicKeyInfo` (RFC 7468 §13).
 pub const PUBLIC_KEY_LABEL: &str = "PUBLIC KEY";
@@ -38,6 +39,9 @@ const PKCS8_NAME: &str = "PKCS#8 private key";
 pub struct DecodedPrivateKey {
     /// The parameter set named by the OID.
     pub algorithm: Algorithm,
+    /// The mode the OID binds the key to: [`KeyMode::Pure`] or
+    /// [`KeyMode::HashSlhDsa`].
+    pub mode: KeyMode,
     /// The raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (4n bytes).
     pub secret: Zeroizing<Vec<u8>>,
     /// The raw public key of a v2 `OneAsymmetricKey`, if it carried one. Not
@@ -49,10 +53,43 @@ impl fmt::Debug for DecodedPrivateKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DecodedPrivateKey")
             .field("algorithm", &self.algorithm)
+            .field("mode", &self.mode)
             .field("secret", &"<redacted>")
             .field("public", &self.public)
             .finish()
     }
+}
+
+/// A public key read from a `SubjectPublicKeyInfo`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedPublicKey {
+    /// The parameter set named by the OID.
+    pub algorithm: Algorithm,
+    /// The mode the OID binds the key to: [`KeyMode::Pure`] or
+    /// [`KeyMode::HashSlhDsa`].
+    pub mode: KeyMode,
+    /// The raw public key `PK.seed ‖ PK.root` (2n bytes).
+    pub public: Vec<u8>,
+}
+
+/// The OID RFC 9909 assigns to `alg` in `mode` (the pure one for a raw key):
+/// it names the key in SPKI and PKCS#8 and the signature algorithm in X.509
+/// and CMS.
+pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> ObjectIdentifier {
+    let body = match mode {
+        KeyMode::HashSlhDsa(_) => alg.hash_oid_der(),
+        _ => alg.oid_der(),
+    };
+    // Nine valid content octets of an OID under 2.16.840.1.101.3.4.3.
+    ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed")
+}
+
+/// The parameter set and mode an RFC 9909 OID names, if it is one of the 24.
+pub fn algorithm_from_oid(oid: &ObjectIdentifier) -> Option<(Algorithm, KeyMode)> {
+    let body = oid.as_bytes();
+    Algorithm::from_oid_der(body)
+        .map(|a| (a, KeyMode::Pure))
+        .or_else(|| Algorithm::from_hash_oid_der(body).map(|a| (a, KeyMode::hash_slh_dsa(a))))
 }
 
 /// The PEM label of `input`, if it is PEM at all.
@@ -60,27 +97,58 @@ pub fn pem_label(input: &[u8]) -> Option<&str> {
     pem::decode_label(input.trim_ascii()).ok()
 }
 
-/// DER `SubjectPublicKeyInfo` of the raw public key `pk` (2n bytes).
+/// DER `SubjectPublicKeyInfo` of the raw public key `pk` (2n bytes), under
+/// the pure OID.
 pub fn public_key_to_der(alg: Algorithm, pk: &[u8]) -> Result<Vec<u8>, Error> {
+    public_key_to_der_with_mode(alg, KeyMode::Pure, pk)
+}
+
+/// DER `SubjectPublicKeyInfo` of `pk` under the OID of `mode` (the pure OID
+/// for [`KeyMode::Unrestricted`]).
+pub fn public_key_to_der_with_mode(
+    alg: Algorithm,
+    mode: KeyMode,
+    pk: &[u8],
+) -> Result<Vec<u8>, Error> {
     check_key_len(alg, "public key", pk.len(), alg.public_key_len())?;
     let spki = SubjectPublicKeyInfoRef {
-        algorithm: algorithm_identifier(alg)?,
+        algorithm: algorithm_identifier(alg, mode)?,
         subject_public_key: BitStringRef::from_bytes(pk).map_err(encode_error)?,
     };
     spki.to_der().map_err(encode_error)
 }
 
-/// PEM (`PUBLIC KEY`) `SubjectPublicKeyInfo` of the raw public key `pk`.
+/// PEM (`PUBLIC KEY`) `SubjectPublicKeyInfo` of the raw public key `pk`,
+/// under the pure OID.
 pub fn public_key_to_pem(alg: Algorithm, pk: &[u8]) -> Result<String, Error> {
-    let der = public_key_to_der(alg, pk)?;
+    public_key_to_pem_with_mode(alg, KeyMode::Pure, pk)
+}
+
+/// PEM (`PUBLIC KEY`) `SubjectPublicKeyInfo` of `pk` under the OID of `mode`.
+pub fn public_key_to_pem_with_mode(
+    alg: Algorithm,
+    mode: KeyMode,
+    pk: &[u8],
+) -> Result<String, Error> {
+    let der = public_key_to_der_with_mode(alg, mode, pk)?;
     pem::encode_string(PUBLIC_KEY_LABEL, LineEnding::LF, &der).map_err(pem_encode_error)
 }
 
-/// DER PKCS#8 (v1) of the raw secret key `sk` (4n bytes).
+/// DER PKCS#8 (v1) of the raw secret key `sk` (4n bytes), under the pure OID.
 pub fn private_key_to_der(alg: Algorithm, sk: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    private_key_to_der_with_mode(alg, KeyMode::Pure, sk)
+}
+
+/// DER PKCS#8 (v1) of `sk` under the OID of `mode` (the pure OID for
+/// [`KeyMode::Unrestricted`]).
+pub fn private_key_to_der_with_mode(
+    alg: Algorithm,
+    mode: KeyMode,
+    sk: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, Error> {
     check_key_len(alg, "secret key", sk.len(), alg.secret_key_len())?;
     let key = OctetStringRef::new(sk).map_err(encode_error)?;
-    let info = PrivateKeyInfoRef::new(algorithm_identifier(alg)?, key);
+    let info = PrivateKeyInfoRef::new(algorithm_identifier(alg, mode)?, key);
     // Encode straight into a buffer that is wiped on drop.
     let len = info
         .encoded_len()
@@ -91,23 +159,46 @@ pub fn private_key_to_der(alg: Algorithm, sk: &[u8]) -> Result<Zeroizing<Vec<u8>
     Ok(out)
 }
 
-/// PEM (`PRIVATE KEY`) PKCS#8 (v1) of the raw secret key `sk`.
+/// PEM (`PRIVATE KEY`) PKCS#8 (v1) of the raw secret key `sk`, under the pure OID.
 pub fn private_key_to_pem(alg: Algorithm, sk: &[u8]) -> Result<Zeroizing<String>, Error> {
-    let der = private_key_to_der(alg, sk)?;
+    private_key_to_pem_with_mode(alg, KeyMode::Pure, sk)
+}
+
+/// PEM (`PRIVATE KEY`) PKCS#8 (v1) of `sk` under the OID of `mode`.
+pub fn private_key_to_pem_with_mode(
+    alg: Algorithm,
+    mode: KeyMode,
+    sk: &[u8],
+) -> Result<Zeroizing<String>, Error> {
+    let der = private_key_to_der_with_mode(alg, mode, sk)?;
     pem::encode_string(PRIVATE_KEY_LABEL, LineEnding::LF, &der)
         .map(Zeroizing::new)
         .map_err(pem_encode_error)
 }
 
 /// Reads a `SubjectPublicKeyInfo`, PEM or DER, and returns its parameter set
-/// and raw public key.
+/// and raw public key (under either OID; [`decode_spki`] also gives the mode).
 pub fn decode_public_key(input: &[u8]) -> Result<(Algorithm, Vec<u8>), Error> {
+    decode_spki(input).map(|d| (d.algorithm, d.public))
+}
+
+/// Reads a `SubjectPublicKeyInfo`, PEM or DER: parameter set, mode and raw key.
+pub fn decode_spki(input: &[u8]) -> Result<DecodedPublicKey, Error> {
     let der = unwrap_pem(input, PUBLIC_KEY_LABEL, SPKI_NAME)?;
     let spki = SubjectPublicKeyInfoRef::from_der(der.as_bytes())
         .map_err(|e| decode_error(SPKI_NAME, e))?;
-    let alg = algorithm_of(&spki.algorithm)?;
-    let pk = public_key_bits(alg, spki.subject_public_key, "subjectPublicKey")?;
-    Ok((alg, pk.to_vec()))
+    decode_spki_ref(&spki)
+}
+
+/// The key of a parsed `SubjectPublicKeyInfo` (e.g. a certificate's).
+pub fn decode_spki_ref(spki: &SubjectPublicKeyInfoRef<'_>) -> Result<DecodedPublicKey, Error> {
+    let (algorithm, mode) = algorithm_of(&spki.algorithm)?;
+    let pk = public_key_bits(algorithm, spki.subject_public_key, "subjectPublicKey")?;
+    Ok(DecodedPublicKey {
+        algorithm,
+        mode,
+        public: pk.to_vec(),
+    })
 }
 
 /// Reads a PKCS#8 private key, PEM or DER: v1, or v2 with a public key.
@@ -115,7 +206,7 @@ pub fn decode_private_key(input: &[u8]) -> Result<DecodedPrivateKey, Error> {
     let der = unwrap_pem(input, PRIVATE_KEY_LABEL, PKCS8_NAME)?;
     let info = PrivateKeyInfoRef::from_der(der.as_bytes())
         .map_err(|e| pkcs8_decode_error(der.as_bytes(), e))?;
-    let alg = algorithm_of(&info.algorithm)?;
+    let (alg, mode) = algorithm_of(&info.algorithm)?;
     let sk = info.private_key.as_bytes();
     let expected = alg.secret_key_len();
     if sk.len() != expected {
@@ -138,25 +229,31 @@ pub fn decode_private_key(input: &[u8]) -> Result<DecodedPrivateKey, Error> {
     };
     Ok(DecodedPrivateKey {
         algorithm: alg,
+        mode,
         secret: Zeroizing::new(sk.to_vec()),
         public,
     })
 }
 
-/// The `AlgorithmIdentifier` RFC 9909 prescribes: the set's OID, parameters absent.
-fn algorithm_identifier(alg: Algorithm) -> Result<AlgorithmIdentifierRef<'static>, Error> {
+/// The `AlgorithmIdentifier` RFC 9909 prescribes: the OID of the set in
+/// `mode`, parameters absent. A HashSLH-DSA mode must carry the bound pre-hash.
+fn algorithm_identifier(
+    alg: Algorithm,
+    mode: KeyMode,
+) -> Result<AlgorithmIdentifierRef<'static>, Error> {
+    let mode = mode.validate(alg)?;
     Ok(AlgorithmIdentifierRef {
-        oid: ObjectIdentifier::from_bytes(&alg.oid_der())
-            .map_err(|e| Error::Encoding(format!("cannot build the OID of {alg}: {e}")))?,
+        oid: algorithm_oid(alg, mode),
         parameters: None,
     })
 }
 
-/// The parameter set an `AlgorithmIdentifier` names, if it is SLH-DSA as RFC 9909 writes it.
-fn algorithm_of(id: &AlgorithmIdentifierRef<'_>) -> Result<Algorithm, Error> {
-    let alg = Algorithm::from_oid_der(id.oid.as_bytes()).ok_or_else(|| {
+/// The parameter set and mode an `AlgorithmIdentifier` names, if it is
+/// SLH-DSA or HashSLH-DSA as RFC 9909 writes it.
+pub fn algorithm_of(id: &AlgorithmIdentifierRef<'_>) -> Result<(Algorithm, KeyMode), Error> {
+    let (alg, mode) = algorithm_from_oid(&id.oid).ok_or_else(|| {
         Error::Encoding(format!(
-            "algorithm OID {} is not SLH-DSA; expected one of 2.16.840.1.101.3.4.3.20 to .31 (RFC 9909)",
+            "algorithm OID {} is not SLH-DSA; expected one of 2.16.840.1.101.3.4.3.20 to .31 (pure) or .35 to .46 (HashSLH-DSA) of RFC 9909",
             id.oid
         ))
     })?;
@@ -165,7 +262,7 @@ fn algorithm_of(id: &AlgorithmIdentifierRef<'_>) -> Result<Algorithm, Error> {
             "the AlgorithmIdentifier of {alg} has parameters; RFC 9909 requires them to be absent"
         )));
     }
-    Ok(alg)
+    Ok((alg, mode))
 }
 
 /// The bytes of a public key `BIT STRING`, checked to be whole octets of the right length.

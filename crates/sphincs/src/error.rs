@@ -3,7 +3,8 @@
 
 use core::fmt;
 
-use crate::Algorithm;
+use crate::mode::{wrong_mode_message, KeyMode, RequestedMode};
+use crate::{Algorithm, PreHash};
 
 /// Everything that can go wrong, short of a signature that does not verify
 /// (that is a `false`, or [`Error::InvalidSignature`] where a `Result` is expected).
@@ -73,6 +74,34 @@ pub enum Error {
     /// Fault-hardened signing computed two different signatures: a hardware
     /// fault or a fault attack. Both were wiped; none is returned.
     FaultDetected,
+    /// A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
+    /// HashSLH-DSA with its pre-hash) asked to sign or verify in another.
+    /// The message says how to make a key for the mode asked for.
+    WrongKeyMode {
+        /// The key's parameter set.
+        algorithm: Algorithm,
+        /// The mode the key is bound to.
+        key_mode: KeyMode,
+        /// What was asked of it.
+        requested: RequestedMode,
+    },
+    /// A HashSLH-DSA key mode with a pre-hash that RFC 9909 does not pair
+    /// with the parameter set (no OID names that pairing).
+    PreHashNotBound {
+        /// The key's parameter set.
+        algorithm: Algorithm,
+        /// The pre-hash asked for.
+        prehash: PreHash,
+    },
+    /// A certificate, certification request or CMS message that is malformed,
+    /// or uses something this crate does not support (an unknown OID, a
+    /// signature algorithm that is not the signer key's).
+    Pki(String),
+    /// A well-formed certificate or CMS message that does not check out: not
+    /// yet or no longer valid, an issuer that is not a CA or not the issuer,
+    /// a message digest that does not match the content. (A signature that
+    /// does not verify is [`Error::InvalidSignature`].)
+    VerificationFailed(String),
 }
 
 impl fmt::Display for Error {
@@ -117,6 +146,18 @@ impl fmt::Display for Error {
             }
             Error::FaultDetected => f.write_str(
                 "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
+            ),
+            Error::WrongKeyMode { algorithm, key_mode, requested } => {
+                wrong_mode_message(f, *algorithm, *key_mode, *requested)
+            }
+            Error::Pki(msg) => f.write_str(msg),
+            Error::VerificationFailed(msg) => write!(f, "verification failed: {msg}"),
+            Error::PreHashNotBound { algorithm, prehash } => write!(
+                f,
+                "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Use --prehash {} for a HashSLH-DSA key, or a raw key (-a) to sign with {prehash}",
+                algorithm.bound_prehash(),
+                algorithm.hash_oid(),
+                algorithm.bound_prehash()
             ),
         }
     }

@@ -9,6 +9,7 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 use crate::message::MessageSource;
+use crate::mode::KeyMode;
 use crate::params::{ParameterSet, MAX_N};
 use crate::prehash::PreHash;
 use crate::slh_dsa::{
@@ -66,36 +67,45 @@ pub(crate) fn addrnd(r: Randomness<'_>, n: usize) -> Result<Option<Zeroizing<[u8
     }
 }
 
-/// Signs a streamed message per `opts` with the key parts of set `P`.
+/// Signs a streamed message per `opts` with the key parts of set `P`, in the
+/// key's `mode` (which decides the pre-hash when `opts.prehash` is `None`).
 pub(crate) fn sign_with_options<P: ParameterSet>(
     sk: &SecretParts,
+    mode: KeyMode,
     msg: &mut dyn MessageSource,
     opts: &SignOptions<'_>,
 ) -> Result<Vec<u8>, Error> {
+    let prehash = mode.resolve(P::ALGORITHM, opts.prehash)?;
     let n = P::PARAMS.n;
     let rnd = addrnd(opts.randomness, n)?;
     sign_external::<P>(
         sk,
         msg,
         opts.context,
-        opts.prehash,
+        prehash,
         rnd.as_ref().map(|r| &r[..n]),
         opts.threads,
         opts.fault_hardened,
     )
 }
 
-/// An SLH-DSA secret key of parameter set `P`: SK.seed, SK.prf and the public key.
+/// An SLH-DSA secret key of parameter set `P`: SK.seed, SK.prf and the
+/// public key, and the [`KeyMode`] it may sign in (a key made here or loaded
+/// from raw bytes is [`KeyMode::Unrestricted`]; one read from PKCS#8 has the
+/// mode of its OID).
 #[derive(Clone)]
 pub struct SigningKey<P: ParameterSet> {
     parts: SecretParts,
+    mode: KeyMode,
     _p: PhantomData<P>,
 }
 
-/// An SLH-DSA public key of parameter set `P`: PK.seed and PK.root.
+/// An SLH-DSA public key of parameter set `P`: PK.seed and PK.root, and the
+/// [`KeyMode`] it may verify in.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct VerifyingKey<P: ParameterSet> {
     parts: PublicParts,
+    mode: KeyMode,
     _p: PhantomData<P>,
 }
 
@@ -166,8 +176,22 @@ impl<P: ParameterSet> SigningKey<P> {
     pub(crate) fn wrap(parts: SecretParts) -> Self {
         SigningKey {
             parts,
+            mode: KeyMode::Unrestricted,
             _p: PhantomData,
         }
+    }
+
+    /// The mode this key may sign in.
+    pub fn mode(&self) -> KeyMode {
+        self.mode
+    }
+
+    /// This key bound to `mode` (its SPKI / PKCS#8 then carry that mode's
+    /// OID); [`Error::PreHashNotBound`] for a HashSLH-DSA mode with a
+    /// pre-hash RFC 9909 does not pair with `P`.
+    pub fn with_mode(mut self, mode: KeyMode) -> Result<Self, Error> {
+        self.mode = mode.validate(P::ALGORITHM)?;
+        Ok(self)
     }
 
     pub(crate) fn parts(&self) -> &SecretParts {
@@ -183,11 +207,14 @@ impl<P: ParameterSet> SigningKey<P> {
     pub fn verifying_key(&self) -> VerifyingKey<P> {
         VerifyingKey {
             parts: self.parts.pk,
+            mode: self.mode,
             _p: PhantomData,
         }
     }
 
-    /// Signs `msg` per `opts` (pure or pre-hash, context, randomness).
+    /// Signs `msg` per `opts` (pure or pre-hash, context, randomness). The
+    /// key's mode decides when `opts.prehash` is `None` (a HashSLH-DSA key
+    /// uses its pre-hash); a request against the mode is [`Error::WrongKeyMode`].
     pub fn sign(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Signature<P>, Error> {
         self.sign_stream(&mut &msg[..], opts)
     }
@@ -198,7 +225,7 @@ impl<P: ParameterSet> SigningKey<P> {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Signature<P>, Error> {
-        sign_with_options::<P>(&self.parts, msg, opts).map(Signature::from_vec_unchecked)
+        sign_with_options::<P>(&self.parts, self.mode, msg, opts).map(Signature::from_vec_unchecked)
     }
 }
 
@@ -206,6 +233,7 @@ impl<P: ParameterSet> fmt::Debug for SigningKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SigningKey")
             .field("algorithm", &P::ALGORITHM)
+            .field("mode", &self.mode)
             .finish_non_exhaustive()
     }
 }
@@ -224,6 +252,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
         }
         Ok(VerifyingKey {
             parts: PublicParts::from_raw(pk),
+            mode: KeyMode::Unrestricted,
             _p: PhantomData,
         })
     }
@@ -232,12 +261,25 @@ impl<P: ParameterSet> VerifyingKey<P> {
         &self.parts
     }
 
+    /// The mode this key may verify in.
+    pub fn mode(&self) -> KeyMode {
+        self.mode
+    }
+
+    /// This key bound to `mode`; see [`SigningKey::with_mode`].
+    pub fn with_mode(mut self, mode: KeyMode) -> Result<Self, Error> {
+        self.mode = mode.validate(P::ALGORITHM)?;
+        Ok(self)
+    }
+
     /// `PK.seed ‖ PK.root`.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.parts.to_raw(P::PARAMS.n)
     }
 
     /// Verifies `sig` over `msg`: `Ok(())` if valid, [`Error::InvalidSignature`] if not.
+    /// `prehash: None` verifies in the key's mode (a HashSLH-DSA key uses its
+    /// pre-hash); a request against the mode is [`Error::WrongKeyMode`].
     pub fn verify(
         &self,
         msg: &[u8],
@@ -256,6 +298,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
         context: &[u8],
         prehash: Option<PreHash>,
     ) -> Result<(), Error> {
+        let prehash = self.mode.resolve(P::ALGORITHM, prehash)?;
         verify_external::<P>(&self.parts, msg, sig, context, prehash)
     }
 }
@@ -264,6 +307,7 @@ impl<P: ParameterSet> fmt::Debug for VerifyingKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VerifyingKey")
             .field("algorithm", &P::ALGORITHM)
+            .field("mode", &self.mode)
             .field("bytes", &HexBytes(&self.to_bytes()))
             .finish()
     }
@@ -336,14 +380,15 @@ impl<P: ParameterSet> signature::SignatureEncoding for Signature<P> {
 }
 
 /// Hedged: each call draws a fresh `addrnd` from the operating system.
-/// Pure SLH-DSA with an empty context; use [`SigningKey::sign`] for more.
+/// Empty context, in the key's mode (pure, or HashSLH-DSA with its
+/// pre-hash); use [`SigningKey::sign`] for more.
 impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
     fn try_sign(&self, msg: &[u8]) -> Result<Signature<P>, signature::Error> {
         Ok(self.sign(msg, &SignOptions::default())?)
     }
 }
 
-/// Hedged with `addrnd` drawn from the caller's RNG; pure, empty context.
+/// Hedged with `addrnd` drawn from the caller's RNG; empty context, the key's mode.
 impl<P: ParameterSet> signature::RandomizedSigner<Signature<P>> for SigningKey<P> {
     fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
         &self,
@@ -370,7 +415,7 @@ impl<P: ParameterSet> signature::Keypair for SigningKey<P> {
     }
 }
 
-/// Pure SLH-DSA with an empty context.
+/// Empty context, in the key's mode (pure, or HashSLH-DSA with its pre-hash).
 impl<P: ParameterSet> signature::Verifier<Signature<P>> for VerifyingKey<P> {
     fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
         Ok(VerifyingKey::verify(self, msg, sig.as_bytes(), &[], None)?)

@@ -30,7 +30,9 @@ mod hypertree;
 mod keys;
 mod merkle;
 mod message;
+mod mode;
 pub mod params;
+pub mod pki;
 mod prehash;
 mod sign_trees;
 mod slh_dsa;
@@ -45,6 +47,7 @@ pub use error::Error;
 pub use hash::backend::{with_backend, Backend};
 pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
+pub use mode::{KeyMode, RequestedMode};
 pub use params::{
     Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
     Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,

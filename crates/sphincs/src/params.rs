@@ -6,6 +6,7 @@ use core::str::FromStr;
 
 use crate::error::Error;
 use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
+use crate::prehash::PreHash;
 
 /// Largest `n` of any set; buffers are sized for it and sliced to `n`.
 pub const MAX_N: usize = 32;
@@ -276,6 +277,44 @@ impl Algorithm {
         Algorithm::ALL.into_iter().find(|a| a.oid() == dotted)
     }
 
+    /// The pre-hash RFC 9909 binds to this set's HashSLH-DSA OID: SHA-256
+    /// for SHA2-128s/f, SHA-512 for the other SHA2 sets, SHAKE128 for
+    /// SHAKE-128s/f and SHAKE256 for the other SHAKE sets.
+    pub const fn bound_prehash(self) -> PreHash {
+        match (self.params().category, self.oid_arc() >= 26) {
+            (1, false) => PreHash::Sha2_256,
+            (_, false) => PreHash::Sha2_512,
+            (1, true) => PreHash::Shake128,
+            (_, true) => PreHash::Shake256,
+        }
+    }
+
+    /// The last arc of the RFC 9909 HashSLH-DSA OID
+    /// `2.16.840.1.101.3.4.3.<arc>` (35–46, in the order of the pure ones).
+    pub const fn hash_oid_arc(self) -> u32 {
+        self.oid_arc() + 15
+    }
+
+    /// The dotted HashSLH-DSA OID, e.g. `2.16.840.1.101.3.4.3.35` for
+    /// `id-hash-slh-dsa-sha2-128s-with-sha256`.
+    pub fn hash_oid(self) -> String {
+        format!("2.16.840.1.101.3.4.3.{}", self.hash_oid_arc())
+    }
+
+    /// The DER content octets of the HashSLH-DSA OID.
+    pub fn hash_oid_der(self) -> [u8; 9] {
+        let mut out = self.oid_der();
+        out[8] = self.hash_oid_arc() as u8;
+        out
+    }
+
+    /// The set whose HashSLH-DSA OID has these DER content octets.
+    pub fn from_hash_oid_der(body: &[u8]) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.hash_oid_der().as_slice() == body)
+    }
+
     /// NIST security category.
     pub const fn security_category(self) -> u8 {
         self.params().category
@@ -369,5 +408,34 @@ mod tests {
         assert!("".parse::<Algorithm>().is_err());
         assert_eq!(Algorithm::Sha2_128s.oid(), "2.16.840.1.101.3.4.3.20");
         assert_eq!(Algorithm::Shake256f.oid(), "2.16.840.1.101.3.4.3.31");
+    }
+
+    /// RFC 9909 §3's table of HashSLH-DSA OIDs and their pre-hashes, written
+    /// out rather than derived.
+    #[test]
+    fn hash_oids_and_bound_prehashes() {
+        use PreHash::*;
+        let table = [
+            (Algorithm::Sha2_128s, 35, Sha2_256),
+            (Algorithm::Sha2_128f, 36, Sha2_256),
+            (Algorithm::Sha2_192s, 37, Sha2_512),
+            (Algorithm::Sha2_192f, 38, Sha2_512),
+            (Algorithm::Sha2_256s, 39, Sha2_512),
+            (Algorithm::Sha2_256f, 40, Sha2_512),
+            (Algorithm::Shake128s, 41, Shake128),
+            (Algorithm::Shake128f, 42, Shake128),
+            (Algorithm::Shake192s, 43, Shake256),
+            (Algorithm::Shake192f, 44, Shake256),
+            (Algorithm::Shake256s, 45, Shake256),
+            (Algorithm::Shake256f, 46, Shake256),
+        ];
+        for (alg, arc, ph) in table {
+            assert_eq!(alg.hash_oid_arc(), arc, "{alg}");
+            assert_eq!(alg.hash_oid(), format!("2.16.840.1.101.3.4.3.{arc}"));
+            assert_eq!(alg.bound_prehash(), ph, "{alg}");
+            assert_eq!(Algorithm::from_hash_oid_der(&alg.hash_oid_der()), Some(alg));
+            assert_eq!(Algorithm::from_oid_der(&alg.hash_oid_der()), None);
+            assert_eq!(Algorithm::from_hash_oid_der(&alg.oid_der()), None);
+        }
     }
 }

@@ -334,6 +334,9 @@ pub(crate) fn verify_external_many<P: ParameterSet>(
     let p = P::PARAMS;
     verify_many::<P>(pk, items.len(), out, |i, t| {
         let it = &items[i];
+        // As `DynVerifyingKey::verify`: the key's mode first (items of one
+        // key may differ in mode only), then the length.
+        let prehash = it.key.mode().resolve(P::ALGORITHM, it.prehash)?;
         if it.signature.len() != p.sig_bytes() {
             return Err(Error::InvalidSignatureLength {
                 algorithm: P::ALGORITHM,
@@ -342,7 +345,7 @@ pub(crate) fn verify_external_many<P: ParameterSet>(
             });
         }
         let mut msg = it.message;
-        let d = with_m_prime(it.context, it.prehash, &mut msg, |m| {
+        let d = with_m_prime(it.context, prehash, &mut msg, |m| {
             h_msg::<P>(t, &it.signature[..p.n], &pk.pk_root[..p.n], m)
         })?;
         Ok((it.signature, d))
@@ -478,22 +481,27 @@ pub fn slh_verify_internal<P: ParameterSet>(m: &[u8], sig: &[u8], pk: &Verifying
 
 /// `slh_sign` (Algorithm 22): pure SLH-DSA with a context string of at most
 /// 255 bytes; `addrnd` of `None` is the deterministic variant.
+/// [`Error::WrongKeyMode`] for a key bound to HashSLH-DSA by its OID.
 pub fn slh_sign<P: ParameterSet>(
     m: &[u8],
     ctx: &[u8],
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
+    sk.mode().require(P::ALGORITHM, None)?;
     sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
-/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies.
+/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies;
+/// nor does a key bound to HashSLH-DSA by its OID ([`crate::KeyMode`]).
 pub fn slh_verify<P: ParameterSet>(m: &[u8], sig: &[u8], ctx: &[u8], pk: &VerifyingKey<P>) -> bool {
-    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
+    pk.mode().require(P::ALGORITHM, None).is_ok()
+        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
 }
 
 /// `hash_slh_sign` (Algorithm 23): HashSLH-DSA with pre-hash `ph`.
+/// [`Error::WrongKeyMode`] for a key whose OID binds it to another mode.
 pub fn hash_slh_sign<P: ParameterSet>(
     m: &[u8],
     ctx: &[u8],
@@ -501,11 +509,12 @@ pub fn hash_slh_sign<P: ParameterSet>(
     sk: &SigningKey<P>,
     addrnd: Option<&[u8]>,
 ) -> Result<Signature<P>, Error> {
+    sk.mode().require(P::ALGORITHM, Some(ph))?;
     sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1, false)
         .map(Signature::from_vec_unchecked)
 }
 
-/// `hash_slh_verify` (Algorithm 25).
+/// `hash_slh_verify` (Algorithm 25); `false` for a key whose OID binds it to another mode.
 pub fn hash_slh_verify<P: ParameterSet>(
     m: &[u8],
     sig: &[u8],
@@ -513,7 +522,8 @@ pub fn hash_slh_verify<P: ParameterSet>(
     ph: PreHash,
     pk: &VerifyingKey<P>,
 ) -> bool {
-    verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
+    pk.mode().require(P::ALGORITHM, Some(ph)).is_ok()
+        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
 }
 
 /// Algorithms 22/23 over a streamed message.

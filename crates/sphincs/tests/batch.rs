@@ -291,3 +291,57 @@ fn round31_batches_equal_one_by_one() {
         }
     }
 }
+
+#[test]
+fn key_modes_hold_in_batches() {
+    use sphincs::KeyMode;
+    let alg = Algorithm::Sha2_128f;
+    let raw = key(alg, 77);
+    let hashed = raw.clone().with_mode(KeyMode::hash_slh_dsa(alg)).unwrap();
+    let pure = raw.clone().with_mode(KeyMode::Pure).unwrap();
+    let opts = SignOptions {
+        randomness: Randomness::Deterministic,
+        ..Default::default()
+    };
+    // The HashSLH-DSA key signs with its bound pre-hash (SHA-256) by itself.
+    let msg: &[u8] = b"release";
+    let sig_h = hashed.sign(msg, &opts).unwrap();
+    let sig_p = pure.sign(msg, &opts).unwrap();
+    let (kh, kp, kr) = (
+        hashed.verifying_key(),
+        pure.verifying_key(),
+        raw.verifying_key(),
+    );
+    let item = |key, signature, prehash| VerifyItem {
+        key,
+        message: msg,
+        signature,
+        context: b"",
+        prehash,
+    };
+    // Same key bytes in three modes, side by side in one group.
+    let items = [
+        item(&kh, &sig_h, None),
+        item(&kh, &sig_h, Some(PreHash::Sha2_256)),
+        item(&kh, &sig_p, None),
+        item(&kp, &sig_p, None),
+        item(&kp, &sig_h, Some(PreHash::Sha2_256)),
+        item(&kr, &sig_h, Some(PreHash::Sha2_256)),
+        item(&kr, &sig_p, None),
+        item(&kh, &sig_h, Some(PreHash::Sha2_512)),
+    ];
+    let one: Vec<_> = items
+        .iter()
+        .map(|it| {
+            it.key
+                .verify(it.message, it.signature, it.context, it.prehash)
+        })
+        .collect();
+    assert_eq!(one.iter().filter(|r| r.is_ok()).count(), 5, "{one:?}");
+    assert!(one
+        .iter()
+        .any(|r| matches!(r, Err(Error::WrongKeyMode { .. }))));
+    for threads in [1, 2] {
+        assert_eq!(verify_batch(&items, threads), one, "{threads} threads");
+    }
+}

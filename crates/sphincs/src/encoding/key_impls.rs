@@ -9,18 +9,22 @@ use spki::{AlgorithmIdentifierRef, EncodePublicKey, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
 use super::{
-    decode_private_key, decode_public_key, private_key_to_der, private_key_to_pem,
-    public_key_to_der, public_key_to_pem,
+    algorithm_from_oid, decode_private_key, decode_spki, private_key_to_der_with_mode,
+    private_key_to_pem_with_mode, public_key_to_der_with_mode, public_key_to_pem_with_mode,
 };
-use crate::{DynSigningKey, DynVerifyingKey, Error, ParameterSet, SigningKey, VerifyingKey};
+use crate::{
+    DynSigningKey, DynVerifyingKey, Error, KeyMode, ParameterSet, SigningKey, VerifyingKey,
+};
 
 impl DynSigningKey {
     /// Reads a PKCS#8 private key (PEM or DER), recomputing PK.root from the
     /// seeds; [`Error::KeyMismatch`] if it differs, or if a v2 key's
-    /// `publicKey` is not this key's public half.
+    /// `publicKey` is not this key's public half. The key has the mode of its
+    /// OID (pure or HashSLH-DSA).
     pub fn from_pkcs8(input: &[u8]) -> Result<Self, Error> {
         let decoded = decode_private_key(input)?;
-        let key = DynSigningKey::from_bytes(decoded.algorithm, &decoded.secret)?;
+        let key = DynSigningKey::from_bytes(decoded.algorithm, &decoded.secret)?
+            .with_mode(decoded.mode)?;
         check_public_half(&key, decoded.public.as_deref())?;
         Ok(key)
     }
@@ -30,19 +34,21 @@ impl DynSigningKey {
     /// compared with the public half.
     pub fn from_pkcs8_unchecked(input: &[u8]) -> Result<Self, Error> {
         let decoded = decode_private_key(input)?;
-        let key = DynSigningKey::from_bytes_unchecked(decoded.algorithm, &decoded.secret)?;
+        let key = DynSigningKey::from_bytes_unchecked(decoded.algorithm, &decoded.secret)?
+            .with_mode(decoded.mode)?;
         check_public_half(&key, decoded.public.as_deref())?;
         Ok(key)
     }
 
-    /// DER PKCS#8 v1, as RFC 9909 writes it; wiped when dropped.
+    /// DER PKCS#8 v1, as RFC 9909 writes it, under the OID of the key's mode
+    /// (the pure OID for a raw key); wiped when dropped.
     pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
-        private_key_to_der(self.algorithm(), &self.to_bytes())
+        private_key_to_der_with_mode(self.algorithm(), self.mode(), &self.to_bytes())
     }
 
-    /// PEM (`PRIVATE KEY`) PKCS#8 v1; wiped when dropped.
+    /// PEM (`PRIVATE KEY`) PKCS#8 v1 under the OID of the key's mode; wiped when dropped.
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
-        private_key_to_pem(self.algorithm(), &self.to_bytes())
+        private_key_to_pem_with_mode(self.algorithm(), self.mode(), &self.to_bytes())
     }
 }
 
@@ -55,26 +61,29 @@ fn check_public_half(key: &DynSigningKey, public: Option<&[u8]>) -> Result<(), E
 }
 
 impl DynVerifyingKey {
-    /// Reads a SubjectPublicKeyInfo (PEM or DER).
+    /// Reads a SubjectPublicKeyInfo (PEM or DER); the key has the mode of its OID.
     pub fn from_spki(input: &[u8]) -> Result<Self, Error> {
-        let (alg, pk) = decode_public_key(input)?;
-        DynVerifyingKey::from_bytes(alg, &pk)
+        let decoded = decode_spki(input)?;
+        DynVerifyingKey::from_bytes(decoded.algorithm, &decoded.public)?.with_mode(decoded.mode)
     }
 
-    /// DER SubjectPublicKeyInfo.
+    /// DER SubjectPublicKeyInfo under the OID of the key's mode (the pure OID for a raw key).
     pub fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
-        public_key_to_der(self.algorithm(), &self.to_bytes())
+        public_key_to_der_with_mode(self.algorithm(), self.mode(), &self.to_bytes())
     }
 
-    /// PEM (`PUBLIC KEY`) SubjectPublicKeyInfo.
+    /// PEM (`PUBLIC KEY`) SubjectPublicKeyInfo under the OID of the key's mode.
     pub fn to_spki_pem(&self) -> Result<String, Error> {
-        public_key_to_pem(self.algorithm(), &self.to_bytes())
+        public_key_to_pem_with_mode(self.algorithm(), self.mode(), &self.to_bytes())
     }
 }
 
-/// Whether an `AlgorithmIdentifier` is exactly set `P`'s: its OID, no parameters.
-fn identifies<P: ParameterSet>(id: &AlgorithmIdentifierRef<'_>) -> bool {
-    id.oid.as_bytes() == P::ALGORITHM.oid_der().as_slice()
+/// The mode of set `P` an `AlgorithmIdentifier` names (its pure or its
+/// HashSLH-DSA OID), if it names `P` at all.
+fn identifies<P: ParameterSet>(id: &AlgorithmIdentifierRef<'_>) -> Option<KeyMode> {
+    algorithm_from_oid(&id.oid)
+        .filter(|(alg, _)| *alg == P::ALGORITHM)
+        .map(|(_, mode)| mode)
 }
 
 /// The raw public key in a `BIT STRING`, if it is whole octets of set `P`'s length.
@@ -86,15 +95,16 @@ fn public_bytes<'a, P: ParameterSet>(bits: &BitStringRef<'a>) -> Option<&'a [u8]
 impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
     type Error = pkcs8::Error;
 
-    /// Checks the OID is `P`'s with no parameters, the key's length, PK.root,
-    /// and that a v2 `publicKey` is the key's public half.
+    /// Checks the OID is one of `P`'s (the key takes its mode) with no
+    /// parameters, the key's length, PK.root, and that a v2 `publicKey` is
+    /// the key's public half.
     fn try_from(info: PrivateKeyInfoRef<'_>) -> pkcs8::Result<Self> {
-        if !identifies::<P>(&info.algorithm) {
+        let Some(mode) = identifies::<P>(&info.algorithm) else {
             return Err(spki::Error::OidUnknown {
                 oid: info.algorithm.oid,
             }
             .into());
-        }
+        };
         if info.algorithm.parameters.is_some() {
             return Err(pkcs8::Error::ParametersMalformed);
         }
@@ -108,7 +118,9 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
             }
             .into());
         }
-        let key = SigningKey::<P>::from_bytes(sk).map_err(|_| KeyError::Invalid)?;
+        let key = SigningKey::<P>::from_bytes(sk)
+            .and_then(|k| k.with_mode(mode))
+            .map_err(|_| KeyError::Invalid)?;
         if let Some(bits) = &info.public_key {
             let pk = public_bytes::<P>(bits).ok_or(spki::Error::KeyMalformed)?;
             if pk != key.verifying_key().to_bytes().as_slice() {
@@ -120,10 +132,10 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
 }
 
 impl<P: ParameterSet> EncodePrivateKey for SigningKey<P> {
-    /// PKCS#8 v1 as RFC 9909 writes it.
+    /// PKCS#8 v1 as RFC 9909 writes it, under the OID of the key's mode.
     fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
-        let der =
-            private_key_to_der(P::ALGORITHM, &self.to_bytes()).map_err(|_| KeyError::Invalid)?;
+        let der = private_key_to_der_with_mode(P::ALGORITHM, self.mode(), &self.to_bytes())
+            .map_err(|_| KeyError::Invalid)?;
         Ok(SecretDocument::try_from(der.as_slice())?)
     }
 }
@@ -131,24 +143,27 @@ impl<P: ParameterSet> EncodePrivateKey for SigningKey<P> {
 impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
     type Error = spki::Error;
 
-    /// Checks the OID is `P`'s with no parameters and the key's length.
+    /// Checks the OID is one of `P`'s (the key takes its mode) with no
+    /// parameters, and the key's length.
     fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
-        if !identifies::<P>(&spki.algorithm) {
+        let Some(mode) = identifies::<P>(&spki.algorithm) else {
             return Err(spki::Error::OidUnknown {
                 oid: spki.algorithm.oid,
             });
-        }
+        };
         if let Some(params) = &spki.algorithm.parameters {
             return Err(spki::Error::Asn1(params.tag().value_error().into()));
         }
         let pk = public_bytes::<P>(&spki.subject_public_key).ok_or(spki::Error::KeyMalformed)?;
-        VerifyingKey::<P>::from_bytes(pk).map_err(|_| spki::Error::KeyMalformed)
+        VerifyingKey::<P>::from_bytes(pk)
+            .and_then(|k| k.with_mode(mode))
+            .map_err(|_| spki::Error::KeyMalformed)
     }
 }
 
 impl<P: ParameterSet> EncodePublicKey for VerifyingKey<P> {
     fn to_public_key_der(&self) -> spki::Result<Document> {
-        let der = public_key_to_der(P::ALGORITHM, &self.to_bytes())
+        let der = public_key_to_der_with_mode(P::ALGORITHM, self.mode(), &self.to_bytes())
             .map_err(|_| spki::Error::KeyMalformed)?;
         Ok(Document::try_from(der)?)
     }

@@ -1,0 +1,257 @@
+//! `sphincs cert …`: X.509 certificates and PKCS#10 requests. The work is
+//! `sphincs::pki::cert`; this file reads the files, writes the outputs
+//! atomically and maps the outcomes to exit codes.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use clap::{Args, Subcommand};
+use sphincs::pki::cert::{self, CertOptions};
+use sphincs::Error;
+
+use crate::error::CliError;
+use crate::io::{check_writable, read_file, refuse_binary_terminal, write_output, write_stdout};
+use crate::keyfile::{load_signing_key, parse_algorithm};
+
+#[derive(Subcommand)]
+pub enum CertCommand {
+    /// Make a self-signed certificate for a key (a signing key's, or with --ca a CA's).
+    SelfSigned {
+        #[command(flatten)]
+        key: KeyArgs,
+        /// Subject (and issuer) name, RFC 4514 text, e.g. "CN=Release signing,O=Example".
+        #[arg(long, value_name = "NAME")]
+        subject: String,
+        #[command(flatten)]
+        profile: ProfileArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Make a PKCS#10 certification request, signed by the key.
+    Request {
+        #[command(flatten)]
+        key: KeyArgs,
+        /// Subject name, RFC 4514 text.
+        #[arg(long, value_name = "NAME")]
+        subject: String,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Issue a certificate for a request, signed by a CA key and certificate.
+    Issue {
+        /// The CA's private key.
+        #[arg(long = "ca-key", value_name = "KEY")]
+        ca_key: PathBuf,
+        /// The CA's certificate (PEM or DER).
+        #[arg(long = "ca-cert", value_name = "CERT")]
+        ca_cert: PathBuf,
+        /// The request (PEM or DER); its signature is checked first.
+        #[arg(value_name = "CSR")]
+        csr: PathBuf,
+        /// Parameter set of a raw CA key.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+        #[command(flatten)]
+        profile: ProfileArgs,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Check a certificate (or a request's signature); exit 0 if it checks out, 1 if not.
+    Verify {
+        /// The certificate or request (PEM or DER).
+        #[arg(value_name = "CERT")]
+        cert: PathBuf,
+        /// The issuer's certificate (default: the certificate must be self-signed).
+        #[arg(long, value_name = "CERT")]
+        issuer: Option<PathBuf>,
+    },
+    /// Describe a certificate: names, serial, validity, key, signature algorithm, extensions.
+    Show {
+        /// The certificate (PEM or DER).
+        #[arg(value_name = "CERT")]
+        cert: PathBuf,
+    },
+}
+
+#[derive(Args)]
+pub struct KeyArgs {
+    /// Private key: PEM, DER, or raw bytes (raw needs -a). Its OID decides
+    /// pure SLH-DSA or HashSLH-DSA signatures (RFC 9909).
+    #[arg(short = 'k', long = "key", value_name = "KEY")]
+    key: PathBuf,
+    /// Parameter set of a raw key.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+    algorithm: Option<String>,
+}
+
+#[derive(Args)]
+pub struct ProfileArgs {
+    /// Days of validity from now.
+    #[arg(long, value_name = "N", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    days: u32,
+    /// A CA certificate (basicConstraints cA, keyUsage keyCertSign and cRLSign).
+    #[arg(long)]
+    ca: bool,
+}
+
+#[derive(Args)]
+pub struct OutArgs {
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write DER instead of PEM.
+    #[arg(long)]
+    der: bool,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+}
+
+impl OutArgs {
+    /// Refuses a bad destination before any work.
+    fn check(&self) -> Result<(), CliError> {
+        match &self.out {
+            Some(o) => check_writable(o, self.force),
+            None if self.der => refuse_binary_terminal(),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&self, data: &[u8]) -> Result<(), CliError> {
+        match &self.out {
+            Some(o) => write_output(o, data, false, self.force),
+            None => write_stdout(data, self.der),
+        }
+    }
+}
+
+pub fn run(command: CertCommand) -> Result<(), CliError> {
+    match command {
+        CertCommand::SelfSigned {
+            key,
+            subject,
+            profile,
+            out,
+        } => {
+            let name = cert::parse_name(&subject)?;
+            out.check()?;
+            let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
+            let c = cert::self_signed(&sk, &name, profile.options())?;
+            out.write(&cert::encode_certificate(&c, !out.der)?)
+        }
+        CertCommand::Request { key, subject, out } => {
+            let name = cert::parse_name(&subject)?;
+            out.check()?;
+            let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
+            let csr = cert::request(&sk, &name)?;
+            out.write(&cert::encode_request(&csr, !out.der)?)
+        }
+        CertCommand::Issue {
+            ca_key,
+            ca_cert,
+            csr,
+            algorithm,
+            profile,
+            out,
+        } => {
+            out.check()?;
+            let ca = cert::parse_certificate(&read_file(&ca_cert)?)
+                .map_err(|e| CliError::file(&ca_cert, e))?;
+            let request =
+                cert::parse_request(&read_file(&csr)?).map_err(|e| CliError::file(&csr, e))?;
+            let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
+            let c = cert::issue(&sk, &ca, &request, profile.options()).map_err(|e| match e {
+                Error::InvalidSignature => {
+                    CliError::file(&csr, "the request's signature does not verify")
+                }
+                e => CliError::from(e),
+            })?;
+            out.write(&cert::encode_certificate(&c, !out.der)?)
+        }
+        CertCommand::Verify { cert: path, issuer } => verify(&path, issuer.as_deref()),
+        CertCommand::Show { cert: path } => {
+            let c = cert::parse_certificate(&read_file(&path)?)
+                .map_err(|e| CliError::file(&path, e))?;
+            write_stdout(cert::describe(&c).as_bytes(), false)
+        }
+    }
+}
+
+impl ProfileArgs {
+    fn options(&self) -> CertOptions {
+        CertOptions {
+            days: self.days,
+            ca: self.ca,
+        }
+    }
+}
+
+/// A request is recognised by its PEM label, or as DER that reads as one.
+fn is_request(bytes: &[u8]) -> bool {
+    sphincs::encoding::pem_label(bytes) == Some(cert::REQUEST_LABEL)
+        || (bytes.first() == Some(&0x30)
+            && cert::parse_certificate(bytes).is_err()
+            && cert::parse_request(bytes).is_ok())
+}
+
+fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
+    let bytes = read_file(path)?;
+    if is_request(&bytes) {
+        if issuer.is_some() {
+            return Err(CliError::file(
+                path,
+                "is a certification request; --issuer applies to certificates",
+            ));
+        }
+        let csr = cert::parse_request(&bytes).map_err(|e| CliError::file(path, e))?;
+        return match cert::verify_request(&csr) {
+            Ok(()) => write_stdout(
+                format!(
+                    "request OK: {}\n  signature verifies with the request's own key\n",
+                    csr.info.subject
+                )
+                .as_bytes(),
+                false,
+            ),
+            Err(e) => Err(outcome(path, e)),
+        };
+    }
+    let c = cert::parse_certificate(&bytes).map_err(|e| CliError::file(path, e))?;
+    let issuer_cert = match issuer {
+        Some(p) => Some(cert::parse_certificate(&read_file(p)?).map_err(|e| CliError::file(p, e))?),
+        None => None,
+    };
+    match cert::verify_certificate(&c, issuer_cert.as_ref(), SystemTime::now()) {
+        Ok(check) => {
+            let mut text = format!(
+                "certificate OK: {}{}\n",
+                check.subject,
+                if check.self_signed {
+                    " (self-signed)"
+                } else {
+                    ""
+                }
+            );
+            for line in check.checked {
+                text += &format!("  {line}\n");
+            }
+            text += "  not checked: revocation, paths beyond the given issuer, name constraints, policies\n";
+            write_stdout(text.as_bytes(), false)
+        }
+        Err(e) => Err(outcome(path, e)),
+    }
+}
+
+/// An invalid signature or a failed check is exit 1; anything else exit 2.
+fn outcome(path: &Path, e: Error) -> CliError {
+    match e {
+        Error::InvalidSignature => CliError::InvalidSignature(format!(
+            "invalid: {}: the signature does not verify",
+            path.display()
+        )),
+        Error::VerificationFailed(msg) => {
+            CliError::InvalidSignature(format!("invalid: {}: {msg}", path.display()))
+        }
+        e => CliError::file(path, e),
+    }
+}

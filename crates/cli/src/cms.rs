@@ -1,0 +1,215 @@
+//! `sphincs cms sign|verify`: CMS SignedData with SLH-DSA (RFC 9814). The
+//! work is `sphincs::pki::cms`; here the content is streamed from its file
+//! into the digest and, when attached, into the output.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use clap::Subcommand;
+use sphincs::pki::cert::parse_certificate;
+use sphincs::pki::cms::{self, CmsSignOptions, SignedDataParts};
+use sphincs::{Error, MessageSource, PreHash};
+
+use crate::error::CliError;
+use crate::io::{
+    check_writable, read_file, refuse_binary_terminal, stage_with, write_stdout, Message,
+};
+use crate::keyfile::{load_signing_key, parse_algorithm};
+
+#[derive(Subcommand)]
+pub enum CmsCommand {
+    /// Sign a file as CMS SignedData (DER unless --pem), with the signer's certificate inside.
+    Sign {
+        /// Private key (pure SLH-DSA: RFC 9814): PEM, DER, or raw bytes (raw needs -a).
+        #[arg(short = 'k', long = "key", value_name = "KEY")]
+        key: PathBuf,
+        /// The key's certificate (PEM or DER); it names the signer and is embedded.
+        #[arg(long, value_name = "CERT")]
+        cert: PathBuf,
+        /// Leave the content out of the SignedData.
+        #[arg(long)]
+        detached: bool,
+        /// Write PEM ("CMS") instead of DER (the output is then built in memory).
+        #[arg(long)]
+        pem: bool,
+        /// Message digest (default: RFC 9814's pairing, e.g. SHAKE-128 for
+        /// SHAKE-128f); SHA2-256/384/512, SHA3-256/384/512 or SHAKE-128/256
+        /// as strong as the set.
+        #[arg(long, value_name = "HASH")]
+        digest: Option<String>,
+        /// Parameter set of a raw key.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
+        /// The content; `-` or nothing for standard input.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "out", value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Replace an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Verify a SignedData; exit 0 if every signature checks out, 1 if not.
+    Verify {
+        /// The signer's certificate (default: the one embedded). The
+        /// certificate itself is not checked; use `sphincs cert verify`.
+        #[arg(long, value_name = "CERT")]
+        cert: Option<PathBuf>,
+        /// The content of a detached SignedData.
+        #[arg(long, value_name = "FILE")]
+        content: Option<PathBuf>,
+        /// The SignedData (PEM or DER).
+        #[arg(value_name = "SIGNED")]
+        signed: PathBuf,
+    },
+}
+
+pub fn run(command: CmsCommand) -> Result<(), CliError> {
+    match command {
+        CmsCommand::Sign {
+            key,
+            cert,
+            detached,
+            pem,
+            digest,
+            algorithm,
+            file,
+            out,
+            force,
+        } => {
+            let digest = digest
+                .as_deref()
+                .map(|d| d.parse::<PreHash>().map_err(CliError::from))
+                .transpose()?;
+            match &out {
+                Some(o) => check_writable(o, force)?,
+                None if !pem => refuse_binary_terminal()?,
+                None => {}
+            }
+            let signer_cert =
+                parse_certificate(&read_file(&cert)?).map_err(|e| CliError::file(&cert, e))?;
+            let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
+            let mut message = Message::open(file.as_deref())?;
+            let parts = cms::sign(
+                &sk,
+                &signer_cert,
+                message.source(),
+                CmsSignOptions { digest, detached },
+                SystemTime::now(),
+            )?;
+            write_signed(&parts, message.source(), pem, out.as_deref(), force)
+        }
+        CmsCommand::Verify {
+            cert,
+            content,
+            signed,
+        } => {
+            let sd = cms::parse_signed_data(&read_file(&signed)?)
+                .map_err(|e| CliError::file(&signed, e))?;
+            let signer = match &cert {
+                Some(p) => {
+                    Some(parse_certificate(&read_file(p)?).map_err(|e| CliError::file(p, e))?)
+                }
+                None => None,
+            };
+            let mut message = match &content {
+                Some(p) => Some(Message::open(Some(p))?),
+                None => None,
+            };
+            match cms::verify(&sd, signer.as_ref(), message.as_mut().map(Message::source)) {
+                Ok(check) => {
+                    let text = format!(
+                        "CMS signature OK: signed by {} ({}, {} content{})\n  the signer's certificate was not checked; use `sphincs cert verify`\n",
+                        check.signer,
+                        check.digest,
+                        if check.attached { "attached" } else { "detached" },
+                        check
+                            .signing_time
+                            .map(|t| format!(", signed at {t}"))
+                            .unwrap_or_default()
+                    );
+                    write_stdout(text.as_bytes(), false)
+                }
+                Err(Error::InvalidSignature) => Err(CliError::InvalidSignature(format!(
+                    "invalid: {}: the signature does not verify",
+                    signed.display()
+                ))),
+                Err(Error::VerificationFailed(msg)) => Err(CliError::InvalidSignature(format!(
+                    "invalid: {}: {msg}",
+                    signed.display()
+                ))),
+                Err(e) => Err(CliError::file(&signed, e)),
+            }
+        }
+    }
+}
+
+/// Writes `prefix ‖ content ‖ suffix` (the content only when attached),
+/// streaming the content for DER; PEM is built in memory.
+fn write_signed(
+    parts: &SignedDataParts,
+    content: &mut dyn MessageSource,
+    pem: bool,
+    out: Option<&Path>,
+    force: bool,
+) -> Result<(), CliError> {
+    let mut failure: Option<Error> = None;
+    let mut fill = |w: &mut dyn Write| -> io::Result<()> {
+        w.write_all(&parts.prefix)?;
+        if parts.content_len > 0 {
+            let mut written = 0u64;
+            let mut err = None;
+            let fed = content.feed(&mut |b| {
+                if err.is_none() {
+                    written += b.len() as u64;
+                    err = w.write_all(b).err();
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if let Err(e) = fed {
+                failure = Some(e);
+                return Err(io::Error::other("content"));
+            }
+            if written != parts.content_len {
+                failure = Some(Error::Io(
+                    "the content changed while it was being read".into(),
+                ));
+                return Err(io::Error::other("content"));
+            }
+        }
+        w.write_all(&parts.suffix)
+    };
+    if pem {
+        let mut der = Vec::new();
+        fill(&mut der).map_err(|e| pick(&mut failure, e))?;
+        let text = cms::encode(der, true)?;
+        return match out {
+            Some(o) => crate::io::write_output(o, &text, false, force),
+            None => write_stdout(&text, false),
+        };
+    }
+    match out {
+        Some(o) => match stage_with(o, false, true, &mut fill) {
+            Ok(staged) => staged.commit(force),
+            Err(e) => Err(failure.take().map(CliError::from).unwrap_or(e)),
+        },
+        None => {
+            let stdout = io::stdout();
+            let mut lock = io::BufWriter::new(stdout.lock());
+            fill(&mut lock)
+                .and_then(|()| lock.flush())
+                .map_err(|e| pick(&mut failure, e))
+        }
+    }
+}
+
+fn pick(failure: &mut Option<Error>, e: io::Error) -> CliError {
+    match failure.take() {
+        Some(f) => f.into(),
+        None => CliError::Failed(format!("cannot write the SignedData: {e}")),
+    }
+}

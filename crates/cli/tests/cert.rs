@@ -1,0 +1,257 @@
+//! `sphincs cert …` end to end: self-signed, request, issue, verify, show,
+//! PEM and DER, exit codes, and no output left behind on an error.
+
+mod pki_common;
+use pki_common::{sphincs, Scratch};
+
+#[test]
+fn ca_request_issue_verify() {
+    let s = Scratch::new("cert-chain");
+    let (ca_key, ca, leaf_key, csr, leaf) = (
+        s.p("ca.key"),
+        s.p("ca.pem"),
+        s.p("leaf.key"),
+        s.p("leaf.csr"),
+        s.p("leaf.der"),
+    );
+    sphincs(&["keygen", "-a", "sha2-128f", "-o", &ca_key]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &ca_key,
+        "--subject",
+        "CN=Test CA,O=Example",
+        "--ca",
+        "--days",
+        "10",
+        "-o",
+        &ca,
+    ])
+    .ok();
+    assert!(s
+        .read("ca.pem")
+        .starts_with(b"-----BEGIN CERTIFICATE-----\n"));
+    let out = sphincs(&["cert", "verify", &ca]).ok().text();
+    assert!(
+        out.contains("certificate OK: CN=Test CA,O=Example (self-signed)"),
+        "{out}"
+    );
+    assert!(out.contains("within its validity period"), "{out}");
+    assert!(out.contains("not checked: revocation"), "{out}");
+
+    sphincs(&[
+        "keygen",
+        "-a",
+        "shake-128f",
+        "--prehash",
+        "shake-128",
+        "-o",
+        &leaf_key,
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "request",
+        "-k",
+        &leaf_key,
+        "--subject",
+        "CN=Leaf",
+        "-o",
+        &csr,
+    ])
+    .ok();
+    assert!(s
+        .read("leaf.csr")
+        .starts_with(b"-----BEGIN CERTIFICATE REQUEST-----\n"));
+    let out = sphincs(&["cert", "verify", &csr]).ok().text();
+    assert!(out.contains("request OK: CN=Leaf"), "{out}");
+
+    sphincs(&[
+        "cert",
+        "issue",
+        "--ca-key",
+        &ca_key,
+        "--ca-cert",
+        &ca,
+        &csr,
+        "--der",
+        "-o",
+        &leaf,
+    ])
+    .ok();
+    assert_eq!(s.read("leaf.der")[0], 0x30);
+    let out = sphincs(&["cert", "verify", &leaf, "--issuer", &ca])
+        .ok()
+        .text();
+    assert!(out.contains("issuer is a CA"), "{out}");
+    let show = sphincs(&["cert", "show", &leaf]).ok().text();
+    assert!(show.contains("Subject:    CN=Leaf"), "{show}");
+    assert!(show.contains("HashSLH-DSA with SHAKE-128"), "{show}");
+    assert!(show.contains("2.16.840.1.101.3.4.3.42"), "{show}");
+    assert!(
+        show.contains("Signature:  SLH-DSA-SHA2-128f, OID 2.16.840.1.101.3.4.3.21"),
+        "{show}"
+    );
+
+    // Not self-signed: exit 1. The leaf as its own issuer: exit 1 (not a CA / names).
+    sphincs(&["cert", "verify", &leaf]).invalid("not self-signed");
+    sphincs(&["cert", "verify", &leaf, "--issuer", &leaf]).invalid("invalid");
+    // A leaf certificate cannot issue.
+    let leaf_cert_pem = s.p("leaf.pem");
+    sphincs(&[
+        "cert",
+        "issue",
+        "--ca-key",
+        &ca_key,
+        "--ca-cert",
+        &ca,
+        &csr,
+        "-o",
+        &leaf_cert_pem,
+    ])
+    .ok();
+    let x = s.p("x");
+    sphincs(&[
+        "cert",
+        "issue",
+        "--ca-key",
+        &leaf_key,
+        "--ca-cert",
+        &leaf_cert_pem,
+        &csr,
+        "-o",
+        &x,
+    ])
+    .usage_error("not a CA");
+    // The CA key must match the CA certificate.
+    sphincs(&[
+        "cert",
+        "issue",
+        "--ca-key",
+        &leaf_key,
+        "--ca-cert",
+        &ca,
+        &csr,
+        "-o",
+        &x,
+    ])
+    .usage_error("not the key of the CA certificate");
+    assert!(!s.path("x").exists());
+    // Existing output is not replaced without --force.
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &ca_key,
+        "--subject",
+        "CN=x",
+        "-o",
+        &ca,
+    ])
+    .usage_error("exists");
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &ca_key,
+        "--subject",
+        "CN=x",
+        "-o",
+        &ca,
+        "--force",
+    ])
+    .ok();
+}
+
+#[test]
+fn bad_input() {
+    let s = Scratch::new("cert-bad");
+    let (k, c) = (s.p("k.pem"), s.p("c.der"));
+    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=Bad",
+        "--der",
+        "-o",
+        &c,
+    ])
+    .ok();
+    let der = s.read("c.der");
+    let cut = s.write("cut.der", &der[..der.len() / 2]);
+    sphincs(&["cert", "verify", &cut]).usage_error("not a valid DER");
+    sphincs(&["cert", "show", &cut]).usage_error("not a valid DER");
+    let mut flipped = der.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    let flipped = s.write("flipped.der", &flipped);
+    sphincs(&["cert", "verify", &flipped]).invalid("signature does not verify");
+    let text = s.write("text", b"not a certificate");
+    sphincs(&["cert", "verify", &text]).usage_error("neither PEM");
+    sphincs(&["cert", "verify", &k]).usage_error("expected \"CERTIFICATE\"");
+    let x = s.p("x");
+    sphincs(&["cert", "self-signed", "-k", &k, "--subject", "", "-o", &x])
+        .usage_error("subject is empty");
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "nonsense",
+        "-o",
+        &x,
+    ])
+    .usage_error("RFC 4514");
+    sphincs(&["cert", "request", "-k", &c, "--subject", "CN=x", "-o", &x]).usage_error("");
+    sphincs(&[
+        "cert",
+        "issue",
+        "--ca-key",
+        &k,
+        "--ca-cert",
+        &c,
+        &cut,
+        "-o",
+        &x,
+    ])
+    .usage_error("not a valid DER");
+    assert!(!s.path("x").exists());
+
+    // A HashSLH-DSA key's certificate with its outer signature OID made pure
+    // (.36 → .21): the certificate's two algorithm fields disagree, exit 2.
+    let (hk, hc) = (s.p("h.pem"), s.p("h.der"));
+    sphincs(&[
+        "keygen",
+        "-a",
+        "sha2-128f",
+        "--prehash",
+        "sha2-256",
+        "-o",
+        &hk,
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &hk,
+        "--subject",
+        "CN=h",
+        "--der",
+        "-o",
+        &hc,
+    ])
+    .ok();
+    let mut der = s.read("h.der");
+    let oid36 = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 36,
+    ];
+    let last = der.windows(11).rposition(|w| w == oid36).unwrap();
+    der[last + 10] = 21;
+    let mixed = s.write("mixed.der", &der);
+    sphincs(&["cert", "verify", &mixed]).usage_error("two signature algorithms");
+}

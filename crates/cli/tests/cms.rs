@@ -1,0 +1,119 @@
+//! `sphincs cms sign|verify` end to end: attached and detached, PEM and DER,
+//! streamed content, exit codes and bad input.
+
+mod pki_common;
+use pki_common::{sphincs, Scratch};
+
+#[test]
+fn sign_and_verify() {
+    let s = Scratch::new("cms");
+    let (k, c) = (s.p("k.pem"), s.p("c.pem"));
+    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=CMS signer",
+        "-o",
+        &c,
+    ])
+    .ok();
+    // Larger than the 64 KiB read buffer, so the content is streamed in pieces.
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
+    let msg = s.write("msg", &data);
+    let (att, det) = (s.p("att.der"), s.p("det.pem"));
+    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &att]).ok();
+    let der = s.read("att.der");
+    assert_eq!(der[0], 0x30);
+    assert!(
+        der.windows(data.len()).any(|w| w == data),
+        "content embedded"
+    );
+    let out = sphincs(&["cms", "verify", &att]).ok().text();
+    assert!(
+        out.contains("CMS signature OK: signed by CN=CMS signer (SHAKE-128, attached"),
+        "{out}"
+    );
+    sphincs(&[
+        "cms",
+        "sign",
+        "-k",
+        &k,
+        "--cert",
+        &c,
+        "--detached",
+        "--pem",
+        &msg,
+        "-o",
+        &det,
+    ])
+    .ok();
+    assert!(s.read("det.pem").starts_with(b"-----BEGIN CMS-----\n"));
+    assert!(s.read("det.pem").len() < 100_000, "detached: no content");
+    sphincs(&["cms", "verify", "--content", &msg, "--cert", &c, &det]).ok();
+    // Another digest on request; too weak refused.
+    let sha3 = s.p("sha3.der");
+    sphincs(&[
+        "cms", "sign", "-k", &k, "--cert", &c, "--digest", "sha3-256", &msg, "-o", &sha3,
+    ])
+    .ok();
+    let out = sphincs(&["cms", "verify", &sha3]).ok().text();
+    assert!(out.contains("SHA3-256"), "{out}");
+    let x = s.p("x");
+    sphincs(&[
+        "cms", "sign", "-k", &k, "--cert", &c, "--digest", "sha2-224", &msg, "-o", &x,
+    ])
+    .usage_error("too weak");
+
+    // Detached without content; wrong content: digest mismatch, exit 1.
+    sphincs(&["cms", "verify", &det]).usage_error("give the content file");
+    let other = s.write("other", b"other content");
+    sphincs(&["cms", "verify", "--content", &other, &det]).invalid("message digest");
+    // A tampered signature: exit 1.
+    let mut bad = der.clone();
+    *bad.last_mut().unwrap() ^= 1;
+    let bad = s.write("bad.der", &bad);
+    sphincs(&["cms", "verify", &bad]).invalid("does not verify");
+    // Truncated, garbage, a certificate instead of CMS: exit 2.
+    let cut = s.write("cut.der", &der[..der.len() / 3]);
+    sphincs(&["cms", "verify", &cut]).usage_error("not a valid DER");
+    sphincs(&["cms", "verify", &other]).usage_error("neither PEM");
+    sphincs(&["cms", "verify", &c]).usage_error("\"CERTIFICATE\"");
+    // A HashSLH-DSA key cannot sign CMS (RFC 9814 is pure SLH-DSA).
+    let (hk, hc) = (s.p("h.pem"), s.p("hc.pem"));
+    sphincs(&[
+        "keygen",
+        "-a",
+        "shake-128f",
+        "--prehash",
+        "shake-128",
+        "-o",
+        &hk,
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &hk,
+        "--subject",
+        "CN=h",
+        "-o",
+        &hc,
+    ])
+    .ok();
+    sphincs(&["cms", "sign", "-k", &hk, "--cert", &hc, &msg, "-o", &x]).usage_error("pure SLH-DSA");
+    // The key must be the certificate's.
+    sphincs(&["cms", "sign", "-k", &hk, "--cert", &c, &msg, "-o", &x]).usage_error("");
+    assert!(!s.path("x").exists());
+    let names: Vec<_> = std::fs::read_dir(&s.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.to_string_lossy().ends_with(".tmp")),
+        "{names:?}"
+    );
+}

@@ -1,0 +1,202 @@
+//! The mode a key is bound to. RFC 9909 gives every parameter set two OIDs:
+//! one for pure SLH-DSA (`.20`–`.31`) and one for HashSLH-DSA with a fixed
+//! pre-hash (`.35`–`.46`), and its operational considerations ask that a key
+//! be used in the mode of its OID only. A key read from SPKI or PKCS#8 knows
+//! its mode from the OID; a raw key (no OID) may be used in either mode, as
+//! FIPS 205 itself allows.
+
+use core::fmt;
+
+use crate::error::Error;
+use crate::params::Algorithm;
+use crate::prehash::PreHash;
+
+/// How a key may sign and verify.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KeyMode {
+    /// A raw key with no OID: pure SLH-DSA or HashSLH-DSA with any of the
+    /// twelve pre-hashes of FIPS 205 §10.2.2, as the caller asks. Encoded as
+    /// SPKI / PKCS#8 it is written under the pure OID.
+    #[default]
+    Unrestricted,
+    /// Pure SLH-DSA only (OIDs `2.16.840.1.101.3.4.3.20`–`.31`).
+    Pure,
+    /// HashSLH-DSA with this pre-hash only (OIDs `.35`–`.46`); it is always
+    /// the pre-hash RFC 9909 binds to the parameter set
+    /// ([`Algorithm::bound_prehash`]).
+    HashSlhDsa(PreHash),
+}
+
+impl KeyMode {
+    /// The HashSLH-DSA mode of `alg`: its RFC 9909 pre-hash.
+    pub const fn hash_slh_dsa(alg: Algorithm) -> KeyMode {
+        KeyMode::HashSlhDsa(alg.bound_prehash())
+    }
+
+    /// Checks that `alg` may carry this mode: a HashSLH-DSA mode must use the
+    /// pre-hash RFC 9909 binds to the set, since no OID names another pairing.
+    pub fn validate(self, alg: Algorithm) -> Result<KeyMode, Error> {
+        match self {
+            KeyMode::HashSlhDsa(ph) if ph != alg.bound_prehash() => Err(Error::PreHashNotBound {
+                algorithm: alg,
+                prehash: ph,
+            }),
+            mode => Ok(mode),
+        }
+    }
+
+    /// The pre-hash to sign or verify with when a caller asks for
+    /// `requested` (`None`: the key's own mode, which is pure for a pure or
+    /// raw key and the bound pre-hash for a HashSLH-DSA key). A pure key asked
+    /// for a pre-hash, or a HashSLH-DSA key asked for another one, is
+    /// [`Error::WrongKeyMode`].
+    pub fn resolve(
+        self,
+        alg: Algorithm,
+        requested: Option<PreHash>,
+    ) -> Result<Option<PreHash>, Error> {
+        match (self, requested) {
+            (KeyMode::Unrestricted, r) | (KeyMode::Pure, r @ None) => Ok(r),
+            (KeyMode::HashSlhDsa(own), None) => Ok(Some(own)),
+            (KeyMode::HashSlhDsa(own), Some(r)) if r == own => Ok(Some(own)),
+            (key_mode, requested) => Err(Error::WrongKeyMode {
+                algorithm: alg,
+                key_mode,
+                requested: requested.map_or(RequestedMode::Pure, RequestedMode::HashSlhDsa),
+            }),
+        }
+    }
+
+    /// Checks an explicit request (`None` = pure SLH-DSA, as in FIPS 205's
+    /// `slh_sign`; `Some(ph)` = HashSLH-DSA with `ph`) against this mode.
+    pub fn require(self, alg: Algorithm, wanted: Option<PreHash>) -> Result<(), Error> {
+        let ok = match (self, wanted) {
+            (KeyMode::Unrestricted, _) | (KeyMode::Pure, None) => true,
+            (KeyMode::HashSlhDsa(own), Some(w)) => own == w,
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::WrongKeyMode {
+                algorithm: alg,
+                key_mode: self,
+                requested: wanted.map_or(RequestedMode::Pure, RequestedMode::HashSlhDsa),
+            })
+        }
+    }
+
+    /// The RFC 9909 OID under which a key of `alg` in this mode is written
+    /// (the pure one for a raw key), dotted.
+    pub fn oid(self, alg: Algorithm) -> String {
+        match self {
+            KeyMode::HashSlhDsa(_) => alg.hash_oid(),
+            _ => alg.oid(),
+        }
+    }
+}
+
+impl fmt::Display for KeyMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyMode::Unrestricted => f.write_str("raw (no OID: pure or any pre-hash)"),
+            KeyMode::Pure => f.write_str("pure SLH-DSA"),
+            KeyMode::HashSlhDsa(ph) => write!(f, "HashSLH-DSA with {ph}"),
+        }
+    }
+}
+
+/// What a caller asked a key to do, in a [`Error::WrongKeyMode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RequestedMode {
+    /// Pure SLH-DSA.
+    Pure,
+    /// HashSLH-DSA with this pre-hash.
+    HashSlhDsa(PreHash),
+}
+
+/// The text of [`Error::WrongKeyMode`]: what the key is, and how to make the
+/// key the caller needs (RFC 9909 §8, operational considerations).
+pub(crate) fn wrong_mode_message(
+    f: &mut fmt::Formatter<'_>,
+    alg: Algorithm,
+    key_mode: KeyMode,
+    requested: RequestedMode,
+) -> fmt::Result {
+    let bound = alg.bound_prehash();
+    let short = &alg.name()["SLH-DSA-".len()..];
+    write!(
+        f,
+        "this {alg} key is bound to {key_mode} by its OID {}, so it cannot be used for ",
+        key_mode.oid(alg)
+    )?;
+    match requested {
+        RequestedMode::Pure => f.write_str("pure SLH-DSA")?,
+        RequestedMode::HashSlhDsa(ph) => write!(f, "HashSLH-DSA with {ph}")?,
+    }
+    f.write_str(" (RFC 9909 allows one mode per key); ")?;
+    match (key_mode, requested) {
+        (KeyMode::HashSlhDsa(own), RequestedMode::HashSlhDsa(_)) => write!(
+            f,
+            "sign and verify with its own pre-hash {own} (omit --prehash), or make a key for the other mode: `sphincs keygen -a {short}` for pure SLH-DSA (a raw key, used with -a, takes any pre-hash)"
+        ),
+        (KeyMode::HashSlhDsa(own), RequestedMode::Pure) => write!(
+            f,
+            "sign and verify with its pre-hash {own}, or make a pure key: `sphincs keygen -a {short}`"
+        ),
+        _ => write!(
+            f,
+            "omit --prehash, or make a HashSLH-DSA key: `sphincs keygen -a {short} --prehash {bound}` (library: `with_mode(KeyMode::hash_slh_dsa(alg))`); a raw key, used with -a, takes any pre-hash"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_and_require() {
+        let alg = Algorithm::Sha2_128s;
+        let bound = KeyMode::hash_slh_dsa(alg);
+        assert_eq!(bound, KeyMode::HashSlhDsa(PreHash::Sha2_256));
+        assert_eq!(KeyMode::Pure.resolve(alg, None), Ok(None));
+        assert!(KeyMode::Pure.resolve(alg, Some(PreHash::Sha2_256)).is_err());
+        assert_eq!(bound.resolve(alg, None), Ok(Some(PreHash::Sha2_256)));
+        assert_eq!(
+            bound.resolve(alg, Some(PreHash::Sha2_256)),
+            Ok(Some(PreHash::Sha2_256))
+        );
+        assert!(bound.resolve(alg, Some(PreHash::Sha2_512)).is_err());
+        for ph in PreHash::ALL {
+            assert_eq!(KeyMode::Unrestricted.resolve(alg, Some(ph)), Ok(Some(ph)));
+            assert!(KeyMode::Unrestricted.require(alg, Some(ph)).is_ok());
+        }
+        assert!(bound.require(alg, None).is_err());
+        assert!(KeyMode::Pure.require(alg, None).is_ok());
+        assert!(KeyMode::HashSlhDsa(PreHash::Sha3_256)
+            .validate(alg)
+            .is_err());
+        assert_eq!(bound.validate(alg), Ok(bound));
+    }
+
+    #[test]
+    fn messages_say_how_to_make_the_right_key() {
+        let alg = Algorithm::Shake192f;
+        let e = KeyMode::Pure
+            .resolve(alg, Some(PreHash::Sha2_512))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("2.16.840.1.101.3.4.3.29"), "{e}");
+        assert!(
+            e.contains("sphincs keygen -a SHAKE-192f --prehash SHAKE-256"),
+            "{e}"
+        );
+        let e = KeyMode::hash_slh_dsa(alg)
+            .resolve(alg, Some(PreHash::Sha2_512))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("2.16.840.1.101.3.4.3.44"), "{e}");
+        assert!(e.contains("sphincs keygen -a SHAKE-192f`"), "{e}");
+    }
+}

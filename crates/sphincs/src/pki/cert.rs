@@ -1,0 +1,460 @@
+//! X.509 certificates (RFC 5280) and PKCS#10 certification requests
+//! (RFC 2986) signed with SLH-DSA as RFC 9909 specifies: self-signed
+//! certificates, requests, certificates issued from a request, checks and a
+//! plain-text description.
+//!
+//! [`verify_certificate`] checks the signature with the issuer's key, that
+//! the signature algorithm is the issuer key's (and the same in both places
+//! of the certificate), the issuer/subject name chaining, the validity dates
+//! of the certificate and of the given issuer, and that a given issuer is a
+//! CA (basicConstraints cA, keyUsage keyCertSign when present). It does not
+//! build paths beyond the one issuer given, check revocation, name
+//! constraints or policies.
+
+use std::str::FromStr;
+use std::time::{Duration, SystemTime};
+
+use der::asn1::OctetString;
+use der::referenced::OwnedToRef;
+use spki::SubjectPublicKeyInfoRef;
+use x509_cert::builder::profile::BuilderProfile;
+use x509_cert::builder::{Builder, CertificateBuilder, RequestBuilder};
+use x509_cert::certificate::{Certificate, TbsCertificate};
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, KeyUsage, KeyUsages, SubjectKeyIdentifier,
+};
+use x509_cert::ext::{Extension, ToExtension};
+use x509_cert::name::Name;
+use x509_cert::request::CertReq;
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::time::Validity;
+
+use super::{
+    der_or_pem, from_der, pem_or_der, to_der, verify_rfc9909, verifying_key_of, PkiSigner,
+};
+use crate::{DynSigningKey, Error, KeyMode};
+
+/// PEM label of a certificate (RFC 7468 §5).
+pub const CERTIFICATE_LABEL: &str = "CERTIFICATE";
+/// PEM label of a PKCS#10 request (RFC 7468 §7).
+pub const REQUEST_LABEL: &str = "CERTIFICATE REQUEST";
+
+/// What a new certificate is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertOptions {
+    /// Days from now until notAfter (notBefore is now).
+    pub days: u32,
+    /// A CA certificate (basicConstraints cA, keyUsage keyCertSign and
+    /// cRLSign besides digitalSignature) rather than a signing key's
+    /// (digitalSignature, nonRepudiation).
+    pub ca: bool,
+}
+
+impl Default for CertOptions {
+    fn default() -> Self {
+        CertOptions {
+            days: 365,
+            ca: false,
+        }
+    }
+}
+
+/// Reads a certificate, PEM or DER.
+pub fn parse_certificate(input: &[u8]) -> Result<Certificate, Error> {
+    let der = pem_or_der(input, CERTIFICATE_LABEL, "X.509 certificate")?;
+    from_der(&der, "X.509 certificate")
+}
+
+/// Reads a PKCS#10 certification request, PEM or DER.
+pub fn parse_request(input: &[u8]) -> Result<CertReq, Error> {
+    let der = pem_or_der(input, REQUEST_LABEL, "PKCS#10 certification request")?;
+    from_der(&der, "PKCS#10 certification request")
+}
+
+/// A certificate as DER, or PEM when `pem`.
+pub fn encode_certificate(cert: &Certificate, pem: bool) -> Result<Vec<u8>, Error> {
+    der_or_pem(to_der(cert, "certificate")?, CERTIFICATE_LABEL, pem)
+}
+
+/// A request as DER, or PEM when `pem`.
+pub fn encode_request(csr: &CertReq, pem: bool) -> Result<Vec<u8>, Error> {
+    der_or_pem(to_der(csr, "request")?, REQUEST_LABEL, pem)
+}
+
+/// Parses an RFC 4514 distinguished name such as `CN=Release signing,O=Example`.
+pub fn parse_name(text: &str) -> Result<Name, Error> {
+    if text.trim().is_empty() {
+        return Err(Error::Pki(
+            "the subject is empty; expected e.g. \"CN=Release signing\"".into(),
+        ));
+    }
+    Name::from_str(text).map_err(|e| {
+        Error::Pki(format!(
+            "cannot read the name {text:?} ({e}); expected RFC 4514 text such as \"CN=Release signing,O=Example\""
+        ))
+    })
+}
+
+/// A self-signed certificate for `key` with subject (and issuer) `subject`.
+pub fn self_signed(
+    key: &DynSigningKey,
+    subject: &Name,
+    opts: CertOptions,
+) -> Result<Certificate, Error> {
+    let spki = spki_of(key)?;
+    build(key, subject.clone(), subject.clone(), spki, opts)
+}
+
+/// A PKCS#10 request for `key` with subject `subject`, signed by `key`.
+pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
+    let builder = RequestBuilder::new(subject.clone()).map_err(builder_error)?;
+    builder
+        .build::<_, super::PkiSignature>(&PkiSigner(key))
+        .map_err(builder_error)
+}
+
+/// Checks a request's signature with the key it carries (proof of possession).
+pub fn verify_request(csr: &CertReq) -> Result<(), Error> {
+    let key = verifying_key_of(csr.info.public_key.owned_to_ref())?;
+    let tbs = to_der(&csr.info, "request info")?;
+    verify_rfc9909(&key, &csr.algorithm, &tbs, bits(&csr.signature, "request")?)
+}
+
+/// A certificate for the key and subject of `csr` (whose signature is checked
+/// first), issued by the CA `ca_cert` with its key `ca_key`.
+pub fn issue(
+    ca_key: &DynSigningKey,
+    ca_cert: &Certificate,
+    csr: &CertReq,
+    opts: CertOptions,
+) -> Result<Certificate, Error> {
+    verify_request(csr)?;
+    let ca_spki = ca_cert.tbs_certificate().subject_public_key_info();
+    if to_der(ca_spki, "CA key")? != ca_key.verifying_key().to_spki_der()? {
+        return Err(Error::Pki(
+            "the CA key is not the key of the CA certificate".into(),
+        ));
+    }
+    check_is_ca(ca_cert)?;
+    build(
+        ca_key,
+        csr.info.subject.clone(),
+        ca_cert.tbs_certificate().subject().clone(),
+        csr.info.public_key.clone(),
+        opts,
+    )
+}
+
+/// What [`verify_certificate`] found, for the caller to show.
+#[derive(Clone, Debug)]
+pub struct CertCheck {
+    /// The certificate's subject, RFC 4514 text.
+    pub subject: String,
+    /// Its issuer.
+    pub issuer: String,
+    /// Whether it was checked against its own key (self-signed).
+    pub self_signed: bool,
+    /// What was checked, one line each.
+    pub checked: Vec<String>,
+}
+
+/// Checks `cert` against `issuer` (or against itself when `None`: it must
+/// then be self-issued) at time `now`; see the module documentation for what
+/// is and is not checked. A signature that does not verify is
+/// [`Error::InvalidSignature`], a check that fails
+/// [`Error::VerificationFailed`], malformed or unsupported input [`Error::Pki`].
+pub fn verify_certificate(
+    cert: &Certificate,
+    issuer: Option<&Certificate>,
+    now: SystemTime,
+) -> Result<CertCheck, Error> {
+    let tbs = cert.tbs_certificate();
+    let mut checked = Vec::new();
+    if tbs.signature() != cert.signature_algorithm() {
+        return Err(Error::Pki(format!(
+            "the certificate names two signature algorithms ({} in the signed part, {} outside)",
+            tbs.signature().oid,
+            cert.signature_algorithm().oid
+        )));
+    }
+    // The subject key itself must be one we know (an SLH-DSA key of RFC 9909).
+    verifying_key_of(tbs.subject_public_key_info().owned_to_ref())?;
+    let signer = issuer.unwrap_or(cert);
+    if tbs.issuer() != signer.tbs_certificate().subject() {
+        return Err(Error::VerificationFailed(match issuer {
+            None => format!(
+                "the certificate is not self-signed (issuer \"{}\", subject \"{}\"); give its issuer's certificate",
+                tbs.issuer(),
+                tbs.subject()
+            ),
+            Some(i) => format!(
+                "the certificate's issuer \"{}\" is not the subject \"{}\" of the issuer certificate",
+                tbs.issuer(),
+                i.tbs_certificate().subject()
+            ),
+        }));
+    }
+    checked.push("issuer name matches the issuer certificate's subject".to_string());
+    let key = verifying_key_of(
+        signer
+            .tbs_certificate()
+            .subject_public_key_info()
+            .owned_to_ref(),
+    )?;
+    verify_rfc9909(
+        &key,
+        cert.signature_algorithm(),
+        &to_der(tbs, "certificate")?,
+        bits(cert.signature(), "certificate")?,
+    )?;
+    checked.push(format!(
+        "signature ({}) verifies with the issuer's key",
+        mode_name(cert.signature_algorithm())
+    ));
+    check_validity(cert, "certificate", now)?;
+    checked.push("within its validity period".to_string());
+    check_critical(cert)?;
+    checked.push("no critical extension it does not know".to_string());
+    if let Some(i) = issuer {
+        check_validity(i, "issuer certificate", now)?;
+        check_is_ca(i)?;
+        checked.push("issuer is a CA within its validity period".to_string());
+    }
+    Ok(CertCheck {
+        subject: tbs.subject().to_string(),
+        issuer: tbs.issuer().to_string(),
+        self_signed: issuer.is_none(),
+        checked,
+    })
+}
+
+/// A plain-text description: names, serial, validity, key, signature
+/// algorithm and the extensions we write.
+pub fn describe(cert: &Certificate) -> String {
+    let tbs = cert.tbs_certificate();
+    let mut out = String::new();
+    let serial: String = tbs
+        .serial_number()
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    out += &format!("Subject:    {}\n", tbs.subject());
+    out += &format!("Issuer:     {}\n", tbs.issuer());
+    out += &format!("Serial:     {serial}\n");
+    out += &format!(
+        "Not before: {}\nNot after:  {}\n",
+        tbs.validity().not_before,
+        tbs.validity().not_after
+    );
+    let key = match verifying_key_of(tbs.subject_public_key_info().owned_to_ref()) {
+        Ok(k) => format!(
+            "{} ({}), OID {}",
+            k.algorithm(),
+            k.mode(),
+            k.mode().oid(k.algorithm())
+        ),
+        Err(e) => format!(
+            "OID {} (not SLH-DSA: {e})",
+            tbs.subject_public_key_info().algorithm.oid
+        ),
+    };
+    out += &format!("Public key: {key}\n");
+    out += &format!(
+        "Signature:  {}, OID {}\n",
+        mode_name(cert.signature_algorithm()),
+        cert.signature_algorithm().oid
+    );
+    if let Ok(Some((critical, bc))) = tbs.get_extension::<BasicConstraints>() {
+        out += &format!(
+            "Basic constraints: CA {}{}\n",
+            bc.ca,
+            if critical { " (critical)" } else { "" }
+        );
+    }
+    if let Ok(Some((_, ku))) = tbs.get_extension::<KeyUsage>() {
+        let names: Vec<String> = ku.0.into_iter().map(|u| format!("{u:?}")).collect();
+        out += &format!("Key usage:  {}\n", names.join(", "));
+    }
+    out
+}
+
+/// The pure / HashSLH-DSA name of a signature algorithm, or its OID.
+fn mode_name(id: &spki::AlgorithmIdentifierOwned) -> String {
+    match crate::encoding::algorithm_from_oid(&id.oid) {
+        Some((alg, KeyMode::HashSlhDsa(ph))) => format!("HashSLH-DSA {alg} with {ph}"),
+        Some((alg, _)) => alg.name().to_string(),
+        None => format!("unknown algorithm {}", id.oid),
+    }
+}
+
+fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(), Error> {
+    let v = cert.tbs_certificate().validity();
+    if now < v.not_before.to_system_time() {
+        return Err(Error::VerificationFailed(format!(
+            "the {what} is not valid before {}",
+            v.not_before
+        )));
+    }
+    if now > v.not_after.to_system_time() {
+        return Err(Error::VerificationFailed(format!(
+            "the {what} expired at {}",
+            v.not_after
+        )));
+    }
+    Ok(())
+}
+
+/// RFC 5280 §4.2: a certificate with a critical extension the verifier
+/// does not process must be rejected. We process basic constraints and key
+/// usage, and the key identifiers and subject alternative name carry no
+/// constraint to enforce.
+fn check_critical(cert: &Certificate) -> Result<(), Error> {
+    const KNOWN: [&str; 5] = [
+        "2.5.29.14",
+        "2.5.29.15",
+        "2.5.29.17",
+        "2.5.29.19",
+        "2.5.29.35",
+    ];
+    let exts = cert
+        .tbs_certificate()
+        .extensions()
+        .map(|e| e.as_slice())
+        .unwrap_or(&[]);
+    match exts
+        .iter()
+        .find(|e| e.critical && !KNOWN.contains(&e.extn_id.to_string().as_str()))
+    {
+        Some(e) => Err(Error::VerificationFailed(format!(
+            "the certificate has a critical extension this verifier does not process ({})",
+            e.extn_id
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// An issuer must say it is a CA: basicConstraints cA, and keyCertSign in
+/// its keyUsage if it has one (RFC 5280 §4.2.1.3, §4.2.1.9).
+fn check_is_ca(cert: &Certificate) -> Result<(), Error> {
+    let tbs = cert.tbs_certificate();
+    let bad = |e: der::Error| {
+        Error::Pki(format!(
+            "unreadable extension in the issuer certificate: {e}"
+        ))
+    };
+    let is_ca = tbs
+        .get_extension::<BasicConstraints>()
+        .map_err(bad)?
+        .is_some_and(|(_, bc)| bc.ca);
+    if !is_ca {
+        return Err(Error::VerificationFailed(format!(
+            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); make it with `sphincs cert self-signed --ca`",
+            tbs.subject()
+        )));
+    }
+    if let Some((_, ku)) = tbs.get_extension::<KeyUsage>().map_err(bad)? {
+        if !ku.key_cert_sign() {
+            return Err(Error::VerificationFailed(format!(
+                "the issuer \"{}\" may not sign certificates (keyUsage lacks keyCertSign)",
+                tbs.subject()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn bits<'a>(bits: &'a der::asn1::BitString, what: &str) -> Result<&'a [u8], Error> {
+    bits.as_bytes().ok_or_else(|| {
+        Error::Pki(format!(
+            "the {what} signature BIT STRING has unused bits; SLH-DSA signatures are whole octets"
+        ))
+    })
+}
+
+fn spki_of(key: &DynSigningKey) -> Result<spki::SubjectPublicKeyInfoOwned, Error> {
+    from_der(&key.verifying_key().to_spki_der()?, "public key")
+}
+
+fn builder_error(e: x509_cert::builder::Error) -> Error {
+    Error::Pki(format!("building the certificate failed: {e}"))
+}
+
+/// A random positive 16-byte serial number (RFC 5280 §4.1.2.2: at most 20 octets).
+fn random_serial() -> Result<SerialNumber, Error> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| Error::Rng(e.to_string()))?;
+    bytes[0] = (bytes[0] & 0x7f) | 0x01;
+    SerialNumber::new(&bytes).map_err(|e| Error::Pki(format!("serial number: {e}")))
+}
+
+fn build(
+    signer: &DynSigningKey,
+    subject: Name,
+    issuer: Name,
+    spki: spki::SubjectPublicKeyInfoOwned,
+    opts: CertOptions,
+) -> Result<Certificate, Error> {
+    let validity = Validity::from_now(Duration::from_secs(u64::from(opts.days) * 86_400))
+        .map_err(|e| Error::Pki(format!("validity of {} days: {e}", opts.days)))?;
+    let profile = Profile {
+        subject,
+        issuer,
+        ca: opts.ca,
+    };
+    let builder = CertificateBuilder::new(profile, random_serial()?, validity, spki)
+        .map_err(builder_error)?;
+    builder
+        .build::<_, super::PkiSignature>(&PkiSigner(signer))
+        .map_err(builder_error)
+}
+
+/// Our certificate profile: basic constraints and key usage (both critical),
+/// subject and authority key identifiers.
+struct Profile {
+    subject: Name,
+    issuer: Name,
+    ca: bool,
+}
+
+impl BuilderProfile for Profile {
+    fn get_issuer(&self, _subject: &Name) -> Name {
+        self.issuer.clone()
+    }
+
+    fn get_subject(&self) -> Name {
+        self.subject.clone()
+    }
+
+    fn build_extensions(
+        &self,
+        spk: SubjectPublicKeyInfoRef<'_>,
+        issuer_spk: SubjectPublicKeyInfoRef<'_>,
+        tbs: &TbsCertificate,
+    ) -> x509_cert::builder::Result<Vec<Extension>> {
+        let subject = tbs.subject();
+        let mut exts: Vec<Extension> = Vec::new();
+        let bc = BasicConstraints {
+            ca: self.ca,
+            path_len_constraint: None,
+        };
+        exts.push((&bc).to_extension(subject, &exts)?);
+        let usages = if self.ca {
+            KeyUsages::DigitalSignature | KeyUsages::KeyCertSign | KeyUsages::CRLSign
+        } else {
+            KeyUsages::DigitalSignature | KeyUsages::NonRepudiation
+        };
+        exts.push((&KeyUsage(usages)).to_extension(subject, &exts)?);
+        let ski = SubjectKeyIdentifier::try_from(spk)?;
+        exts.push((&ski).to_extension(subject, &exts)?);
+        let aki = AuthorityKeyIdentifier {
+            key_identifier: Some(OctetString::new(
+                SubjectKeyIdentifier::try_from(issuer_spk)?.0.as_bytes(),
+            )?),
+            authority_cert_issuer: None,
+            authority_cert_serial_number: None,
+        };
+        exts.push((&aki).to_extension(subject, &exts)?);
+        Ok(exts)
+    }
+}

@@ -1,0 +1,601 @@
+//! CMS SignedData (RFC 5652) with SLH-DSA, as RFC 9814 specifies: pure
+//! SLH-DSA (the signature algorithm is the signer key's RFC 9909 OID,
+//! parameters absent, empty context) over the DER of the signed attributes
+//! (content type, message digest, signing time and RFC 6211's
+//! CMSAlgorithmProtection).
+//!
+//! The message digest follows RFC 9814's pairing by default: SHA-256 for
+//! SLH-DSA-SHA2-128s/f, SHA-512 for the other SHA2 sets, SHAKE128 (256-bit
+//! output) for SHAKE-128s/f and SHAKE256 (512-bit output) for the other
+//! SHAKE sets. Other digests are accepted — on signing when asked, on
+//! verification when found — if they are at least as strong as the set
+//! (output of at least 2n bytes for SHA-2 and SHA-3; SHAKE128 only for
+//! n = 16): OpenSSL 3.5 cannot compute SHAKE digests in CMS and uses SHA-2
+//! or SHA-3 for the SHAKE sets.
+//!
+//! The content is streamed: signing reads it once to digest it, and an
+//! attached SignedData is returned as the DER before and after the content,
+//! so the caller streams the content between them ([`SignedDataParts`]).
+//! Verification streams detached content; attached content is parsed with
+//! the rest of the SignedData, in memory.
+
+use std::time::SystemTime;
+
+use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
+use cms::content_info::{CmsVersion, ContentInfo};
+use cms::signed_data::{CertificateSet, SignedData, SignerIdentifier, SignerInfo, SignerInfos};
+use const_oid::db::rfc5911::{
+    ID_CONTENT_TYPE, ID_DATA, ID_MESSAGE_DIGEST, ID_SIGNED_DATA, ID_SIGNING_TIME,
+};
+use der::asn1::{OctetString, OctetStringRef, SetOfVec};
+use der::referenced::OwnedToRef;
+use der::{Any, Decode, Encode, Header, Length, Sequence, Tag, TagNumber, Tagged};
+use spki::{AlgorithmIdentifierOwned, ObjectIdentifier};
+use x509_cert::attr::Attribute;
+use x509_cert::ext::pkix::SubjectKeyIdentifier;
+use x509_cert::time::Time;
+use x509_cert::Certificate;
+
+use super::{der_or_pem, from_der, pem_or_der, signature_algorithm, to_der, verify_rfc9909};
+use super::{sign_rfc9909, verifying_key_of};
+use crate::message::MessageSource;
+use crate::{Algorithm, DynSigningKey, DynVerifyingKey, Error, KeyMode, PreHash};
+
+/// PEM label OpenSSL writes for CMS (`openssl cms -outform PEM`).
+pub const CMS_LABEL: &str = "CMS";
+/// The older PKCS#7 label, also accepted on input.
+pub const PKCS7_LABEL: &str = "PKCS7";
+
+/// `id-aa-CMSAlgorithmProtection` (RFC 6211).
+pub const ID_AA_CMS_ALGORITHM_PROTECTION: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.52");
+
+/// RFC 6211's attribute: the digest and signature algorithms, signed, so
+/// they cannot be swapped.
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub struct CmsAlgorithmProtection {
+    /// The SignerInfo's digestAlgorithm.
+    pub digest_algorithm: AlgorithmIdentifierOwned,
+    /// The SignerInfo's signatureAlgorithm.
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    pub signature_algorithm: Option<AlgorithmIdentifierOwned>,
+    /// For authenticated data only; absent here.
+    #[asn1(context_specific = "2", tag_mode = "IMPLICIT", optional = "true")]
+    pub mac_algorithm: Option<AlgorithmIdentifierOwned>,
+}
+
+/// The digest RFC 9814 pairs with a parameter set.
+pub const fn paired_digest(alg: Algorithm) -> PreHash {
+    alg.bound_prehash()
+}
+
+/// Whether `digest` is strong enough for `alg` in CMS (see the module
+/// documentation): the paired one, or SHA-2 / SHA-3 of at least 2n bytes.
+pub fn digest_allowed(alg: Algorithm, digest: PreHash) -> bool {
+    let n = alg.params().n;
+    match digest {
+        PreHash::Shake128 => n == 16,
+        PreHash::Shake256 => true,
+        PreHash::Sha2_256 | PreHash::Sha3_256 => n == 16,
+        PreHash::Sha2_384 | PreHash::Sha3_384 => n <= 24,
+        PreHash::Sha2_512 | PreHash::Sha3_512 => true,
+        _ => false,
+    }
+}
+
+/// The digest algorithm of an `AlgorithmIdentifier` (parameters absent or NULL).
+fn digest_of(id: &AlgorithmIdentifierOwned) -> Result<PreHash, Error> {
+    let found = PreHash::ALL
+        .into_iter()
+        .find(|p| p.oid_der()[2..] == *id.oid.as_bytes())
+        .ok_or_else(|| Error::Pki(format!("unknown digest algorithm OID {}", id.oid)))?;
+    match &id.parameters {
+        None => Ok(found),
+        Some(p) if p.tag() == Tag::Null => Ok(found),
+        Some(_) => Err(Error::Pki(format!(
+            "the {found} digest AlgorithmIdentifier has parameters; expected none"
+        ))),
+    }
+}
+
+fn digest_identifier(digest: PreHash) -> AlgorithmIdentifierOwned {
+    AlgorithmIdentifierOwned {
+        oid: ObjectIdentifier::from_bytes(&digest.oid_der()[2..])
+            .expect("NIST hash OIDs are well formed"),
+        parameters: None,
+    }
+}
+
+/// How to sign.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CmsSignOptions {
+    /// The message digest; `None` for RFC 9814's pairing.
+    pub digest: Option<PreHash>,
+    /// Leave the content out (detached signature).
+    pub detached: bool,
+}
+
+/// A SignedData as DER: `prefix ‖ content ‖ suffix` when attached,
+/// `prefix ‖ suffix` when detached.
+#[derive(Clone, Debug)]
+pub struct SignedDataParts {
+    /// DER up to the content octets.
+    pub prefix: Vec<u8>,
+    /// DER after the content octets.
+    pub suffix: Vec<u8>,
+    /// Bytes of content the caller must write between them (0 if detached).
+    pub content_len: u64,
+    /// The digest used.
+    pub digest: PreHash,
+}
+
+impl SignedDataParts {
+    /// The whole DER, given the content (for small messages and tests).
+    pub fn assemble(&self, content: &[u8]) -> Vec<u8> {
+        let mut out = self.prefix.clone();
+        if self.content_len > 0 {
+            out.extend_from_slice(content);
+        }
+        out.extend_from_slice(&self.suffix);
+        out
+    }
+}
+
+/// Signs `content` (streamed once) with `key`, whose certificate `cert` is
+/// embedded and names the signer. `now` is the signing time attribute.
+pub fn sign(
+    key: &DynSigningKey,
+    cert: &Certificate,
+    content: &mut dyn MessageSource,
+    opts: CmsSignOptions,
+    now: SystemTime,
+) -> Result<SignedDataParts, Error> {
+    let alg = key.algorithm();
+    if let KeyMode::HashSlhDsa(_) = key.mode() {
+        return Err(Error::Pki(format!(
+            "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Make a pure key (`sphincs keygen -a {}`) and a certificate for it",
+            key.mode(),
+            &alg.name()["SLH-DSA-".len()..]
+        )));
+    }
+    let cert_spki = to_der(
+        cert.tbs_certificate().subject_public_key_info(),
+        "certificate key",
+    )?;
+    if cert_spki != key.verifying_key().to_spki_der()? {
+        return Err(Error::Pki(
+            "the key is not the key of the certificate".into(),
+        ));
+    }
+    let digest = opts.digest.unwrap_or(paired_digest(alg));
+    if !digest_allowed(alg, digest) {
+        return Err(Error::Pki(format!(
+            "{digest} is too weak a message digest for {alg}; RFC 9814 pairs it with {}",
+            paired_digest(alg)
+        )));
+    }
+    let mut content_len = 0u64;
+    let mut counted = Counted {
+        inner: content,
+        len: &mut content_len,
+    };
+    let (md, md_len) = digest.digest(&mut counted)?;
+    let digest_alg = digest_identifier(digest);
+    let sig_alg = signature_algorithm(key);
+
+    let attrs = signed_attributes(&digest_alg, &sig_alg, &md[..md_len], now)?;
+    let signature = sign_rfc9909(key, &to_der(&attrs, "signed attributes")?)?;
+    let tbs = cert.tbs_certificate();
+    let signer = SignerInfo {
+        version: CmsVersion::V1,
+        sid: SignerIdentifier::IssuerAndSerialNumber(IssuerAndSerialNumber {
+            issuer: tbs.issuer().clone(),
+            serial_number: tbs.serial_number().clone(),
+        }),
+        digest_alg: digest_alg.clone(),
+        signed_attrs: Some(attrs),
+        signature_algorithm: sig_alg,
+        signature: OctetString::new(signature).map_err(der_error)?,
+        unsigned_attrs: None,
+    };
+
+    // SignedData ::= SEQUENCE { version, digestAlgorithms, encapContentInfo,
+    // [0] certificates, signerInfos }, encoded field by field so that the
+    // content can be streamed between the parts.
+    let version = to_der(&CmsVersion::V1, "version")?;
+    let mut digests = SetOfVec::new();
+    digests.insert(digest_alg).map_err(der_error)?;
+    let digests = to_der(&digests, "digest algorithms")?;
+    let mut certs = CertificateSet(SetOfVec::new());
+    certs
+        .0
+        .insert(CertificateChoices::Certificate(cert.clone()))
+        .map_err(der_error)?;
+    let mut certs = to_der(&certs, "certificates")?;
+    certs[0] = 0xa0; // SET OF → [0] IMPLICIT, constructed
+    let mut infos = SignerInfos(SetOfVec::new());
+    infos.0.insert(signer).map_err(der_error)?;
+    let infos = to_der(&infos, "signer infos")?;
+
+    let data_oid = to_der(&ID_DATA, "content type")?;
+    let attached = !opts.detached;
+    let (econtent_headers, econtent_len) = if attached {
+        let octets = header(Tag::OctetString, content_len)?;
+        let explicit = header(
+            Tag::ContextSpecific {
+                constructed: true,
+                number: TagNumber(0),
+            },
+            octets.len() as u64 + content_len,
+        )?;
+        ([explicit, octets].concat(), content_len)
+    } else {
+        (Vec::new(), 0)
+    };
+    let eci_body = data_oid.len() as u64 + econtent_headers.len() as u64 + econtent_len;
+    let eci_header = header(Tag::Sequence, eci_body)?;
+    let sd_body = (version.len() + digests.len() + eci_header.len()) as u64
+        + eci_body
+        + (certs.len() + infos.len()) as u64;
+    let sd_header = header(Tag::Sequence, sd_body)?;
+    let oid = to_der(&ID_SIGNED_DATA, "content type")?;
+    let explicit_header = header(
+        Tag::ContextSpecific {
+            constructed: true,
+            number: TagNumber(0),
+        },
+        sd_header.len() as u64 + sd_body,
+    )?;
+    let ci_body = (oid.len() + explicit_header.len() + sd_header.len()) as u64 + sd_body;
+    let ci_header = header(Tag::Sequence, ci_body)?;
+
+    let prefix = [
+        ci_header,
+        oid,
+        explicit_header,
+        sd_header,
+        version,
+        digests,
+        eci_header,
+        data_oid,
+        econtent_headers,
+    ]
+    .concat();
+    Ok(SignedDataParts {
+        prefix,
+        suffix: [certs, infos].concat(),
+        content_len: econtent_len,
+        digest,
+    })
+}
+
+/// A DER tag and definite length for `len` content octets.
+fn header(tag: Tag, len: u64) -> Result<Vec<u8>, Error> {
+    let len = u32::try_from(len)
+        .map_err(|_| Error::Pki("the content is too large for a DER length (4 GiB)".into()))?;
+    to_der(&Header::new(tag, Length::from(len)), "header")
+}
+
+fn der_error(e: der::Error) -> Error {
+    Error::Pki(format!("DER encoding of the SignedData failed: {e}"))
+}
+
+/// The four signed attributes, as the SET OF that is signed (RFC 5652 §5.4).
+fn signed_attributes(
+    digest_alg: &AlgorithmIdentifierOwned,
+    sig_alg: &AlgorithmIdentifierOwned,
+    md: &[u8],
+    now: SystemTime,
+) -> Result<SetOfVec<Attribute>, Error> {
+    let one = |oid: ObjectIdentifier, value: Any| -> Result<Attribute, Error> {
+        let mut values = SetOfVec::new();
+        values.insert(value).map_err(der_error)?;
+        Ok(Attribute { oid, values })
+    };
+    fn any(v: &impl Encode) -> Result<Any, Error> {
+        Any::from_der(&v.to_der().map_err(der_error)?).map_err(der_error)
+    }
+    let time = Time::try_from(now).map_err(|e| Error::Pki(format!("signing time: {e}")))?;
+    let protection = CmsAlgorithmProtection {
+        digest_algorithm: digest_alg.clone(),
+        signature_algorithm: Some(sig_alg.clone()),
+        mac_algorithm: None,
+    };
+    let mut attrs = SetOfVec::new();
+    for a in [
+        one(ID_CONTENT_TYPE, any(&ID_DATA)?)?,
+        one(ID_SIGNING_TIME, any(&time)?)?,
+        one(
+            ID_MESSAGE_DIGEST,
+            any(&OctetStringRef::new(md).map_err(der_error)?)?,
+        )?,
+        one(ID_AA_CMS_ALGORITHM_PROTECTION, any(&protection)?)?,
+    ] {
+        attrs.insert(a).map_err(der_error)?;
+    }
+    Ok(attrs)
+}
+
+/// Counts the bytes of a message as it is fed.
+struct Counted<'a> {
+    inner: &'a mut dyn MessageSource,
+    len: &'a mut u64,
+}
+
+impl MessageSource for Counted<'_> {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+        *self.len = 0;
+        let len = &mut *self.len;
+        self.inner.feed(&mut |b| {
+            *len += b.len() as u64;
+            sink(b)
+        })
+    }
+}
+
+/// Reads a CMS ContentInfo holding SignedData, PEM (`CMS` or `PKCS7`) or DER.
+pub fn parse_signed_data(input: &[u8]) -> Result<SignedData, Error> {
+    let der = match pem_or_der(input, CMS_LABEL, "CMS SignedData") {
+        Err(Error::Pki(m)) if m.contains(&format!("\"{PKCS7_LABEL}\"")) => {
+            pem_or_der(input, PKCS7_LABEL, "CMS SignedData")?
+        }
+        other => other?,
+    };
+    let ci: ContentInfo = from_der(&der, "CMS ContentInfo")?;
+    if ci.content_type != ID_SIGNED_DATA {
+        return Err(Error::Pki(format!(
+            "the CMS content type is {}, not SignedData (1.2.840.113549.1.7.2)",
+            ci.content_type
+        )));
+    }
+    ci.content
+        .decode_as::<SignedData>()
+        .map_err(|e| super::malformed("CMS SignedData", e))
+}
+
+/// The DER of a SignedData parts' whole, as PEM when `pem`.
+pub fn encode(der: Vec<u8>, pem: bool) -> Result<Vec<u8>, Error> {
+    der_or_pem(der, CMS_LABEL, pem)
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug)]
+pub struct CmsCheck {
+    /// The signer certificate's subject.
+    pub signer: String,
+    /// The digest algorithm.
+    pub digest: PreHash,
+    /// Whether the content was embedded.
+    pub attached: bool,
+    /// The signing time attribute, if present.
+    pub signing_time: Option<String>,
+}
+
+/// Verifies every SignerInfo of `sd`. The content is the embedded one, or
+/// `detached` (streamed) when there is none; the signer's certificate is
+/// `cert` or the one embedded that the SignerInfo names. Checks the content
+/// type and message digest attributes against the content, the
+/// CMSAlgorithmProtection attribute when present, the digest's strength, and
+/// the signature. The certificate itself is not checked here (see
+/// [`super::cert::verify_certificate`]).
+pub fn verify(
+    sd: &SignedData,
+    cert: Option<&Certificate>,
+    detached: Option<&mut dyn MessageSource>,
+) -> Result<CmsCheck, Error> {
+    let embedded = match &sd.encap_content_info.econtent {
+        Some(any) => Some(
+            any.decode_as::<OctetString>()
+                .map_err(|e| super::malformed("eContent OCTET STRING", e))?,
+        ),
+        None => None,
+    };
+    let mut detached = detached;
+    let attached = embedded.is_some();
+    if attached && detached.is_some() {
+        return Err(Error::Pki(
+            "the SignedData carries its content; no separate content is needed".into(),
+        ));
+    }
+    if !attached && detached.is_none() {
+        return Err(Error::Pki(
+            "the SignedData is detached (no content inside); give the content file".into(),
+        ));
+    }
+    let infos = sd.signer_infos.0.as_slice();
+    if infos.is_empty() {
+        return Err(Error::Pki("the SignedData has no SignerInfo".into()));
+    }
+    let mut check = None;
+    for info in infos {
+        let signer_cert = find_signer(sd, info, cert)?;
+        let key = verifying_key_of(
+            signer_cert
+                .tbs_certificate()
+                .subject_public_key_info()
+                .owned_to_ref(),
+        )?;
+        if let Some((_, KeyMode::HashSlhDsa(_))) =
+            crate::encoding::algorithm_from_oid(&info.signature_algorithm.oid)
+        {
+            return Err(Error::Pki(format!(
+                "the signature algorithm {} is HashSLH-DSA; RFC 9814 uses pure SLH-DSA in CMS",
+                info.signature_algorithm.oid
+            )));
+        }
+        let digest = digest_of(&info.digest_alg)?;
+        if !digest_allowed(key.algorithm(), digest) {
+            return Err(Error::VerificationFailed(format!(
+                "{digest} is too weak a digest for {}",
+                key.algorithm()
+            )));
+        }
+        let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
+            (Some(os), _) => &mut EmbeddedSource(os.as_bytes()),
+            (None, Some(d)) => d,
+            (None, None) => unreachable!("checked above"),
+        };
+        let signing_time = match &info.signed_attrs {
+            Some(attrs) => check_attributes(sd, info, attrs, &key, digest, source)?,
+            None => {
+                // No signed attributes: the signature is over the content itself.
+                key_signs_content(&key, info, source)?;
+                None
+            }
+        };
+        check = Some(CmsCheck {
+            signer: signer_cert.tbs_certificate().subject().to_string(),
+            digest,
+            attached,
+            signing_time,
+        });
+    }
+    Ok(check.expect("at least one SignerInfo"))
+}
+
+struct EmbeddedSource<'a>(&'a [u8]);
+
+impl MessageSource for EmbeddedSource<'_> {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+        sink(self.0);
+        Ok(())
+    }
+}
+
+fn key_signs_content(
+    key: &DynVerifyingKey,
+    info: &SignerInfo,
+    content: &mut dyn MessageSource,
+) -> Result<(), Error> {
+    // verify_rfc9909 takes bytes; with no attributes stream the content instead.
+    let sig_alg = &info.signature_algorithm;
+    let (alg, mode) = crate::encoding::algorithm_from_oid(&sig_alg.oid).ok_or_else(|| {
+        Error::Pki(format!(
+            "signature algorithm {} is not SLH-DSA",
+            sig_alg.oid
+        ))
+    })?;
+    if alg != key.algorithm() || mode != KeyMode::Pure || sig_alg.parameters.is_some() {
+        return Err(Error::Pki(format!(
+            "the signature algorithm {} is not the signer key's ({})",
+            sig_alg.oid,
+            key.algorithm()
+        )));
+    }
+    key.verify_stream(content, info.signature.as_bytes(), b"", None)
+}
+
+/// Checks the signed attributes and the signature over them; returns the
+/// signing time if there is one.
+fn check_attributes(
+    sd: &SignedData,
+    info: &SignerInfo,
+    attrs: &SetOfVec<Attribute>,
+    key: &DynVerifyingKey,
+    digest: PreHash,
+    content: &mut dyn MessageSource,
+) -> Result<Option<String>, Error> {
+    let single = |oid: ObjectIdentifier, name: &str| -> Result<Option<&Any>, Error> {
+        let mut found = attrs.iter().filter(|a| a.oid == oid);
+        match (found.next(), found.next()) {
+            (None, _) => Ok(None),
+            (Some(a), None) if a.values.len() == 1 => Ok(a.values.get(0)),
+            _ => Err(Error::Pki(format!(
+                "the {name} attribute must appear once with one value"
+            ))),
+        }
+    };
+    let content_type = single(ID_CONTENT_TYPE, "content-type")?
+        .ok_or_else(|| {
+            Error::Pki("the signed attributes lack content-type (RFC 5652 §5.3)".into())
+        })?
+        .decode_as::<ObjectIdentifier>()
+        .map_err(|e| super::malformed("content-type attribute", e))?;
+    if content_type != sd.encap_content_info.econtent_type {
+        return Err(Error::VerificationFailed(format!(
+            "the content-type attribute ({content_type}) is not the content's ({})",
+            sd.encap_content_info.econtent_type
+        )));
+    }
+    let md = single(ID_MESSAGE_DIGEST, "message-digest")?
+        .ok_or_else(|| {
+            Error::Pki("the signed attributes lack message-digest (RFC 5652 §5.3)".into())
+        })?
+        .decode_as::<OctetString>()
+        .map_err(|e| super::malformed("message-digest attribute", e))?;
+    if let Some(p) = single(ID_AA_CMS_ALGORITHM_PROTECTION, "CMSAlgorithmProtection")? {
+        let p: CmsAlgorithmProtection = p
+            .decode_as()
+            .map_err(|e| super::malformed("CMSAlgorithmProtection attribute", e))?;
+        if p.digest_algorithm.oid != info.digest_alg.oid
+            || p.signature_algorithm.as_ref().map(|s| s.oid) != Some(info.signature_algorithm.oid)
+        {
+            return Err(Error::VerificationFailed(
+                "the CMSAlgorithmProtection attribute names other algorithms than the SignerInfo (RFC 6211)".into(),
+            ));
+        }
+    }
+    let signing_time = match single(ID_SIGNING_TIME, "signing-time")? {
+        Some(t) => Some(
+            t.decode_as::<Time>()
+                .map_err(|e| super::malformed("signing-time attribute", e))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    let (computed, len) = digest.digest(content)?;
+    if md.as_bytes() != &computed[..len] {
+        return Err(Error::VerificationFailed(format!(
+            "the message digest ({digest}) does not match the content"
+        )));
+    }
+    verify_rfc9909(
+        key,
+        &info.signature_algorithm,
+        &to_der(attrs, "signed attributes")?,
+        info.signature.as_bytes(),
+    )?;
+    Ok(signing_time)
+}
+
+/// The certificate of the signer: the given one (which must be the one the
+/// SignerInfo names), or the embedded one it names.
+fn find_signer<'a>(
+    sd: &'a SignedData,
+    info: &SignerInfo,
+    given: Option<&'a Certificate>,
+) -> Result<&'a Certificate, Error> {
+    let names = |c: &Certificate| -> bool {
+        let tbs = c.tbs_certificate();
+        match &info.sid {
+            SignerIdentifier::IssuerAndSerialNumber(isn) => {
+                &isn.issuer == tbs.issuer() && &isn.serial_number == tbs.serial_number()
+            }
+            SignerIdentifier::SubjectKeyIdentifier(ski) => tbs
+                .get_extension::<SubjectKeyIdentifier>()
+                .ok()
+                .flatten()
+                .is_some_and(|(_, own)| own == *ski),
+        }
+    };
+    if let Some(c) = given {
+        return if names(c) {
+            Ok(c)
+        } else {
+            Err(Error::VerificationFailed(
+                "the given certificate is not the one the SignerInfo names".into(),
+            ))
+        };
+    }
+    sd.certificates
+        .iter()
+        .flat_map(|set| set.0.iter())
+        .filter_map(|choice| match choice {
+            CertificateChoices::Certificate(c) => Some(c),
+            _ => None,
+        })
+        .find(|c| names(c))
+        .ok_or_else(|| {
+            Error::Pki("the SignedData does not embed the signer's certificate; give it".into())
+        })
+}

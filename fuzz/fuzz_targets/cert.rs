@@ -1,0 +1,29 @@
+//! X.509 certificate and PKCS#10 request parsing and checking
+//! (`sphincs::pki::cert`) on arbitrary bytes: never a panic; whatever parses
+//! re-encodes to the same DER, can be described, and checks to a result.
+#![no_main]
+
+use std::time::SystemTime;
+
+use libfuzzer_sys::fuzz_target;
+use sphincs::pki::cert::{
+    describe, encode_certificate, encode_request, parse_certificate, parse_request,
+    verify_certificate, verify_request,
+};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(cert) = parse_certificate(data) {
+        let der = encode_certificate(&cert, false).expect("re-encode certificate");
+        assert_eq!(parse_certificate(&der).expect("decode own DER"), cert);
+        let pem = encode_certificate(&cert, true).expect("certificate PEM");
+        assert_eq!(parse_certificate(&pem).expect("decode own PEM"), cert);
+        let _ = describe(&cert);
+        let _ = verify_certificate(&cert, None, SystemTime::now());
+        let _ = verify_certificate(&cert, Some(&cert), SystemTime::UNIX_EPOCH);
+    }
+    if let Ok(csr) = parse_request(data) {
+        let der = encode_request(&csr, false).expect("re-encode request");
+        assert_eq!(parse_request(&der).expect("decode own DER"), csr);
+        let _ = verify_request(&csr);
+    }
+});

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# PKI interoperability between `sphincs cert` / `sphincs cms` and OpenSSL >= 3.5:
+# X.509 certificates and PKCS#10 requests (RFC 9909) and CMS SignedData (RFC 9814).
+#
+# Usage: tests/interop/pki.sh [SPHINCS_BIN]
+#   SPHINCS_BIN   default target/release/sphincs
+# Environment:
+#   OPENSSL       openssl >= 3.5 (default: the wrapper .ci/openssl35.sh makes,
+#                 set up when missing)
+#   SETS          parameter sets (default: the six "f" sets and SHA2-128s)
+#   KEEP=1        keep the scratch directory
+#
+# For every set:
+#   * ours → OpenSSL: a self-signed CA certificate passes `openssl verify`; a
+#     request passes `openssl req -verify`; the certificate we issue from it
+#     passes `openssl verify -CAfile`; OpenSSL issues from our request with our
+#     CA key, and we verify that certificate.
+#   * OpenSSL → ours: `openssl req -x509` and `openssl req -new` output passes
+#     `sphincs cert verify`; we issue from OpenSSL's request.
+#   * CMS: our SignedData (attached and detached; the RFC 9814 digest and
+#     every other digest the set allows) passes `openssl cms -verify`;
+#     `openssl cms -sign` output (each -md, attached, detached) passes
+#     `sphincs cms verify` (OpenSSL 3.5 cannot sign SLH-DSA CMS with -noattr).
+#   * refusals on both sides: a tampered certificate, content or signature.
+#   * HashSLH-DSA keys (which OpenSSL 3.5 cannot load): OpenSSL's OID table
+#     names the OIDs of our keys and certificates, and ours round-trip.
+# Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
+set -uo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+sphincs="${1:-$repo_root/target/release/sphincs}"
+if [[ ! -x "$sphincs" ]]; then
+    echo "sphincs binary not found: $sphincs (cargo build --release -p sphincs-cli)" >&2
+    exit 2
+fi
+sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
+if [[ -z "${OPENSSL:-}" ]]; then
+    OPENSSL="${OPENSSL35_DIR:-$repo_root/target/openssl35}/openssl"
+    if [[ ! -x "$OPENSSL" ]]; then
+        "$repo_root/.ci/openssl35.sh" >&2 || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
+    fi
+fi
+ossl() { "$OPENSSL" "$@"; }
+if ! ossl list -signature-algorithms 2>/dev/null | grep -qi 'SLH-DSA-SHA2-128f'; then
+    echo "$OPENSSL has no SLH-DSA (need OpenSSL >= 3.5)" >&2
+    exit 2
+fi
+
+sets="${SETS:-SLH-DSA-SHA2-128f SLH-DSA-SHA2-192f SLH-DSA-SHA2-256f SLH-DSA-SHAKE-128f SLH-DSA-SHAKE-192f SLH-DSA-SHAKE-256f SLH-DSA-SHA2-128s}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-pki.XXXXXX")"
+if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
+cd "$work" || exit 2
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+# expect CODE DESCRIPTION CMD...: the command exits with CODE.
+expect() {
+    local want="$1" what="$2"; shift 2
+    "$@" >out.log 2>err.log
+    local got=$?
+    if [[ "$got" == "$want" ]]; then ok; else bad "$what (exit $got, want $want): $(head -c 400 err.log)"; fi
+}
+# expect_fail DESCRIPTION CMD...: any non-zero exit.
+expect_fail() {
+    local what="$1"; shift
+    if "$@" >out.log 2>err.log; then bad "$what (accepted)"; else ok; fi
+}
+
+head -c 200000 /dev/urandom >"$work/content.bin"
+printf 'short message\n' >"$work/short.txt"
+
+# Digests a set allows in CMS (RFC 9814's pairing first): the same rule as sphincs::pki::cms.
+digests_for() {
+    case "$1" in
+        *SHAKE-128*) echo "shake-128 sha2-256 sha3-256 sha2-512 sha3-512 shake-256" ;;
+        *SHA2-128*) echo "sha2-256 sha3-256 shake-128 sha2-512 sha3-512 shake-256" ;;
+        *SHAKE-*) echo "shake-256 sha2-512 sha3-512" ;;
+        *) echo "sha2-512 sha3-512 shake-256" ;;
+    esac
+}
+# OpenSSL's -md name for ours.
+ossl_md() { case "$1" in sha2-*) echo "sha${1#sha2-}" ;; shake-*) echo "shake${1#shake-}" ;; *) echo "$1" ;; esac; }
+
+for set in $sets; do
+    d="$work/$set"; mkdir -p "$d"; cd "$d" || exit 2
+    # --- ours → OpenSSL: certificates and requests ---
+    expect 0 "$set: sphincs keygen (CA)" "$sphincs" keygen -a "$set" -o ca.key
+    expect 0 "$set: sphincs cert self-signed --ca" "$sphincs" cert self-signed -k ca.key --subject "CN=Interop CA,O=sphincs" --ca --days 30 -o ca.pem
+    expect 0 "$set: openssl verify our self-signed CA" ossl verify -CAfile ca.pem ca.pem
+    expect 0 "$set: openssl x509 -text parses ours" ossl x509 -in ca.pem -noout -text
+    expect 0 "$set: sphincs keygen (leaf)" "$sphincs" keygen -a "$set" -o leaf.key
+    expect 0 "$set: sphincs cert request" "$sphincs" cert request -k leaf.key --subject "CN=Interop leaf" -o leaf.csr
+    expect 0 "$set: openssl req -verify our CSR" ossl req -verify -in leaf.csr -noout
+    expect 0 "$set: sphincs cert issue" "$sphincs" cert issue --ca-key ca.key --ca-cert ca.pem leaf.csr --der -o leaf.der
+    expect 0 "$set: openssl verify our issued certificate" ossl verify -CAfile ca.pem leaf.der
+    expect 0 "$set: sphincs cert verify --issuer" "$sphincs" cert verify leaf.der --issuer ca.pem
+    expect 0 "$set: openssl x509 -req with our CA key and request" ossl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -days 5 -out leaf-ossl.pem
+    expect 0 "$set: sphincs cert verify OpenSSL-issued certificate" "$sphincs" cert verify leaf-ossl.pem --issuer ca.pem
+
+    # --- OpenSSL → ours ---
+    expect 0 "$set: openssl genpkey" ossl genpkey -algorithm "$set" -out o.key
+    expect 0 "$set: openssl req -x509" ossl req -x509 -key o.key -subj "/CN=OpenSSL CA" -days 5 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,digitalSignature" -out o-ca.pem
+    expect 0 "$set: sphincs cert verify OpenSSL self-signed" "$sphincs" cert verify o-ca.pem
+    expect 0 "$set: openssl req -x509 with a critical extendedKeyUsage" ossl req -x509 -key o.key -subj "/CN=Critical" -days 5 -addext "extendedKeyUsage=critical,codeSigning" -out o-crit.pem
+    expect 1 "$set: sphincs refuses an unprocessed critical extension" "$sphincs" cert verify o-crit.pem
+    expect 0 "$set: openssl req -new" ossl req -new -key o.key -subj "/CN=OpenSSL leaf" -out o.csr
+    expect 0 "$set: sphincs cert verify OpenSSL CSR" "$sphincs" cert verify o.csr
+    expect 0 "$set: sphincs cert issue from OpenSSL CSR with OpenSSL CA key" "$sphincs" cert issue --ca-key o.key --ca-cert o-ca.pem o.csr -o o-leaf.pem
+    expect 0 "$set: openssl verify what we issued for OpenSSL" ossl verify -CAfile o-ca.pem o-leaf.pem
+
+    # --- refusals ---
+    ossl x509 -in ca.pem -outform DER -out ca.der 2>/dev/null
+    python3 - <<'EOF'
+for name in ("ca", "leaf"):
+    data = bytearray(open(name + ".der", "rb").read())
+    data[-1] ^= 1                      # last byte of the signature
+    open(name + "-badsig.der", "wb").write(data)
+data = bytearray(open("ca.der", "rb").read())
+i = data.find(b"Interop CA")           # the name, in issuer and subject
+while i >= 0:
+    data[i] ^= 0x20
+    i = data.find(b"Interop CA", i + 1)
+open("ca-badname.der", "wb").write(data)
+EOF
+    expect 1 "$set: sphincs refuses a certificate with a bad signature" "$sphincs" cert verify ca-badsig.der
+    expect 1 "$set: sphincs refuses an issued certificate with a bad signature" "$sphincs" cert verify leaf-badsig.der --issuer ca.pem
+    expect_fail "$set: openssl refuses an issued certificate with a bad signature" ossl verify -CAfile ca.pem leaf-badsig.der
+    expect 1 "$set: sphincs refuses a certificate with a changed name" "$sphincs" cert verify ca-badname.der
+
+    # --- CMS: ours → OpenSSL ---
+    for dg in $(digests_for "$set"); do
+        expect 0 "$set: sphincs cms sign --digest $dg" "$sphincs" cms sign -k ca.key --cert ca.pem --digest "$dg" "$work/content.bin" -o "s-$dg.der"
+        expect 0 "$set: openssl cms -verify our attached SignedData ($dg)" ossl cms -verify -binary -inform DER -in "s-$dg.der" -CAfile ca.pem -out "out-$dg.bin"
+        if cmp -s "$work/content.bin" "out-$dg.bin"; then ok; else bad "$set: openssl extracted other content ($dg)"; fi
+    done
+    expect 0 "$set: sphincs cms sign --detached --pem" "$sphincs" cms sign -k ca.key --cert ca.pem --detached --pem "$work/content.bin" -o det.pem
+    expect 0 "$set: openssl cms -verify our detached SignedData" ossl cms -verify -binary -inform PEM -in det.pem -content "$work/content.bin" -CAfile ca.pem -out /dev/null
+    expect_fail "$set: openssl cms -verify refuses other content" ossl cms -verify -binary -inform PEM -in det.pem -content "$work/short.txt" -CAfile ca.pem -out /dev/null
+    expect 1 "$set: sphincs cms verify refuses other content" "$sphincs" cms verify --content "$work/short.txt" det.pem
+
+    # --- CMS: OpenSSL → ours ---
+    for dg in $(digests_for "$set"); do
+        md="$(ossl_md "$dg")"
+        expect 0 "$set: openssl cms -sign -md $md" ossl cms -sign -binary -md "$md" -nodetach -in "$work/content.bin" -signer ca.pem -inkey ca.key -outform DER -out "o-$dg.der"
+        expect 0 "$set: sphincs cms verify OpenSSL SignedData ($md)" "$sphincs" cms verify "o-$dg.der"
+    done
+    md="$(ossl_md "$(digests_for "$set" | cut -d' ' -f2)")"
+    expect 0 "$set: openssl cms -sign detached" ossl cms -sign -binary -md "$md" -in "$work/content.bin" -signer o-ca.pem -inkey o.key -outform PEM -out o-det.pem
+    expect 0 "$set: sphincs cms verify OpenSSL detached SignedData" "$sphincs" cms verify --content "$work/content.bin" o-det.pem
+    cd "$work" || exit 2
+done
+
+# --- HashSLH-DSA keys: OpenSSL 3.5 cannot load them, but its OID table names them ---
+cd "$work" || exit 2
+for pair in "SLH-DSA-SHA2-128f SHA2-256 SHA256" "SLH-DSA-SHAKE-256f SHAKE-256 SHAKE256"; do
+    set -- $pair
+    expect 0 "$1: sphincs keygen --prehash $2" "$sphincs" keygen -a "$1" --prehash "$2" -o h.key --pub h.pub --force
+    ossl asn1parse -in h.pub >asn.log 2>&1
+    if grep -q "OBJECT *:$1-WITH-$3" asn.log; then ok; else bad "$1: openssl asn1parse does not name our HashSLH-DSA OID: $(cat asn.log)"; fi
+    expect 0 "$1: sphincs cert self-signed with a HashSLH-DSA key" "$sphincs" cert self-signed -k h.key --subject "CN=Hash" -o h.pem --force
+    ossl asn1parse -in h.pem >asn.log 2>&1
+    if [[ "$(grep -c "OBJECT *:$1-WITH-$3" asn.log)" == 3 ]]; then ok; else bad "$1: HashSLH-DSA OID not in all three places: $(grep OBJECT asn.log)"; fi
+    expect 0 "$1: sphincs cert verify HashSLH-DSA certificate" "$sphincs" cert verify h.pem
+    expect 2 "$1: HashSLH-DSA key refused for CMS (RFC 9814: pure)" "$sphincs" cms sign -k h.key --cert h.pem "$work/content.bin" -o h.der
+done
+
+echo "$passed passed, $failed failed"
+[[ "$failed" == 0 ]] || exit 1
