@@ -15,7 +15,9 @@ create_exception!(
 );
 
 /// The Python exception of a core error. A signature that does not verify,
-/// including one of the wrong length, is `InvalidSignature`; bad arguments
+/// including one of the wrong length (or a signed message shorter than a
+/// signature), is `InvalidSignature`; bad arguments (a key used in the other
+/// mode of its OID included)
 /// are `ValueError`; the OS (RNG, reading) is `OSError`. The message is the
 /// core's own.
 pub fn to_py(e: Error) -> PyErr {
@@ -25,7 +27,8 @@ pub fn to_py(e: Error) -> PyErr {
             InvalidSignature::new_err(msg)
         }
         Error::InvalidLength {
-            what: "signature", ..
+            what: "signature" | "signed message",
+            ..
         } => InvalidSignature::new_err(msg),
         Error::Rng(_) | Error::Io(_) => PyOSError::new_err(msg),
         Error::FaultDetected | Error::BackendUnavailable(_) => PyRuntimeError::new_err(msg),
@@ -41,7 +44,7 @@ pub fn is_invalid_signature(e: &Error) -> bool {
         Error::InvalidSignature
             | Error::InvalidSignatureLength { .. }
             | Error::InvalidLength {
-                what: "signature",
+                what: "signature" | "signed message",
                 ..
             }
     )

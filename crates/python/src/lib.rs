@@ -11,7 +11,9 @@ use sphincs::{Algorithm, PreHash};
 mod args;
 mod batch;
 mod errors;
+mod mode;
 mod slh_dsa;
+mod sphincs256;
 mod spx;
 mod stream;
 
@@ -69,6 +71,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<slh_dsa::SLHDSAPublicKey>()?;
     m.add_class::<spx::SpxPrivateKey>()?;
     m.add_class::<spx::SpxPublicKey>()?;
+    m.add_class::<sphincs256::Sphincs256PrivateKey>()?;
+    m.add_class::<sphincs256::Sphincs256PublicKey>()?;
     m.add(
         "InvalidSignature",
         m.py().get_type::<errors::InvalidSignature>(),

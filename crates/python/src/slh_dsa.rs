@@ -6,11 +6,11 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
-use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, PreHash, SignOptions};
+use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
 
-use crate::args;
 use crate::errors::{no_panic, to_py};
 use crate::stream::Streamed;
+use crate::{args, mode};
 
 /// The `sphincs.Algorithm` member of a parameter set (the enum is built in
 /// Python from the core's table, `_native.algorithms()`).
@@ -75,7 +75,8 @@ pub struct SLHDSAPrivateKey {
 
 /// An SLH-DSA (FIPS 205) public key, `PK.seed ‖ PK.root`.
 ///
-/// Verification releases the GIL. Keys compare and hash by their bytes.
+/// Verification releases the GIL. Keys compare and hash by their parameter
+/// set and bytes (not their mode).
 #[pyclass(module = "sphincs", frozen)]
 pub struct SLHDSAPublicKey {
     pub inner: DynVerifyingKey,
@@ -88,17 +89,31 @@ fn py_bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
 #[pymethods]
 impl SLHDSAPrivateKey {
     /// A fresh key from the operating system's randomness (FIPS 205 Algorithm 21).
+    ///
+    /// Without `prehash` the key is raw (mode "unrestricted": pure or any
+    /// pre-hash; written under the pure OID). With `prehash` it is a
+    /// HashSLH-DSA key bound to that pre-hash, which must be the one RFC 9909
+    /// pairs with the set (`ValueError` otherwise), as `sphincs keygen --prehash`.
     #[staticmethod]
-    #[pyo3(signature = (algorithm, *, threads=None))]
+    #[pyo3(signature = (algorithm, *, prehash=None, threads=None))]
     fn generate(
         py: Python<'_>,
         algorithm: &Bound<'_, PyAny>,
+        prehash: Option<&str>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
         let alg = args::algorithm(algorithm)?;
+        let mode = match args::prehash(prehash)? {
+            Some(ph) => KeyMode::HashSlhDsa(ph).validate(alg).map_err(to_py)?,
+            None => KeyMode::Unrestricted,
+        };
         let threads = args::threads(threads)?;
         let inner = py.detach(|| {
-            no_panic(|| DynSigningKey::generate_with_threads(alg, threads).map_err(to_py))
+            no_panic(|| {
+                DynSigningKey::generate_with_threads(alg, threads)
+                    .and_then(|k| k.with_mode(mode))
+                    .map_err(to_py)
+            })
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -151,10 +166,34 @@ impl SLHDSAPrivateKey {
         algorithm_member(py, self.inner.algorithm())
     }
 
+    /// The key's mode: "unrestricted" (a raw key: pure or any pre-hash),
+    /// "pure" (read under the pure OID), or the pre-hash name of a
+    /// HashSLH-DSA key (RFC 9909 OIDs .35-.46), which it signs with.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        mode::name(self.inner.mode())
+    }
+
+    /// The RFC 9909 OID the key is written under (dotted): its HashSLH-DSA
+    /// OID, or the pure one for a pure or raw key.
+    #[getter]
+    fn oid(&self) -> String {
+        self.inner.mode().oid(self.inner.algorithm())
+    }
+
+    /// This key in another mode (see `mode`): "unrestricted", "pure", or a
+    /// pre-hash name (only the one RFC 9909 pairs with the set).
+    fn with_mode(&self, mode: &str) -> PyResult<Self> {
+        let m = crate::mode::parse(mode)?;
+        let inner = self.inner.clone().with_mode(m).map_err(to_py)?;
+        Ok(SLHDSAPrivateKey { inner })
+    }
+
     /// Signs `data` (FIPS 205 Algorithm 22, or 23 with `prehash`).
     ///
     /// `context`: at most 255 bytes. `prehash`: a HashSLH-DSA function name
-    /// ("SHA2-256", …). `deterministic`: no fresh randomness. `randomness`:
+    /// ("SHA2-256", …); None signs in the key's mode (a HashSLH-DSA key uses
+    /// its pre-hash), and a request against the mode is a `ValueError`. `deterministic`: no fresh randomness. `randomness`:
     /// n bytes of `addrnd` instead of fresh ones (known-answer tests).
     /// `threads`: threads for this signature (default: the calling thread).
     /// `fault_hardened`: compute twice, release only if both agree.
@@ -263,7 +302,7 @@ impl SLHDSAPrivateKey {
         Ok(py_bytes(py, &sig))
     }
 
-    /// The public key.
+    /// The public key (in this key's mode).
     fn public_key(&self) -> SLHDSAPublicKey {
         SLHDSAPublicKey {
             inner: self.inner.verifying_key(),
@@ -275,12 +314,12 @@ impl SLHDSAPrivateKey {
         py_bytes(py, &self.inner.to_bytes())
     }
 
-    /// PKCS#8 DER (RFC 9909), unencrypted.
+    /// PKCS#8 DER (RFC 9909) under the OID of the key's mode, unencrypted.
     fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(py_bytes(py, &self.inner.to_pkcs8_der().map_err(to_py)?))
     }
 
-    /// PKCS#8 PEM ("PRIVATE KEY", RFC 9909), unencrypted.
+    /// PKCS#8 PEM ("PRIVATE KEY", RFC 9909) under the OID of the key's mode, unencrypted.
     fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(py_bytes(
             py,
@@ -289,7 +328,11 @@ impl SLHDSAPrivateKey {
     }
 
     fn __repr__(&self) -> String {
-        format!("<SLHDSAPrivateKey {}>", self.inner.algorithm())
+        format!(
+            "<SLHDSAPrivateKey {} mode={}>",
+            self.inner.algorithm(),
+            mode::name(self.inner.mode())
+        )
     }
 }
 
@@ -310,9 +353,29 @@ impl SLHDSAPublicKey {
         algorithm_member(py, self.inner.algorithm())
     }
 
+    /// The key's mode, as `SLHDSAPrivateKey.mode`.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        mode::name(self.inner.mode())
+    }
+
+    /// The RFC 9909 OID the key is written under, as `SLHDSAPrivateKey.oid`.
+    #[getter]
+    fn oid(&self) -> String {
+        self.inner.mode().oid(self.inner.algorithm())
+    }
+
+    /// This key in another mode, as `SLHDSAPrivateKey.with_mode`.
+    fn with_mode(&self, mode: &str) -> PyResult<Self> {
+        let m = crate::mode::parse(mode)?;
+        let inner = self.inner.with_mode(m).map_err(to_py)?;
+        Ok(SLHDSAPublicKey { inner })
+    }
+
     /// Verifies a signature of `data` (FIPS 205 Algorithm 24, or 25 with
     /// `prehash`): returns None, or raises `sphincs.InvalidSignature`
-    /// (also for a signature of the wrong length).
+    /// (also for a signature of the wrong length). `prehash` None verifies in
+    /// the key's mode; a request against the mode is a `ValueError`.
     #[pyo3(signature = (signature, data, context=None, *, prehash=None))]
     fn verify(
         &self,
@@ -381,12 +444,12 @@ impl SLHDSAPublicKey {
         py_bytes(py, &self.inner.to_bytes())
     }
 
-    /// SubjectPublicKeyInfo DER (RFC 9909).
+    /// SubjectPublicKeyInfo DER (RFC 9909) under the OID of the key's mode.
     fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(py_bytes(py, &self.inner.to_spki_der().map_err(to_py)?))
     }
 
-    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY", RFC 9909).
+    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY", RFC 9909) under the OID of the key's mode.
     fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(py_bytes(
             py,
@@ -394,10 +457,13 @@ impl SLHDSAPublicKey {
         ))
     }
 
+    /// Equal parameter set and bytes; the mode is not compared (compare
+    /// `mode` as well for that), so a key read back from PEM equals the raw key.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<SLHDSAPublicKey>()
-            .is_ok_and(|o| o.get().inner == self.inner)
+        other.cast::<SLHDSAPublicKey>().is_ok_and(|o| {
+            let o = &o.get().inner;
+            o.algorithm() == self.inner.algorithm() && o.to_bytes() == self.inner.to_bytes()
+        })
     }
 
     fn __hash__(&self) -> u64 {
@@ -409,7 +475,11 @@ impl SLHDSAPublicKey {
     }
 
     fn __repr__(&self) -> String {
-        format!("<SLHDSAPublicKey {}>", self.inner.algorithm())
+        format!(
+            "<SLHDSAPublicKey {} mode={}>",
+            self.inner.algorithm(),
+            mode::name(self.inner.mode())
+        )
     }
 }
 
@@ -445,7 +515,8 @@ fn load_private(py: Python<'_>, data: &[u8]) -> PyResult<SLHDSAPrivateKey> {
     Ok(SLHDSAPrivateKey { inner })
 }
 
-/// Reads a PEM ("PRIVATE KEY") PKCS#8 SLH-DSA key (RFC 9909), checking the key pair.
+/// Reads a PEM ("PRIVATE KEY") PKCS#8 SLH-DSA key (RFC 9909), checking the
+/// key pair; the key has the mode of its OID (pure or HashSLH-DSA).
 #[pyfunction]
 pub fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
     let data = args::bytes(data, "data")?;
@@ -453,7 +524,8 @@ pub fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult
     load_private(py, &data)
 }
 
-/// Reads a DER PKCS#8 SLH-DSA key (RFC 9909), checking the key pair.
+/// Reads a DER PKCS#8 SLH-DSA key (RFC 9909), checking the key pair; the
+/// key has the mode of its OID.
 #[pyfunction]
 pub fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
     let data = args::bytes(data, "data")?;
@@ -461,7 +533,8 @@ pub fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult
     load_private(py, &data)
 }
 
-/// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909).
+/// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
+/// in the mode of its OID.
 #[pyfunction]
 pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
     let data = args::bytes(data, "data")?;
@@ -470,7 +543,7 @@ pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey>
     Ok(SLHDSAPublicKey { inner })
 }
 
-/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909).
+/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
 #[pyfunction]
 pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
     let data = args::bytes(data, "data")?;

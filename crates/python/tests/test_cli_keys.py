@@ -32,9 +32,14 @@ def test_cli_keys_in_python(cli, tmp_path, alg, der):
     msg = tmp_path / "msg"
     msg.write_bytes(b"signed by the CLI")
     sig = tmp_path / "sig"
-    run(cli, "sign", "-k", key, "--context", "release", "--prehash", "SHA2-384", "-o", sig, msg)
-    pk.verify(sig.read_bytes(), msg.read_bytes(), b"release", prehash="SHA2-384")
-    pk.verify_file(sig.read_bytes(), msg, b"release", prehash="SHA2-384")
+    # A key from `keygen` without --prehash carries the pure OID: pure only
+    # (HashSLH-DSA keys: test_key_modes.py).
+    assert sk.mode == pk.mode == "pure"
+    run(cli, "sign", "-k", key, "--context", "release", "-o", sig, msg)
+    pk.verify(sig.read_bytes(), msg.read_bytes(), b"release")
+    pk.verify_file(sig.read_bytes(), msg, b"release")
+    with pytest.raises(ValueError, match="cannot be used for HashSLH-DSA with SHA2-384"):
+        pk.verify(sig.read_bytes(), msg.read_bytes(), b"release", prehash="SHA2-384")
     # And the CLI verifies what Python signs with this key.
     sig.write_bytes(sk.sign(msg.read_bytes(), b"release"))
     run(cli, "verify", "-p", pub, "-s", sig, "--context", "release", msg)

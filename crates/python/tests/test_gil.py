@@ -68,6 +68,13 @@ def test_second_thread_runs_during_sign_many_and_verify_many():
     assert spins > 0
 
 
+def test_second_thread_runs_during_sphincs256_sign():
+    key = sphincs.Sphincs256PrivateKey.generate()
+    data = bytes(4 << 20)  # hashed twice by BLAKE-512: a longer call
+    spins = _run_while_native_call(lambda: key.sign(data), "sign")
+    assert spins > 0
+
+
 def test_two_threads_sign_at_once():
     # Both signatures come out right when two threads sign with one key at once.
     key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")

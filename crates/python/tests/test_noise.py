@@ -47,7 +47,10 @@ def key():
 def test_loaders(key):
     rng = random.Random(205)
     pub = key.public_key()
+    s256 = sphincs.Sphincs256PrivateKey.generate()
     cases = [
+        (sphincs.Sphincs256PrivateKey.from_private_bytes, s256.private_bytes_raw()),
+        (sphincs.Sphincs256PublicKey.from_public_bytes, s256.public_key().public_bytes_raw()),
         (sphincs.load_pem_private_key, key.private_bytes_pem()),
         (sphincs.load_der_private_key, key.private_bytes_der()),
         (sphincs.load_pem_public_key, pub.public_bytes_pem()),
@@ -66,6 +69,7 @@ def test_loaders(key):
         name = rng.randbytes(rng.randrange(0, 30)).decode("latin-1")
         _expect_clean(sphincs.SLHDSAPrivateKey.generate, name)
         _expect_clean(lambda n: key.sign(b"", prehash=n), name)
+        _expect_clean(key.with_mode, name)
 
 
 def test_verify(key):
@@ -85,5 +89,12 @@ def test_verify(key):
     for data in _mutations(rng, spx_sig):
         with pytest.raises(sphincs.InvalidSignature):
             spx.public_key().verify(data, b"m")
+    s256 = sphincs.Sphincs256PrivateKey.generate()
+    s256_sig = s256.sign(b"m")
+    for data in _mutations(rng, s256_sig):
+        with pytest.raises(sphincs.InvalidSignature):
+            s256.public_key().verify(data, b"m")
+        with pytest.raises(sphincs.InvalidSignature):
+            s256.public_key().open(data + b"m")
     results = sphincs.verify_many([(pub, d, b"message", b"ctx") for d in _mutations(rng, sig)])
     assert not any(results)

@@ -33,7 +33,16 @@ def test_public_names_and_members():
             for t in n.targets
         }
         assert members == {m.name: m.value for m in getattr(sphincs, enum_name)}
-    for cls in ("SLHDSAPrivateKey", "SLHDSAPublicKey", "SpxPrivateKey", "SpxPublicKey"):
-        stubbed = {n.name for n in classes[cls].body if isinstance(n, ast.FunctionDef)}
+    for cls in (
+        "SLHDSAPrivateKey",
+        "SLHDSAPublicKey",
+        "SpxPrivateKey",
+        "SpxPublicKey",
+        "Sphincs256PrivateKey",
+        "Sphincs256PublicKey",
+    ):
+        body = classes[cls].body
+        stubbed = {n.name for n in body if isinstance(n, ast.FunctionDef)}
+        stubbed |= {n.target.id for n in body if isinstance(n, ast.AnnAssign)}  # class attributes
         public = {m for m in dir(getattr(sphincs, cls)) if not m.startswith("_")}
         assert public == stubbed - {"__eq__", "__hash__"}, cls

@@ -1,4 +1,4 @@
-"""SLH-DSA (FIPS 205) and SPHINCS+ round-3.1 signatures.
+"""SLH-DSA (FIPS 205), SPHINCS+ round-3.1 and SPHINCS-256 signatures.
 
 A thin binding of the Rust ``sphincs`` library, shaped like pyca/cryptography's
 key classes::
@@ -23,6 +23,8 @@ from ._native import (
     InvalidSignature,
     SLHDSAPrivateKey,
     SLHDSAPublicKey,
+    Sphincs256PrivateKey,
+    Sphincs256PublicKey,
     SpxPrivateKey,
     SpxPublicKey,
     load_der_private_key,
@@ -38,6 +40,8 @@ __all__ = [
     "PREHASHES",
     "SLHDSAPrivateKey",
     "SLHDSAPublicKey",
+    "Sphincs256PrivateKey",
+    "Sphincs256PublicKey",
     "SpxAlgorithm",
     "SpxPrivateKey",
     "SpxPublicKey",

@@ -1,8 +1,8 @@
-"""Type stubs of the sphincs package (SLH-DSA, FIPS 205, and SPHINCS+ round 3.1)."""
+"""Type stubs of the sphincs package (SLH-DSA, FIPS 205, SPHINCS+ round 3.1 and SPHINCS-256)."""
 
 import enum
 import os
-from typing import BinaryIO, Iterable, Optional, Tuple, Union
+from typing import BinaryIO, ClassVar, Iterable, Optional, Tuple, Union
 
 Buffer = Union[bytes, bytearray, memoryview]
 #: A path (str, bytes or os.PathLike) or a binary file object with read().
@@ -104,8 +104,12 @@ class SLHDSAPrivateKey:
     """An SLH-DSA private key. Signing releases the GIL."""
 
     @staticmethod
-    def generate(algorithm: AlgorithmArg, *, threads: Optional[int] = None) -> "SLHDSAPrivateKey":
-        """A fresh key from the OS's randomness (FIPS 205 Algorithm 21)."""
+    def generate(
+        algorithm: AlgorithmArg, *, prehash: Optional[str] = None, threads: Optional[int] = None
+    ) -> "SLHDSAPrivateKey":
+        """A fresh key from the OS's randomness (FIPS 205 Algorithm 21): raw
+        (mode "unrestricted"), or with `prehash` a HashSLH-DSA key bound to it
+        (only the pre-hash RFC 9909 pairs with the set)."""
     @staticmethod
     def from_private_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPrivateKey":
         """Loads a raw 4n-byte key; ValueError if its PK.root does not match its seeds."""
@@ -116,6 +120,15 @@ class SLHDSAPrivateKey:
         """slh_keygen_internal (FIPS 205 Algorithm 18) from three n-byte seeds."""
     @property
     def algorithm(self) -> Algorithm: ...
+    @property
+    def mode(self) -> str:
+        """"unrestricted" (raw key: pure or any pre-hash), "pure", or the
+        pre-hash name of a HashSLH-DSA key (RFC 9909 OIDs .35-.46)."""
+    @property
+    def oid(self) -> str:
+        """The RFC 9909 OID the key is written under (its mode's), dotted."""
+    def with_mode(self, mode: str) -> "SLHDSAPrivateKey":
+        """This key in another mode: "unrestricted", "pure" or the set's RFC 9909 pre-hash."""
     def sign(
         self,
         data: Buffer,
@@ -127,7 +140,8 @@ class SLHDSAPrivateKey:
         randomness: Optional[Buffer] = None,
         fault_hardened: bool = False,
     ) -> bytes:
-        """Signs data (FIPS 205 Algorithm 22, or 23 with a prehash name)."""
+        """Signs data (FIPS 205 Algorithm 22, or 23 with a prehash name);
+        prehash=None signs in the key's mode; ValueError against the mode."""
     def sign_file(
         self,
         file: FileArg,
@@ -165,10 +179,17 @@ class SLHDSAPublicKey:
     def from_public_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPublicKey": ...
     @property
     def algorithm(self) -> Algorithm: ...
+    @property
+    def mode(self) -> str:
+        """As SLHDSAPrivateKey.mode."""
+    @property
+    def oid(self) -> str: ...
+    def with_mode(self, mode: str) -> "SLHDSAPublicKey": ...
     def verify(
         self, signature: Buffer, data: Buffer, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
     ) -> None:
-        """Returns None if valid; raises InvalidSignature if not."""
+        """Returns None if valid; raises InvalidSignature if not. prehash=None
+        verifies in the key's mode; ValueError against the mode."""
     def verify_file(
         self, signature: Buffer, file: FileArg, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
     ) -> None: ...
@@ -234,6 +255,43 @@ class SpxPublicKey:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+class Sphincs256PrivateKey:
+    """A SPHINCS-256 (2015) private key: the SUPERCOP reference's 1088 bytes
+    SK1 || Q || SK2. Deterministic signing; releases the GIL."""
+
+    algorithm: ClassVar[str]
+    public_key_size: ClassVar[int]
+    private_key_size: ClassVar[int]
+    signature_size: ClassVar[int]
+    @staticmethod
+    def generate() -> "Sphincs256PrivateKey": ...
+    @staticmethod
+    def from_private_bytes(data: Buffer) -> "Sphincs256PrivateKey":
+        """Any 1088 bytes are a key; ValueError for another length."""
+    def sign(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
+        """The 41000-byte detached signature (the same for any thread count)."""
+    def sign_attached(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
+        """SUPERCOP crypto_sign: signature || data."""
+    def public_key(self) -> "Sphincs256PublicKey": ...
+    def private_bytes_raw(self) -> bytes: ...
+
+class Sphincs256PublicKey:
+    """A SPHINCS-256 public key: Q || root, 1056 bytes. Verification releases the GIL."""
+
+    algorithm: ClassVar[str]
+    public_key_size: ClassVar[int]
+    private_key_size: ClassVar[int]
+    signature_size: ClassVar[int]
+    @staticmethod
+    def from_public_bytes(data: Buffer) -> "Sphincs256PublicKey": ...
+    def verify(self, signature: Buffer, data: Buffer) -> None:
+        """Returns None if valid; raises InvalidSignature if not (wrong length included)."""
+    def open(self, signed: Buffer) -> bytes:
+        """SUPERCOP crypto_sign_open: the message of signature || message, or InvalidSignature."""
+    def public_bytes_raw(self) -> bytes: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
 VerifyItem = Union[
     Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer],
     Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer, Optional[Buffer]],
@@ -243,6 +301,7 @@ VerifyItem = Union[
 def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -> list[bool]:
     """(public_key, signature, data, context[, prehash]) tuples -> True/False each."""
 
+# The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
 def load_pem_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
 def load_der_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
 def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
