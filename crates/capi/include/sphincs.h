@@ -1,5 +1,5 @@
 /*
- * libsphincs: SLH-DSA (FIPS 205) and SPHINCS+ round 3.1 signatures for C.
+ * libsphincs: SLH-DSA (FIPS 205), SPHINCS+ round 3.1 and SPHINCS-256 signatures for C.
  *
  *   #include <sphincs.h>       cc prog.c $(pkg-config --cflags --libs sphincs)
  *
@@ -100,8 +100,10 @@ typedef enum {
      */
     SPHINCS_ERR_FAULT_DETECTED = 12,
     /**
-     * Not available for this parameter set (a context string, pre-hash or
-     * PEM/DER with a SPHINCS+ round-3.1 set, which has none of them).
+     * Not available for this parameter set: a context string, pre-hash,
+     * PEM/DER or key mode with a SPHINCS+ round-3.1 set or SPHINCS-256,
+     * which have none of them; given randomness or fault-hardened signing
+     * with SPHINCS-256, whose signatures are deterministic.
      */
     SPHINCS_ERR_UNSUPPORTED = 13,
     /**
@@ -117,6 +119,16 @@ typedef enum {
      * An internal error (a bug): caught before it could reach the caller's code.
      */
     SPHINCS_ERR_INTERNAL = 16,
+    /**
+     * A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
+     * HashSLH-DSA with its pre-hash) asked to sign or verify in another.
+     */
+    SPHINCS_ERR_WRONG_KEY_MODE = 17,
+    /**
+     * A HashSLH-DSA key mode with a pre-hash that RFC 9909 does not pair
+     * with the parameter set (no OID names that pairing).
+     */
+    SPHINCS_ERR_PREHASH_NOT_BOUND = 18,
 } sphincs_status;
 
 /**
@@ -157,8 +169,14 @@ typedef int sphincs_scheme;
 typedef int sphincs_format;
 
 /**
+ * `SPHINCS_KEY_MODE_*`: what a FIPS 205 key may sign and verify.
+ */
+typedef int sphincs_key_mode;
+
+/**
  * `SPHINCS_PREHASH_*`: the pre-hash function of HashSLH-DSA (FIPS 205
- * §10.2.2), or `SPHINCS_PREHASH_NONE` for pure signing.
+ * §10.2.2), or `SPHINCS_PREHASH_NONE`: the key's own mode (pure, or a
+ * HashSLH-DSA key's pre-hash; see `sphincs_secret_key_mode`).
  */
 typedef int sphincs_prehash;
 
@@ -171,6 +189,9 @@ typedef int sphincs_randomness;
 /**
  * How to sign. Start from `sphincs_sign_options_init` (or pass NULL for the
  * defaults: pure, empty context, hedged, one thread, not fault-hardened).
+ * SPHINCS-256 signs deterministically: hedged or deterministic give its one
+ * signature; a context, pre-hash, given randomness or fault-hardening is
+ * `SPHINCS_ERR_UNSUPPORTED` there.
  */
 typedef struct {
     /**
@@ -226,7 +247,8 @@ typedef int (*sphincs_rewind_fn)(void *user);
  */
 typedef struct {
     /**
-     * The public key (any parameter set; items may differ).
+     * The public key (any parameter set; items may differ). With
+     * `SPHINCS_PREHASH_NONE` a HashSLH-DSA key verifies with its own pre-hash.
      */
     const sphincs_public_key *key;
     /**
@@ -275,6 +297,11 @@ typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen
 #define SPHINCS_SCHEME_SPHINCSPLUS_R31 2
 
 /**
+ * SPHINCS-256 (2015; raw keys, deterministic signatures, no context or pre-hash).
+ */
+#define SPHINCS_SCHEME_SPHINCS256 3
+
+/**
  * DER (binary).
  */
 #define SPHINCS_FORMAT_DER 0
@@ -285,7 +312,24 @@ typedef void (*sphincs_randombytes_fn)(unsigned char *x, unsigned long long xlen
 #define SPHINCS_FORMAT_PEM 1
 
 /**
- * Pure SLH-DSA (no pre-hash).
+ * A raw key (no OID): pure, or HashSLH-DSA with any pre-hash, as each call
+ * asks. PEM/DER export writes it under the pure OID.
+ */
+#define SPHINCS_KEY_MODE_UNRESTRICTED 0
+
+/**
+ * Pure SLH-DSA only (OIDs 2.16.840.1.101.3.4.3.20-.31).
+ */
+#define SPHINCS_KEY_MODE_PURE 1
+
+/**
+ * HashSLH-DSA with the set's pre-hash only (OIDs .35-.46).
+ */
+#define SPHINCS_KEY_MODE_HASH_SLH_DSA 2
+
+/**
+ * No pre-hash asked for: pure SLH-DSA, except with a HashSLH-DSA key, which
+ * uses its own pre-hash.
  */
 #define SPHINCS_PREHASH_NONE 0
 
@@ -380,12 +424,14 @@ const char *sphincs_strerror(int status);
  * Accepts the FIPS 205 names in any case, with or without the `SLH-DSA-`
  * prefix (`"SLH-DSA-SHA2-128s"`, `"shake-256f"`), and the SPHINCS+ round-3.1
  * names in any case (`"sphincs-shake-128f-simple"`,
- * `"SPHINCS+-haraka-256s-robust"`). `SPHINCS_ERR_UNKNOWN_ALGORITHM` otherwise.
+ * `"SPHINCS+-haraka-256s-robust"`), and `"sphincs-256"` (any case).
+ * `SPHINCS_ERR_UNKNOWN_ALGORITHM` otherwise.
  */
 sphincs_status sphincs_alg_by_name(const char *name, const sphincs_alg **alg);
 
 /**
- * The number of parameter sets (48: 12 FIPS 205, 36 SPHINCS+ round 3.1).
+ * The number of parameter sets (49: 12 FIPS 205, 36 SPHINCS+ round 3.1,
+ * then SPHINCS-256).
  */
 size_t sphincs_alg_count(void);
 
@@ -401,17 +447,20 @@ const sphincs_alg *sphincs_alg_at(size_t index);
 const char *sphincs_alg_name(const sphincs_alg *alg);
 
 /**
- * `SPHINCS_SCHEME_SLH_DSA` or `SPHINCS_SCHEME_SPHINCSPLUS_R31`; 0 for an invalid handle.
+ * `SPHINCS_SCHEME_SLH_DSA`, `SPHINCS_SCHEME_SPHINCSPLUS_R31` or
+ * `SPHINCS_SCHEME_SPHINCS256`; 0 for an invalid handle.
  */
 sphincs_scheme sphincs_alg_scheme(const sphincs_alg *alg);
 
 /**
- * Bytes of a raw public key (`PK.seed ‖ PK.root`); 0 for an invalid handle.
+ * Bytes of a raw public key (`PK.seed ‖ PK.root`; SPHINCS-256: `Q ‖ PK1`,
+ * 1056); 0 for an invalid handle.
  */
 size_t sphincs_alg_public_key_bytes(const sphincs_alg *alg);
 
 /**
- * Bytes of a raw secret key (`SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`); 0 for an invalid handle.
+ * Bytes of a raw secret key (`SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`;
+ * SPHINCS-256: `SK1 ‖ Q ‖ SK2`, 1088); 0 for an invalid handle.
  */
 size_t sphincs_alg_secret_key_bytes(const sphincs_alg *alg);
 
@@ -421,19 +470,23 @@ size_t sphincs_alg_secret_key_bytes(const sphincs_alg *alg);
 size_t sphincs_alg_signature_bytes(const sphincs_alg *alg);
 
 /**
- * Bytes of a key-generation seed (`SK.seed ‖ SK.prf ‖ PK.seed`, 3n); 0 for an invalid handle.
+ * Bytes of a key-generation seed (`SK.seed ‖ SK.prf ‖ PK.seed`, 3n;
+ * SPHINCS-256: the 1088 secret-key bytes, any 1088 bytes being a key); 0
+ * for an invalid handle.
  */
 size_t sphincs_alg_seed_bytes(const sphincs_alg *alg);
 
 /**
- * The NIST security category (1, 3 or 5); 0 for an invalid handle.
+ * The NIST security category (1, 3 or 5); 0 for an invalid handle and for
+ * SPHINCS-256, which predates the categories.
  */
 int sphincs_alg_security_category(const sphincs_alg *alg);
 
 /**
  * Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;
- * round 3.1: `crypto_sign_keypair`), the top tree spread over `threads`
- * threads (0 = every core, 1 = the calling thread; same key for any count).
+ * round 3.1 and SPHINCS-256: `crypto_sign_keypair`), the top tree spread
+ * over `threads` threads (0 = every core, 1 = the calling thread; same key
+ * for any count; SPHINCS-256 builds its top subtree on the calling thread).
  * On success `*sk` is a new secret key.
  */
 sphincs_status sphincs_keygen(const sphincs_alg *alg, size_t threads, sphincs_secret_key **sk);
@@ -441,7 +494,9 @@ sphincs_status sphincs_keygen(const sphincs_alg *alg, size_t threads, sphincs_se
 /**
  * Derives a key pair from `seed` = `SK.seed ‖ SK.prf ‖ PK.seed`
  * (`sphincs_alg_seed_bytes(alg)` = 3n bytes): FIPS 205 `slh_keygen_internal`
- * (Algorithm 18), or round 3.1's `crypto_sign_seed_keypair`.
+ * (Algorithm 18), or round 3.1's `crypto_sign_seed_keypair`. For
+ * SPHINCS-256 the seed is the 1088-byte secret key itself (its
+ * `crypto_sign_keypair` stores the random bytes it draws as the key).
  */
 sphincs_status sphincs_keygen_from_seed(const sphincs_alg *alg,
                                         const uint8_t *seed,
@@ -452,7 +507,10 @@ sphincs_status sphincs_keygen_from_seed(const sphincs_alg *alg,
 /**
  * Loads a raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
  * (`sphincs_alg_secret_key_bytes(alg)` bytes). PK.root is recomputed from the
- * seeds and compared (`SPHINCS_ERR_KEY_MISMATCH`), which costs about one key generation.
+ * seeds and compared (`SPHINCS_ERR_KEY_MISMATCH`), which costs about one key
+ * generation. SPHINCS-256: `SK1 ‖ Q ‖ SK2` (1088 bytes, any bytes are a
+ * key; its public root is computed, at the same cost). A FIPS 205 key
+ * loaded raw is `SPHINCS_KEY_MODE_UNRESTRICTED`.
  */
 sphincs_status sphincs_secret_key_import(const sphincs_alg *alg,
                                          const uint8_t *bytes,
@@ -460,7 +518,8 @@ sphincs_status sphincs_secret_key_import(const sphincs_alg *alg,
                                          sphincs_secret_key **sk);
 
 /**
- * Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)` bytes).
+ * Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)`
+ * bytes; SPHINCS-256: `Q ‖ PK1`, 1056).
  */
 sphincs_status sphincs_public_key_import(const sphincs_alg *alg,
                                          const uint8_t *bytes,
@@ -512,15 +571,18 @@ void sphincs_public_key_free(sphincs_public_key *pk);
 /**
  * Reads a PKCS#8 private key (RFC 9909), PEM or DER (told apart by
  * looking), as `sphincs keygen` and OpenSSL 3.5 write them. PK.root is
- * recomputed and compared (`SPHINCS_ERR_KEY_MISMATCH`). FIPS 205 sets only:
- * round 3.1 has no OIDs.
+ * recomputed and compared (`SPHINCS_ERR_KEY_MISMATCH`). The key keeps the
+ * mode of its OID (`sphincs_secret_key_mode`): pure SLH-DSA, or HashSLH-DSA
+ * with the set's pre-hash. FIPS 205 sets only: round 3.1 and SPHINCS-256
+ * have no OIDs.
  */
 sphincs_status sphincs_secret_key_from_pkcs8(const uint8_t *data,
                                              size_t len,
                                              sphincs_secret_key **sk);
 
 /**
- * Reads a SubjectPublicKeyInfo public key (RFC 9909), PEM or DER.
+ * Reads a SubjectPublicKeyInfo public key (RFC 9909), PEM or DER; the key
+ * keeps the mode of its OID (`sphincs_public_key_mode`).
  */
 sphincs_status sphincs_public_key_from_spki(const uint8_t *data,
                                             size_t len,
@@ -529,7 +591,8 @@ sphincs_status sphincs_public_key_from_spki(const uint8_t *data,
 /**
  * Writes the secret key as PKCS#8 v1 (RFC 9909) in `format`
  * (`SPHINCS_FORMAT_DER` or `SPHINCS_FORMAT_PEM`) to `out` and its length to
- * `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+ * `*out_len`, under the OID of the key's mode (the pure OID for an
+ * unrestricted key). `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
  */
 sphincs_status sphincs_secret_key_to_pkcs8(const sphincs_secret_key *sk,
                                            sphincs_format format,
@@ -539,13 +602,58 @@ sphincs_status sphincs_secret_key_to_pkcs8(const sphincs_secret_key *sk,
 
 /**
  * Writes the public key as SubjectPublicKeyInfo (RFC 9909) in `format` to
- * `out` and its length to `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+ * `out` and its length to `*out_len`, under the OID of the key's mode.
+ * `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
  */
 sphincs_status sphincs_public_key_to_spki(const sphincs_public_key *pk,
                                           sphincs_format format,
                                           uint8_t *out,
                                           size_t cap,
                                           size_t *out_len);
+
+/**
+ * The mode of a FIPS 205 secret key: `*mode` is a `SPHINCS_KEY_MODE_*`
+ * and, if `prehash` is not NULL, `*prehash` the pre-hash of a HashSLH-DSA
+ * key (`SPHINCS_PREHASH_NONE` otherwise). A key generated or loaded raw is
+ * unrestricted; one read from PKCS#8 has the mode of its OID.
+ * `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key (no modes).
+ */
+sphincs_status sphincs_secret_key_mode(const sphincs_secret_key *sk,
+                                       sphincs_key_mode *mode,
+                                       sphincs_prehash *prehash);
+
+/**
+ * The mode of a FIPS 205 public key, as `sphincs_secret_key_mode`.
+ */
+sphincs_status sphincs_public_key_mode(const sphincs_public_key *pk,
+                                       sphincs_key_mode *mode,
+                                       sphincs_prehash *prehash);
+
+/**
+ * A copy of the FIPS 205 secret key `sk` bound to `mode`, as a new key in
+ * `*out` (`sk` is unchanged, so keys stay read-only and shareable).
+ * `SPHINCS_KEY_MODE_HASH_SLH_DSA` makes a HashSLH-DSA key (what `sphincs
+ * keygen --prehash` writes): with `prehash` `SPHINCS_PREHASH_NONE` the
+ * set's RFC 9909 pre-hash, else `prehash` must be that one
+ * (`SPHINCS_ERR_PREHASH_NOT_BOUND`). For the other modes `prehash` must be
+ * NONE (`SPHINCS_ERR_INVALID_ARGUMENT`). Signing and verifying with
+ * `SPHINCS_PREHASH_NONE` then use the key's mode, and a request for another
+ * mode is `SPHINCS_ERR_WRONG_KEY_MODE`; PEM/DER export writes the mode's OID.
+ * `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
+ */
+sphincs_status sphincs_secret_key_with_mode(const sphincs_secret_key *sk,
+                                            sphincs_key_mode mode,
+                                            sphincs_prehash prehash,
+                                            sphincs_secret_key **out);
+
+/**
+ * A copy of the FIPS 205 public key `pk` bound to `mode`, as
+ * `sphincs_secret_key_with_mode`.
+ */
+sphincs_status sphincs_public_key_with_mode(const sphincs_public_key *pk,
+                                            sphincs_key_mode mode,
+                                            sphincs_prehash prehash,
+                                            sphincs_public_key **out);
 
 /**
  * Fills `*opts` with the defaults: pure, empty context, hedged, one thread,
@@ -562,7 +670,9 @@ sphincs_status sphincs_prehash_by_name(const char *name, sphincs_prehash *prehas
 /**
  * Signs `msg` (`msg_len` bytes) with `sk` per `opts` (NULL: defaults),
  * writing the signature to `sig` (capacity `sig_cap`, at least
- * `sphincs_alg_signature_bytes`) and its length to `*sig_len`.
+ * `sphincs_alg_signature_bytes`) and its length to `*sig_len`. With
+ * `SPHINCS_PREHASH_NONE` a HashSLH-DSA key signs with its own pre-hash; a
+ * pre-hash its mode forbids is `SPHINCS_ERR_WRONG_KEY_MODE`.
  */
 sphincs_status sphincs_sign(const sphincs_secret_key *sk,
                             const uint8_t *msg,
@@ -575,9 +685,11 @@ sphincs_status sphincs_sign(const sphincs_secret_key *sk,
 /**
  * Verifies `sig` over `msg` with `pk`, the context string and pre-hash it
  * was made with (`context` may be NULL when `context_len` is 0; both must be
- * empty/`SPHINCS_PREHASH_NONE` for round-3.1 keys). `SPHINCS_OK` if valid,
+ * empty/`SPHINCS_PREHASH_NONE` for round-3.1 and SPHINCS-256 keys;
+ * `SPHINCS_PREHASH_NONE` verifies in the key's mode). `SPHINCS_OK` if valid,
  * `SPHINCS_ERR_INVALID_SIGNATURE` if not, `SPHINCS_ERR_INVALID_LENGTH` for a
- * signature of the wrong length.
+ * signature of the wrong length, `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
+ * the key's mode forbids.
  */
 sphincs_status sphincs_verify(const sphincs_public_key *pk,
                               const uint8_t *msg,
@@ -595,6 +707,8 @@ sphincs_status sphincs_verify(const sphincs_public_key *pk,
  * calling `rewind` before each pass, so `rewind` is required there; with a
  * pre-hash the message is read once and `rewind` may be NULL. The message
  * must not change between the passes (else the signature will not verify).
+ * SPHINCS-256 reads the message once into memory (its core API takes the
+ * whole message), so memory grows with the message there.
  */
 sphincs_status sphincs_sign_reader(const sphincs_secret_key *sk,
                                    sphincs_read_fn read,
@@ -607,7 +721,8 @@ sphincs_status sphincs_sign_reader(const sphincs_secret_key *sk,
 
 /**
  * Verifies `sig` over a message read through `read` (one pass; `rewind`,
- * if given, is called before it). Results as `sphincs_verify`.
+ * if given, is called before it). Results as `sphincs_verify`. SPHINCS-256
+ * holds the message in memory (see `sphincs_sign_reader`).
  */
 sphincs_status sphincs_verify_reader(const sphincs_public_key *pk,
                                      sphincs_read_fn read,
@@ -622,10 +737,11 @@ sphincs_status sphincs_verify_reader(const sphincs_public_key *pk,
 /**
  * Starts signing a message that will be given in pieces. The stream keeps
  * its own copy of `sk` (wiped when freed) and of `opts`. With a pre-hash in
- * `opts` memory stays bounded (a few 64 KiB pieces); pure signing (FIPS 205
- * without pre-hash, and round 3.1) holds the message until
- * `sphincs_sign_final`, because it reads it twice (see `sphincs_sign_reader`
- * for bounded memory there).
+ * `opts` or a HashSLH-DSA key, memory stays bounded (a few 64 KiB pieces);
+ * pure signing (FIPS 205 without pre-hash, and round 3.1) holds the message
+ * until `sphincs_sign_final`, because it reads it twice (see
+ * `sphincs_sign_reader` for bounded memory there); so does SPHINCS-256,
+ * whose core API takes the whole message.
  */
 sphincs_status sphincs_sign_init(const sphincs_secret_key *sk,
                                  const sphincs_sign_options *opts,
@@ -657,7 +773,8 @@ void sphincs_sign_stream_free(sphincs_sign_stream *stream);
  * Starts verifying `sig` over a message that will be given in pieces, with
  * the context and pre-hash it was made with (as `sphincs_verify`). Memory
  * stays bounded (a few 64 KiB pieces) in every mode: verification reads the
- * message once.
+ * message once. Except for SPHINCS-256: its core API takes the whole
+ * message, which the stream's worker gathers in memory.
  */
 sphincs_status sphincs_verify_init(const sphincs_public_key *pk,
                                    const uint8_t *sig,
@@ -691,7 +808,8 @@ void sphincs_verify_stream_free(sphincs_verify_stream *stream);
  * 1 = the calling thread) and writes one status per item to `results`
  * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
  * item's own error (a wrong length, a NULL pointer in the item, an oversize
- * context), exactly what `sphincs_verify` says for it alone. Returns
+ * context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
+ * items are checked one after another on the calling thread). Returns
  * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
  * any is not, or an error for the call itself (NULL `items` or `results`).
  */
@@ -718,7 +836,8 @@ sphincs_status sphincs_sign_batch(const sphincs_secret_key *sk,
                                   size_t *sigs_len);
 
 /**
- * `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the seed.
+ * `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the
+ * seed (SPHINCS-256: the 1088 secret-key bytes, as SUPERCOP's does).
  */
 int sphincs_nist_keypair(const char *alg,
                          unsigned char *pk,
@@ -726,7 +845,8 @@ int sphincs_nist_keypair(const char *alg,
                          sphincs_randombytes_fn randombytes);
 
 /**
- * `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n).
+ * `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n;
+ * SPHINCS-256: 1088, the secret key itself).
  */
 int sphincs_nist_seed_keypair(const char *alg,
                               unsigned char *pk,

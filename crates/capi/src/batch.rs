@@ -1,6 +1,9 @@
 //! Batch verification and batch signing: the core's `verify_batch` (any
 //! keys, any sets, per-item results) and `sign_batch`, over a thread budget.
+//! SPHINCS-256 has no batch API in the core: its items are verified, and its
+//! messages signed, one after another (each signature on the thread budget).
 
+use sphincs_core::sphincs256::Sphincs256VerifyingKey;
 use sphincs_core::sphincsplus::{self, SpxVerifyItem};
 use sphincs_core::{verify_batch, VerifyItem};
 
@@ -13,7 +16,8 @@ use crate::status::*;
 #[repr(C)]
 #[allow(non_camel_case_types)]
 pub struct sphincs_verify_item {
-    /// The public key (any parameter set; items may differ).
+    /// The public key (any parameter set; items may differ). With
+    /// `SPHINCS_PREHASH_NONE` a HashSLH-DSA key verifies with its own pre-hash.
     pub key: *const sphincs_public_key,
     /// The message.
     pub message: *const u8,
@@ -35,6 +39,7 @@ pub struct sphincs_verify_item {
 enum Item<'a> {
     Fips(VerifyItem<'a>),
     Spx(SpxVerifyItem<'a>),
+    S256(&'a Sphincs256VerifyingKey, &'a [u8], &'a [u8]),
 }
 
 /// # Safety
@@ -70,6 +75,12 @@ unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<Item<'a>> {
                 signature,
             })
         }
+        sphincs_public_key::S256(key) => {
+            if !context.is_empty() || prehash.is_some() {
+                return Err(SPHINCS_ERR_UNSUPPORTED);
+            }
+            Item::S256(key, message, signature)
+        }
     })
 }
 
@@ -77,7 +88,8 @@ unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<Item<'a>> {
 /// 1 = the calling thread) and writes one status per item to `results`
 /// (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
 /// item's own error (a wrong length, a NULL pointer in the item, an oversize
-/// context), exactly what `sphincs_verify` says for it alone. Returns
+/// context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
+/// items are checked one after another on the calling thread). Returns
 /// `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
 /// any is not, or an error for the call itself (NULL `items` or `results`).
 #[no_mangle]
@@ -110,6 +122,11 @@ pub unsafe extern "C" fn sphincs_verify_batch(
                 Ok(Item::Spx(v)) => {
                     spx.push(v);
                     spx_at.push(i);
+                }
+                Ok(Item::S256(key, message, signature)) => {
+                    out[i] = key
+                        .verify(message, signature)
+                        .map_or_else(sphincs_status::from, |()| SPHINCS_OK);
                 }
                 Err(status) => out[i] = status,
             }
@@ -189,6 +206,12 @@ pub unsafe extern "C" fn sphincs_sign_batch(
         let signatures = match sk {
             sphincs_secret_key::Fips(k) => k.sign_batch(&msgs, &opts.fips())?,
             sphincs_secret_key::Spx(k) => k.sign_batch(&msgs, &opts.spx()?)?,
+            sphincs_secret_key::S256(k) => {
+                let threads = opts.s256()?;
+                msgs.iter()
+                    .map(|m| k.sign_with_threads(m, threads))
+                    .collect()
+            }
         };
         let joined = signatures.concat();
         // SAFETY: `sigs` holds `sigs_cap` writable bytes by the API contract.

@@ -1,9 +1,11 @@
 //! Key objects: key generation (OS randomness or seeds), raw import/export,
 //! PEM/DER (RFC 9909) import/export. A key is a heap object the caller frees;
 //! freeing a secret key wipes it (the core's key types zeroize on drop).
+//! A FIPS 205 key carries its mode (`crate::mode`): PEM/DER keep it.
 
 use core::ffi::c_int;
 
+use sphincs_core::sphincs256::{Sphincs256SigningKey, Sphincs256VerifyingKey};
 use sphincs_core::sphincsplus::{SpxSigningKey, SpxVerifyingKey};
 use sphincs_core::{DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
@@ -20,16 +22,20 @@ pub enum sphincs_secret_key {
     Fips(DynSigningKey),
     /// SPHINCS+ round 3.1.
     Spx(SpxSigningKey),
+    /// SPHINCS-256.
+    S256(Sphincs256SigningKey),
 }
 
 /// A public key of any parameter set. Free with `sphincs_public_key_free`.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 #[allow(non_camel_case_types)]
 pub enum sphincs_public_key {
     /// FIPS 205.
     Fips(DynVerifyingKey),
     /// SPHINCS+ round 3.1.
     Spx(SpxVerifyingKey),
+    /// SPHINCS-256.
+    S256(Sphincs256VerifyingKey),
 }
 
 impl sphincs_secret_key {
@@ -37,6 +43,7 @@ impl sphincs_secret_key {
         match self {
             sphincs_secret_key::Fips(k) => Scheme::Fips(k.algorithm()),
             sphincs_secret_key::Spx(k) => Scheme::Spx(k.algorithm()),
+            sphincs_secret_key::S256(_) => Scheme::S256,
         }
     }
 
@@ -44,6 +51,7 @@ impl sphincs_secret_key {
         match self {
             sphincs_secret_key::Fips(k) => sphincs_public_key::Fips(k.verifying_key()),
             sphincs_secret_key::Spx(k) => sphincs_public_key::Spx(k.verifying_key()),
+            sphincs_secret_key::S256(k) => sphincs_public_key::S256(k.verifying_key()),
         }
     }
 }
@@ -53,6 +61,7 @@ impl sphincs_public_key {
         match self {
             sphincs_public_key::Fips(k) => Scheme::Fips(k.algorithm()),
             sphincs_public_key::Spx(k) => Scheme::Spx(k.algorithm()),
+            sphincs_public_key::S256(_) => Scheme::S256,
         }
     }
 }
@@ -90,8 +99,9 @@ pub(crate) unsafe fn free<T>(ptr: *mut T) {
 }
 
 /// Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;
-/// round 3.1: `crypto_sign_keypair`), the top tree spread over `threads`
-/// threads (0 = every core, 1 = the calling thread; same key for any count).
+/// round 3.1 and SPHINCS-256: `crypto_sign_keypair`), the top tree spread
+/// over `threads` threads (0 = every core, 1 = the calling thread; same key
+/// for any count; SPHINCS-256 builds its top subtree on the calling thread).
 /// On success `*sk` is a new secret key.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_keygen(
@@ -107,6 +117,7 @@ pub unsafe extern "C" fn sphincs_keygen(
                 sphincs_secret_key::Fips(DynSigningKey::generate_with_threads(a, t)?)
             }
             Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::generate_with_threads(a, t)?),
+            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::generate()?),
         };
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
@@ -115,7 +126,9 @@ pub unsafe extern "C" fn sphincs_keygen(
 
 /// Derives a key pair from `seed` = `SK.seed ‖ SK.prf ‖ PK.seed`
 /// (`sphincs_alg_seed_bytes(alg)` = 3n bytes): FIPS 205 `slh_keygen_internal`
-/// (Algorithm 18), or round 3.1's `crypto_sign_seed_keypair`.
+/// (Algorithm 18), or round 3.1's `crypto_sign_seed_keypair`. For
+/// SPHINCS-256 the seed is the 1088-byte secret key itself (its
+/// `crypto_sign_keypair` stores the random bytes it draws as the key).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_keygen_from_seed(
     alg: *const sphincs_alg,
@@ -146,6 +159,7 @@ pub unsafe extern "C" fn sphincs_keygen_from_seed(
             Scheme::Spx(a) => {
                 sphincs_secret_key::Spx(SpxSigningKey::from_seed_with_threads(a, seed, t)?)
             }
+            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::from_bytes(seed)?),
         };
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
@@ -154,7 +168,10 @@ pub unsafe extern "C" fn sphincs_keygen_from_seed(
 
 /// Loads a raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
 /// (`sphincs_alg_secret_key_bytes(alg)` bytes). PK.root is recomputed from the
-/// seeds and compared (`SPHINCS_ERR_KEY_MISMATCH`), which costs about one key generation.
+/// seeds and compared (`SPHINCS_ERR_KEY_MISMATCH`), which costs about one key
+/// generation. SPHINCS-256: `SK1 ‖ Q ‖ SK2` (1088 bytes, any bytes are a
+/// key; its public root is computed, at the same cost). A FIPS 205 key
+/// loaded raw is `SPHINCS_KEY_MODE_UNRESTRICTED`.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_import(
     alg: *const sphincs_alg,
@@ -171,13 +188,15 @@ pub unsafe extern "C" fn sphincs_secret_key_import(
         let key = match scheme {
             Scheme::Fips(a) => sphincs_secret_key::Fips(DynSigningKey::from_bytes(a, raw)?),
             Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::from_bytes(a, raw)?),
+            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::from_bytes(raw)?),
         };
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })
 }
 
-/// Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)` bytes).
+/// Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)`
+/// bytes; SPHINCS-256: `Q ‖ PK1`, 1056).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_public_key_import(
     alg: *const sphincs_alg,
@@ -194,6 +213,7 @@ pub unsafe extern "C" fn sphincs_public_key_import(
         let key = match scheme {
             Scheme::Fips(a) => sphincs_public_key::Fips(DynVerifyingKey::from_bytes(a, raw)?),
             Scheme::Spx(a) => sphincs_public_key::Spx(SpxVerifyingKey::from_bytes(a, raw)?),
+            Scheme::S256 => sphincs_public_key::S256(Sphincs256VerifyingKey::from_bytes(raw)?),
         };
         // SAFETY: `pk` is writable by the API contract.
         unsafe { give(pk, key) }
@@ -214,6 +234,7 @@ pub unsafe extern "C" fn sphincs_secret_key_export(
         let raw = match unsafe { borrow(sk)? } {
             sphincs_secret_key::Fips(k) => k.to_bytes(),
             sphincs_secret_key::Spx(k) => k.to_bytes(),
+            sphincs_secret_key::S256(k) => k.to_bytes(),
         };
         // SAFETY: `out`/`out_len` are writable by the API contract.
         unsafe { output(out, cap, out_len, &raw) }
@@ -233,6 +254,7 @@ pub unsafe extern "C" fn sphincs_public_key_export(
         let raw = match unsafe { borrow(pk)? } {
             sphincs_public_key::Fips(k) => k.to_bytes(),
             sphincs_public_key::Spx(k) => k.to_bytes(),
+            sphincs_public_key::S256(k) => k.to_bytes(),
         };
         // SAFETY: `out`/`out_len` are writable by the API contract.
         unsafe { output(out, cap, out_len, &raw) }
@@ -314,8 +336,10 @@ pub const SPHINCS_FORMAT_PEM: sphincs_format = 1;
 
 /// Reads a PKCS#8 private key (RFC 9909), PEM or DER (told apart by
 /// looking), as `sphincs keygen` and OpenSSL 3.5 write them. PK.root is
-/// recomputed and compared (`SPHINCS_ERR_KEY_MISMATCH`). FIPS 205 sets only:
-/// round 3.1 has no OIDs.
+/// recomputed and compared (`SPHINCS_ERR_KEY_MISMATCH`). The key keeps the
+/// mode of its OID (`sphincs_secret_key_mode`): pure SLH-DSA, or HashSLH-DSA
+/// with the set's pre-hash. FIPS 205 sets only: round 3.1 and SPHINCS-256
+/// have no OIDs.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
     data: *const u8,
@@ -333,7 +357,8 @@ pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
     })
 }
 
-/// Reads a SubjectPublicKeyInfo public key (RFC 9909), PEM or DER.
+/// Reads a SubjectPublicKeyInfo public key (RFC 9909), PEM or DER; the key
+/// keeps the mode of its OID (`sphincs_public_key_mode`).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_public_key_from_spki(
     data: *const u8,
@@ -353,7 +378,8 @@ pub unsafe extern "C" fn sphincs_public_key_from_spki(
 
 /// Writes the secret key as PKCS#8 v1 (RFC 9909) in `format`
 /// (`SPHINCS_FORMAT_DER` or `SPHINCS_FORMAT_PEM`) to `out` and its length to
-/// `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+/// `*out_len`, under the OID of the key's mode (the pure OID for an
+/// unrestricted key). `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_to_pkcs8(
     sk: *const sphincs_secret_key,
@@ -378,7 +404,8 @@ pub unsafe extern "C" fn sphincs_secret_key_to_pkcs8(
 }
 
 /// Writes the public key as SubjectPublicKeyInfo (RFC 9909) in `format` to
-/// `out` and its length to `*out_len`. `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 key.
+/// `out` and its length to `*out_len`, under the OID of the key's mode.
+/// `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_public_key_to_spki(
     pk: *const sphincs_public_key,

@@ -1,5 +1,5 @@
-//! libsphincs: the C library over the `sphincs` core (SLH-DSA, FIPS 205, and
-//! SPHINCS+ round 3.1). The C API is documented in `include/sphincs.h`,
+//! libsphincs: the C library over the `sphincs` core (SLH-DSA, FIPS 205,
+//! SPHINCS+ round 3.1 and SPHINCS-256). The C API is documented in `include/sphincs.h`,
 //! generated from this crate by cbindgen (`tests/headers.rs` keeps it in step).
 //!
 //! Rules at this boundary: every entry point runs inside `ffi::guard` (a
@@ -16,13 +16,15 @@
 mod ffi;
 
 // The header lists the API in this order (cbindgen follows the modules):
-// status codes, algorithm handles, keys, options, one-shot signing and
+// status codes, algorithm handles, keys, key modes, options, one-shot signing and
 // verification, streams, batches, then the NIST-API entry points.
 mod status;
 
 mod alg;
 
 mod keys;
+
+mod mode;
 
 mod options;
 
@@ -37,6 +39,7 @@ mod nist;
 pub use alg::*;
 pub use batch::*;
 pub use keys::*;
+pub use mode::*;
 pub use nist::*;
 pub use options::*;
 pub use sign::*;

@@ -1,9 +1,10 @@
 //! The entry points behind the NIST-API drop-in headers
 //! (`include/sphincs/nist/NAME.h`): the round-3.1 reference code's `api.h`
-//! functions for any set named at the call, with the reference's
-//! conventions: 0 on success, -1 on any failure; raw keys; `crypto_sign`
-//! output is signature ‖ message; randomness from the program's
-//! `randombytes` when the header passes one, else from the operating system.
+//! functions (SUPERCOP's for SPHINCS-256) for any set named at the call,
+//! with the reference's conventions: 0 on success, -1 on any failure; raw
+//! keys; `crypto_sign` output is signature ‖ message; randomness from the
+//! program's `randombytes` when the header passes one, else from the
+//! operating system (SPHINCS-256 signs deterministically: keys only).
 //!
 //! Each header defines `crypto_sign_*` as `static inline` wrappers that pass
 //! the set's name and `randombytes` (a weak reference there: NULL when the
@@ -11,6 +12,7 @@
 
 use core::ffi::{c_char, c_int, c_uchar, c_ulonglong};
 
+use sphincs_core::sphincs256::{Sphincs256SigningKey, Sphincs256VerifyingKey};
 use sphincs_core::sphincsplus::{SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use sphincs_core::{DynSigningKey, DynVerifyingKey, Randomness, SignOptions};
 use zeroize::Zeroizing;
@@ -47,7 +49,8 @@ fn draw(rb: unsafe extern "C" fn(*mut c_uchar, c_ulonglong), len: usize) -> Zero
     buf
 }
 
-/// A key from `seed` (3n bytes), written as raw pk and sk.
+/// A key from `seed` (3n bytes; SPHINCS-256: the 1088 secret-key bytes),
+/// written as raw pk and sk.
 ///
 /// # Safety
 /// `pk` and `sk` must hold the set's key lengths.
@@ -72,6 +75,14 @@ unsafe fn write_keypair(s: Scheme, pk: *mut c_uchar, sk: *mut c_uchar, seed: Opt
             let k = SpxSigningKey::generate(a)?;
             (k.verifying_key().to_bytes(), k.to_bytes())
         }
+        (Scheme::S256, Some(seed)) => {
+            let k = Sphincs256SigningKey::from_bytes(seed)?;
+            (k.verifying_key().to_bytes(), k.to_bytes())
+        }
+        (Scheme::S256, None) => {
+            let k = Sphincs256SigningKey::generate()?;
+            (k.verifying_key().to_bytes(), k.to_bytes())
+        }
     };
     // SAFETY: `pk`/`sk` hold CRYPTO_PUBLICKEYBYTES/CRYPTO_SECRETKEYBYTES bytes
     // (the header's contract), which these lengths are.
@@ -82,7 +93,8 @@ unsafe fn write_keypair(s: Scheme, pk: *mut c_uchar, sk: *mut c_uchar, seed: Opt
     Ok(())
 }
 
-/// `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the seed.
+/// `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the
+/// seed (SPHINCS-256: the 1088 secret-key bytes, as SUPERCOP's does).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_nist_keypair(
     alg: *const c_char,
@@ -99,7 +111,8 @@ pub unsafe extern "C" fn sphincs_nist_keypair(
     }))
 }
 
-/// `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n).
+/// `crypto_sign_seed_keypair`: the key pair of `seed` (CRYPTO_SEEDBYTES = 3n;
+/// SPHINCS-256: 1088, the secret key itself).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_nist_seed_keypair(
     alg: *const c_char,
@@ -121,9 +134,12 @@ pub unsafe extern "C" fn sphincs_nist_seed_keypair(
 /// The detached signature of `msg` under the raw secret key `sk`: pure,
 /// empty context for FIPS 205 sets; n bytes of randomness from `randombytes`
 /// (or the OS). The key is not re-checked (as in the reference code).
+/// SPHINCS-256 is deterministic: nothing is drawn.
 fn sign_raw(s: Scheme, sk: &[u8], msg: &[u8], randombytes: sphincs_randombytes_fn) -> Res<Vec<u8>> {
-    let n = s.params().n;
-    let given = randombytes.map(|rb| draw(rb, n));
+    let given = match s.randomness_len() {
+        0 => None,
+        n => randombytes.map(|rb| draw(rb, n)),
+    };
     let randomness = match &given {
         Some(r) => Randomness::Given(r),
         None => Randomness::Hedged,
@@ -143,6 +159,7 @@ fn sign_raw(s: Scheme, sk: &[u8], msg: &[u8], randombytes: sphincs_randombytes_f
                 ..Default::default()
             },
         )?,
+        Scheme::S256 => Sphincs256SigningKey::from_bytes(sk)?.sign(msg),
     })
 }
 
@@ -150,6 +167,7 @@ fn verify_raw(s: Scheme, pk: &[u8], msg: &[u8], sig: &[u8]) -> Res {
     match s {
         Scheme::Fips(a) => DynVerifyingKey::from_bytes(a, pk)?.verify(msg, sig, &[], None)?,
         Scheme::Spx(a) => SpxVerifyingKey::from_bytes(a, pk)?.verify(msg, sig)?,
+        Scheme::S256 => Sphincs256VerifyingKey::from_bytes(pk)?.verify(msg, sig)?,
     }
     Ok(())
 }

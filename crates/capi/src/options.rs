@@ -11,10 +11,12 @@ use crate::ffi::{c_str, guard, input, set, Res};
 use crate::status::*;
 
 /// `SPHINCS_PREHASH_*`: the pre-hash function of HashSLH-DSA (FIPS 205
-/// §10.2.2), or `SPHINCS_PREHASH_NONE` for pure signing.
+/// §10.2.2), or `SPHINCS_PREHASH_NONE`: the key's own mode (pure, or a
+/// HashSLH-DSA key's pre-hash; see `sphincs_secret_key_mode`).
 #[allow(non_camel_case_types)]
 pub type sphincs_prehash = c_int;
-/// Pure SLH-DSA (no pre-hash).
+/// No pre-hash asked for: pure SLH-DSA, except with a HashSLH-DSA key, which
+/// uses its own pre-hash.
 pub const SPHINCS_PREHASH_NONE: sphincs_prehash = 0;
 /// SHA2-224.
 pub const SPHINCS_PREHASH_SHA2_224: sphincs_prehash = 1;
@@ -54,6 +56,9 @@ pub const SPHINCS_RANDOMNESS_GIVEN: sphincs_randomness = 2;
 
 /// How to sign. Start from `sphincs_sign_options_init` (or pass NULL for the
 /// defaults: pure, empty context, hedged, one thread, not fault-hardened).
+/// SPHINCS-256 signs deterministically: hedged or deterministic give its one
+/// signature; a context, pre-hash, given randomness or fault-hardening is
+/// `SPHINCS_ERR_UNSUPPORTED` there.
 #[repr(C)]
 #[allow(non_camel_case_types)]
 pub struct sphincs_sign_options {
@@ -205,6 +210,22 @@ impl Options {
         }
     }
 
+    /// The thread count for SPHINCS-256, which signs deterministically with
+    /// no context or pre-hash: those, caller-given randomness and
+    /// fault-hardening are refused rather than dropped (the CLI refuses them
+    /// too). `SPHINCS_RANDOMNESS_HEDGED` (the default) and `_DETERMINISTIC`
+    /// both give the scheme's one signature.
+    pub(crate) fn s256(&self) -> Res<usize> {
+        if !self.context.is_empty()
+            || self.prehash.is_some()
+            || matches!(self.randomness, Rnd::Given(_))
+            || self.fault_hardened
+        {
+            return Err(SPHINCS_ERR_UNSUPPORTED);
+        }
+        Ok(self.threads)
+    }
+
     /// The core's round-3.1 options; a context or pre-hash has no meaning there.
     pub(crate) fn spx(&self) -> Res<SpxSignOptions<'_>> {
         if !self.context.is_empty() || self.prehash.is_some() {
@@ -240,7 +261,8 @@ impl VerifyOptions {
         })
     }
 
-    /// Round 3.1 has neither; asking for them is an error, not a silent drop.
+    /// Round 3.1 and SPHINCS-256 have neither; asking for them is an error,
+    /// not a silent drop.
     pub(crate) fn check_spx(&self) -> Res {
         if self.context.is_empty() && self.prehash.is_none() {
             Ok(())

@@ -11,7 +11,16 @@ use crate::keys::{borrow, sphincs_public_key, sphincs_secret_key};
 use crate::options::{sphincs_prehash, sphincs_sign_options, Options, VerifyOptions};
 use crate::status::*;
 
-/// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, or round 3.1).
+/// The whole message of `msg`, for SPHINCS-256, whose core API takes a
+/// slice (its R and digest are computed over the message in one piece each).
+fn read_all(msg: &mut dyn MessageSource) -> Res<Vec<u8>> {
+    let mut all = Vec::new();
+    msg.feed(&mut |piece| all.extend_from_slice(piece))?;
+    Ok(all)
+}
+
+/// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, round
+/// 3.1, or SPHINCS-256).
 pub(crate) fn sign_source(
     sk: &sphincs_secret_key,
     msg: &mut dyn MessageSource,
@@ -20,10 +29,15 @@ pub(crate) fn sign_source(
     Ok(match sk {
         sphincs_secret_key::Fips(k) => k.sign_stream(msg, &opts.fips())?,
         sphincs_secret_key::Spx(k) => k.sign_stream(msg, &opts.spx()?)?,
+        sphincs_secret_key::S256(k) => {
+            let threads = opts.s256()?;
+            k.sign_with_threads(&read_all(msg)?, threads)
+        }
     })
 }
 
-/// Verifies over a streamed message (FIPS 205 Algorithms 24/25, or round 3.1).
+/// Verifies over a streamed message (FIPS 205 Algorithms 24/25, round 3.1,
+/// or SPHINCS-256).
 pub(crate) fn verify_source(
     pk: &sphincs_public_key,
     msg: &mut dyn MessageSource,
@@ -36,13 +50,19 @@ pub(crate) fn verify_source(
             opts.check_spx()?;
             k.verify_stream(msg, sig)?
         }
+        sphincs_public_key::S256(k) => {
+            opts.check_spx()?;
+            k.verify(&read_all(msg)?, sig)?
+        }
     }
     Ok(())
 }
 
 /// Signs `msg` (`msg_len` bytes) with `sk` per `opts` (NULL: defaults),
 /// writing the signature to `sig` (capacity `sig_cap`, at least
-/// `sphincs_alg_signature_bytes`) and its length to `*sig_len`.
+/// `sphincs_alg_signature_bytes`) and its length to `*sig_len`. With
+/// `SPHINCS_PREHASH_NONE` a HashSLH-DSA key signs with its own pre-hash; a
+/// pre-hash its mode forbids is `SPHINCS_ERR_WRONG_KEY_MODE`.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_sign(
     sk: *const sphincs_secret_key,
@@ -73,9 +93,11 @@ pub unsafe extern "C" fn sphincs_sign(
 
 /// Verifies `sig` over `msg` with `pk`, the context string and pre-hash it
 /// was made with (`context` may be NULL when `context_len` is 0; both must be
-/// empty/`SPHINCS_PREHASH_NONE` for round-3.1 keys). `SPHINCS_OK` if valid,
+/// empty/`SPHINCS_PREHASH_NONE` for round-3.1 and SPHINCS-256 keys;
+/// `SPHINCS_PREHASH_NONE` verifies in the key's mode). `SPHINCS_OK` if valid,
 /// `SPHINCS_ERR_INVALID_SIGNATURE` if not, `SPHINCS_ERR_INVALID_LENGTH` for a
-/// signature of the wrong length.
+/// signature of the wrong length, `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
+/// the key's mode forbids.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify(
     pk: *const sphincs_public_key,
@@ -171,6 +193,8 @@ fn reader(read: sphincs_read_fn, rewind: sphincs_rewind_fn, user: *mut c_void) -
 /// calling `rewind` before each pass, so `rewind` is required there; with a
 /// pre-hash the message is read once and `rewind` may be NULL. The message
 /// must not change between the passes (else the signature will not verify).
+/// SPHINCS-256 reads the message once into memory (its core API takes the
+/// whole message), so memory grows with the message there.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_sign_reader(
     sk: *const sphincs_secret_key,
@@ -201,7 +225,8 @@ pub unsafe extern "C" fn sphincs_sign_reader(
 }
 
 /// Verifies `sig` over a message read through `read` (one pass; `rewind`,
-/// if given, is called before it). Results as `sphincs_verify`.
+/// if given, is called before it). Results as `sphincs_verify`. SPHINCS-256
+/// holds the message in memory (see `sphincs_sign_reader`).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify_reader(
     pk: *const sphincs_public_key,

@@ -38,8 +38,10 @@ pub enum sphincs_status {
     SPHINCS_ERR_IO = 11,
     /// Fault-hardened signing computed two different signatures; none was released.
     SPHINCS_ERR_FAULT_DETECTED = 12,
-    /// Not available for this parameter set (a context string, pre-hash or
-    /// PEM/DER with a SPHINCS+ round-3.1 set, which has none of them).
+    /// Not available for this parameter set: a context string, pre-hash,
+    /// PEM/DER or key mode with a SPHINCS+ round-3.1 set or SPHINCS-256,
+    /// which have none of them; given randomness or fault-hardened signing
+    /// with SPHINCS-256, whose signatures are deterministic.
     SPHINCS_ERR_UNSUPPORTED = 13,
     /// An argument out of range (an unknown `SPHINCS_RANDOMNESS_*` or
     /// `SPHINCS_FORMAT_*` value, or a handle not made by this library).
@@ -48,6 +50,12 @@ pub enum sphincs_status {
     SPHINCS_ERR_BAD_STATE = 15,
     /// An internal error (a bug): caught before it could reach the caller's code.
     SPHINCS_ERR_INTERNAL = 16,
+    /// A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
+    /// HashSLH-DSA with its pre-hash) asked to sign or verify in another.
+    SPHINCS_ERR_WRONG_KEY_MODE = 17,
+    /// A HashSLH-DSA key mode with a pre-hash that RFC 9909 does not pair
+    /// with the parameter set (no OID names that pairing).
+    SPHINCS_ERR_PREHASH_NOT_BOUND = 18,
 }
 
 pub use sphincs_status::*;
@@ -68,6 +76,8 @@ impl From<Error> for sphincs_status {
             Error::Rng(_) => SPHINCS_ERR_RNG,
             Error::Io(_) => SPHINCS_ERR_IO,
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
+            Error::WrongKeyMode { .. } => SPHINCS_ERR_WRONG_KEY_MODE,
+            Error::PreHashNotBound { .. } => SPHINCS_ERR_PREHASH_NOT_BOUND,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
         }
@@ -90,10 +100,12 @@ fn message(status: c_int) -> &'static str {
         10 => "the operating system's random number generator failed\0",
         11 => "reading the message failed (callback error or abandoned stream)\0",
         12 => "fault detected: the two computations of the signature differ; no signature was released\0",
-        13 => "not supported for this parameter set (SPHINCS+ round 3.1 has no context, pre-hash or PEM/DER)\0",
+        13 => "not supported for this parameter set (SPHINCS+ round 3.1 and SPHINCS-256 have no context, pre-hash, PEM/DER or key mode; SPHINCS-256 signs deterministically only)\0",
         14 => "invalid argument\0",
         15 => "stream already finished or failed\0",
         16 => "internal error\0",
+        17 => "wrong key mode: the key's OID binds it to pure SLH-DSA or to HashSLH-DSA with one pre-hash, and another mode was asked for (RFC 9909 allows one mode per key)\0",
+        18 => "this pre-hash is not the one RFC 9909 binds to the parameter set's HashSLH-DSA OID\0",
         _ => "unknown status code\0",
     }
 }
@@ -115,13 +127,14 @@ mod tests {
     #[test]
     fn every_status_has_its_own_message() {
         let mut seen = std::collections::HashSet::new();
-        for s in 0..=16 {
+        for s in 0..=18 {
             let m = message(s);
             assert!(m.ends_with('\0') && !m[..m.len() - 1].contains('\0'));
             assert!(seen.insert(m), "{s}");
         }
-        assert_eq!(message(17), "unknown status code\0");
+        assert_eq!(message(19), "unknown status code\0");
         assert_eq!(message(-1), "unknown status code\0");
         assert_eq!(SPHINCS_ERR_INTERNAL as c_int, 16);
+        assert_eq!(SPHINCS_ERR_PREHASH_NOT_BOUND as c_int, 18);
     }
 }

@@ -14,7 +14,7 @@
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use sphincs_core::{Error, MessageSource};
+use sphincs_core::{Error, KeyMode, MessageSource};
 use zeroize::Zeroizing;
 
 use crate::ffi::{guard, input, non_null, output, Res};
@@ -161,10 +161,11 @@ pub struct sphincs_verify_stream {
 
 /// Starts signing a message that will be given in pieces. The stream keeps
 /// its own copy of `sk` (wiped when freed) and of `opts`. With a pre-hash in
-/// `opts` memory stays bounded (a few 64 KiB pieces); pure signing (FIPS 205
-/// without pre-hash, and round 3.1) holds the message until
-/// `sphincs_sign_final`, because it reads it twice (see `sphincs_sign_reader`
-/// for bounded memory there).
+/// `opts` or a HashSLH-DSA key, memory stays bounded (a few 64 KiB pieces);
+/// pure signing (FIPS 205 without pre-hash, and round 3.1) holds the message
+/// until `sphincs_sign_final`, because it reads it twice (see
+/// `sphincs_sign_reader` for bounded memory there); so does SPHINCS-256,
+/// whose core API takes the whole message.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_sign_init(
     sk: *const sphincs_secret_key,
@@ -177,13 +178,25 @@ pub unsafe extern "C" fn sphincs_sign_init(
         let (sk, opts) = unsafe { (borrow(sk)?, Options::read(opts)?) };
         let sig_len = sk.scheme().signature_len();
         let key = Box::new(sk.clone());
-        let single_pass = matches!(*key, sphincs_secret_key::Fips(_)) && opts.prehash.is_some();
+        // A HashSLH-DSA key signs with its pre-hash when none is asked for.
+        let single_pass = match &*key {
+            sphincs_secret_key::Fips(k) => {
+                opts.prehash.is_some() || matches!(k.mode(), KeyMode::HashSlhDsa(_))
+            }
+            _ => false,
+        };
         let state = if single_pass {
             SignState::Pumped(Pump::start(move |src| sign_source(&key, src, &opts))?)
         } else {
             // Checked now, as the pre-hash path would (it fails at its first read).
-            if let sphincs_secret_key::Spx(_) = *key {
-                opts.spx()?;
+            match *key {
+                sphincs_secret_key::Spx(_) => {
+                    opts.spx()?;
+                }
+                sphincs_secret_key::S256(_) => {
+                    opts.s256()?;
+                }
+                sphincs_secret_key::Fips(_) => {}
             }
             SignState::Buffered {
                 sk: key,
@@ -280,7 +293,8 @@ pub unsafe extern "C" fn sphincs_sign_stream_free(stream: *mut sphincs_sign_stre
 /// Starts verifying `sig` over a message that will be given in pieces, with
 /// the context and pre-hash it was made with (as `sphincs_verify`). Memory
 /// stays bounded (a few 64 KiB pieces) in every mode: verification reads the
-/// message once.
+/// message once. Except for SPHINCS-256: its core API takes the whole
+/// message, which the stream's worker gathers in memory.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify_init(
     pk: *const sphincs_public_key,
@@ -302,7 +316,7 @@ pub unsafe extern "C" fn sphincs_verify_init(
                 VerifyOptions::read(context, context_len, prehash)?,
             )
         };
-        let key = Box::new(*pk);
+        let key = Box::new(pk.clone());
         let pump = Pump::start(move |src| {
             verify_source(&key, src, &sig, &opts)?;
             Ok(Vec::new())

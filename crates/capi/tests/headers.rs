@@ -1,11 +1,12 @@
 //! The committed C headers are generated, and must stay equal to what the
 //! code generates: `include/sphincs.h` by cbindgen from `src/`, and the
 //! NIST-API drop-in headers `include/sphincs/nist/NAME.h` from the core's list
-//! of parameter sets and their sizes. `SPHINCS_BLESS=1` rewrites them
+//! of parameter sets and their sizes (SPHINCS-256's from its constants). `SPHINCS_BLESS=1` rewrites them
 //! (`scripts/gen-c-headers`).
 
 use std::path::{Path, PathBuf};
 
+use sphincs_core::sphincs256::{self, params as s256};
 use sphincs_core::sphincsplus::SpxAlgorithm;
 use sphincs_core::Algorithm;
 
@@ -45,6 +46,8 @@ fn sphincs_h_matches_the_code() {
         "sphincs_sign_init",
         "SPHINCS_ERR_BUFFER_TOO_SMALL",
         "sphincs_nist_open",
+        "sphincs_secret_key_with_mode",
+        "SPHINCS_SCHEME_SPHINCS256",
     ] {
         assert!(
             text.contains(must),
@@ -67,6 +70,9 @@ struct Set {
     sk: usize,
     sig: usize,
     seed: usize,
+    /// SPHINCS-256's header says where it comes from (SUPERCOP), that it
+    /// signs deterministically, and what its seed is.
+    supercop: bool,
 }
 
 fn sets() -> Vec<Set> {
@@ -78,6 +84,7 @@ fn sets() -> Vec<Set> {
         sk: a.secret_key_len(),
         sig: a.signature_len(),
         seed: 3 * a.params().n,
+        supercop: false,
     });
     let spx = SpxAlgorithm::ALL.iter().map(|a| Set {
         file: a.name().to_ascii_lowercase(),
@@ -87,8 +94,21 @@ fn sets() -> Vec<Set> {
         sk: a.secret_key_len(),
         sig: a.signature_len(),
         seed: a.seed_len(),
+        supercop: false,
     });
-    fips.chain(spx).collect()
+    // SUPERCOP's crypto_sign_keypair draws the whole secret key from
+    // randombytes, so the "seed" of the seed keypair is those 1088 bytes.
+    let s256 = Set {
+        file: sphincs256::ALGORITHM.to_string(),
+        lookup: sphincs256::ALGORITHM,
+        algname: "SPHINCS-256",
+        pk: s256::PK_BYTES,
+        sk: s256::SK_BYTES,
+        sig: s256::SIG_BYTES,
+        seed: s256::SK_BYTES,
+        supercop: true,
+    };
+    fips.chain(spx).chain([s256]).collect()
 }
 
 fn nist_header(s: &Set) -> String {
@@ -97,7 +117,29 @@ fn nist_header(s: &Set) -> String {
         s.file.to_ascii_uppercase().replace('-', "_")
     );
     let template = include_str!("nist_header.h.in");
+    let (origin, randomness, extra, seed_doc) = if s.supercop {
+        (
+            "SUPERCOP's api.h of crypto_sign/sphincs256",
+            " * Randomness: signing is deterministic (CRYPTO_DETERMINISTIC) and draws\n \
+             * nothing; crypto_sign_keypair draws CRYPTO_SEEDBYTES, the secret key itself,",
+            "\n#define CRYPTO_DETERMINISTIC 1",
+            "the secret key SK1 || Q || SK2 itself,\n   \
+             which crypto_sign_keypair draws; SUPERCOP's api.h has no seed keypair",
+        )
+    } else {
+        (
+            "the SPHINCS+ reference code's api.h",
+            " * Randomness: crypto_sign_keypair draws CRYPTO_SEEDBYTES and\n \
+             * crypto_sign_signature / crypto_sign draw n bytes (the signing randomness)",
+            "",
+            "SK.seed || SK.prf || PK.seed",
+        )
+    };
     template
+        .replace("@ORIGIN@", origin)
+        .replace("@RANDOMNESS@", randomness)
+        .replace("@EXTRA_DEFINES@", extra)
+        .replace("@SEED_DOC@", seed_doc)
         .replace("@GUARD@", &guard)
         .replace("@FILE@", &s.file)
         .replace("@SET@", s.lookup)
@@ -112,7 +154,7 @@ fn nist_header(s: &Set) -> String {
 fn nist_headers_match_the_sets() {
     let dir = crate_dir().join("include/sphincs/nist");
     let sets = sets();
-    assert_eq!(sets.len(), 48);
+    assert_eq!(sets.len(), 49);
     for s in &sets {
         check(&dir.join(format!("{}.h", s.file)), &nist_header(s));
     }

@@ -8,6 +8,10 @@
 #                             streaming = one-shot, CLI keys (PEM), bad input, threads
 #   tests/c/test_nist.c       each NIST-API drop-in header, with and without a
 #                             program-defined randombytes
+#   tests/c/test_sphincs256.c SPHINCS-256: the SUPERCOP reference's known answers
+#                             (three cases extracted below), refusals, bad input,
+#                             streams and batches
+#   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
 #   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
 #                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
 #   README.md                 the C example, extracted and run
@@ -92,6 +96,22 @@ build() {
 "$cli" keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
 head -c 200000 /dev/urandom >"$out/message"
 "$cli" sign -k "$out/cli.key" -o "$out/message.sig" "$out/message"
+# A HashSLH-DSA key of the CLI and its signature, for test_key_modes.
+"$cli" keygen -a SLH-DSA-SHA2-128f --prehash SHA2-256 -o "$out/hash.key" --pub "$out/hash.pub"
+"$cli" sign -k "$out/hash.key" -o "$out/message.hsig" "$out/message"
+
+# Three SPHINCS-256 known answers (cases 0 and 10 with the whole signature,
+# case 2 with its SHA-256) as text lines test_sphincs256 reads:
+# "ID SK PK MSG|- SIG_SHA256 SIG|-", hex.
+python3 - crates/sphincs/tests/data/sphincs256/sphincs256_kat.json.gz "$out/sphincs256.kat" <<'PY'
+import gzip, json, sys
+kat = json.load(gzip.open(sys.argv[1], "rt"))
+with open(sys.argv[2], "w") as f:
+    for i in (0, 2, 10):
+        c = kat["cases"][i]
+        fields = [str(c["id"]), c["sk"], c["pk"], c["msg"] or "-", c["sig_sha256"], c.get("sig") or "-"]
+        f.write(" ".join(fields) + "\n")
+PY
 
 # Every drop-in header compiles as the reference api.h would be used.
 for header in crates/capi/include/sphincs/nist/*.h; do
@@ -127,6 +147,18 @@ variant() {
             bad "the CLI does not verify the C library's signature ($tag)"
         fi
     fi
+    if build "test_sphincs256-$tag" "$link" "$san" "${crypto_cflags[@]}" "$here/test_sphincs256.c"; then
+        run "test_sphincs256-$tag" "$out/test_sphincs256-$tag" "$out/sphincs256.kat"
+    fi
+    if build "test_key_modes-$tag" "$link" "$san" "$here/test_key_modes.c"; then
+        run "test_key_modes-$tag" "$out/test_key_modes-$tag" "$out/hash.key" "$out/hash.pub" "$out/message" \
+            "$out/message.hsig" "$out/cli.key" "$out/cli.pub" "$out/c-hash-$tag.sig"
+        if "$cli" verify -p "$out/hash.pub" -s "$out/c-hash-$tag.sig" "$out/message" >/dev/null 2>&1; then
+            ok
+        else
+            bad "the CLI does not verify the C library's HashSLH-DSA signature ($tag)"
+        fi
+    fi
     for s in $nist_sets; do
         for own in os own; do
             local def=()
@@ -158,10 +190,10 @@ variant() {
 
 f_sets=$(cd crates/capi/include/sphincs/nist && ls -- *f*.h | sed 's/\.h$//' | tr '\n' ' ')
 kat_simple="sphincs-shake-128f-simple sphincs-sha2-128f-simple sphincs-haraka-128f-simple"
-variant shared plain "$f_sets" "$kat_simple sphincs-shake-128f-robust sphincs-sha2-128f-robust sphincs-haraka-128f-robust"
-variant static plain "slh-dsa-shake-128f sphincs-sha2-128f-simple" "$kat_simple"
-variant shared sanitized "slh-dsa-sha2-128f sphincs-haraka-128f-simple" "$kat_simple"
-variant static sanitized "slh-dsa-shake-128f sphincs-shake-128f-robust" "$kat_simple"
+variant shared plain "$f_sets sphincs-256" "$kat_simple sphincs-shake-128f-robust sphincs-sha2-128f-robust sphincs-haraka-128f-robust"
+variant static plain "slh-dsa-shake-128f sphincs-sha2-128f-simple sphincs-256" "$kat_simple"
+variant shared sanitized "slh-dsa-sha2-128f sphincs-haraka-128f-simple sphincs-256" "$kat_simple"
+variant static sanitized "slh-dsa-shake-128f sphincs-shake-128f-robust sphincs-256" "$kat_simple"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

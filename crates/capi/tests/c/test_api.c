@@ -40,12 +40,12 @@ static void fill_message(uint8_t *m, size_t len)
         m[i] = (uint8_t)(i * 131 + (i >> 9));
 }
 
-/* keygen, sign, verify, tamper and raw round trips for all 48 sets. */
+/* keygen, sign, verify, tamper and raw round trips for all 49 sets. */
 static void every_set(void)
 {
     static const uint8_t msg[] = "libsphincs: every parameter set";
     size_t count = sphincs_alg_count();
-    CHECK(count == 48, "%zu sets", count);
+    CHECK(count == 49, "%zu sets", count);
     for (size_t i = 0; i < count; i++) {
         const sphincs_alg *alg = sphincs_alg_at(i), *again = NULL;
         const char *name = sphincs_alg_name(alg);
@@ -53,13 +53,18 @@ static void every_set(void)
         size_t pklen = sphincs_alg_public_key_bytes(alg), sklen = sphincs_alg_secret_key_bytes(alg);
         sphincs_secret_key *sk = NULL, *sk2 = NULL;
         sphincs_public_key *pk = NULL, *pk2 = NULL;
-        uint8_t *sig = xmalloc(siglen), raw[128], raw2[128];
+        static uint8_t raw[2048], raw2[2048];
+        uint8_t *sig = xmalloc(siglen);
+        int scheme = i < 12 ? SPHINCS_SCHEME_SLH_DSA : i < 48 ? SPHINCS_SCHEME_SPHINCSPLUS_R31 : SPHINCS_SCHEME_SPHINCS256;
         sphincs_sign_options opts;
 
-        CHECK(name != NULL && siglen > 0 && pklen > 0 && sklen == 2 * pklen, "set %zu", i);
+        /* SPHINCS-256's secret key is SK1 || Q || SK2, not twice the public key. */
+        CHECK(name != NULL && siglen > 0 && pklen > 0 &&
+                  (scheme == SPHINCS_SCHEME_SPHINCS256 ? sklen == 1088 && pklen == 1056 : sklen == 2 * pklen),
+              "set %zu", i);
         CHECK_ST(sphincs_alg_by_name(name, &again), SPHINCS_OK);
         CHECK(again == alg, "%s looks up to itself", name);
-        CHECK(sphincs_alg_scheme(alg) == (i < 12 ? SPHINCS_SCHEME_SLH_DSA : SPHINCS_SCHEME_SPHINCSPLUS_R31), "%s", name);
+        CHECK(sphincs_alg_scheme(alg) == scheme, "%s", name);
         CHECK_ST(sphincs_keygen(alg, 0, &sk), SPHINCS_OK);
         CHECK(sphincs_secret_key_alg(sk) == alg, "%s", name);
         CHECK_ST(sphincs_secret_key_public(sk, &pk), SPHINCS_OK);
@@ -617,7 +622,7 @@ static void bad_input(void)
     CHECK_ST(sphincs_alg_by_name("SLH-DSA-SHAKE-129f", &out), SPHINCS_ERR_UNKNOWN_ALGORITHM);
     CHECK_ST(sphincs_alg_by_name("", &out), SPHINCS_ERR_UNKNOWN_ALGORITHM);
     CHECK_ST(sphincs_alg_by_name("\xff\xfe", &out), SPHINCS_ERR_UNKNOWN_ALGORITHM);
-    CHECK(sphincs_alg_at(48) == NULL && sphincs_alg_name(NULL) == NULL && sphincs_alg_signature_bytes(NULL) == 0,
+    CHECK(sphincs_alg_at(49) == NULL && sphincs_alg_name(NULL) == NULL && sphincs_alg_signature_bytes(NULL) == 0,
           "invalid handles have no properties");
     CHECK(sphincs_alg_name(stray) == NULL && sphincs_alg_seed_bytes(stray) == 0, "a stray handle is refused");
     CHECK_ST(sphincs_keygen(stray, 1, &sk2), SPHINCS_ERR_INVALID_ARGUMENT);
@@ -672,9 +677,12 @@ static void bad_input(void)
     CHECK_ST(sphincs_verify_init(pk, NULL, 5, NULL, 0, 0, (sphincs_verify_stream **)&out), SPHINCS_ERR_NULL_POINTER);
 
     /* Every status has a message; unknown ones too. */
-    for (int s = 0; s <= 16; s++)
+    for (int s = 0; s <= 18; s++)
         CHECK(sphincs_strerror(s) != NULL && strlen(sphincs_strerror(s)) > 3, "message of %d", s);
     CHECK(strcmp(sphincs_strerror(99), "unknown status code") == 0, "unknown status");
+    CHECK(strcmp(sphincs_strerror(19), "unknown status code") == 0, "19 is no status");
+    CHECK(strncmp(sphincs_strerror(SPHINCS_ERR_WRONG_KEY_MODE), "wrong key mode", 14) == 0, "wrong key mode");
+    CHECK(strstr(sphincs_strerror(SPHINCS_ERR_PREHASH_NOT_BOUND), "RFC 9909") != NULL, "pre-hash not bound");
     CHECK(strcmp(sphincs_strerror(SPHINCS_ERR_INVALID_SIGNATURE), "invalid signature") == 0, "invalid signature");
 
     sphincs_secret_key_free(NULL);

@@ -53,8 +53,13 @@ int main(void)
               crypto_sign_publickeybytes() == CRYPTO_PUBLICKEYBYTES &&
               crypto_sign_secretkeybytes() == CRYPTO_SECRETKEYBYTES,
           "size functions");
-    CHECK(strcmp(CRYPTO_ALGNAME, sphincs_alg_scheme(alg) == SPHINCS_SCHEME_SLH_DSA ? sphincs_alg_name(alg) : "SPHINCS+") == 0,
+    CHECK(strcmp(CRYPTO_ALGNAME, sphincs_alg_scheme(alg) == SPHINCS_SCHEME_SLH_DSA      ? sphincs_alg_name(alg)
+                                 : sphincs_alg_scheme(alg) == SPHINCS_SCHEME_SPHINCS256 ? "SPHINCS-256"
+                                                                                        : "SPHINCS+") == 0,
           "CRYPTO_ALGNAME %s", CRYPTO_ALGNAME);
+#ifdef CRYPTO_DETERMINISTIC
+    CHECK(sphincs_alg_scheme(alg) == SPHINCS_SCHEME_SPHINCS256, "only SPHINCS-256 is deterministic");
+#endif
 
     CHECK(crypto_sign_keypair(pk, sk) == 0, "keypair");
 #ifdef OWN_RANDOMBYTES
@@ -87,7 +92,29 @@ int main(void)
     CHECK(crypto_sign_verify(sig, siglen, msg, mlen - 1, pk) == -1, "other message");
     CHECK_ST(sphincs_public_key_import(alg, pk, sizeof pk, &native_pk), SPHINCS_OK);
     CHECK_ST(sphincs_verify(native_pk, msg, mlen, sig, siglen, NULL, 0, SPHINCS_PREHASH_NONE), SPHINCS_OK);
+#ifdef CRYPTO_DETERMINISTIC
+    /* Deterministic (SPHINCS-256): nothing is drawn, and the signature is the
+     * native API's for the same key and message. */
+    {
+        sphincs_secret_key *k = NULL;
+        unsigned char *want = xmalloc(CRYPTO_BYTES), *again = xmalloc(CRYPTO_BYTES);
+        size_t len = 0;
 #ifdef OWN_RANDOMBYTES
+        unsigned long long before = drawn;
+#endif
+        CHECK(crypto_sign_signature(again, &siglen, msg, mlen, sk) == 0, "signature");
+        CHECK(memcmp(again, sig, CRYPTO_BYTES) == 0, "the same signature twice");
+#ifdef OWN_RANDOMBYTES
+        CHECK(drawn == before, "signing drew %llu bytes", drawn - before);
+#endif
+        CHECK_ST(sphincs_secret_key_import(alg, sk, sizeof sk, &k), SPHINCS_OK);
+        CHECK_ST(sphincs_sign(k, msg, mlen, NULL, want, CRYPTO_BYTES, &len), SPHINCS_OK);
+        CHECK(len == CRYPTO_BYTES && memcmp(want, sig, CRYPTO_BYTES) == 0, "crypto_sign_signature = sphincs_sign");
+        sphincs_secret_key_free(k);
+        free(want);
+        free(again);
+    }
+#elif defined(OWN_RANDOMBYTES)
     /* The signing randomness is the next n bytes randombytes gives. */
     {
         sphincs_secret_key *k = NULL;
