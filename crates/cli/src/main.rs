@@ -37,7 +37,7 @@ static HEAP: sphincs::hash::backend::CountingAllocator = sphincs::hash::backend:
 #[command(
     name = "sphincs",
     version,
-    about = "SLH-DSA (FIPS 205) stateless hash-based signatures, and the pre-standard SPHINCS+ round 3.1",
+    about = "SLH-DSA (FIPS 205) stateless hash-based signatures, the pre-standard SPHINCS+ round 3.1 and SPHINCS-256 (2015), X.509 certificates and CMS",
     after_help = "Exit status: 0 success or valid signature, 1 invalid signature, 2 usage or input error."
 )]
 struct Cli {
@@ -99,7 +99,8 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Sign a file or standard input; the signature is raw bytes.
+    /// Sign a file or standard input (the signature is raw bytes), or several
+    /// files at once, each into FILE.sig.
     Sign {
         /// Private key: PEM, DER, or raw bytes (raw needs -a).
         #[arg(short = 'k', long = "key", value_name = "KEY")]
