@@ -35,7 +35,6 @@ fn find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
 
 #[test]
 fn self_signed_pure_and_hash_round_trip() {
-    let now = SystemTime::now();
     for (alg, hashed) in [
         (Algorithm::Sha2_128f, false),
         (Algorithm::Sha2_128f, true),
@@ -45,6 +44,9 @@ fn self_signed_pure_and_hash_round_trip() {
         let k = key(alg, 1, hashed);
         let name = parse_name("CN=Root,O=Example").unwrap();
         let c = self_signed(&k, &name, ca_opts()).unwrap();
+        // After the certificate exists: notBefore is its creation time, to
+        // the second, so a time read before it may fall a second earlier.
+        let now = SystemTime::now();
         for pem in [false, true] {
             let bytes = encode_certificate(&c, pem).unwrap();
             let back = parse_certificate(&bytes).unwrap();
@@ -145,7 +147,6 @@ fn key_and_signature_algorithms_must_agree() {
 
 #[test]
 fn request_issue_and_chain() {
-    let now = SystemTime::now();
     let ca_key = key(Algorithm::Sha2_128f, 7, false);
     let ca = self_signed(&ca_key, &parse_name("CN=CA").unwrap(), ca_opts()).unwrap();
     let leaf_key = key(Algorithm::Shake128f, 9, true);
@@ -156,6 +157,8 @@ fn request_issue_and_chain() {
     }
     verify_request(&csr).unwrap();
     let leaf = issue(&ca_key, &ca, &csr, CertOptions::default()).unwrap();
+    // Read after both certificates exist (notBefore is their creation time).
+    let now = SystemTime::now();
     let check = verify_certificate(&leaf, Some(&ca), now).unwrap();
     assert!(!check.self_signed);
     assert_eq!(check.issuer, "CN=CA");
