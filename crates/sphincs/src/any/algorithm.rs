@@ -50,16 +50,31 @@ pub enum AnyAlgorithm {
 }
 
 impl AnyAlgorithm {
+    /// How many sets there are, of every family.
+    pub const COUNT: usize = Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1;
+
+    /// The `index`-th set in the order of [`AnyAlgorithm::all`], `None` past
+    /// the end; `const`, so that tables (the C library's handles) are built
+    /// from this one list at compile time. New sets go at the end of their
+    /// family's list.
+    pub const fn at(index: usize) -> Option<AnyAlgorithm> {
+        let fips = Algorithm::ALL.len();
+        let spx = SpxAlgorithm::ALL.len();
+        if index < fips {
+            Some(AnyAlgorithm::SlhDsa(Algorithm::ALL[index]))
+        } else if index < fips + spx {
+            Some(AnyAlgorithm::SphincsPlus(SpxAlgorithm::ALL[index - fips]))
+        } else if index == fips + spx {
+            Some(AnyAlgorithm::Sphincs256)
+        } else {
+            None
+        }
+    }
+
     /// Every set of every family: the FIPS 205 sets in OID order, then the
     /// 36 round-3.1 sets, then SPHINCS-256.
     pub fn all() -> impl Iterator<Item = AnyAlgorithm> {
-        let fips = Algorithm::ALL.into_iter().map(AnyAlgorithm::SlhDsa);
-        let spx = SpxAlgorithm::ALL
-            .iter()
-            .copied()
-            .map(AnyAlgorithm::SphincsPlus);
-        fips.chain(spx)
-            .chain(core::iter::once(AnyAlgorithm::Sphincs256))
+        (0..Self::COUNT).filter_map(Self::at)
     }
 
     /// The family this set belongs to.

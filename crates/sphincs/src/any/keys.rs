@@ -113,6 +113,22 @@ impl AnySigningKey {
         }))
     }
 
+    /// Loads a raw secret key without recomputing its public root (for
+    /// callers that trust the bytes, such as the NIST API's `crypto_sign`,
+    /// which is handed the secret key on every call). SPHINCS-256 derives
+    /// its public key either way.
+    pub fn from_bytes_unchecked(alg: AnyAlgorithm, sk: &[u8]) -> Result<Self, Error> {
+        Ok(AnySigningKey(match alg {
+            AnyAlgorithm::SlhDsa(a) => Secret::SlhDsa(DynSigningKey::from_bytes_unchecked(a, sk)?),
+            AnyAlgorithm::SphincsPlus(a) => {
+                Secret::SphincsPlus(SpxSigningKey::from_bytes_unchecked(a, sk)?)
+            }
+            AnyAlgorithm::Sphincs256 => {
+                Secret::Sphincs256(Box::new(Sphincs256SigningKey::from_bytes(sk)?))
+            }
+        }))
+    }
+
     /// Reads a PKCS#8 `PrivateKeyInfo`, DER or PEM (FIPS 205 keys only: the
     /// other families have no OID).
     pub fn from_pkcs8(input: &[u8]) -> Result<Self, Error> {
@@ -219,7 +235,10 @@ impl AnySigningKey {
         }
     }
 
-    fn check_options(&self, opts: &SignOptions<'_>) -> Result<(), Error> {
+    /// Checks `opts` against what this key's family has, as signing does
+    /// first ([`Error::Unsupported`]); for callers that stream a message in
+    /// later and want the refusal up front.
+    pub fn check_options(&self, opts: &SignOptions<'_>) -> Result<(), Error> {
         let alg = self.algorithm();
         alg.require(CONTEXT, !opts.context.is_empty())?;
         alg.require(PREHASH, opts.prehash.is_some())?;
