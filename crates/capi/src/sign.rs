@@ -4,7 +4,7 @@
 
 use core::ffi::{c_int, c_void};
 
-use sphincs_core::{Error, MessageSource};
+use sphincs_core::{Error, KeyMode, MessageSource};
 
 use crate::ffi::{guard, input, non_null, output, Res};
 use crate::keys::{borrow, sphincs_public_key, sphincs_secret_key};
@@ -17,6 +17,18 @@ fn read_all(msg: &mut dyn MessageSource) -> Res<Vec<u8>> {
     let mut all = Vec::new();
     msg.feed(&mut |piece| all.extend_from_slice(piece))?;
     Ok(all)
+}
+
+/// Whether signing with `sk` per `opts` reads the message twice: pure
+/// FIPS 205 signing (no pre-hash asked for, a pure-mode key) and round 3.1.
+pub(crate) fn reads_twice(sk: &sphincs_secret_key, opts: &Options) -> bool {
+    match sk {
+        sphincs_secret_key::Fips(k) => {
+            opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
+        }
+        sphincs_secret_key::Spx(_) => true,
+        sphincs_secret_key::S256(_) => false,
+    }
 }
 
 /// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, round
@@ -191,8 +203,10 @@ fn reader(read: sphincs_read_fn, rewind: sphincs_rewind_fn, user: *mut c_void) -
 /// whatever the message length. Pure signing (FIPS 205 without pre-hash, and
 /// round 3.1) reads the message twice (R = PRF_msg(…, M), then H_msg(R, …, M)),
 /// calling `rewind` before each pass, so `rewind` is required there; with a
-/// pre-hash the message is read once and `rewind` may be NULL. The message
-/// must not change between the passes (else the signature will not verify).
+/// pre-hash the message is read once and `rewind` may be NULL
+/// (`SPHINCS_ERR_NULL_POINTER` if it is NULL where required). A message
+/// that differs between the passes (length or SHA-256) is
+/// `SPHINCS_ERR_MESSAGE_CHANGED`, and nothing is signed.
 /// SPHINCS-256 reads the message once into memory (its core API takes the
 /// whole message), so memory grows with the message there.
 #[no_mangle]
@@ -217,6 +231,9 @@ pub unsafe extern "C" fn sphincs_sign_reader(
         }
         // SAFETY: `opts` is NULL or valid by the API contract.
         let opts = unsafe { Options::read(opts)? };
+        if rewind.is_none() && reads_twice(sk, &opts) {
+            return Err(SPHINCS_ERR_NULL_POINTER);
+        }
         let mut src = reader(read, rewind, user)?;
         let signature = sign_source(sk, &mut src, &opts)?;
         // SAFETY: `sig` holds `sig_cap` writable bytes by the API contract.

@@ -51,7 +51,7 @@ pub use mode::{KeyMode, RequestedMode};
 pub use params::{
     Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
     Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
-    Shake256s,
+    Shake256s, MAX_SIGNATURE_LEN,
 };
 pub use prehash::PreHash;
 pub use slh_dsa::{
