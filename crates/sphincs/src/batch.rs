@@ -20,7 +20,7 @@
 //! # Ok::<(), sphincs::Error>(())
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::dynamic::{DynSigningKey, DynVerifyingKey};
@@ -54,11 +54,24 @@ pub struct VerifyItem<'a> {
 /// item's own error (a signature of the wrong length, a context over 255
 /// bytes), exactly as [`DynVerifyingKey::verify`] answers for it alone.
 pub fn verify_batch(items: &[VerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
+    verify_batch_until(items, threads, &AtomicBool::new(false))
+        .expect("a batch nobody stops runs to the end")
+}
+
+/// [`verify_batch`] that another thread can stop (a binding that checks for
+/// Ctrl-C while the batch runs): once `stop` is set no further item is
+/// started, and when those under way are done the batch returns
+/// [`Error::Cancelled`] instead of its results.
+pub fn verify_batch_until(
+    items: &[VerifyItem<'_>],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Result<(), Error>>, Error> {
     let keys: Vec<(Algorithm, Vec<u8>)> = items
         .iter()
         .map(|it| (it.key.algorithm(), it.key.to_bytes()))
         .collect();
-    by_key(&keys, threads, |group, out| {
+    by_key(&keys, threads, stop, |group, out| {
         let group: Vec<VerifyItem> = group.iter().map(|&i| items[i]).collect();
         group[0].key.verify_same_key(&group, out);
     })
@@ -71,8 +84,9 @@ pub fn verify_batch(items: &[VerifyItem<'_>], threads: usize) -> Vec<Result<(), 
 fn by_key<K: Ord + Sync>(
     keys: &[K],
     threads: usize,
+    stop: &AtomicBool,
     verify: impl Fn(&[usize], &mut [Result<(), Error>]) + Sync,
-) -> Vec<Result<(), Error>> {
+) -> Result<Vec<Result<(), Error>>, Error> {
     let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
     let threads = threads.max(1);
@@ -81,18 +95,19 @@ fn by_key<K: Ord + Sync>(
         let per_thread = group.len().div_ceil(threads);
         tasks.extend(group.chunks(per_thread.clamp(1, VERIFY_LANES)));
     }
-    let done = parallel_map(tasks.len(), threads, |t| {
+    let done = parallel_map_until(tasks.len(), threads, stop, |t| {
         let mut out = vec![Ok(()); tasks[t].len()];
         verify(tasks[t], &mut out);
         out
-    });
+    })
+    .ok_or(Error::Cancelled)?;
     let mut results = vec![Ok(()); keys.len()];
     for (task, out) in tasks.iter().zip(done) {
         for (&i, r) in task.iter().zip(out) {
             results[i] = r;
         }
     }
-    results
+    Ok(results)
 }
 
 /// One round-3.1 signature to check in [`sphincsplus::verify_batch`](crate::sphincsplus::verify_batch).
@@ -109,11 +124,22 @@ pub struct SpxVerifyItem<'a> {
 /// [`verify_batch`] for SPHINCS+ round-3.1 signatures; public as
 /// `sphincs::sphincsplus::verify_batch`.
 pub fn verify_batch_spx(items: &[SpxVerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
+    verify_batch_spx_until(items, threads, &AtomicBool::new(false))
+        .expect("a batch nobody stops runs to the end")
+}
+
+/// [`verify_batch_until`] for SPHINCS+ round-3.1 signatures; public as
+/// `sphincs::sphincsplus::verify_batch_until`.
+pub fn verify_batch_spx_until(
+    items: &[SpxVerifyItem<'_>],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Result<(), Error>>, Error> {
     let keys: Vec<(SpxAlgorithm, Vec<u8>)> = items
         .iter()
         .map(|it| (it.key.algorithm(), it.key.to_bytes()))
         .collect();
-    by_key(&keys, threads, |group, out| {
+    by_key(&keys, threads, stop, |group, out| {
         let group: Vec<SpxVerifyItem> = group.iter().map(|&i| items[i]).collect();
         group[0].key.verify_same_key(&group, out);
     })
@@ -133,7 +159,19 @@ impl DynSigningKey {
         messages: &[&[u8]],
         opts: &SignOptions<'_>,
     ) -> Result<Vec<Vec<u8>>, Error> {
-        sign_many(messages.len(), opts.threads, |i, threads| {
+        self.sign_batch_until(messages, opts, &AtomicBool::new(false))
+    }
+
+    /// [`sign_batch`](Self::sign_batch) that another thread can stop: once
+    /// `stop` is set no further signature is started, and when those under
+    /// way are done the batch returns [`Error::Cancelled`].
+    pub fn sign_batch_until(
+        &self,
+        messages: &[&[u8]],
+        opts: &SignOptions<'_>,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        sign_many(messages.len(), opts.threads, stop, |i, threads| {
             self.sign(messages[i], &SignOptions { threads, ..*opts })
         })
     }
@@ -146,7 +184,17 @@ impl SpxSigningKey {
         messages: &[&[u8]],
         opts: &SpxSignOptions<'_>,
     ) -> Result<Vec<Vec<u8>>, Error> {
-        sign_many(messages.len(), opts.threads, |i, threads| {
+        self.sign_batch_until(messages, opts, &AtomicBool::new(false))
+    }
+
+    /// [`DynSigningKey::sign_batch_until`] for a round-3.1 key.
+    pub fn sign_batch_until(
+        &self,
+        messages: &[&[u8]],
+        opts: &SpxSignOptions<'_>,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        sign_many(messages.len(), opts.threads, stop, |i, threads| {
             self.sign(messages[i], &SpxSignOptions { threads, ..*opts })
         })
     }
@@ -157,19 +205,20 @@ impl SpxSigningKey {
 fn sign_many(
     count: usize,
     threads: usize,
+    stop: &AtomicBool,
     sign: impl Fn(usize, usize) -> Result<Vec<u8>, Error> + Sync,
 ) -> Result<Vec<Vec<u8>>, Error> {
     let threads = threads.max(1);
     let results = if count >= threads {
-        parallel_map(count, threads, |i| sign(i, 1))
+        parallel_map_until(count, threads, stop, |i| sign(i, 1))
     } else {
         // Fewer messages than threads: every signature at once, the threads
         // shared out as evenly as they go (the first ones get the remainder).
-        parallel_map(count, count, |i| {
+        parallel_map_until(count, count, stop, |i| {
             sign(i, threads / count + usize::from(i < threads % count))
         })
     };
-    results.into_iter().collect()
+    results.ok_or(Error::Cancelled)?.into_iter().collect()
 }
 
 /// `f(0..count)` over up to `threads` scoped threads (the caller is one of
@@ -180,13 +229,30 @@ pub(crate) fn parallel_map<T: Send>(
     threads: usize,
     f: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
+    parallel_map_until(count, threads, &AtomicBool::new(false), f)
+        .expect("a map nobody stops runs to the end")
+}
+
+/// [`parallel_map`] that stops taking indices once `stop` is set: `None`
+/// if it was set before every index was taken.
+pub(crate) fn parallel_map_until<T: Send>(
+    count: usize,
+    threads: usize,
+    stop: &AtomicBool,
+    f: impl Fn(usize) -> T + Sync,
+) -> Option<Vec<T>> {
     let threads = threads.clamp(1, count.max(1));
     if threads == 1 {
-        return (0..count).map(f).collect();
+        return (0..count)
+            .map(|i| (!stop.load(Ordering::Relaxed)).then(|| f(i)))
+            .collect();
     }
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
     let work = || loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= count {
             break;
@@ -205,12 +271,9 @@ pub(crate) fn parallel_map<T: Send>(
         }
         work();
     });
+    // Every slot is filled unless `stop` ended the loop early.
     slots
         .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .expect("every index below count was taken by exactly one thread")
-        })
+        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect()
 }

@@ -41,7 +41,7 @@ pub mod sphincsplus;
 mod wots;
 mod xmss;
 
-pub use batch::{verify_batch, VerifyItem};
+pub use batch::{verify_batch, verify_batch_until, VerifyItem};
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
 pub use hash::backend::{with_backend, Backend};

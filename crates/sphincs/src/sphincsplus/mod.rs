@@ -26,7 +26,9 @@ mod sets;
 
 pub use sets::*;
 
-pub use crate::batch::{verify_batch_spx as verify_batch, SpxVerifyItem};
+pub use crate::batch::{
+    verify_batch_spx as verify_batch, verify_batch_spx_until as verify_batch_until, SpxVerifyItem,
+};
 
 use zeroize::Zeroizing;
 
