@@ -73,7 +73,11 @@ fn interruptible<T: Send>(
     if let Some(e) = raised {
         return Err(e);
     }
-    result.unwrap_or_else(|_| Err(PyRuntimeError::new_err("internal error: the batch panicked")))
+    result.unwrap_or_else(|_| {
+        Err(PyRuntimeError::new_err(
+            "internal error: the batch panicked",
+        ))
+    })
 }
 
 /// Signs every message with `opts` through the core's batch API
