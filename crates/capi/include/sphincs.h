@@ -129,6 +129,12 @@ typedef enum {
      * with the parameter set (no OID names that pairing).
      */
     SPHINCS_ERR_PREHASH_NOT_BOUND = 18,
+    /**
+     * The message read through `sphincs_sign_reader` was not the same on
+     * each pass (pure signing reads it twice): its length or SHA-256
+     * differ. Nothing was signed.
+     */
+    SPHINCS_ERR_MESSAGE_CHANGED = 19,
 } sphincs_status;
 
 /**
@@ -706,8 +712,10 @@ sphincs_status sphincs_verify(const sphincs_public_key *pk,
  * whatever the message length. Pure signing (FIPS 205 without pre-hash, and
  * round 3.1) reads the message twice (R = PRF_msg(…, M), then H_msg(R, …, M)),
  * calling `rewind` before each pass, so `rewind` is required there; with a
- * pre-hash the message is read once and `rewind` may be NULL. The message
- * must not change between the passes (else the signature will not verify).
+ * pre-hash the message is read once and `rewind` may be NULL
+ * (`SPHINCS_ERR_NULL_POINTER` if it is NULL where required). A message
+ * that differs between the passes (length or SHA-256) is
+ * `SPHINCS_ERR_MESSAGE_CHANGED`, and nothing is signed.
  * SPHINCS-256 reads the message once into memory (its core API takes the
  * whole message), so memory grows with the message there.
  */
@@ -749,8 +757,9 @@ sphincs_status sphincs_sign_init(const sphincs_secret_key *sk,
                                  sphincs_sign_stream **stream);
 
 /**
- * Adds `len` bytes of the message. After an error the stream is finished
- * (`SPHINCS_ERR_BAD_STATE` from then on).
+ * Adds `len` bytes of the message. After an error (NULL `data` with a
+ * nonzero `len`, …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from
+ * then on).
  */
 sphincs_status sphincs_sign_update(sphincs_sign_stream *stream, const uint8_t *data, size_t len);
 
@@ -786,8 +795,9 @@ sphincs_status sphincs_verify_init(const sphincs_public_key *pk,
                                    sphincs_verify_stream **stream);
 
 /**
- * Adds `len` bytes of the message. An error here (e.g. a signature of the
- * wrong length, found before any reading) finishes the stream.
+ * Adds `len` bytes of the message. After an error (NULL `data` with a
+ * nonzero `len`, a signature of the wrong length found before any reading,
+ * …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from then on).
  */
 sphincs_status sphincs_verify_update(sphincs_verify_stream *stream,
                                      const uint8_t *data,

@@ -11,6 +11,12 @@ use crate::keys::{borrow, sphincs_public_key, sphincs_secret_key};
 use crate::options::{sphincs_prehash, sphincs_sign_options, Options, VerifyOptions};
 use crate::status::*;
 
+/// Whether signing with `sk` per `opts` reads the message twice (the core
+/// knows: pure FIPS 205 and round 3.1 do), so a callback must rewind.
+pub(crate) fn reads_twice(sk: &sphincs_secret_key, opts: &Options) -> bool {
+    sk.0.reads_message_twice(&opts.core())
+}
+
 /// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, round
 /// 3.1, or SPHINCS-256).
 pub(crate) fn sign_source(
@@ -165,8 +171,10 @@ fn reader(read: sphincs_read_fn, rewind: sphincs_rewind_fn, user: *mut c_void) -
 /// whatever the message length. Pure signing (FIPS 205 without pre-hash, and
 /// round 3.1) reads the message twice (R = PRF_msg(…, M), then H_msg(R, …, M)),
 /// calling `rewind` before each pass, so `rewind` is required there; with a
-/// pre-hash the message is read once and `rewind` may be NULL. The message
-/// must not change between the passes (else the signature will not verify).
+/// pre-hash the message is read once and `rewind` may be NULL
+/// (`SPHINCS_ERR_NULL_POINTER` if it is NULL where required). A message
+/// that differs between the passes (length or SHA-256) is
+/// `SPHINCS_ERR_MESSAGE_CHANGED`, and nothing is signed.
 /// SPHINCS-256 reads the message once into memory (its core API takes the
 /// whole message), so memory grows with the message there.
 #[no_mangle]
@@ -191,6 +199,9 @@ pub unsafe extern "C" fn sphincs_sign_reader(
         }
         // SAFETY: `opts` is NULL or valid by the API contract.
         let opts = unsafe { Options::read(opts)? };
+        if rewind.is_none() && reads_twice(sk, &opts) {
+            return Err(SPHINCS_ERR_NULL_POINTER);
+        }
         let mut src = reader(read, rewind, user)?;
         let signature = sign_source(sk, &mut src, &opts)?;
         // SAFETY: `sig` holds `sig_cap` writable bytes by the API contract.

@@ -20,6 +20,8 @@
 //! # Ok::<(), sphincs::Error>(())
 //! ```
 
+use std::sync::atomic::AtomicBool;
+
 use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;
 use crate::keys::SignOptions;
@@ -51,11 +53,24 @@ pub struct VerifyItem<'a> {
 /// item's own error (a signature of the wrong length, a context over 255
 /// bytes), exactly as [`DynVerifyingKey::verify`] answers for it alone.
 pub fn verify_batch(items: &[VerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
+    verify_batch_until(items, threads, &AtomicBool::new(false))
+        .expect("a batch nobody stops runs to the end")
+}
+
+/// [`verify_batch`] that another thread can stop (a binding that checks for
+/// Ctrl-C while the batch runs): once `stop` is set no further item is
+/// started, and when those under way are done the batch returns
+/// [`Error::Cancelled`] instead of its results.
+pub fn verify_batch_until(
+    items: &[VerifyItem<'_>],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Result<(), Error>>, Error> {
     let keys: Vec<(Algorithm, Vec<u8>)> = items
         .iter()
         .map(|it| (it.key.algorithm(), it.key.to_bytes()))
         .collect();
-    by_key(&keys, threads, VERIFY_LANES, |group, out| {
+    by_key(&keys, threads, VERIFY_LANES, stop, |group, out| {
         let group: Vec<VerifyItem> = group.iter().map(|&i| items[i]).collect();
         verify_same_key(&group, out);
     })
@@ -83,7 +98,19 @@ impl DynSigningKey {
         messages: &[&[u8]],
         opts: &SignOptions<'_>,
     ) -> Result<Vec<Vec<u8>>, Error> {
-        sign_many(messages.len(), opts.threads, |i, threads| {
+        self.sign_batch_until(messages, opts, &AtomicBool::new(false))
+    }
+
+    /// [`sign_batch`](Self::sign_batch) that another thread can stop: once
+    /// `stop` is set no further signature is started, and when those under
+    /// way are done the batch returns [`Error::Cancelled`].
+    pub fn sign_batch_until(
+        &self,
+        messages: &[&[u8]],
+        opts: &SignOptions<'_>,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Vec<u8>>, Error> {
+        sign_many(messages.len(), opts.threads, stop, |i, threads| {
             self.sign(messages[i], &SignOptions { threads, ..*opts })
         })
     }

@@ -76,6 +76,13 @@ pub enum Error {
     /// Fault-hardened signing computed two different signatures: a hardware
     /// fault or a fault attack. Both were wiped; none is returned.
     FaultDetected,
+    /// A message read more than once (pure signing reads it twice: for R,
+    /// then for the digest) was not the same each time: its length or its
+    /// SHA-256 differ. Nothing was signed.
+    MessageChanged,
+    /// A batch stopped by its caller (through the `stop` flag of
+    /// `sign_batch_until` / `verify_batch_until`) before it finished.
+    Cancelled,
     /// A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
     /// HashSLH-DSA with its pre-hash) asked to sign or verify in another.
     /// The message says how to make a key for the mode asked for.
@@ -160,6 +167,10 @@ impl fmt::Display for Error {
             }
             Error::FaultDetected => f.write_str(
                 "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
+            ),
+            Error::Cancelled => f.write_str("the batch was stopped before it finished"),
+            Error::MessageChanged => f.write_str(
+                "the message changed while it was being signed (signing reads it twice, and the two reads differ in length or content); nothing was signed",
             ),
             Error::WrongKeyMode { algorithm, key_mode, requested } => {
                 wrong_mode_message(f, *algorithm, *key_mode, *requested)

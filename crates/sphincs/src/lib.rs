@@ -48,7 +48,7 @@ mod wots;
 mod xmss;
 
 pub use backend::with_backend;
-pub use batch::{verify_batch, VerifyItem};
+pub use batch::{verify_batch, verify_batch_until, VerifyItem};
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
 pub use functions::{
@@ -62,7 +62,7 @@ pub use mode::{KeyMode, RequestedMode};
 pub use params::{
     Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
     Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
-    Shake256s,
+    Shake256s, MAX_SIGNATURE_LEN,
 };
 pub use prehash::PreHash;
 pub use rand::Randomness;

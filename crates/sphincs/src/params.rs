@@ -10,6 +10,11 @@ use crate::prehash::PreHash;
 
 pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
 
+/// The longest signature of any scheme this crate implements, in bytes:
+/// SLH-DSA-SHA2/SHAKE-256f (and the round-3.1 256f sets, of the same size);
+/// SPHINCS-256's is 41 000. Readers of signature files cap their reads at it.
+pub const MAX_SIGNATURE_LEN: usize = 49_856;
+
 /// Winternitz parameter `lg_w`, 4 for every FIPS 205 set.
 pub const LG_W: usize = 4;
 /// `w = 2^lg_w`.
@@ -369,6 +374,19 @@ mod tests {
                 "{alg}"
             );
         }
+    }
+
+    #[test]
+    fn max_signature_len_bounds_every_scheme() {
+        let fips = Algorithm::ALL.iter().map(|a| a.signature_len());
+        let spx = crate::sphincsplus::SpxAlgorithm::ALL
+            .iter()
+            .map(|a| a.signature_len());
+        let longest = fips
+            .chain(spx)
+            .chain([crate::sphincs256::params::SIG_BYTES])
+            .max();
+        assert_eq!(longest, Some(MAX_SIGNATURE_LEN));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::fors::fors_pk_from_sig;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
-use crate::message::{MessageSource, Prefixed};
+use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
@@ -202,7 +202,9 @@ pub(crate) fn sign_parts<P: Instance>(
 /// a signature computed under a fault is never released (the countermeasure
 /// of Genêt, TCHES 2023, against the grafting-tree attack; verifying before
 /// release does not stop it). Costs twice the time and, in hardened mode
-/// only, one more allocation of the signature's length.
+/// only, one more allocation of the signature's length. Every read of a
+/// message that could change (not a slice) must match the first in length
+/// and SHA-256, else [`Error::MessageChanged`] (see [`SamePasses`]).
 pub(crate) fn sign_parts_checked<P: Instance>(
     sk: &SecretParts,
     msg: &mut dyn MessageSource,
@@ -211,6 +213,8 @@ pub(crate) fn sign_parts_checked<P: Instance>(
     threads: usize,
     fault_hardened: bool,
 ) -> Result<(), Error> {
+    // Every pass of both computations must read the message the first read.
+    let msg = &mut SamePasses::new(msg);
     sign_parts::<P>(sk, msg, opt_rand, sig, threads)?;
     if !fault_hardened {
         return Ok(());
@@ -562,6 +566,69 @@ mod fault_tests {
         )
         .unwrap();
         assert!(sig.iter().any(|&b| b != 0));
+    }
+
+    /// A message source whose bytes differ from the first read on.
+    struct Shifting {
+        reads: u8,
+        len_change: bool,
+    }
+
+    impl MessageSource for Shifting {
+        fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+            self.reads += 1;
+            match (self.reads, self.len_change) {
+                (1, _) => sink(b"first message"),
+                (_, false) => sink(b"other message"),
+                (_, true) => sink(b"first message, longer"),
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_message_that_changes_between_passes_is_refused() {
+        let sk = key::<Shake128f>();
+        let n = Shake128f::PARAMS.n;
+        let mut sig = vec![0u8; Shake128f::PARAMS.sig_bytes()];
+        arm(0);
+        for (len_change, hardened) in [(false, false), (true, false), (false, true)] {
+            let mut src = Shifting {
+                reads: 0,
+                len_change,
+            };
+            let r = sign_parts_checked::<Shake128f>(
+                sk.parts(),
+                &mut src,
+                &[3; 16][..n],
+                &mut sig,
+                1,
+                hardened,
+            );
+            assert_eq!(r, Err(Error::MessageChanged), "{len_change} {hardened}");
+        }
+        // A source that reads the same each time signs as the slice does.
+        struct Steady;
+        impl MessageSource for Steady {
+            fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+                sink(b"same ");
+                sink(b"bytes");
+                Ok(())
+            }
+        }
+        let mut want = vec![0u8; sig.len()];
+        sign_parts_checked::<Shake128f>(sk.parts(), &mut Steady, &[3; 16][..n], &mut sig, 1, true)
+            .unwrap();
+        sign_parts_checked::<Shake128f>(
+            sk.parts(),
+            &mut &b"same bytes"[..],
+            &[3; 16][..n],
+            &mut want,
+            1,
+            false,
+        )
+        .unwrap();
+        assert_eq!(sig, want);
     }
 
     #[test]

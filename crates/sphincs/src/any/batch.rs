@@ -2,6 +2,8 @@
 //! through their family's batch code; SPHINCS-256 items are checked one by
 //! one (its scheme has no lane-parallel verifier), on the same threads.
 
+use std::sync::atomic::AtomicBool;
+
 use super::algorithm::AnyAlgorithm;
 use super::keys::{AnyVerifyingKey, Public};
 use crate::batch::{verify_same_key, VerifyItem};
@@ -30,11 +32,23 @@ pub struct AnyVerifyItem<'a> {
 /// thread). One result per item, in order, exactly as
 /// [`AnyVerifyingKey::verify`] answers for it alone.
 pub fn verify_batch(items: &[AnyVerifyItem<'_>], threads: usize) -> Vec<Result<(), Error>> {
+    verify_batch_until(items, threads, &AtomicBool::new(false))
+        .expect("a batch nobody stops runs to the end")
+}
+
+/// [`verify_batch`] that another thread can stop (a binding watching for
+/// Ctrl-C): once `stop` is set no further item is started, and the batch
+/// returns [`Error::Cancelled`].
+pub fn verify_batch_until(
+    items: &[AnyVerifyItem<'_>],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Result<(), Error>>, Error> {
     let keys: Vec<(AnyAlgorithm, Vec<u8>)> = items
         .iter()
         .map(|it| (it.key.algorithm(), it.key.to_bytes()))
         .collect();
-    by_key(&keys, threads, VERIFY_LANES, |group, out| {
+    by_key(&keys, threads, VERIFY_LANES, stop, |group, out| {
         let group: Vec<AnyVerifyItem> = group.iter().map(|&i| items[i]).collect();
         verify_group(&group, out);
     })

@@ -2,6 +2,8 @@
 //! resolves the family once and hands over to that family's typed keys;
 //! options a family lacks are refused here, in one place.
 
+use std::sync::atomic::AtomicBool;
+
 use zeroize::Zeroizing;
 
 use super::algorithm::AnyAlgorithm;
@@ -225,13 +227,38 @@ impl AnySigningKey {
         messages: &[&[u8]],
         opts: &SignOptions<'_>,
     ) -> Result<Vec<Vec<u8>>, Error> {
+        self.sign_batch_until(messages, opts, &AtomicBool::new(false))
+    }
+
+    /// [`AnySigningKey::sign_batch`] that another thread can stop:
+    /// [`Error::Cancelled`] once `stop` is set.
+    pub fn sign_batch_until(
+        &self,
+        messages: &[&[u8]],
+        opts: &SignOptions<'_>,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Vec<u8>>, Error> {
         self.check_options(opts)?;
         match &self.0 {
-            Secret::SlhDsa(k) => k.sign_batch(messages, opts),
-            Secret::SphincsPlus(k) => k.sign_batch(messages, &spx_options(opts)),
-            Secret::Sphincs256(k) => sign_many(messages.len(), opts.threads, |i, threads| {
+            Secret::SlhDsa(k) => k.sign_batch_until(messages, opts, stop),
+            Secret::SphincsPlus(k) => k.sign_batch_until(messages, &spx_options(opts), stop),
+            Secret::Sphincs256(k) => sign_many(messages.len(), opts.threads, stop, |i, threads| {
                 Ok(k.sign_with_threads(messages[i], threads))
             }),
+        }
+    }
+
+    /// Whether signing with `opts` reads the message twice (pure FIPS 205
+    /// signing and round 3.1: R, then the digest), so that a streamed message
+    /// must be rewindable; once for a pre-hash, and for SPHINCS-256, which
+    /// takes the message whole.
+    pub fn reads_message_twice(&self, opts: &SignOptions<'_>) -> bool {
+        match &self.0 {
+            Secret::SlhDsa(k) => {
+                opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
+            }
+            Secret::SphincsPlus(_) => true,
+            Secret::Sphincs256(_) => false,
         }
     }
 

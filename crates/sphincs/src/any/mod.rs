@@ -26,5 +26,5 @@ mod batch;
 mod keys;
 
 pub use algorithm::{AnyAlgorithm, Family};
-pub use batch::{verify_batch, AnyVerifyItem};
+pub use batch::{verify_batch, verify_batch_until, AnyVerifyItem};
 pub use keys::{AnySigningKey, AnyVerifyingKey};

@@ -170,6 +170,14 @@ pub fn verify_certificate(
 ) -> Result<CertCheck, Error> {
     let tbs = cert.tbs_certificate();
     let mut checked = Vec::new();
+    if tbs.signature().oid == cert.signature_algorithm().oid
+        && tbs.signature() != cert.signature_algorithm()
+    {
+        return Err(Error::Pki(format!(
+            "the certificate's two signature AlgorithmIdentifiers ({}) differ in their parameters; RFC 9909 requires the parameters to be absent",
+            tbs.signature().oid
+        )));
+    }
     if tbs.signature() != cert.signature_algorithm() {
         return Err(Error::Pki(format!(
             "the certificate names two signature algorithms ({} in the signed part, {} outside)",

@@ -27,7 +27,7 @@ mod sets;
 
 pub use sets::*;
 
-pub use batch::{verify_batch, SpxVerifyItem};
+pub use batch::{verify_batch, verify_batch_until, SpxVerifyItem};
 
 use zeroize::Zeroizing;
 
