@@ -22,6 +22,14 @@ impl CliError {
 
 impl From<sphincs::Error> for CliError {
     fn from(e: sphincs::Error) -> Self {
-        CliError::Failed(e.to_string())
+        match e {
+            // The library says what the name is; say which commands take it.
+            sphincs::Error::WrongScheme { takes, .. } if takes.starts_with("FIPS") => {
+                CliError::Failed(format!(
+                    "{e}; in this tool `keygen`, `sign` and `verify` take it with -a (raw keys), but certificates and CMS need a FIPS 205 key"
+                ))
+            }
+            _ => CliError::Failed(e.to_string()),
+        }
     }
 }

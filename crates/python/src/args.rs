@@ -76,25 +76,23 @@ pub fn opt_bytes(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
     }
 }
 
-/// Threads for one operation: `None` is the calling thread alone.
+/// Threads for one operation: `None` is the calling thread alone, 0 every
+/// core (as `--threads 0` and C's `threads = 0`).
 pub fn threads(n: Option<i64>) -> PyResult<usize> {
     match n {
         None => Ok(1),
-        Some(n) if n >= 1 => {
-            usize::try_from(n).map_err(|_| PyValueError::new_err("threads is too large"))
-        }
+        Some(n) if n >= 0 => usize::try_from(n)
+            .map(sphincs::resolve_threads)
+            .map_err(|_| PyValueError::new_err("threads is too large")),
         Some(n) => Err(PyValueError::new_err(format!(
-            "threads must be at least 1, got {n}"
+            "threads must be 0 (every core) or more, got {n}"
         ))),
     }
 }
 
-/// Threads for a batch: `None` is every core of the machine.
+/// Threads for a batch: `None` (or 0) is every core of the machine.
 pub fn batch_threads(n: Option<i64>) -> PyResult<usize> {
-    match n {
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        some => threads(some),
-    }
+    threads(Some(n.unwrap_or(0)))
 }
 
 /// Where `addrnd` comes from: hedged by default, or deterministic, or given

@@ -149,8 +149,10 @@ def test_bad_inputs(key):
         key.sign(b"m", randomness=bytes(15))
     with pytest.raises(ValueError, match="exclude each other"):
         key.sign(b"m", deterministic=True, randomness=bytes(16))
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        key.sign(b"m", threads=0)
+    with pytest.raises(ValueError, match="threads must be 0 .every core. or more"):
+        key.sign(b"m", threads=-1)
+    # threads=0 is every core, as --threads 0 and C's threads = 0.
+    pub.verify(key.sign(b"m", threads=0), b"m")
     with pytest.raises(TypeError, match="data must be bytes-like"):
         key.sign("text")
     # A signature of the wrong length is invalid, not a crash.

@@ -24,6 +24,7 @@ mod ct_check;
 mod dynamic;
 pub mod encoding;
 mod error;
+pub mod fingerprint;
 mod fors;
 pub mod hash;
 mod hypertree;
@@ -38,6 +39,7 @@ mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
 pub mod sphincsplus;
+mod threads;
 mod wots;
 mod xmss;
 
@@ -58,6 +60,8 @@ pub use slh_dsa::{
     hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
     slh_verify, slh_verify_internal,
 };
+pub use sphincsplus::fips205_algorithm;
+pub use threads::resolve_threads;
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
