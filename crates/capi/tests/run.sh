@@ -195,5 +195,26 @@ variant static plain "slh-dsa-shake-128f sphincs-sha2-128f-simple sphincs-256" "
 variant shared sanitized "slh-dsa-sha2-128f sphincs-haraka-128f-simple sphincs-256" "$kat_simple"
 variant static sanitized "slh-dsa-shake-128f sphincs-shake-128f-robust sphincs-256" "$kat_simple"
 
+# The installed library as a user meets it, with pkg-config's flags alone:
+# the shared build runs from the prefix without LD_LIBRARY_PATH (the rpath
+# in Libs), and `cc -static` with --static --libs links a fully static
+# program (no -lgcc_s in Libs.private).
+if [ -s "$out/readme_example.c" ]; then
+    read -r -a plain_libs <<<"$(pkg-config --cflags --libs sphincs)"
+    if "$cc" -std=c11 -Wall -Wextra -Werror "$out/readme_example.c" -o "$out/as-installed" "${plain_libs[@]}" &&
+        [ "$(env -u LD_LIBRARY_PATH "$out/as-installed")" = success ] &&
+        ldd "$out/as-installed" | grep -q "libsphincs.so.0 => $prefix/lib/"; then ok; else
+        bad "a program built with pkg-config --libs sphincs does not run from $prefix without LD_LIBRARY_PATH"
+    fi
+    read -r -a static_all <<<"$(pkg-config --cflags --static --libs sphincs)"
+    if "$cc" -static -std=c11 -Wall -Wextra -Werror "$out/readme_example.c" -o "$out/as-installed-static" \
+        "${static_all[@]}" 2>"$out/as-installed-static.log" &&
+        ! readelf -d "$out/as-installed-static" | grep -q NEEDED &&
+        [ "$(env -u LD_LIBRARY_PATH "$out/as-installed-static")" = success ]; then ok; else
+        bad "cc -static with pkg-config --static --libs sphincs does not link and run a static program"
+        cat "$out/as-installed-static.log"
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -36,6 +36,23 @@ pub fn to_py(e: Error) -> PyErr {
     }
 }
 
+/// An `OSError` for a file that could not be opened, with `errno`,
+/// `strerror` and `filename` set as Python's own `open()` sets them (so it is
+/// `FileNotFoundError`, `PermissionError`, … by its errno).
+pub fn os_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let strerror = text
+                .strip_suffix(&format!(" (os error {code})"))
+                .unwrap_or(&text)
+                .to_string();
+            PyOSError::new_err((code, strerror, path.to_path_buf()))
+        }
+        None => PyOSError::new_err(format!("{}: {e}", path.display())),
+    }
+}
+
 /// Whether a core error means "this signature is not valid" (as opposed to a
 /// bad argument such as an oversize context): what `verify_many` reports as `False`.
 pub fn is_invalid_signature(e: &Error) -> bool {
