@@ -93,7 +93,8 @@ build() {
 }
 
 # The CLI's key pair and signature, for test_api to load and check.
-"$cli" keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
+"$cli" -q keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
+cli_fingerprint="$("$cli" fingerprint "$out/cli.pub" | cut -d' ' -f1)"
 head -c 200000 /dev/urandom >"$out/message"
 "$cli" sign -k "$out/cli.key" -o "$out/message.sig" "$out/message"
 # A HashSLH-DSA key of the CLI and its signature, for test_key_modes.
@@ -140,7 +141,7 @@ variant() {
     echo "== C tests: $link library, $san"
     if build "test_api-$tag" "$link" "$san" "$here/test_api.c"; then
         run "test_api-$tag" "$out/test_api-$tag" "$out/cli.key" "$out/cli.pub" "$out/message" \
-            "$out/message.sig" "$out/c-$tag.sig"
+            "$out/message.sig" "$out/c-$tag.sig" "$cli_fingerprint"
         if "$cli" verify -p "$out/cli.pub" -s "$out/c-$tag.sig" "$out/message" >/dev/null 2>&1; then
             ok
         else

@@ -410,3 +410,29 @@ fn completions_and_man_page() {
     );
     assert_eq!(run(&["completions", "cmd.exe"]).code, 2);
 }
+
+#[test]
+fn install_script_installs_command_completions_and_man_page() {
+    let d = Dir::new("install");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/install-cli");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg(d.p("prefix"))
+        .env("SPHINCS_BIN", env!("CARGO_BIN_EXE_sphincs"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let prefix = d.0.join("prefix");
+    let installed = prefix.join("bin/sphincs");
+    let version = Command::new(&installed).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("sphincs "));
+    let read = |rel: &str| fs::read_to_string(prefix.join(rel)).unwrap();
+    assert!(read("share/man/man1/sphincs.1").contains(".TH sphincs 1"));
+    assert!(read("share/bash-completion/completions/sphincs").contains("_sphincs"));
+    assert!(read("share/zsh/site-functions/_sphincs").starts_with("#compdef sphincs"));
+    assert!(read("share/fish/vendor_completions.d/sphincs.fish").contains("complete -c sphincs"));
+}

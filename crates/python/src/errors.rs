@@ -4,6 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 use sphincs::Error;
 
@@ -37,9 +38,10 @@ pub fn to_py(e: Error) -> PyErr {
 }
 
 /// An `OSError` for a file that could not be opened, with `errno`,
-/// `strerror` and `filename` set as Python's own `open()` sets them (so it is
-/// `FileNotFoundError`, `PermissionError`, … by its errno).
-pub fn os_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+/// `strerror` and `filename` (the path object as given) set as Python's own
+/// `open()` sets them (so it is `FileNotFoundError`, `PermissionError`, … by
+/// its errno).
+pub fn os_error(e: &std::io::Error, path: &Bound<'_, PyAny>) -> PyErr {
     match e.raw_os_error() {
         Some(code) => {
             let text = e.to_string();
@@ -47,9 +49,9 @@ pub fn os_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
                 .strip_suffix(&format!(" (os error {code})"))
                 .unwrap_or(&text)
                 .to_string();
-            PyOSError::new_err((code, strerror, path.to_path_buf()))
+            PyOSError::new_err((code, strerror, path.clone().unbind()))
         }
-        None => PyOSError::new_err(format!("{}: {e}", path.display())),
+        None => PyOSError::new_err(format!("{path}: {e}")),
     }
 }
 

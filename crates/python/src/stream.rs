@@ -51,7 +51,7 @@ impl Streamed {
                     "expected a path (str or os.PathLike) or a binary file object with read()",
                 )
             })?;
-            let mut file = File::open(&path).map_err(|e| crate::errors::os_error(&e, &path))?;
+            let mut file = File::open(&path).map_err(|e| crate::errors::os_error(&e, obj))?;
             let start = file.stream_position()?;
             Inner::File { file, start }
         };

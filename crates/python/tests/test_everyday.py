@@ -64,7 +64,7 @@ def test_oserror_has_errno_and_filename(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         key.sign_file(missing)
     assert e.value.errno == errno.ENOENT
-    assert e.value.filename == str(missing)
+    assert e.value.filename == missing  # the object given, as open() keeps it
     assert e.value.strerror == "No such file or directory"
     with pytest.raises(FileNotFoundError) as e:
         key.public_key().verify_file(b"x", str(missing))
