@@ -263,7 +263,8 @@ pub unsafe extern "C" fn sphincs_public_key_export(
 
 /// Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
 /// digits, NUL.
-pub const SPHINCS_FINGERPRINT_BYTES: usize = sphincs_core::fingerprint::FINGERPRINT_LEN + 1;
+pub const SPHINCS_FINGERPRINT_BYTES: usize = 72;
+const _: () = assert!(SPHINCS_FINGERPRINT_BYTES == sphincs_core::fingerprint::FINGERPRINT_LEN + 1);
 
 /// Writes the key's fingerprint, a NUL-terminated string, to `out`
 /// (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
