@@ -96,7 +96,9 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         &private_bytes(&key, der)?,
         public.zip(public_key.as_deref()),
         force,
-    )
+    )?;
+    let fp = key.verifying_key().fingerprint()?;
+    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }
 
 /// Writes the public key of KEY, PEM or DER, to a file or standard output.

@@ -11,9 +11,9 @@ use zeroize::Zeroizing;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
-/// Parses `-a ALG`.
+/// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
-    name.map(|n| n.parse::<Algorithm>().map_err(CliError::from))
+    name.map(|n| sphincs::fips205_algorithm(n).map_err(CliError::from))
         .transpose()
 }
 

@@ -438,6 +438,12 @@ impl SLHDSAPublicKey {
     }
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// its SubjectPublicKeyInfo DER (as `sphincs fingerprint` prints it).
+    fn fingerprint(&self) -> PyResult<String> {
+        self.inner.fingerprint().map_err(to_py)
+    }
+
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         py_bytes(py, &self.inner.to_bytes())
     }

@@ -16,6 +16,19 @@ pub enum Error {
     /// A name that is none of the twelve FIPS 205 parameter sets (or, where a
     /// round-3.1 name is expected, none of the 36 SPHINCS+ round-3.1 sets).
     UnknownAlgorithm(String),
+    /// The name of a parameter set of another scheme than the call takes: a
+    /// SPHINCS+ round-3.1 or SPHINCS-256 name where FIPS 205 sets are
+    /// expected, or a FIPS 205 name where round-3.1 sets are.
+    WrongScheme {
+        /// The name as given.
+        name: String,
+        /// What it names, e.g. "a SPHINCS+ round-3.1 set".
+        is: &'static str,
+        /// What the call takes, e.g. "FIPS 205 (SLH-DSA) sets".
+        takes: &'static str,
+        /// The part of the library that takes it.
+        instead: &'static str,
+    },
     /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
     UnknownPreHash(String),
     /// A public or secret key of the wrong length for its parameter set.
@@ -128,6 +141,15 @@ impl fmt::Display for Error {
             Error::UnknownAlgorithm(name) => write!(
                 f,
                 "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f, or a SPHINCS+ round-3.1 set such as sphincs-shake-128f-simple"
+            ),
+            Error::WrongScheme {
+                name,
+                is,
+                takes,
+                instead,
+            } => write!(
+                f,
+                "{name:?} is {is}, but this call takes {takes}; {instead} takes it"
             ),
             Error::UnknownPreHash(name) => write!(
                 f,

@@ -26,6 +26,7 @@ mod ct_check;
 mod dynamic;
 pub mod encoding;
 mod error;
+pub mod fingerprint;
 mod fors;
 mod functions;
 pub mod hash;
@@ -44,6 +45,7 @@ mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
 pub mod sphincsplus;
+mod threads;
 mod wots;
 mod xmss;
 
@@ -66,6 +68,8 @@ pub use params::{
 };
 pub use prehash::PreHash;
 pub use rand::Randomness;
+pub use sphincsplus::fips205_algorithm;
+pub use threads::resolve_threads;
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
