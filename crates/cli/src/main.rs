@@ -15,6 +15,7 @@ mod bench;
 mod calls;
 mod cert;
 mod cmd_batch;
+mod cmd_key;
 mod cmd_keys;
 mod cmd_s256;
 mod cmd_sign;
@@ -25,6 +26,7 @@ mod error;
 mod hex;
 mod io;
 mod keyfile;
+mod passphrase;
 
 use error::CliError;
 
@@ -43,6 +45,18 @@ static HEAP: sphincs::hash::backend::CountingAllocator = sphincs::hash::backend:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Read the passphrase of an encrypted private key (or for keygen
+    /// --encrypt, key encrypt) from the first line of FILE.
+    #[arg(long, global = true, value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+    /// Read the passphrase from the open file descriptor N (first line).
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        conflicts_with = "passphrase_file"
+    )]
+    passphrase_fd: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -67,6 +81,11 @@ enum Command {
         /// Write DER instead of PEM.
         #[arg(long)]
         der: bool,
+        /// Encrypt the private key with a passphrase (asked twice on the
+        /// terminal, or --passphrase-file / --passphrase-fd): PKCS#8 PBES2,
+        /// scrypt N=2^14 r=8 p=1 and AES-256-CBC.
+        #[arg(long)]
+        encrypt: bool,
         /// Replace existing files.
         #[arg(long)]
         force: bool,
@@ -254,6 +273,9 @@ enum Command {
     /// CMS SignedData signed with SLH-DSA (RFC 9814).
     #[command(subcommand)]
     Cms(cms::CmsCommand),
+    /// Add or remove the passphrase of a private key.
+    #[command(subcommand)]
+    Key(cmd_key::KeyCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -290,7 +312,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(cli.command) {
+    passphrase::set_source(passphrase::Source {
+        file: cli.passphrase_file,
+        fd: cli.passphrase_fd,
+    });
+    let result = run(cli.command);
+    passphrase::forget();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::InvalidSignature(why)) => {
             eprintln!("{why}");
@@ -312,8 +340,16 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
+            encrypt,
             ..
-        } if cmd_s256::is(&algorithm) => cmd_s256::keygen(&out, public.as_deref(), der, force),
+        } if cmd_s256::is(&algorithm) => {
+            if encrypt {
+                return Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
+                ));
+            }
+            cmd_s256::keygen(&out, public.as_deref(), der, force)
+        }
         Command::Keygen {
             algorithm,
             out,
@@ -322,9 +358,13 @@ fn run(command: Command) -> Result<(), CliError> {
             force,
             threads,
             prehash,
+            encrypt,
         } => {
             let threads = thread_count(threads);
             match cmd_spx::parse(Some(&algorithm)) {
+                Some(_) if encrypt => Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
+                )),
                 Some(alg) => {
                     cmd_spx::no_context(&[], prehash.is_some())?;
                     cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
@@ -337,6 +377,7 @@ fn run(command: Command) -> Result<(), CliError> {
                     der,
                     force,
                     threads,
+                    encrypt,
                 }),
             }
         }
@@ -579,6 +620,7 @@ fn run(command: Command) -> Result<(), CliError> {
         }),
         Command::Cert(command) => cert::run(command),
         Command::Cms(command) => cms::run(command),
+        Command::Key(command) => cmd_key::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,
