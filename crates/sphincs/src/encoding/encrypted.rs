@@ -32,8 +32,9 @@ pub const SCRYPT_R: u16 = 8;
 /// scrypt parallelism p we write.
 pub const SCRYPT_P: u16 = 1;
 
-/// Most memory an scrypt we read may need (128·r·N bytes): 256 MiB.
-pub const MAX_SCRYPT_MEMORY: u64 = 256 << 20;
+/// Most memory an scrypt we read may need (128·r·N bytes): 64 MiB, four
+/// times what we write (OpenSSL 3.5 reads at most 32 MiB).
+pub const MAX_SCRYPT_MEMORY: u64 = 64 << 20;
 /// Most work an scrypt we read may ask (N·r·p): 32 times what we write.
 pub const MAX_SCRYPT_WORK: u64 = 1 << 22;
 /// Most PBKDF2 iterations we read (OpenSSL 3.5 writes 2048; OWASP asks 600 000).
