@@ -19,7 +19,9 @@ use sphincs::{
 };
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_file, same_file, stage, write_stdout, Message, Staged};
+use crate::io::{
+    check_writable, read_capped, read_file, same_file, stage, write_stdout, Cap, Message, Staged,
+};
 
 /// Files larger than this are streamed one at a time (bounded memory).
 const STREAM_ABOVE: u64 = 64 << 20;
@@ -356,7 +358,7 @@ pub fn verify(
     let mut sigs: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
     let mut sizes = vec![0u64; files.len()];
     for (i, f) in files.iter().enumerate() {
-        let read = sig_path(f, sig_dir).and_then(|p| read_file(&p));
+        let read = sig_path(f, sig_dir).and_then(|p| read_capped(&p, Cap::Signature));
         match read.and_then(|s| size_of(f).map(|n| (s, n))) {
             Ok((s, n)) => (sigs[i], sizes[i]) = (s, n),
             Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
