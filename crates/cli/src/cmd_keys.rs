@@ -66,6 +66,8 @@ pub struct KeygenArgs<'a> {
     pub der: bool,
     pub force: bool,
     pub threads: usize,
+    /// `--encrypt`: write the private key encrypted with a passphrase.
+    pub encrypt: bool,
 }
 
 /// Generates a key pair (see [`write_key_pair`]): a pure SLH-DSA key, or with
@@ -79,6 +81,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         der,
         force,
         threads,
+        encrypt,
     } = args;
     let alg = parse_algorithm(Some(alg))?.expect("given");
     let mode = match prehash {
@@ -86,17 +89,22 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         None => KeyMode::Pure,
     };
     check_key_outputs(out, public, force)?;
+    // Asked before the work, so a mistyped confirmation costs no key generation.
+    let passphrase = match encrypt {
+        true => Some(crate::passphrase::for_writing(out)?),
+        false => None,
+    };
     let key = DynSigningKey::generate_with_threads(alg, threads)?.with_mode(mode)?;
     let public_key = match public {
         Some(_) => Some(public_bytes(&key.verifying_key(), der)?),
         None => None,
     };
-    write_key_pair(
-        out,
-        &private_bytes(&key, der)?,
-        public.zip(public_key.as_deref()),
-        force,
-    )?;
+    let private = match &passphrase {
+        Some(p) if der => Zeroizing::new(key.to_encrypted_pkcs8_der(p)?),
+        Some(p) => Zeroizing::new(key.to_encrypted_pkcs8_pem(p)?.into_bytes()),
+        None => private_bytes(&key, der)?,
+    };
+    write_key_pair(out, &private, public.zip(public_key.as_deref()), force)?;
     let fp = key.verifying_key().fingerprint()?;
     crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }

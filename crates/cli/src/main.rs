@@ -16,6 +16,7 @@ mod calls;
 mod cert;
 mod cmd_batch;
 mod cmd_fingerprint;
+mod cmd_key;
 mod cmd_keys;
 mod cmd_s256;
 mod cmd_sign;
@@ -27,6 +28,7 @@ mod hex;
 mod io;
 mod keyfile;
 mod once;
+mod passphrase;
 mod say;
 
 use error::CliError;
@@ -52,6 +54,18 @@ struct Cli {
     quiet: bool,
     #[command(subcommand)]
     command: Command,
+    /// Read the passphrase of an encrypted private key (or for keygen
+    /// --encrypt, key encrypt) from the first line of FILE.
+    #[arg(long, global = true, value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+    /// Read the passphrase from the open file descriptor N (first line).
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        conflicts_with = "passphrase_file"
+    )]
+    passphrase_fd: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -76,6 +90,11 @@ enum Command {
         /// Write DER instead of PEM.
         #[arg(long)]
         der: bool,
+        /// Encrypt the private key with a passphrase (asked twice on the
+        /// terminal, or --passphrase-file / --passphrase-fd): PKCS#8 PBES2,
+        /// scrypt N=2^14 r=8 p=1 and AES-256-CBC.
+        #[arg(long)]
+        encrypt: bool,
         /// Replace existing files.
         #[arg(long)]
         force: bool,
@@ -283,6 +302,9 @@ enum Command {
     },
     /// Print the manual page (roff), e.g. `sphincs man > sphincs.1`.
     Man,
+    /// Add or remove the passphrase of a private key.
+    #[command(subcommand)]
+    Key(cmd_key::KeyCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -325,7 +347,13 @@ fn main() -> ExitCode {
         }
     };
     say::set_quiet(cli.quiet);
-    match run(cli.command) {
+    passphrase::set_source(passphrase::Source {
+        file: cli.passphrase_file,
+        fd: cli.passphrase_fd,
+    });
+    let result = run(cli.command);
+    passphrase::forget();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::InvalidSignature(why)) => {
             eprintln!("sphincs: {why}");
@@ -363,8 +391,16 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
+            encrypt,
             ..
-        } if cmd_s256::is(&algorithm) => cmd_s256::keygen(&out, public.as_deref(), der, force),
+        } if cmd_s256::is(&algorithm) => {
+            if encrypt {
+                return Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
+                ));
+            }
+            cmd_s256::keygen(&out, public.as_deref(), der, force)
+        }
         Command::Keygen {
             algorithm,
             out,
@@ -373,9 +409,13 @@ fn run(command: Command) -> Result<(), CliError> {
             force,
             threads,
             prehash,
+            encrypt,
         } => {
             let threads = thread_count(threads);
             match cmd_spx::parse(Some(&algorithm)) {
+                Some(_) if encrypt => Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
+                )),
                 Some(alg) => {
                     cmd_spx::no_context(&[], prehash.is_some())?;
                     cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
@@ -388,6 +428,7 @@ fn run(command: Command) -> Result<(), CliError> {
                     der,
                     force,
                     threads,
+                    encrypt,
                 }),
             }
         }
@@ -635,6 +676,7 @@ fn run(command: Command) -> Result<(), CliError> {
         }),
         Command::Cert(command) => cert::run(command),
         Command::Cms(command) => cms::run(command),
+        Command::Key(command) => cmd_key::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,

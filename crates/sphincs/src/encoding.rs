@@ -362,7 +362,7 @@ fn wrong_label(found: &str, want: &str) -> String {
             "this is a public key (PEM \"PUBLIC KEY\"); expected a private key (PEM \"PRIVATE KEY\")".into()
         }
         ("ENCRYPTED PRIVATE KEY", _) => format!(
-            "encrypted private keys are not supported; decrypt it first (e.g. `openssl pkey`) to PEM \"{want}\""
+            "this private key is encrypted (PEM \"ENCRYPTED PRIVATE KEY\"); decrypt it with its passphrase (encoding::encrypted::decrypt_private_key) to PEM \"{want}\""
         ),
         _ => format!("PEM label is \"{found}\"; expected \"{want}\""),
     }
@@ -460,6 +460,7 @@ fn pem_encode_error(e: pem::Error) -> Error {
     Error::Encoding(format!("PEM encoding failed: {e}"))
 }
 
+pub mod encrypted;
 mod key_impls;
 #[cfg(test)]
 mod tests;

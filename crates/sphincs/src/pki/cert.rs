@@ -30,7 +30,8 @@ use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::Validity;
 
 use super::{
-    der_or_pem, from_der, pem_or_der, to_der, verify_rfc9909, verifying_key_of, PkiSigner,
+    der_or_pem, from_der, from_der_exact, pem_or_der, to_der, verify_rfc9909, verifying_key_of,
+    PkiSigner,
 };
 use crate::{DynSigningKey, Error, KeyMode};
 
@@ -59,16 +60,19 @@ impl Default for CertOptions {
     }
 }
 
-/// Reads a certificate, PEM or DER.
+/// Reads a certificate, PEM or DER. Input that is not canonical DER is
+/// refused, so the certificate's signature is checked over the bytes as
+/// received.
 pub fn parse_certificate(input: &[u8]) -> Result<Certificate, Error> {
     let der = pem_or_der(input, CERTIFICATE_LABEL, "X.509 certificate")?;
-    from_der(&der, "X.509 certificate")
+    from_der_exact(&der, "X.509 certificate")
 }
 
-/// Reads a PKCS#10 certification request, PEM or DER.
+/// Reads a PKCS#10 certification request, PEM or DER (canonical DER only,
+/// as [`parse_certificate`]).
 pub fn parse_request(input: &[u8]) -> Result<CertReq, Error> {
     let der = pem_or_der(input, REQUEST_LABEL, "PKCS#10 certification request")?;
-    from_der(&der, "PKCS#10 certification request")
+    from_der_exact(&der, "PKCS#10 certification request")
 }
 
 /// A certificate as DER, or PEM when `pem`.
