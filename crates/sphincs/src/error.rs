@@ -156,7 +156,7 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Use --prehash {} for a HashSLH-DSA key, or a raw key (-a) to sign with {prehash}",
                 algorithm.bound_prehash(),
-                algorithm.hash_oid(),
+                algorithm.hash_oid().unwrap_or_default(),
                 algorithm.bound_prehash()
             ),
         }

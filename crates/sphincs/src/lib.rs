@@ -38,6 +38,7 @@ mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
 pub mod sphincsplus;
+mod tree_cache;
 mod wots;
 mod xmss;
 
@@ -49,10 +50,11 @@ pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use mode::{KeyMode, RequestedMode};
 pub use params::{
-    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
-    Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
-    Shake256s,
+    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128_24, Sha2_128f, Sha2_128s,
+    Sha2_192_24, Sha2_192f, Sha2_192s, Sha2_256_24, Sha2_256f, Sha2_256s, Shake128_24, Shake128f,
+    Shake128s, Shake192_24, Shake192f, Shake192s, Shake256_24, Shake256f, Shake256s,
 };
+pub use tree_cache::{TreeCache, CACHE_LEVEL};
 pub use prehash::PreHash;
 pub use slh_dsa::{
     hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
