@@ -72,6 +72,41 @@ impl DynSigningKey {
         with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed))
     }
 
+    /// [`DynSigningKey::generate_with_threads`], calling `progress(done,
+    /// total)` while a one-tree set (draft SP 800-230) computes its tree.
+    pub fn generate_with_progress(
+        alg: Algorithm,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_progress(threads, progress).map(Self::from_typed))
+    }
+
+    /// [`DynSigningKey::from_bytes`] with the seeds' tree recomputed on
+    /// `threads` threads and `progress(done, total)` called as it goes (a
+    /// one-tree set, draft SP 800-230, then keeps the tree as its cache).
+    pub fn from_bytes_with_progress(
+        alg: Algorithm,
+        sk: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        let raw = Self::from_bytes_unchecked(alg, sk)?;
+        let n = alg.params().n;
+        let fresh = Self::from_seeds_with_progress(
+            alg,
+            [&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]],
+            threads,
+            progress,
+        )?;
+        // PK.root is public: comparing it is no leak.
+        if fresh.verifying_key() == raw.verifying_key() {
+            Ok(fresh)
+        } else {
+            Err(Error::KeyMismatch)
+        }
+    }
+
     /// [`DynSigningKey::from_seeds_with_threads`], calling `progress(done,
     /// total)` while a one-tree set (draft SP 800-230) computes its tree.
     pub fn from_seeds_with_progress(

@@ -175,9 +175,24 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// [`SigningKey::generate`] on `threads` threads.
     pub fn generate_with_threads(threads: usize) -> Result<Self, Error> {
+        Self::generate_with_progress(threads, &|_, _| {})
+    }
+
+    /// [`SigningKey::generate_with_threads`], calling `progress(done, total)`
+    /// as the tree of a one-tree set (draft SP 800-230) is computed.
+    pub fn generate_with_progress(
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
         let n = P::PARAMS.n;
         let seeds = [os_random(n)?, os_random(n)?, os_random(n)?].map(Zeroizing::new);
-        Self::from_seeds_with_threads(&seeds[0][..n], &seeds[1][..n], &seeds[2][..n], threads)
+        Self::from_seeds_with_progress(
+            &seeds[0][..n],
+            &seeds[1][..n],
+            &seeds[2][..n],
+            threads,
+            progress,
+        )
     }
 
     /// Loads `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, recomputing PK.root from
