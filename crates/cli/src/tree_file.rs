@@ -54,8 +54,8 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     let cache = cache_path(path);
     let problem = match std::fs::metadata(&cache) {
         Ok(_) => {
-            let mut key =
-                DynSigningKey::from_bytes_unchecked(alg, bytes).map_err(|e| CliError::file(path, e))?;
+            let mut key = DynSigningKey::from_bytes_unchecked(alg, bytes)
+                .map_err(|e| CliError::file(path, e))?;
             match read_file(&cache).and_then(|c| {
                 key.load_tree_cache(&c)
                     .map_err(|e| CliError::file(&cache, e))
@@ -77,7 +77,10 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     .map_err(|e| CliError::file(path, e))?;
     bar.finish_and_clear();
     if let Err(e) = write_cache(path, &key) {
-        eprintln!("sphincs: warning: could not write the tree cache: {}", message(&e));
+        eprintln!(
+            "sphincs: warning: could not write the tree cache: {}",
+            message(&e)
+        );
     } else {
         eprintln!("sphincs: wrote a fresh tree cache to {}", cache.display());
     }

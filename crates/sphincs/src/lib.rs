@@ -54,12 +54,12 @@ pub use params::{
     Sha2_192_24, Sha2_192f, Sha2_192s, Sha2_256_24, Sha2_256f, Sha2_256s, Shake128_24, Shake128f,
     Shake128s, Shake192_24, Shake192f, Shake192s, Shake256_24, Shake256f, Shake256s,
 };
-pub use tree_cache::{TreeCache, CACHE_LEVEL};
 pub use prehash::PreHash;
 pub use slh_dsa::{
     hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
     slh_verify, slh_verify_internal,
 };
+pub use tree_cache::{TreeCache, CACHE_LEVEL};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::address::{Adrs, AdrsType};
+use crate::error::Error;
 use crate::fors::{fors_indices, fors_pk, fors_sign_tree};
 use crate::hash::Node;
 use crate::hypertree::next_layer;
 use crate::params::{Instance, MAX_D, MAX_K, MAX_N};
-use crate::error::Error;
 use crate::tree_cache::CACHE_LEVEL;
 use crate::xmss::{xmss_auth_path, xmss_auth_path_from_level, xmss_wots_sign};
 

@@ -138,7 +138,9 @@ impl TreeCache {
         let name_len = bytes[MAGIC.len()] as usize;
         let name = bytes.get(MAGIC.len() + 1..MAGIC.len() + 1 + name_len);
         if name != Some(P::NAME.as_bytes()) {
-            let found = name.map_or("(truncated)".into(), |b| String::from_utf8_lossy(b).into_owned());
+            let found = name.map_or("(truncated)".into(), |b| {
+                String::from_utf8_lossy(b).into_owned()
+            });
             return Err(bad(format!("it was made for {found}")));
         }
         if bytes.len() != expected {
@@ -172,7 +174,9 @@ impl TreeCache {
         let t = P::Hash::new(n, &pk.pk_seed[..n], None);
         let root = xmss_root_from_level::<P>(&t, &top_adrs(&p), CACHE_LEVEL, &nodes);
         if root[..n] != pk.pk_root[..n] {
-            return Err(bad("its nodes do not hash to the key's PK.root (wrong or stale)".into()));
+            return Err(bad(
+                "its nodes do not hash to the key's PK.root (wrong or stale)".into(),
+            ));
         }
         Ok(TreeCache {
             name: P::NAME,

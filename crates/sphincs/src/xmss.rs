@@ -96,8 +96,7 @@ pub(crate) fn xmss_auth_path_from_level<P: Instance>(
         adrs: *adrs,
         _p: core::marker::PhantomData,
     };
-    let (root, sub) =
-        root_and_path_from_level(t, &tree, hp, level, nodes, idx, &mut auth);
+    let (root, sub) = root_and_path_from_level(t, &tree, hp, level, nodes, idx, &mut auth);
     if sub[..n] != nodes[(idx >> level) as usize][..n] {
         return None;
     }

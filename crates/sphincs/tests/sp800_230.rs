@@ -12,7 +12,10 @@ use std::io::Read;
 use sha2::{Digest, Sha256};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error, Randomness, SignOptions};
 
-const KAT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sp800-230-kat.json.gz");
+const KAT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/sp800-230-kat.json.gz"
+);
 const MESSAGE: &[u8] = b"SP 800-230 known-answer message";
 const CONTEXT: &[u8] = b"sphincs kat";
 
@@ -73,14 +76,25 @@ fn kat_signatures_verify_and_tampering_fails() {
     for e in &entries {
         let alg = e.alg;
         assert_eq!(e.sig.len(), alg.signature_len(), "{alg}");
-        assert_eq!(Sha256::digest(&e.sig).as_slice(), &e.sig_sha256[..], "{alg}");
+        assert_eq!(
+            Sha256::digest(&e.sig).as_slice(),
+            &e.sig_sha256[..],
+            "{alg}"
+        );
         let vk = DynVerifyingKey::from_bytes(alg, &e.pk).unwrap();
         vk.verify(MESSAGE, &e.sig, CONTEXT, None)
             .unwrap_or_else(|err| panic!("{alg}: {err}"));
         let p = alg.params();
         let fors_end = p.n + p.fors_sig_bytes();
         let wots_end = fors_end + p.wots_len() * p.n;
-        for at in [0, p.n + 3, fors_end - 1, fors_end + 5, wots_end + 1, e.sig.len() - 1] {
+        for at in [
+            0,
+            p.n + 3,
+            fors_end - 1,
+            fors_end + 5,
+            wots_end + 1,
+            e.sig.len() - 1,
+        ] {
             let mut bad = e.sig.clone();
             bad[at] ^= 0x10;
             assert_eq!(
@@ -96,7 +110,9 @@ fn kat_signatures_verify_and_tampering_fails() {
         let mut long = e.sig.clone();
         long.push(0);
         assert!(vk.verify(MESSAGE, &long, CONTEXT, None).is_err());
-        assert!(vk.verify(b"another message", &e.sig, CONTEXT, None).is_err());
+        assert!(vk
+            .verify(b"another message", &e.sig, CONTEXT, None)
+            .is_err());
         assert!(vk.verify(MESSAGE, &e.sig, b"", None).is_err());
         assert!(vk.verify(MESSAGE, &e.sig, &[0; 256], None).is_err());
     }
@@ -109,7 +125,10 @@ fn no_oid_and_bad_keys() {
     for e in load() {
         let vk = DynVerifyingKey::from_bytes(e.alg, &e.pk).unwrap();
         let err = vk.to_spki_der().unwrap_err().to_string();
-        assert!(err.contains("SP 800-230") && err.contains("no OID"), "{err}");
+        assert!(
+            err.contains("SP 800-230") && err.contains("no OID"),
+            "{err}"
+        );
         assert!(vk.to_spki_pem().is_err());
         assert!(DynVerifyingKey::from_bytes(e.alg, &e.pk[1..]).is_err());
         assert!(DynSigningKey::from_bytes_unchecked(e.alg, &e.pk).is_err());
@@ -152,7 +171,11 @@ fn tree_cache_is_checked_and_optional() {
         assert!(err.contains("tree cache"), "{why}: {err}");
     }
     let mut f = foreign;
-    assert!(f.load_tree_cache(&cache).unwrap_err().to_string().contains("another key"));
+    assert!(f
+        .load_tree_cache(&cache)
+        .unwrap_err()
+        .to_string()
+        .contains("another key"));
     let mut wrong_set = DynSigningKey::from_bytes_unchecked(Algorithm::Sha2_128_24, &sk).unwrap();
     assert!(wrong_set.load_tree_cache(&cache).is_err());
 
@@ -174,8 +197,7 @@ fn generate_kat() {
     sets.sort_by_key(|a| (a.is_shake(), a.params().n));
     for alg in sets {
         let [s, p, k] = seeds(alg);
-        let key =
-            DynSigningKey::from_seeds_with_threads(alg, &s, &p, &k, opts().threads).unwrap();
+        let key = DynSigningKey::from_seeds_with_threads(alg, &s, &p, &k, opts().threads).unwrap();
         let sig = key.sign(MESSAGE, &opts()).unwrap();
         let pk = key.verifying_key().to_bytes();
         eprintln!("{alg}: done");
@@ -203,8 +225,18 @@ fn generate_kat() {
                 .into_iter()
                 .find(|e| e.alg.name() == fresh["algorithm"].as_str().unwrap())
                 .expect("entry");
-            assert_eq!(hex::encode(&e.pk), fresh["pk"].as_str().unwrap(), "{}", e.alg);
-            assert_eq!(hex::encode(&e.sig), fresh["sig"].as_str().unwrap(), "{}", e.alg);
+            assert_eq!(
+                hex::encode(&e.pk),
+                fresh["pk"].as_str().unwrap(),
+                "{}",
+                e.alg
+            );
+            assert_eq!(
+                hex::encode(&e.sig),
+                fresh["sig"].as_str().unwrap(),
+                "{}",
+                e.alg
+            );
         }
     }
 }
