@@ -86,7 +86,11 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
         }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
-            DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
+                crate::tree_file::load_limited(path, alg, &bytes)?
+            } else {
+                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            }
         }
     };
     check_algorithm(path, alg, key.algorithm())?;

@@ -30,6 +30,7 @@ mod keyfile;
 mod once;
 mod passphrase;
 mod say;
+mod tree_file;
 
 use error::CliError;
 
@@ -70,8 +71,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, and
-    /// the 36 SPHINCS+ round-3.1 sets (raw keys only).
+    /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, the
+    /// six limited-signature sets of draft SP 800-230 (ipd; raw keys, at most
+    /// 2^24 signatures per key) and the 36 SPHINCS+ round-3.1 sets (raw keys only).
     List,
     /// Generate a key pair; prints the key's fingerprint (see `fingerprint`).
     Keygen {
@@ -79,6 +81,10 @@ enum Command {
         /// round-3.1 set such as sphincs-shake-128f-simple, whose keys are raw
         /// bytes since no OID exists for them (see `sphincs list`).
         /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
+        /// The *-24 sets (e.g. sha2-128-24) are draft SP 800-230 (ipd): raw keys
+        /// (no OID), a progress bar while the single 2^21-2^22-leaf tree is
+        /// computed, its cache written to KEY.tree; a key must NEVER make more
+        /// than 2^24 signatures.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Where to write the private key (created with mode 0600).
@@ -142,7 +148,9 @@ enum Command {
     /// Sign a file or standard input (the signature is raw bytes), or several
     /// files at once, each into FILE.sig.
     Sign {
-        /// Private key: PEM, DER, or raw bytes (raw needs -a).
+        /// Private key: PEM, DER, or raw bytes (raw needs -a). A draft SP 800-230
+        /// (ipd) key (-a *-24) signs from its tree cache KEY.tree; a missing,
+        /// stale or damaged cache is reported and the tree recomputed.
         #[arg(short = 'k', long = "key", value_name = "KEY")]
         key: PathBuf,
         #[command(flatten)]

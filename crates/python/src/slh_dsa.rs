@@ -178,7 +178,11 @@ impl SLHDSAPrivateKey {
     /// OID, or the pure one for a pure or raw key.
     #[getter]
     fn oid(&self) -> String {
-        self.inner.mode().oid(self.inner.algorithm())
+        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
+        self.inner
+            .mode()
+            .oid(self.inner.algorithm())
+            .unwrap_or_default()
     }
 
     /// This key in another mode (see `mode`): "unrestricted", "pure", or a
@@ -360,7 +364,11 @@ impl SLHDSAPublicKey {
     /// The RFC 9909 OID the key is written under, as `SLHDSAPrivateKey.oid`.
     #[getter]
     fn oid(&self) -> String {
-        self.inner.mode().oid(self.inner.algorithm())
+        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
+        self.inner
+            .mode()
+            .oid(self.inner.algorithm())
+            .unwrap_or_default()
     }
 
     /// This key in another mode, as `SLHDSAPrivateKey.with_mode`.

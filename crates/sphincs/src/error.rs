@@ -204,7 +204,7 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",
                 algorithm.bound_prehash(),
-                algorithm.hash_oid(),
+                algorithm.hash_oid().unwrap_or_default(),
                 algorithm.bound_prehash()
             ),
         }
