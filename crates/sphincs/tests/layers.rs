@@ -18,6 +18,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "batch",
             "dynamic",
             "encoding",
+            "fingerprint",
             "functions",
             "keys",
             "pki",
@@ -32,6 +33,7 @@ const RUNGS: &[(&str, &[&str])] = &[
         &[
             "slh_dsa",
             "sign_trees",
+            "tree_cache",
             "hypertree",
             "xmss",
             "fors",
@@ -67,6 +69,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "address",
             "bits",
             "ct_check",
+            "threads",
             "sphincs256::params",
         ],
     ),
