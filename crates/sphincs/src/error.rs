@@ -67,7 +67,7 @@ pub enum Error {
     Rng(String),
     /// Reading the message failed.
     Io(String),
-    /// A hash backend name that is none of `scalar`, `avx2`, `avx512`, `sha-ni`.
+    /// A hash backend name that is none of `scalar`, `avx2`, `avx512`, `sha-ni`, `neon`, `sha3`.
     UnknownBackend(String),
     /// A hash backend this CPU cannot run.
     BackendUnavailable(&'static str),

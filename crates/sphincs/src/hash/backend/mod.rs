@@ -15,6 +15,9 @@ mod haraka_aesni;
 mod haraka_vaes;
 pub mod heap_counter;
 pub mod keccak;
+#[cfg(target_arch = "aarch64")]
+pub mod keccak_neon;
+pub(crate) mod keccak_rounds;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
 #[cfg(target_arch = "x86_64")]
@@ -27,6 +30,8 @@ pub use cycles::cycle_counter;
 pub use heap_counter::{heap_in_use, heap_peak, reset_heap_peak, CountingAllocator};
 pub(crate) use select::forced_backend;
 pub use select::{with_backend, Backend, Kernels};
+#[cfg(target_arch = "aarch64")]
+pub mod sha256_armv8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]

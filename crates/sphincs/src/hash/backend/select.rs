@@ -26,15 +26,23 @@ pub enum Backend {
     /// SHA-NI: SHA-256 as four interleaved instruction streams (Haraka runs
     /// its portable code).
     ShaNi,
+    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group); SHA-256 on the
+    /// SHA-2 extension, four interleaved streams, where the CPU has it.
+    Neon,
+    /// AArch64 with the SHA-3 extension (Armv8.2 `eor3`/`xar`/`bcax`): Keccak
+    /// ×2 on it; SHA-256 as under `Neon`.
+    Sha3,
 }
 
 impl Backend {
     /// Every backend, in order of preference within each primitive's family.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Scalar,
         Backend::Avx2,
         Backend::Avx512,
         Backend::ShaNi,
+        Backend::Neon,
+        Backend::Sha3,
     ];
 
     /// The name used by `SPHINCS_BACKEND` and the CLI.
@@ -44,6 +52,8 @@ impl Backend {
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
             Backend::ShaNi => "sha-ni",
+            Backend::Neon => "neon",
+            Backend::Sha3 => "sha3",
         }
     }
 
@@ -77,7 +87,11 @@ impl Backend {
                     && std::is_x86_feature_detected!("sse4.1")
                     && std::is_x86_feature_detected!("ssse3")
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Sha3 => std::arch::is_aarch64_feature_detected!("sha3"),
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -107,6 +121,10 @@ pub(crate) enum KeccakKernel {
     Scalar,
     X4Avx2,
     X8Avx512,
+    /// NEON, two states per vector (two pairs per 4-lane group).
+    X2Neon,
+    /// NEON with the SHA-3 extension, two states per vector.
+    X2Sha3,
 }
 
 /// SHA-256 compression kernels.
@@ -116,6 +134,8 @@ pub(crate) enum Sha256Kernel {
     X4ShaNi,
     X8Avx2,
     X16Avx512,
+    /// The Armv8 SHA-2 extension, four interleaved streams.
+    X4Armv8,
 }
 
 /// SHA-512 compression kernels.
@@ -200,6 +220,16 @@ impl Kernels {
                 }
             }
             Backend::ShaNi => k.sha256 = Sha256Kernel::X4ShaNi,
+            Backend::Neon | Backend::Sha3 => {
+                k.keccak = if b == Backend::Sha3 {
+                    KeccakKernel::X2Sha3
+                } else {
+                    KeccakKernel::X2Neon
+                };
+                if has_arm_sha2() {
+                    k.sha256 = Sha256Kernel::X4Armv8;
+                }
+            }
         }
         Some(k)
     }
@@ -219,6 +249,12 @@ impl Kernels {
         }
         if Backend::ShaNi.is_available() {
             k.sha256 = Sha256Kernel::X4ShaNi;
+        }
+        if Backend::Neon.is_available() {
+            k = Kernels::forced(Backend::Neon).unwrap_or(k);
+        }
+        if Backend::Sha3.is_available() {
+            k = Kernels::forced(Backend::Sha3).unwrap_or(k);
         }
         k.haraka = if has_vaes() {
             HarakaKernel::X16Vaes
@@ -278,12 +314,15 @@ impl Kernels {
             KeccakKernel::Scalar => "keccak-scalar",
             KeccakKernel::X4Avx2 => "keccak-x4-avx2",
             KeccakKernel::X8Avx512 => "keccak-x8-avx512",
+            KeccakKernel::X2Neon => "keccak-x2-neon",
+            KeccakKernel::X2Sha3 => "keccak-x2-sha3",
         };
         let s256 = match self.sha256 {
             Sha256Kernel::Scalar => "sha256-scalar",
             Sha256Kernel::X4ShaNi => "sha256-x4-shani",
             Sha256Kernel::X8Avx2 => "sha256-x8-avx2",
             Sha256Kernel::X16Avx512 => "sha256-x16-avx512",
+            Sha256Kernel::X4Armv8 => "sha256-x4-armv8",
         };
         let s512 = match self.sha512 {
             Sha512Kernel::Scalar => "sha512-scalar",
@@ -305,6 +344,18 @@ fn has_aesni() -> bool {
         std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("avx")
     }
     #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The Armv8 SHA-2 extension (SHA-256).
+fn has_arm_sha2() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("sha2")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
     {
         false
     }
