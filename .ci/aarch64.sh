@@ -87,6 +87,9 @@ enter() {
     mount -t proc proc "$root/proc"
     mount --bind /dev "$root/dev"
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # The host's CA bundle: it may hold a proxy's CA that sid's does not.
+    local ca="${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}"
+    if [[ -r "$ca" ]]; then cp -L "$ca" "$root/etc/ssl/certs/host-ca.crt"; fi
 }
 
 # Runs a command in the chroot at /src with the cross toolchain configured.
@@ -99,6 +102,7 @@ in_chroot() { # $1: qemu CPU model; rest: command
         PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
         CARGO_HOME=/src/target/chroot-cargo-home \
         CARGO_TARGET_DIR=/src/target/chroot \
+        CARGO_HTTP_CAINFO=/etc/ssl/certs/host-ca.crt SSL_CERT_FILE=/etc/ssl/certs/host-ca.crt \
         CARGO_BUILD_JOBS="$jobs" CARGO_TERM_COLOR=never \
         CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
         CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu $cpu -L /usr/aarch64-linux-gnu" \

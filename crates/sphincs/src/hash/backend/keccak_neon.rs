@@ -11,8 +11,8 @@
 //!   vectors (theta), `bcax` is chi in one instruction.
 
 use core::arch::aarch64::{
-    uint64x2_t, vbcaxq_u64, vbicq_u64, vdupq_n_u64, veor3q_u64, veorq_u64, vld1q_u64,
-    vshlq_n_u64, vsriq_n_u64, vst1q_u64, vxarq_u64,
+    uint64x2_t, vbcaxq_u64, vbicq_u64, vdupq_n_u64, veor3q_u64, veorq_u64, vld1q_u64, vshlq_n_u64,
+    vsriq_n_u64, vst1q_u64, vxarq_u64,
 };
 
 use super::keccak_rounds::keccak_rounds;
@@ -148,7 +148,10 @@ mod tests {
             for (l, lane) in lanes.iter_mut().enumerate() {
                 crate::hash::backend::keccak::f1600(lane);
                 for (i, word) in s.iter().enumerate() {
-                    assert_eq!(word[l], lane[i], "iteration {iteration}, lane {l}, word {i}");
+                    assert_eq!(
+                        word[l], lane[i],
+                        "iteration {iteration}, lane {l}, word {i}"
+                    );
                 }
             }
         }

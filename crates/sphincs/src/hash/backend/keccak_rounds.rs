@@ -157,4 +157,3 @@ impl XorShift {
         self.0
     }
 }
-

@@ -16,7 +16,6 @@ use core::arch::x86_64::{
     _mm256_srli_epi64, _mm256_storeu_si256, _mm256_ternarylogic_epi64, _mm256_xor_si256,
 };
 
-
 /// Loads the 25 interleaved words into vectors, runs `$rounds` on them and
 /// stores them back; shared by both 4-lane kernels.
 macro_rules! with_ymm_state {

@@ -262,13 +262,16 @@ pub(crate) fn sha512_many_from(
     debug_assert_eq!(inputs.len(), outs.len());
     let width = match k {
         Sha512Kernel::Scalar => 1,
-        Sha512Kernel::X4Avx2 => 4,
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => 4,
         Sha512Kernel::X8Avx512 => 8,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
+            (Sha512Kernel::X4Armv8, 2) => {
+                sha_lanes::<u64, 128, 2>(sha512_x2(k), seed, absorbed, ins, out_len, os)
+            }
             // Three lanes of the 8-way kernel already beat four of the 4-way one.
             (Sha512Kernel::X8Avx512, 3..) => {
                 sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, absorbed, ins, out_len, os)
@@ -390,6 +393,9 @@ pub(crate) fn sha512_final_states<S: FnMut(usize, &State512)>(
     match (k, blocks.len()) {
         (_, 1) | (Sha512Kernel::Scalar, _) => {
             final_blocks::<u64, 128, 1, S>(compress512_each::<1>, seed, blocks, first, sink)
+        }
+        (Sha512Kernel::X4Armv8, 2) => {
+            final_blocks::<u64, 128, 2, S>(sha512_x2(k), seed, blocks, first, sink)
         }
         (Sha512Kernel::X8Avx512, 3..) => {
             let full = wide_part(blocks.len(), 8, 3);
@@ -622,7 +628,20 @@ fn sha512_x4(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
         Sha512Kernel::X4Avx2 | Sha512Kernel::X8Avx512 => unsafe {
             super::sha512_avx2::compress512_avx2_x4(st, b)
         },
+        // SAFETY: X4Armv8 is chosen only where the SHA-3 (with SHA-512)
+        // extension was detected.
+        #[cfg(target_arch = "aarch64")]
+        Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x4(st, b) },
         _ => compress512_each::<4>(st, b),
+    }
+}
+
+fn sha512_x2(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 2], &[[u8; 128]; 2]) {
+    move |st: &mut [[u64; 8]; 2], b: &[[u8; 128]; 2]| match k {
+        // SAFETY: as in `sha512_x4`.
+        #[cfg(target_arch = "aarch64")]
+        Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x2(st, b) },
+        _ => compress512_each::<2>(st, b),
     }
 }
 

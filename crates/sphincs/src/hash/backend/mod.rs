@@ -7,10 +7,14 @@ pub mod chacha12;
 mod chacha12_avx2;
 #[cfg(target_arch = "x86_64")]
 mod chacha12_avx512;
+#[cfg(target_arch = "aarch64")]
+mod chacha12_neon;
 pub mod cycles;
 pub(crate) mod haraka;
 #[cfg(target_arch = "x86_64")]
 mod haraka_aesni;
+#[cfg(target_arch = "aarch64")]
+mod haraka_armv8;
 #[cfg(target_arch = "x86_64")]
 mod haraka_vaes;
 pub mod heap_counter;
@@ -38,6 +42,8 @@ pub mod sha256_avx2;
 pub mod sha256_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
+#[cfg(target_arch = "aarch64")]
+pub mod sha512_armv8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 #[cfg(target_arch = "x86_64")]

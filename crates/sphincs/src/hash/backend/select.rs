@@ -26,11 +26,12 @@ pub enum Backend {
     /// SHA-NI: SHA-256 as four interleaved instruction streams (Haraka runs
     /// its portable code).
     ShaNi,
-    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group); SHA-256 on the
-    /// SHA-2 extension, four interleaved streams, where the CPU has it.
+    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group), ChaCha12 ×4; SHA-256 on the
+    /// SHA-2 extension ×4 and Haraka on `aese`/`aesmc` ×4 where the CPU has
+    /// them.
     Neon,
-    /// AArch64 with the SHA-3 extension (Armv8.2 `eor3`/`xar`/`bcax`): Keccak
-    /// ×2 on it; SHA-256 as under `Neon`.
+    /// AArch64 with the SHA-3 and SHA-512 extensions (Armv8.2): Keccak ×2 on
+    /// `eor3`/`xar`/`bcax`, SHA-512 on `sha512h` ×4; SHA-256 and Haraka as under `Neon`.
     Sha3,
 }
 
@@ -144,6 +145,8 @@ pub(crate) enum Sha512Kernel {
     Scalar,
     X4Avx2,
     X8Avx512,
+    /// The Armv8.2 SHA-512 extension, four interleaved streams.
+    X4Armv8,
 }
 
 /// Haraka kernels (the SPHINCS+ round-3.1 Haraka sets).
@@ -156,6 +159,8 @@ pub(crate) enum HarakaKernel {
     X4AesNi,
     /// VAES on 512-bit vectors, sixteen instances interleaved.
     X16Vaes,
+    /// The Armv8 AES instructions, four instances interleaved.
+    X4Armv8,
 }
 
 /// ChaCha12 permutation kernels (SPHINCS-256).
@@ -167,6 +172,8 @@ pub(crate) enum ChaChaKernel {
     X8Avx2,
     /// AVX-512, sixteen states side by side.
     X16Avx512,
+    /// NEON, four states side by side (four times per sixteen-lane batch).
+    X4Neon,
 }
 
 /// The kernels one hash family uses. Only [`Kernels::current`] makes one, and
@@ -229,6 +236,13 @@ impl Kernels {
                 if has_arm_sha2() {
                     k.sha256 = Sha256Kernel::X4Armv8;
                 }
+                if b == Backend::Sha3 {
+                    k.sha512 = Sha512Kernel::X4Armv8;
+                }
+                if has_arm_aes() {
+                    k.haraka = HarakaKernel::X4Armv8;
+                }
+                k.chacha = ChaChaKernel::X4Neon;
             }
         }
         Some(k)
@@ -260,6 +274,8 @@ impl Kernels {
             HarakaKernel::X16Vaes
         } else if has_aesni() {
             HarakaKernel::X4AesNi
+        } else if has_arm_aes() {
+            HarakaKernel::X4Armv8
         } else {
             HarakaKernel::Portable
         };
@@ -295,6 +311,7 @@ impl Kernels {
             ChaChaKernel::Portable => "chacha12-portable",
             ChaChaKernel::X8Avx2 => "chacha12-x8-avx2",
             ChaChaKernel::X16Avx512 => "chacha12-x16-avx512",
+            ChaChaKernel::X4Neon => "chacha12-x4-neon",
         }
     }
 
@@ -304,6 +321,7 @@ impl Kernels {
             HarakaKernel::Portable => "haraka-portable",
             HarakaKernel::X4AesNi => "haraka-x4-aesni",
             HarakaKernel::X16Vaes => "haraka-x16-vaes",
+            HarakaKernel::X4Armv8 => "haraka-x4-armv8",
         }
     }
 
@@ -328,6 +346,7 @@ impl Kernels {
             Sha512Kernel::Scalar => "sha512-scalar",
             Sha512Kernel::X4Avx2 => "sha512-x4-avx2",
             Sha512Kernel::X8Avx512 => "sha512-x8-avx512",
+            Sha512Kernel::X4Armv8 => "sha512-x4-armv8",
         };
         match (sha2, cat35) {
             (false, _) => keccak.to_string(),
@@ -354,6 +373,18 @@ fn has_arm_sha2() -> bool {
     #[cfg(target_arch = "aarch64")]
     {
         std::arch::is_aarch64_feature_detected!("sha2")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
+/// The Armv8 AES instructions (`aese`, `aesmc`).
+fn has_arm_aes() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("aes")
     }
     #[cfg(not(target_arch = "aarch64"))]
     {
