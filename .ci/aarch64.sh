@@ -45,9 +45,18 @@ system_mirror() {
 }
 
 setup() {
-    if [[ "${AARCH64_REBUILD:-0}" != 1 && -f "$root/.sphincs-packages" ]] &&
-        [[ "$(cat "$root/.sphincs-packages")" == "$wanted" ]]; then
-        log "chroot $root is up to date"
+    if [[ "${AARCH64_REBUILD:-0}" != 1 && -f "$root/.sphincs-packages" ]]; then
+        if [[ "$(cat "$root/.sphincs-packages")" == "$wanted" ]]; then
+            log "chroot $root is up to date"
+        else
+            # A package list grown since the chroot was made: add to it.
+            log "installing into the chroot: ${packages[*]}"
+            enter
+            chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q update >/dev/null
+            chroot "$root" env DEBIAN_FRONTEND=noninteractive \
+                apt-get -q install -y "${packages[@]}" >/dev/null
+            echo "$wanted" >"$root/.sphincs-packages"
+        fi
         return
     fi
     [[ $EUID -eq 0 ]] || { log "needs root (mmdebstrap, chroot, mount)"; exit 2; }
@@ -81,6 +90,7 @@ unmount_all() {
 }
 
 enter() {
+    mountpoint -q "$root/src" && return
     mkdir -p "$root/src" "$root/proc" "$root/dev"
     trap unmount_all EXIT INT TERM
     mount --bind "$repo_root" "$root/src"
@@ -137,4 +147,4 @@ main() {
     stamp "aarch64 done"
 }
 
-main "$@"
+main "$@"; exit  # one line: edits to this file while it runs do not reach bash

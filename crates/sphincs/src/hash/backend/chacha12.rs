@@ -110,9 +110,9 @@ pub(crate) fn permute_soa(kernel: ChaChaKernel, s: &mut Soa) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Kernels` hands out X16Avx512 only after checking AVX-512F.
         ChaChaKernel::X16Avx512 => unsafe { super::chacha12_avx512::permute_x16(s) },
-        // NEON is part of every AArch64 target.
+        // SAFETY: NEON is part of every AArch64 target.
         #[cfg(target_arch = "aarch64")]
-        ChaChaKernel::X4Neon => super::chacha12_neon::permute_x16(s),
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::permute_x16(s) },
         #[allow(unreachable_patterns)]
         _ => permute_soa_portable(s),
     }
@@ -188,8 +188,10 @@ pub(crate) fn chains_x16(
                 super::chacha12_avx512::chains_x16(cur, masks, start, end)
             }
         },
+        // SAFETY: NEON is part of every AArch64 target; `chains_x16` indexes
+        // `masks` with bounds checks.
         #[cfg(target_arch = "aarch64")]
-        ChaChaKernel::X4Neon => super::chacha12_neon::chains_x16(cur, masks, start, end),
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::chains_x16(cur, masks, start, end) },
         _ => chains_x16_portable(cur, masks, start, end),
     }
 }
@@ -217,8 +219,9 @@ pub(crate) fn h_x16(
                 super::chacha12_avx512::h_x16(io, right, masks)
             }
         },
+        // SAFETY: NEON is part of every AArch64 target.
         #[cfg(target_arch = "aarch64")]
-        ChaChaKernel::X4Neon => super::chacha12_neon::h_x16(io, right, masks, used),
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::h_x16(io, right, masks, used) },
         _ => {
             let _ = used;
             h_x16_portable(io, right, masks)

@@ -54,7 +54,9 @@ fn store_quarter(h: &mut Half, q: usize, v: &[uint32x4_t]) {
 }
 
 /// The ChaCha12 permutation of the sixteen word-sliced states of `s`, as four
-/// batches of four. NEON is part of every AArch64 target Rust supports.
+/// batches of four. NEON is part of every AArch64 target Rust supports; a
+/// call is still `unsafe` outside NEON-enabled functions (Rust requires it
+/// for any `#[target_feature]` function), and always sound.
 #[target_feature(enable = "neon")]
 pub fn permute_x16(s: &mut Soa) {
     for q in 0..LANES / W {

@@ -105,7 +105,11 @@ macro_rules! with_q_pairs {
 
 /// Keccak-f\[1600\] on 4 interleaved states (`s[i][lane]` is word i of state
 /// `lane`), two at a time on plain NEON. NEON is part of every AArch64 target
-/// Rust supports, so this needs no run-time check.
+/// Rust supports, so this needs no run-time check (a call is `unsafe` only
+/// because every `#[target_feature]` function's is).
+///
+/// # Safety
+/// The CPU must support NEON, which every AArch64 CPU does.
 #[target_feature(enable = "neon")]
 pub fn f1600_x4_neon(s: &mut [[u64; 4]; 25]) {
     with_q_pairs!(s, |a| {

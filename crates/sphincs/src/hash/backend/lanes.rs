@@ -546,7 +546,7 @@ fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
         // SAFETY: X2Sha3 is chosen only where the SHA-3 extension was
         // detected; X2Neon needs only NEON, part of every AArch64 target.
         #[cfg(target_arch = "aarch64")]
-        KeccakKernel::X2Neon => super::keccak_neon::f1600_x4_neon(s),
+        KeccakKernel::X2Neon => unsafe { super::keccak_neon::f1600_x4_neon(s) },
         #[cfg(target_arch = "aarch64")]
         KeccakKernel::X2Sha3 => unsafe { super::keccak_neon::f1600_x4_sha3(s) },
         #[allow(unreachable_patterns)]

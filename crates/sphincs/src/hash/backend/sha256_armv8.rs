@@ -11,8 +11,8 @@
 //! message as four registers of four schedule words each.
 
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vdupq_n_u32, vld1q_u32, vld1q_u8, vreinterpretq_u32_u8, vrev32q_u8,
-    vsha256h2q_u32, vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
+    vaddq_u32, vdupq_n_u32, vld1q_u32, vld1q_u8, vreinterpretq_u32_u8, vrev32q_u8, vsha256h2q_u32,
+    vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
 };
 
 use super::sha2::K256 as K;
@@ -59,22 +59,31 @@ fn compress_streams<const L: usize>(states: &mut [[u32; 8]; L], blocks: &[[u8; 6
     }
     let (abcd0, efgh0) = (abcd, efgh);
 
-    for g in 0..16 {
-        // SAFETY: `K[4g..4g + 4]` is 4 readable words (g < 16).
-        let k = unsafe { vld1q_u32(K[4 * g..].as_ptr()) };
-        for s in 0..L {
-            let wk = vaddq_u32(msg[s][0], k);
-            let prev = abcd[s];
-            abcd[s] = vsha256hq_u32(abcd[s], efgh[s], wk);
-            efgh[s] = vsha256h2q_u32(efgh[s], prev, wk);
-            if g < 12 {
-                // msg[s] holds the next 16 schedule words, oldest first.
-                let m = msg[s];
-                let next = vsha256su1q_u32(vsha256su0q_u32(m[0], m[1]), m[2], m[3]);
-                msg[s] = [m[1], m[2], m[3], next];
+    // Four rounds per step; step g uses schedule words W[4g..4g + 4], held
+    // in msg[s][g % 4], and then (g < 12) replaces them with W[4g + 16..]:
+    // the four registers always hold the next sixteen words. Unrolled by a
+    // macro so that every register index is a constant.
+    macro_rules! step {
+        ($($g:literal)*) => {$({
+            // SAFETY: `K[4g..4g + 4]` is 4 readable words (g < 16).
+            let k = unsafe { vld1q_u32(K[4 * $g..].as_ptr()) };
+            for s in 0..L {
+                let m = &mut msg[s];
+                let wk = vaddq_u32(m[$g % 4], k);
+                let prev = abcd[s];
+                abcd[s] = vsha256hq_u32(abcd[s], efgh[s], wk);
+                efgh[s] = vsha256h2q_u32(efgh[s], prev, wk);
+                if $g < 12 {
+                    m[$g % 4] = vsha256su1q_u32(
+                        vsha256su0q_u32(m[$g % 4], m[($g + 1) % 4]),
+                        m[($g + 2) % 4],
+                        m[($g + 3) % 4],
+                    );
+                }
             }
-        }
+        })*};
     }
+    step!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 
     for s in 0..L {
         // SAFETY: each pointer is to 4 words inside `states[s]`, borrowed
