@@ -92,7 +92,9 @@ unmount_all() {
 enter() {
     mountpoint -q "$root/src" && return
     mkdir -p "$root/src" "$root/proc" "$root/dev"
-    trap unmount_all EXIT INT TERM
+    # Unmount however the run ends; a signal also ends the script.
+    trap unmount_all EXIT
+    trap 'exit 130' INT TERM
     mount --bind "$repo_root" "$root/src"
     mount -t proc proc "$root/proc"
     mount --bind /dev "$root/dev"
