@@ -253,7 +253,9 @@ pub fn hex_upper(bytes: &[u8]) -> String {
 /// having run natively.
 pub fn backend_wanted(b: sphincs::Backend) -> bool {
     match std::env::var("SPHINCS_TEST_BACKENDS") {
-        Ok(list) => list.split(',').any(|n| sphincs::Backend::from_name(n) == Some(b)),
+        Ok(list) => list
+            .split(',')
+            .any(|n| sphincs::Backend::from_name(n) == Some(b)),
         Err(_) => true,
     }
 }
