@@ -16,8 +16,8 @@ use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{
-    check_key_outputs, check_writable, read_file, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Message,
+    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
+    write_output, write_stdout, Cap, Message,
 };
 
 /// Whether `-a` names SPHINCS-256 (`sphincs-256`, any case, or `sphincs256`).
@@ -52,11 +52,13 @@ pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Resu
         &key.to_bytes(),
         public.map(|p| (p, &public_key[..])),
         force,
-    )
+    )?;
+    let fp = key.verifying_key().fingerprint();
+    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }
 
 fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::PK_BYTES {
         return Err(CliError::file(
             path,
@@ -66,8 +68,8 @@ fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
     Sphincs256SigningKey::from_bytes(&bytes).map_err(|e| CliError::file(path, e))
 }
 
-fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+pub(crate) fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::SK_BYTES {
         return Sphincs256SigningKey::from_bytes(&bytes)
             .map(|k| k.verifying_key())
@@ -139,10 +141,10 @@ pub fn sign(
 /// Verifies a detached signature; invalid is exit status 1.
 pub fn verify(public: &Path, signature: &Path, file: Option<&Path>) -> Result<(), CliError> {
     let key = load_public(public)?;
-    let sig = read_file(signature)?;
+    let sig = read_capped(signature, Cap::Signature)?;
     let msg = read_message(file)?;
     match key.verify(&msg, &sig) {
-        Ok(()) => write_stdout(b"valid signature\n", false),
+        Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",

@@ -9,17 +9,19 @@ use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::read_file;
+use crate::io::{read_capped, Cap};
 
-/// Parses `-a ALG`.
+/// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
-    name.map(|n| n.parse::<Algorithm>().map_err(CliError::from))
+    name.map(|n| sphincs::fips205_algorithm(n).map_err(CliError::from))
         .transpose()
 }
 
 /// What a key file turned out to hold.
 enum Kind {
     Private,
+    /// An encrypted PKCS#8 private key: decrypted with the passphrase.
+    Encrypted,
     Public,
     Raw,
     /// PEM or DER that is neither key: the loader reports why.
@@ -27,6 +29,9 @@ enum Kind {
 }
 
 fn classify(bytes: &[u8]) -> Kind {
+    if encoding::encrypted::is_encrypted_private_key(bytes) {
+        return Kind::Encrypted;
+    }
     if let Some(label) = encoding::pem_label(bytes) {
         return match label {
             PRIVATE_KEY_LABEL => Kind::Private,
@@ -64,10 +69,14 @@ fn is_raw_len(len: usize) -> bool {
 
 /// Loads a private key for signing; PK.root is recomputed and checked.
 pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
         Kind::Private | Kind::Malformed => {
             DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
+        }
+        Kind::Encrypted => {
+            let plain = decrypt(path, &bytes)?;
+            DynSigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(path, e))?
         }
         Kind::Public => {
             return Err(CliError::file(
@@ -77,7 +86,11 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
         }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
-            DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
+                crate::tree_file::load_limited(path, alg, &bytes)?
+            } else {
+                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            }
         }
     };
     check_algorithm(path, alg, key.algorithm())?;
@@ -89,12 +102,15 @@ pub fn load_verifying_key(
     path: &Path,
     alg: Option<Algorithm>,
 ) -> Result<DynVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
         Kind::Public | Kind::Malformed => {
             DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
         }
         Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
+            .map_err(|e| CliError::file(path, e))?
+            .verifying_key(),
+        Kind::Encrypted => DynSigningKey::from_pkcs8_unchecked(&decrypt(path, &bytes)?)
             .map_err(|e| CliError::file(path, e))?
             .verifying_key(),
         Kind::Raw => {
@@ -115,7 +131,7 @@ pub fn load_verifying_key(
 /// Loads any key and returns its public half: `pubkey` checks PK.root of a
 /// private key, so that what it writes is the key's real public key.
 pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     match classify(&bytes) {
         Kind::Public => load_verifying_key(path, alg),
         Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {
@@ -123,6 +139,17 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerify
         }
         _ => load_signing_key(path, alg).map(|k| k.verifying_key()),
     }
+}
+
+/// The plain PKCS#8 of an encrypted key, with the run's passphrase.
+pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let pass = crate::passphrase::for_reading(path)?;
+    encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
+}
+
+/// Whether the key file holds an encrypted private key.
+pub fn is_encrypted(bytes: &[u8]) -> bool {
+    matches!(classify(bytes), Kind::Encrypted)
 }
 
 /// The set of a raw key: `-a` is required, and the length must fit it.

@@ -192,11 +192,7 @@ impl SpxPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = py.detach(|| {
-            no_panic(|| {
-                crate::batch::spx_sign_many(&self.inner, &msgs, &a.options()).map_err(to_py)
-            })
-        })?;
+        let sigs = crate::batch::spx_sign_many(py, &self.inner, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 
@@ -263,6 +259,12 @@ impl SpxPublicKey {
     }
 
     /// The raw public key (2n bytes).
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// the raw public key (as `sphincs fingerprint -a ALG` prints it).
+    fn fingerprint(&self) -> String {
+        self.inner.fingerprint()
+    }
+
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.inner.to_bytes())
     }

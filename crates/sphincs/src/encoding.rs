@@ -74,14 +74,23 @@ pub struct DecodedPublicKey {
 
 /// The OID RFC 9909 assigns to `alg` in `mode` (the pure one for a raw key):
 /// it names the key in SPKI and PKCS#8 and the signature algorithm in X.509
-/// and CMS.
-pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> ObjectIdentifier {
+/// and CMS. The sets of draft SP 800-230 (ipd) have none: an
+/// [`Error::Encoding`] says so.
+pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> Result<ObjectIdentifier, Error> {
     let body = match mode {
         KeyMode::HashSlhDsa(_) => alg.hash_oid_der(),
         _ => alg.oid_der(),
-    };
+    }
+    .ok_or_else(|| no_oid(alg))?;
     // Nine valid content octets of an OID under 2.16.840.1.101.3.4.3.
-    ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed")
+    Ok(ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed"))
+}
+
+/// The error for a set without an OID (the draft SP 800-230 sets).
+pub(crate) fn no_oid(alg: Algorithm) -> Error {
+    Error::Encoding(format!(
+        "{alg} (draft SP 800-230 (ipd)) has no OID assigned: its keys exist as raw keys only, not in SPKI, PKCS#8, PEM, certificates or CMS"
+    ))
 }
 
 /// The parameter set and mode an RFC 9909 OID names, if it is one of the 24.
@@ -243,7 +252,7 @@ fn algorithm_identifier(
 ) -> Result<AlgorithmIdentifierRef<'static>, Error> {
     let mode = mode.validate(alg)?;
     Ok(AlgorithmIdentifierRef {
-        oid: algorithm_oid(alg, mode),
+        oid: algorithm_oid(alg, mode)?,
         parameters: None,
     })
 }
@@ -336,7 +345,8 @@ fn unwrap_pem<'a>(input: &'a [u8], label: &str, what: &str) -> Result<DerInput<'
             )
         }));
     }
-    let pem_error = |e: pem::Error| Error::Encoding(format!("invalid PEM: {e}"));
+    let pem_error =
+        |e: pem::Error| Error::Encoding(format!("invalid PEM: {}", pem_error_text(text, e)));
     let mut decoder = pem::Decoder::new_detect_wrap(text).map_err(pem_error)?;
     let found = decoder.type_label();
     if found != label {
@@ -361,7 +371,7 @@ fn wrong_label(found: &str, want: &str) -> String {
             "this is a public key (PEM \"PUBLIC KEY\"); expected a private key (PEM \"PRIVATE KEY\")".into()
         }
         ("ENCRYPTED PRIVATE KEY", _) => format!(
-            "encrypted private keys are not supported; decrypt it first (e.g. `openssl pkey`) to PEM \"{want}\""
+            "this private key is encrypted (PEM \"ENCRYPTED PRIVATE KEY\"); decrypt it with its passphrase (encoding::encrypted::decrypt_private_key) to PEM \"{want}\""
         ),
         _ => format!("PEM label is \"{found}\"; expected \"{want}\""),
     }
@@ -373,14 +383,59 @@ fn decode_error(what: &str, e: der::Error) -> Error {
             "{remaining} byte{} of trailing data after the DER {what}",
             if u32::from(remaining) == 1 { "" } else { "s" }
         )),
-        _ => Error::Encoding(format!("not a valid DER {what}: {e}")),
+        _ => Error::Encoding(format!("not a valid DER {what}: {}", der_error_text(&e))),
     }
+}
+
+/// The DER decoder's error in words: a length field larger than the input
+/// (the decoder says "integer overflow" for one beyond its own limit) is
+/// said as such.
+pub(crate) fn der_error_text(e: &der::Error) -> String {
+    let at = e
+        .position()
+        .map(|p| format!(" (at byte {})", u32::from(p)))
+        .unwrap_or_default();
+    match e.kind() {
+        der::ErrorKind::Overflow => format!("a length field exceeds the input{at}"),
+        der::ErrorKind::Incomplete {
+            expected_len,
+            actual_len,
+        } => format!(
+            "a length field needs {} bytes but the input has {}{at}",
+            u32::from(expected_len),
+            u32::from(actual_len)
+        ),
+        _ => e.to_string(),
+    }
+}
+
+/// The PEM decoder's error in words: a document without its END line is
+/// said to be cut short (the decoder blames the BEGIN line).
+pub(crate) fn pem_error_text(text: &[u8], e: pem::Error) -> String {
+    if !text.windows(9).any(|w| w == b"-----END ") {
+        return "the \"-----END ...-----\" line is missing (a cut-short PEM?)".into();
+    }
+    e.to_string()
 }
 
 /// The DER decoder's error for a PKCS#8 key, said more plainly when the
 /// version is the problem: one we do not know, or a v1 key with a
 /// `[1] publicKey` or a v2 key without one.
 fn pkcs8_decode_error(der: &[u8], e: der::Error) -> Error {
+    // A SubjectPublicKeyInfo in DER, where a private key was expected: say
+    // so, and what is wrong with it as a public key, rather than the PKCS#8
+    // decoder's "expected INTEGER, got SEQUENCE".
+    if let Ok(spki) = SubjectPublicKeyInfoRef::from_der(der) {
+        return Error::Encoding(match decode_spki_ref(&spki) {
+            Ok(_) => "this is a public key (DER SubjectPublicKeyInfo); expected a private key (PKCS#8)".into(),
+            Err(Error::Encoding(why)) => format!(
+                "this is a public key (DER SubjectPublicKeyInfo), not a private key (PKCS#8), and not a valid one: {why}"
+            ),
+            Err(other) => format!(
+                "this is a public key (DER SubjectPublicKeyInfo), not a private key (PKCS#8), and not a valid one: {other}"
+            ),
+        });
+    }
     let version = der::asn1::AnyRef::from_der_partial(der)
         .ok()
         .and_then(|(outer, _)| u8::from_der_partial(outer.value()).ok())
@@ -414,6 +469,7 @@ fn pem_encode_error(e: pem::Error) -> Error {
     Error::Encoding(format!("PEM encoding failed: {e}"))
 }
 
+pub mod encrypted;
 mod key_impls;
 #[cfg(test)]
 mod tests;
