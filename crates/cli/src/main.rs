@@ -274,7 +274,7 @@ enum Command {
         /// Threads per operation (default or 0: all cores).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
-        /// Hash backend: scalar, avx2, avx512 or sha-ni (default: the best this CPU has).
+        /// Hash backend: scalar, avx2, avx512, sha-ni, neon or sha3 (default: the best this CPU has).
         #[arg(long, value_name = "NAME")]
         backend: Option<String>,
         /// Timed runs per operation (default: as many as fit in about a second,
