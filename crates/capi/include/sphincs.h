@@ -143,7 +143,8 @@ typedef struct sphincs_alg sphincs_alg;
 typedef struct sphincs_public_key sphincs_public_key;
 
 /**
- * A secret key of any parameter set. Free with `sphincs_secret_key_free`.
+ * A secret key of any parameter set (the core's front-door key). Free with
+ * `sphincs_secret_key_free`.
  */
 typedef struct sphincs_secret_key sphincs_secret_key;
 
@@ -808,8 +809,7 @@ void sphincs_verify_stream_free(sphincs_verify_stream *stream);
  * 1 = the calling thread) and writes one status per item to `results`
  * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
  * item's own error (a wrong length, a NULL pointer in the item, an oversize
- * context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
- * items are checked one after another on the calling thread). Returns
+ * context), exactly what `sphincs_verify` says for it alone. Returns
  * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
  * any is not, or an error for the call itself (NULL `items` or `results`).
  */

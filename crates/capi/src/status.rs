@@ -78,6 +78,7 @@ impl From<Error> for sphincs_status {
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
             Error::WrongKeyMode { .. } => SPHINCS_ERR_WRONG_KEY_MODE,
             Error::PreHashNotBound { .. } => SPHINCS_ERR_PREHASH_NOT_BOUND,
+            Error::Unsupported { .. } => SPHINCS_ERR_UNSUPPORTED,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
         }

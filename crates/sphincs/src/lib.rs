@@ -14,6 +14,8 @@
 #![warn(missing_docs)]
 
 pub mod address;
+pub mod any;
+mod backend;
 mod batch;
 mod bits;
 #[cfg(feature = "ct-check")]
@@ -25,15 +27,19 @@ mod dynamic;
 pub mod encoding;
 mod error;
 mod fors;
+mod functions;
 pub mod hash;
 mod hypertree;
 mod keys;
+mod limits;
 mod merkle;
 mod message;
 mod mode;
 pub mod params;
 pub mod pki;
 mod prehash;
+mod rand;
+mod schedule;
 mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
@@ -42,11 +48,16 @@ mod tree_cache;
 mod wots;
 mod xmss;
 
+pub use backend::with_backend;
 pub use batch::{verify_batch, VerifyItem};
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
-pub use hash::backend::{with_backend, Backend};
-pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
+pub use functions::{
+    hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
+    slh_verify, slh_verify_internal,
+};
+pub use hash::backend::Backend;
+pub use keys::{SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use mode::{KeyMode, RequestedMode};
 pub use params::{
@@ -55,10 +66,7 @@ pub use params::{
     Shake128s, Shake192_24, Shake192f, Shake192s, Shake256_24, Shake256f, Shake256s,
 };
 pub use prehash::PreHash;
-pub use slh_dsa::{
-    hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
-    slh_verify, slh_verify_internal,
-};
+pub use rand::Randomness;
 pub use tree_cache::{TreeCache, CACHE_LEVEL};
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -350,7 +350,7 @@ fn check_is_ca(cert: &Certificate) -> Result<(), Error> {
         .is_some_and(|(_, bc)| bc.ca);
     if !is_ca {
         return Err(Error::VerificationFailed(format!(
-            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); make it with `sphincs cert self-signed --ca`",
+            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); issue it as a CA certificate",
             tbs.subject()
         )));
     }
