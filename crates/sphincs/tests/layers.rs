@@ -40,6 +40,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "wots",
             "merkle",
             "schedule",
+            "tree_cache",
             "sphincs256::sign",
             "sphincs256::subtree",
             "sphincs256::horst",
