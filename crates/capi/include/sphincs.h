@@ -42,6 +42,12 @@
 #include <stdint.h>
 
 /**
+ * Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
+ * digits, NUL.
+ */
+#define SPHINCS_FINGERPRINT_BYTES 72
+
+/**
  * What a `sphincs_*` call did. `SPHINCS_OK` is 0; every failure is a
  * distinct positive value, stable across releases.
  */
@@ -549,6 +555,20 @@ sphincs_status sphincs_public_key_export(const sphincs_public_key *pk,
                                          uint8_t *out,
                                          size_t cap,
                                          size_t *out_len);
+
+/**
+ * Writes the key's fingerprint, a NUL-terminated string, to `out`
+ * (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
+ * needs with the NUL to `*out_len`: `SHA256:` and the 64 lowercase hex
+ * digits of the SHA-256 of the SubjectPublicKeyInfo DER (FIPS 205 keys,
+ * under the OID of the key's mode) or of the raw public key (round 3.1,
+ * SPHINCS-256), the library's one fingerprint (as `sphincs fingerprint`
+ * prints it).
+ */
+sphincs_status sphincs_public_key_fingerprint(const sphincs_public_key *pk,
+                                              char *out,
+                                              size_t cap,
+                                              size_t *out_len);
 
 /**
  * The public half of a secret key, as a new public key object.

@@ -180,6 +180,34 @@ pub unsafe extern "C" fn sphincs_public_key_export(
     })
 }
 
+/// Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
+/// digits, NUL.
+pub const SPHINCS_FINGERPRINT_BYTES: usize = 72;
+const _: () = assert!(SPHINCS_FINGERPRINT_BYTES == sphincs_core::fingerprint::FINGERPRINT_LEN + 1);
+
+/// Writes the key's fingerprint, a NUL-terminated string, to `out`
+/// (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
+/// needs with the NUL to `*out_len`: `SHA256:` and the 64 lowercase hex
+/// digits of the SHA-256 of the SubjectPublicKeyInfo DER (FIPS 205 keys,
+/// under the OID of the key's mode) or of the raw public key (round 3.1,
+/// SPHINCS-256), the library's one fingerprint (as `sphincs fingerprint`
+/// prints it).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_fingerprint(
+    pk: *const sphincs_public_key,
+    out: *mut core::ffi::c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let mut text = unsafe { borrow(pk)? }.0.fingerprint()?;
+        text.push('\0');
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out.cast(), cap, out_len, text.as_bytes()) }
+    })
+}
+
 /// The public half of a secret key, as a new public key object.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_public(

@@ -67,7 +67,7 @@ pub use sphincs_status::*;
 impl From<Error> for sphincs_status {
     fn from(e: Error) -> Self {
         match e {
-            Error::UnknownAlgorithm(_) => SPHINCS_ERR_UNKNOWN_ALGORITHM,
+            Error::UnknownAlgorithm(_) | Error::WrongScheme { .. } => SPHINCS_ERR_UNKNOWN_ALGORITHM,
             Error::UnknownPreHash(_) => SPHINCS_ERR_UNKNOWN_PREHASH,
             Error::InvalidKeyLength { .. }
             | Error::InvalidLength { .. }

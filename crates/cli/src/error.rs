@@ -26,9 +26,15 @@ impl CliError {
 
 impl From<Error> for CliError {
     fn from(e: Error) -> Self {
-        match hint(&e) {
-            Some(h) => CliError::Failed(format!("{e}. On the command line: {h}")),
-            None => CliError::Failed(e.to_string()),
+        match (&e, hint(&e)) {
+            (_, Some(h)) => CliError::Failed(format!("{e}. On the command line: {h}")),
+            // The library says what the name is; say which commands take it.
+            (Error::WrongScheme { takes, .. }, None) if takes.starts_with("FIPS") => {
+                CliError::Failed(format!(
+                    "{e}; in this tool `keygen`, `sign` and `verify` take it with -a (raw keys), but certificates and CMS need a FIPS 205 key"
+                ))
+            }
+            _ => CliError::Failed(e.to_string()),
         }
     }
 }

@@ -11,9 +11,9 @@ use zeroize::Zeroizing;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
-/// Parses `-a ALG`.
+/// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
-    name.map(|n| n.parse::<Algorithm>().map_err(CliError::from))
+    name.map(|n| sphincs::fips205_algorithm(n).map_err(CliError::from))
         .transpose()
 }
 
@@ -86,7 +86,11 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
         }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
-            DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
+                crate::tree_file::load_limited(path, alg, &bytes)?
+            } else {
+                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            }
         }
     };
     check_algorithm(path, alg, key.algorithm())?;

@@ -74,14 +74,23 @@ pub struct DecodedPublicKey {
 
 /// The OID RFC 9909 assigns to `alg` in `mode` (the pure one for a raw key):
 /// it names the key in SPKI and PKCS#8 and the signature algorithm in X.509
-/// and CMS.
-pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> ObjectIdentifier {
+/// and CMS. The sets of draft SP 800-230 (ipd) have none: an
+/// [`Error::Encoding`] says so.
+pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> Result<ObjectIdentifier, Error> {
     let body = match mode {
         KeyMode::HashSlhDsa(_) => alg.hash_oid_der(),
         _ => alg.oid_der(),
-    };
+    }
+    .ok_or_else(|| no_oid(alg))?;
     // Nine valid content octets of an OID under 2.16.840.1.101.3.4.3.
-    ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed")
+    Ok(ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed"))
+}
+
+/// The error for a set without an OID (the draft SP 800-230 sets).
+pub(crate) fn no_oid(alg: Algorithm) -> Error {
+    Error::Encoding(format!(
+        "{alg} (draft SP 800-230 (ipd)) has no OID assigned: its keys exist as raw keys only, not in SPKI, PKCS#8, PEM, certificates or CMS"
+    ))
 }
 
 /// The parameter set and mode an RFC 9909 OID names, if it is one of the 24.
@@ -243,7 +252,7 @@ fn algorithm_identifier(
 ) -> Result<AlgorithmIdentifierRef<'static>, Error> {
     let mode = mode.validate(alg)?;
     Ok(AlgorithmIdentifierRef {
-        oid: algorithm_oid(alg, mode),
+        oid: algorithm_oid(alg, mode)?,
         parameters: None,
     })
 }

@@ -16,6 +16,19 @@ pub enum Error {
     /// A name that is none of the twelve FIPS 205 parameter sets (or, where a
     /// round-3.1 name is expected, none of the 36 SPHINCS+ round-3.1 sets).
     UnknownAlgorithm(String),
+    /// The name of a parameter set of another scheme than the call takes: a
+    /// SPHINCS+ round-3.1 or SPHINCS-256 name where FIPS 205 sets are
+    /// expected, or a FIPS 205 name where round-3.1 sets are.
+    WrongScheme {
+        /// The name as given.
+        name: String,
+        /// What it names, e.g. "a SPHINCS+ round-3.1 set".
+        is: &'static str,
+        /// What the call takes, e.g. "FIPS 205 (SLH-DSA) sets".
+        takes: &'static str,
+        /// The part of the library that takes it.
+        instead: &'static str,
+    },
     /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
     UnknownPreHash(String),
     /// A public or secret key of the wrong length for its parameter set.
@@ -129,6 +142,15 @@ impl fmt::Display for Error {
                 f,
                 "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f, or a SPHINCS+ round-3.1 set such as sphincs-shake-128f-simple"
             ),
+            Error::WrongScheme {
+                name,
+                is,
+                takes,
+                instead,
+            } => write!(
+                f,
+                "{name:?} is {is}, but this call takes {takes}; {instead} takes it"
+            ),
             Error::UnknownPreHash(name) => write!(
                 f,
                 "unknown pre-hash function {name:?}: expected one of SHA2-224, SHA2-256, SHA2-384, SHA2-512, SHA2-512/224, SHA2-512/256, SHA3-224, SHA3-256, SHA3-384, SHA3-512, SHAKE-128, SHAKE-256"
@@ -182,7 +204,7 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",
                 algorithm.bound_prehash(),
-                algorithm.hash_oid(),
+                algorithm.hash_oid().unwrap_or_default(),
                 algorithm.bound_prehash()
             ),
         }

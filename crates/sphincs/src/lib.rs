@@ -26,6 +26,7 @@ mod ct_check;
 mod dynamic;
 pub mod encoding;
 mod error;
+pub mod fingerprint;
 mod fors;
 mod functions;
 pub mod hash;
@@ -44,6 +45,8 @@ mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
 pub mod sphincsplus;
+mod threads;
+mod tree_cache;
 mod wots;
 mod xmss;
 
@@ -60,12 +63,16 @@ pub use keys::{SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use mode::{KeyMode, RequestedMode};
 pub use params::{
-    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
-    Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
-    Shake256s, MAX_SIGNATURE_LEN,
+    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128_24, Sha2_128f, Sha2_128s,
+    Sha2_192_24, Sha2_192f, Sha2_192s, Sha2_256_24, Sha2_256f, Sha2_256s, Shake128_24, Shake128f,
+    Shake128s, Shake192_24, Shake192f, Shake192s, Shake256_24, Shake256f, Shake256s,
+    MAX_SIGNATURE_LEN,
 };
 pub use prehash::PreHash;
 pub use rand::Randomness;
+pub use sphincsplus::fips205_algorithm;
+pub use threads::resolve_threads;
+pub use tree_cache::{TreeCache, CACHE_LEVEL};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

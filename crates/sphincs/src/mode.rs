@@ -87,8 +87,9 @@ impl KeyMode {
     }
 
     /// The RFC 9909 OID under which a key of `alg` in this mode is written
-    /// (the pure one for a raw key), dotted.
-    pub fn oid(self, alg: Algorithm) -> String {
+    /// (the pure one for a raw key), dotted; `None` for the draft SP 800-230
+    /// sets, which have none.
+    pub fn oid(self, alg: Algorithm) -> Option<String> {
         match self {
             KeyMode::HashSlhDsa(_) => alg.hash_oid(),
             _ => alg.oid(),
@@ -128,7 +129,7 @@ pub(crate) fn wrong_mode_message(
     write!(
         f,
         "this {alg} key is bound to {key_mode} by its OID {}, so it cannot be used for ",
-        key_mode.oid(alg)
+        key_mode.oid(alg).unwrap_or_default()
     )?;
     match requested {
         RequestedMode::Pure => f.write_str("pure SLH-DSA")?,
@@ -147,7 +148,7 @@ pub(crate) fn wrong_mode_message(
         _ => write!(
             f,
             "sign and verify without a pre-hash, or use a HashSLH-DSA key, bound to {bound} (KeyMode::hash_slh_dsa, OID {}); a raw key, with no OID, takes any pre-hash",
-            alg.hash_oid()
+            alg.hash_oid().unwrap_or_default()
         ),
     }
 }

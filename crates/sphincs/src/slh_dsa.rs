@@ -16,7 +16,9 @@ use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
+use crate::tree_cache::{uses_cache, TreeCache};
 use crate::xmss::xmss_root;
+use std::sync::Arc;
 
 /// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
@@ -25,12 +27,15 @@ pub(crate) struct PublicParts {
     pub pk_root: Node,
 }
 
-/// `SK.seed ‖ SK.prf` and the public key; wiped on drop.
+/// `SK.seed ‖ SK.prf` and the public key; wiped on drop. A key of a
+/// one-tree set (draft SP 800-230) may also hold its tree cache (public).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct SecretParts {
     pub sk_seed: Node,
     pub sk_prf: Node,
     pub pk: PublicParts,
+    #[zeroize(skip)]
+    pub cache: Option<Arc<TreeCache>>,
 }
 
 fn node(bytes: &[u8]) -> Node {
@@ -62,6 +67,7 @@ impl SecretParts {
             sk_seed: node(&sk[..n]),
             sk_prf: node(&sk[n..2 * n]),
             pk: PublicParts::from_raw(&sk[2 * n..]),
+            cache: None,
         }
     }
 
@@ -86,6 +92,18 @@ pub(crate) fn keygen_parts<P: Instance>(
     pk_seed: &[u8],
     threads: usize,
 ) -> Result<SecretParts, Error> {
+    keygen_parts_with_progress::<P>(sk_seed, sk_prf, pk_seed, threads, &|_, _| {})
+}
+
+/// [`keygen_parts`], calling `progress(done, total)` while a one-tree set
+/// (draft SP 800-230) computes its tree, which it keeps as the key's cache.
+pub(crate) fn keygen_parts_with_progress<P: Instance>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<SecretParts, Error> {
     let p = P::PARAMS;
     for (what, x) in [
         ("SK.seed", sk_seed),
@@ -102,9 +120,14 @@ pub(crate) fn keygen_parts<P: Instance>(
         }
     }
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
-    let mut adrs = Adrs::new();
-    adrs.set_layer_address(p.d as u32 - 1);
-    let mut pk_root = xmss_root::<P>(&t, &adrs, threads);
+    let (mut pk_root, cache) = if uses_cache(&p) {
+        let (cache, root) = TreeCache::build::<P>(&t, pk_seed, threads, progress);
+        (root, Some(Arc::new(cache)))
+    } else {
+        let mut adrs = Adrs::new();
+        adrs.set_layer_address(p.d as u32 - 1);
+        (xmss_root::<P>(&t, &adrs, threads), None)
+    };
     // Public: PK.root is half of the public key.
     declassify(&mut pk_root[..p.n]);
     Ok(SecretParts {
@@ -114,19 +137,32 @@ pub(crate) fn keygen_parts<P: Instance>(
             pk_seed: node(pk_seed),
             pk_root,
         },
+        cache,
     })
 }
 
-/// Whether `PK.root` of a secret key is the root its seeds give, compared in constant time.
-pub(crate) fn root_matches<P: Instance>(sk: &SecretParts, threads: usize) -> bool {
+/// Whether `PK.root` of a secret key is the root its seeds give, compared
+/// in constant time. A one-tree set (draft SP 800-230) keeps the tree it
+/// computed as the key's cache when the roots match.
+pub(crate) fn root_matches<P: Instance>(sk: &mut SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
     let mut adrs = Adrs::new();
     adrs.set_layer_address(P::PARAMS.d as u32 - 1);
-    let root = xmss_root::<P>(&t, &adrs, threads);
+    let mut cache = None;
+    let root = if uses_cache(&P::PARAMS) {
+        let (c, root) = TreeCache::build::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {});
+        cache = Some(Arc::new(c));
+        root
+    } else {
+        xmss_root::<P>(&t, &adrs, threads)
+    };
     let mut matches = [root[..n].ct_eq(&sk.pk.pk_root[..n]).unwrap_u8()];
     // Public: the caller is told whether the key loads (one bit, nothing of the root).
     declassify(&mut matches);
+    if matches[0] == 1 {
+        sk.cache = sk.cache.take().or(cache);
+    }
     matches[0] == 1
 }
 
@@ -184,6 +220,11 @@ pub(crate) fn sign_parts<P: Instance>(
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
+    let cache = sk
+        .cache
+        .as_deref()
+        .filter(|c| c.belongs_to::<P>(&sk.pk))
+        .map(TreeCache::nodes);
     fors_and_ht_sign::<P>(
         &t,
         &digest[..md_len],
@@ -192,8 +233,8 @@ pub(crate) fn sign_parts<P: Instance>(
         sig_fors,
         sig_ht,
         threads,
-    );
-    Ok(())
+        cache,
+    )
 }
 
 /// [`sign_parts`], and with `fault_hardened` the whole computation a second
@@ -216,6 +257,17 @@ pub(crate) fn sign_parts_checked<P: Instance>(
     // Every pass of both computations must read the message the first read.
     let msg = &mut SamePasses::new(msg);
     sign_parts::<P>(sk, msg, opt_rand, sig, threads)?;
+    if uses_cache(&P::PARAMS) && !verify_parts::<P>(&sk.pk, msg, sig)? {
+        // A one-tree set's signature is always verified before release (it
+        // costs microseconds): a fault, or a secret key that does not
+        // match its public key, never yields a signature that fails.
+        sig.zeroize();
+        return Err(if sk.cache.is_some() {
+            Error::FaultDetected
+        } else {
+            Error::KeyMismatch
+        });
+    }
     if !fault_hardened {
         return Ok(());
     }
@@ -445,7 +497,7 @@ pub(crate) fn sign_internal_vec<P: ParameterSet>(
     let n = P::PARAMS.n;
     let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
-    sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1)?;
+    sign_parts_checked::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1, false)?;
     Ok(sig)
 }
 

@@ -111,6 +111,7 @@ pub fn self_signed(
 
 /// A PKCS#10 request for `key` with subject `subject`, signed by `key`.
 pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
+    super::signature_algorithm(key)?;
     let builder = RequestBuilder::new(subject.clone()).map_err(builder_error)?;
     builder
         .build::<_, super::PkiSignature>(&PkiSigner(key))
@@ -264,7 +265,7 @@ pub fn describe(cert: &Certificate) -> String {
             "{} ({}), OID {}",
             k.algorithm(),
             k.mode(),
-            k.mode().oid(k.algorithm())
+            k.mode().oid(k.algorithm()).unwrap_or_default()
         ),
         Err(e) => format!(
             "OID {} (not SLH-DSA: {e})",
@@ -407,6 +408,7 @@ fn build(
     spki: spki::SubjectPublicKeyInfoOwned,
     opts: CertOptions,
 ) -> Result<Certificate, Error> {
+    super::signature_algorithm(signer)?;
     let validity = Validity::from_now(Duration::from_secs(u64::from(opts.days) * 86_400))
         .map_err(|e| Error::Pki(format!("validity of {} days: {e}", opts.days)))?;
     let profile = Profile {

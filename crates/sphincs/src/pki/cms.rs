@@ -181,7 +181,7 @@ pub fn sign(
     };
     let (md, md_len) = digest.digest(&mut counted)?;
     let digest_alg = digest_identifier(digest);
-    let sig_alg = signature_algorithm(key);
+    let sig_alg = signature_algorithm(key)?;
 
     let attrs = signed_attributes(&digest_alg, &sig_alg, &md[..md_len], now)?;
     let signature = sign_rfc9909(key, &to_der(&attrs, "signed attributes")?)?;

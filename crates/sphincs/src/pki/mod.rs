@@ -79,12 +79,12 @@ pub(crate) fn malformed(what: &str, e: der::Error) -> Error {
 }
 
 /// The `AlgorithmIdentifier` a key signs under (RFC 9909: OID of its mode,
-/// parameters absent).
-pub fn signature_algorithm(key: &DynSigningKey) -> AlgorithmIdentifierOwned {
-    AlgorithmIdentifierOwned {
-        oid: algorithm_oid(key.algorithm(), key.mode()),
+/// parameters absent); an error for a set without an OID (draft SP 800-230).
+pub fn signature_algorithm(key: &DynSigningKey) -> Result<AlgorithmIdentifierOwned, Error> {
+    Ok(AlgorithmIdentifierOwned {
+        oid: algorithm_oid(key.algorithm(), key.mode())?,
         parameters: None,
-    }
+    })
 }
 
 /// Signs `data` as RFC 9909 asks: hedged, empty context, in the key's mode
@@ -130,7 +130,7 @@ pub fn verify_rfc9909(
             "the signature algorithm ({alg}, {mode}, OID {}) is not the signer's key ({}, {key_mode}, OID {})",
             sig_alg.oid,
             key.algorithm(),
-            key_mode.oid(key.algorithm())
+            key_mode.oid(key.algorithm()).unwrap_or_default()
         )));
     }
     let prehash = match mode {
