@@ -135,6 +135,12 @@ typedef enum {
      * with the parameter set (no OID names that pairing).
      */
     SPHINCS_ERR_PREHASH_NOT_BOUND = 18,
+    /**
+     * The message read through `sphincs_sign_reader` was not the same on
+     * each pass (pure signing reads it twice): its length or SHA-256
+     * differ. Nothing was signed.
+     */
+    SPHINCS_ERR_MESSAGE_CHANGED = 19,
 } sphincs_status;
 
 /**
@@ -149,7 +155,8 @@ typedef struct sphincs_alg sphincs_alg;
 typedef struct sphincs_public_key sphincs_public_key;
 
 /**
- * A secret key of any parameter set. Free with `sphincs_secret_key_free`.
+ * A secret key of any parameter set (the core's front-door key). Free with
+ * `sphincs_secret_key_free`.
  */
 typedef struct sphincs_secret_key sphincs_secret_key;
 
@@ -725,8 +732,10 @@ sphincs_status sphincs_verify(const sphincs_public_key *pk,
  * whatever the message length. Pure signing (FIPS 205 without pre-hash, and
  * round 3.1) reads the message twice (R = PRF_msg(…, M), then H_msg(R, …, M)),
  * calling `rewind` before each pass, so `rewind` is required there; with a
- * pre-hash the message is read once and `rewind` may be NULL. The message
- * must not change between the passes (else the signature will not verify).
+ * pre-hash the message is read once and `rewind` may be NULL
+ * (`SPHINCS_ERR_NULL_POINTER` if it is NULL where required). A message
+ * that differs between the passes (length or SHA-256) is
+ * `SPHINCS_ERR_MESSAGE_CHANGED`, and nothing is signed.
  * SPHINCS-256 reads the message once into memory (its core API takes the
  * whole message), so memory grows with the message there.
  */
@@ -768,8 +777,9 @@ sphincs_status sphincs_sign_init(const sphincs_secret_key *sk,
                                  sphincs_sign_stream **stream);
 
 /**
- * Adds `len` bytes of the message. After an error the stream is finished
- * (`SPHINCS_ERR_BAD_STATE` from then on).
+ * Adds `len` bytes of the message. After an error (NULL `data` with a
+ * nonzero `len`, …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from
+ * then on).
  */
 sphincs_status sphincs_sign_update(sphincs_sign_stream *stream, const uint8_t *data, size_t len);
 
@@ -805,8 +815,9 @@ sphincs_status sphincs_verify_init(const sphincs_public_key *pk,
                                    sphincs_verify_stream **stream);
 
 /**
- * Adds `len` bytes of the message. An error here (e.g. a signature of the
- * wrong length, found before any reading) finishes the stream.
+ * Adds `len` bytes of the message. After an error (NULL `data` with a
+ * nonzero `len`, a signature of the wrong length found before any reading,
+ * …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from then on).
  */
 sphincs_status sphincs_verify_update(sphincs_verify_stream *stream,
                                      const uint8_t *data,
@@ -828,8 +839,7 @@ void sphincs_verify_stream_free(sphincs_verify_stream *stream);
  * 1 = the calling thread) and writes one status per item to `results`
  * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
  * item's own error (a wrong length, a NULL pointer in the item, an oversize
- * context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
- * items are checked one after another on the calling thread). Returns
+ * context), exactly what `sphincs_verify` says for it alone. Returns
  * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
  * any is not, or an error for the call itself (NULL `items` or `results`).
  */

@@ -56,6 +56,10 @@ pub enum sphincs_status {
     /// A HashSLH-DSA key mode with a pre-hash that RFC 9909 does not pair
     /// with the parameter set (no OID names that pairing).
     SPHINCS_ERR_PREHASH_NOT_BOUND = 18,
+    /// The message read through `sphincs_sign_reader` was not the same on
+    /// each pass (pure signing reads it twice): its length or SHA-256
+    /// differ. Nothing was signed.
+    SPHINCS_ERR_MESSAGE_CHANGED = 19,
 }
 
 pub use sphincs_status::*;
@@ -78,6 +82,8 @@ impl From<Error> for sphincs_status {
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
             Error::WrongKeyMode { .. } => SPHINCS_ERR_WRONG_KEY_MODE,
             Error::PreHashNotBound { .. } => SPHINCS_ERR_PREHASH_NOT_BOUND,
+            Error::Unsupported { .. } => SPHINCS_ERR_UNSUPPORTED,
+            Error::MessageChanged => SPHINCS_ERR_MESSAGE_CHANGED,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
         }
@@ -106,6 +112,7 @@ fn message(status: c_int) -> &'static str {
         16 => "internal error\0",
         17 => "wrong key mode: the key's OID binds it to pure SLH-DSA or to HashSLH-DSA with one pre-hash, and another mode was asked for (RFC 9909 allows one mode per key)\0",
         18 => "this pre-hash is not the one RFC 9909 binds to the parameter set's HashSLH-DSA OID\0",
+        19 => "the message changed between the two reads of signing (length or content differ); nothing was signed\0",
         _ => "unknown status code\0",
     }
 }
@@ -127,14 +134,15 @@ mod tests {
     #[test]
     fn every_status_has_its_own_message() {
         let mut seen = std::collections::HashSet::new();
-        for s in 0..=18 {
+        for s in 0..=19 {
             let m = message(s);
             assert!(m.ends_with('\0') && !m[..m.len() - 1].contains('\0'));
             assert!(seen.insert(m), "{s}");
         }
-        assert_eq!(message(19), "unknown status code\0");
+        assert_eq!(message(20), "unknown status code\0");
         assert_eq!(message(-1), "unknown status code\0");
         assert_eq!(SPHINCS_ERR_INTERNAL as c_int, 16);
         assert_eq!(SPHINCS_ERR_PREHASH_NOT_BOUND as c_int, 18);
+        assert_eq!(SPHINCS_ERR_MESSAGE_CHANGED as c_int, 19);
     }
 }

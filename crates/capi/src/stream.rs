@@ -14,13 +14,13 @@
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use sphincs_core::{Error, KeyMode, MessageSource};
+use sphincs_core::{Error, MessageSource};
 use zeroize::Zeroizing;
 
 use crate::ffi::{guard, input, non_null, output, Res};
 use crate::keys::{borrow, free, give, sphincs_public_key, sphincs_secret_key};
 use crate::options::{sphincs_prehash, sphincs_sign_options, Options, VerifyOptions};
-use crate::sign::{sign_source, verify_source};
+use crate::sign::{reads_twice, sign_source, verify_source};
 use crate::status::*;
 
 /// Size of the pieces handed to the worker.
@@ -176,28 +176,16 @@ pub unsafe extern "C" fn sphincs_sign_init(
         non_null(stream)?;
         // SAFETY: a live key handle; `opts` NULL or valid (API contract).
         let (sk, opts) = unsafe { (borrow(sk)?, Options::read(opts)?) };
-        let sig_len = sk.scheme().signature_len();
+        let sig_len = sk.0.algorithm().signature_len();
         let key = Box::new(sk.clone());
-        // A HashSLH-DSA key signs with its pre-hash when none is asked for.
-        let single_pass = match &*key {
-            sphincs_secret_key::Fips(k) => {
-                opts.prehash.is_some() || matches!(k.mode(), KeyMode::HashSlhDsa(_))
-            }
-            _ => false,
-        };
+        // Refused now, not at the first read: what the key's family lacks.
+        key.0.check_options(&opts.core())?;
+        // One pass (a pre-hash, a HashSLH-DSA key, SPHINCS-256) streams into
+        // the core; two passes buffer the message until the end.
+        let single_pass = !reads_twice(&key, &opts);
         let state = if single_pass {
             SignState::Pumped(Pump::start(move |src| sign_source(&key, src, &opts))?)
         } else {
-            // Checked now, as the pre-hash path would (it fails at its first read).
-            match *key {
-                sphincs_secret_key::Spx(_) => {
-                    opts.spx()?;
-                }
-                sphincs_secret_key::S256(_) => {
-                    opts.s256()?;
-                }
-                sphincs_secret_key::Fips(_) => {}
-            }
             SignState::Buffered {
                 sk: key,
                 opts,
@@ -209,8 +197,9 @@ pub unsafe extern "C" fn sphincs_sign_init(
     })
 }
 
-/// Adds `len` bytes of the message. After an error the stream is finished
-/// (`SPHINCS_ERR_BAD_STATE` from then on).
+/// Adds `len` bytes of the message. After an error (NULL `data` with a
+/// nonzero `len`, …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from
+/// then on).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_sign_update(
     stream: *mut sphincs_sign_stream,
@@ -221,8 +210,19 @@ pub unsafe extern "C" fn sphincs_sign_update(
         non_null(stream)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
         let s = unsafe { &mut *stream };
+        if matches!(s.state, SignState::Done) {
+            return Err(SPHINCS_ERR_BAD_STATE);
+        }
         // SAFETY: `data` holds `len` bytes by the API contract.
-        let data = unsafe { input(data, len)? };
+        let data = match unsafe { input(data, len) } {
+            Ok(d) => d,
+            Err(e) => {
+                // A piece that cannot be read finishes the stream: carrying on
+                // would sign or verify the message without it.
+                s.state = SignState::Done;
+                return Err(e);
+            }
+        };
         let result = match &mut s.state {
             SignState::Buffered { msg, .. } => {
                 // Grow by hand so a reallocation never leaves an unwiped copy behind.
@@ -326,8 +326,9 @@ pub unsafe extern "C" fn sphincs_verify_init(
     })
 }
 
-/// Adds `len` bytes of the message. An error here (e.g. a signature of the
-/// wrong length, found before any reading) finishes the stream.
+/// Adds `len` bytes of the message. After an error (NULL `data` with a
+/// nonzero `len`, a signature of the wrong length found before any reading,
+/// …) the stream is finished (`SPHINCS_ERR_BAD_STATE` from then on).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify_update(
     stream: *mut sphincs_verify_stream,
@@ -338,10 +339,9 @@ pub unsafe extern "C" fn sphincs_verify_update(
         non_null(stream)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
         let s = unsafe { &mut *stream };
-        // SAFETY: `data` holds `len` bytes by the API contract.
-        let data = unsafe { input(data, len)? };
         let pump = s.state.as_mut().ok_or(SPHINCS_ERR_BAD_STATE)?;
-        let result = pump.update(data);
+        // SAFETY: `data` holds `len` bytes by the API contract.
+        let result = unsafe { input(data, len) }.and_then(|data| pump.update(data));
         if result.is_err() {
             s.state = None;
         }

@@ -126,6 +126,24 @@ for header in crates/capi/include/sphincs/nist/*.h; do
     fi
 done
 
+# Two different set headers in one translation unit fail to compile, naming the rule.
+printf '#include <sphincs/nist/slh-dsa-shake-128f.h>\n#include <sphincs/nist/sphincs-sha2-128f-simple.h>\nint main(void) { return 0; }\n' >"$out/two_sets.c"
+if "$cc" "${cflags[@]}" -c "$out/two_sets.c" -o "$out/two_sets.o" 2>"$out/two_sets.log"; then
+    bad "two NIST set headers in one translation unit compiled"
+elif grep -q "one NIST drop-in header per translation unit" "$out/two_sets.log"; then
+    ok
+else
+    bad "two NIST set headers: the compiler's error does not name the rule"
+    cat "$out/two_sets.log"
+fi
+# The shared implementation header alone is refused.
+printf '#include <sphincs/nist_impl.h>\nint main(void) { return 0; }\n' >"$out/impl_alone.c"
+if "$cc" "${cflags[@]}" -c "$out/impl_alone.c" -o "$out/impl_alone.o" 2>"$out/impl_alone.log"; then
+    bad "<sphincs/nist_impl.h> alone compiled"
+else
+    ok
+fi
+
 # The README's C example.
 awk '/^## C library/ { in_section = 1 } in_section && /^```c$/ { grab = 1; next }
      grab && /^```$/ { exit } grab { print }' README.md >"$out/readme_example.c"

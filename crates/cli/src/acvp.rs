@@ -13,14 +13,14 @@ use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error, PreHash, Randomn
 
 use crate::error::CliError;
 use crate::hex;
-use crate::io::{check_writable, read_file, write_output, write_stdout};
+use crate::io::{check_writable, read_capped, write_output, write_stdout, Cap};
 
 /// Reads PROMPT, writes the response to OUT or standard output.
 pub fn run(prompt: &Path, out: Option<&Path>, force: bool) -> Result<(), CliError> {
     if let Some(o) = out {
         check_writable(o, force)?;
     }
-    let text = read_file(prompt)?;
+    let text = read_capped(prompt, Cap::Prompt)?;
     let json: Value = serde_json::from_slice(&text)
         .map_err(|e| CliError::file(prompt, format!("not valid JSON: {e}")))?;
     let response = respond(&json).map_err(|e| CliError::file(prompt, e))?;

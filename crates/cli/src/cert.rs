@@ -10,7 +10,9 @@ use sphincs::pki::cert::{self, CertOptions};
 use sphincs::Error;
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_file, refuse_binary_terminal, write_output, write_stdout};
+use crate::io::{
+    check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap,
+};
 use crate::keyfile::{load_signing_key, parse_algorithm};
 
 #[derive(Subcommand)]
@@ -155,10 +157,10 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             out,
         } => {
             out.check()?;
-            let ca = cert::parse_certificate(&read_file(&ca_cert)?)
+            let ca = cert::parse_certificate(&read_capped(&ca_cert, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&ca_cert, e))?;
-            let request =
-                cert::parse_request(&read_file(&csr)?).map_err(|e| CliError::file(&csr, e))?;
+            let request = cert::parse_request(&read_capped(&csr, Cap::Certificate)?)
+                .map_err(|e| CliError::file(&csr, e))?;
             let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
             let c = cert::issue(&sk, &ca, &request, profile.options()).map_err(|e| match e {
                 Error::InvalidSignature => {
@@ -170,7 +172,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         }
         CertCommand::Verify { cert: path, issuer } => verify(&path, issuer.as_deref()),
         CertCommand::Show { cert: path } => {
-            let c = cert::parse_certificate(&read_file(&path)?)
+            let c = cert::parse_certificate(&read_capped(&path, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&path, e))?;
             write_stdout(cert::describe(&c).as_bytes(), false)
         }
@@ -195,7 +197,7 @@ fn is_request(bytes: &[u8]) -> bool {
 }
 
 fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
-    let bytes = read_file(path)?;
+    let bytes = read_capped(path, Cap::Certificate)?;
     if is_request(&bytes) {
         if issuer.is_some() {
             return Err(CliError::file(
@@ -218,7 +220,10 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
     }
     let c = cert::parse_certificate(&bytes).map_err(|e| CliError::file(path, e))?;
     let issuer_cert = match issuer {
-        Some(p) => Some(cert::parse_certificate(&read_file(p)?).map_err(|e| CliError::file(p, e))?),
+        Some(p) => Some(
+            cert::parse_certificate(&read_capped(p, Cap::Certificate)?)
+                .map_err(|e| CliError::file(p, e))?,
+        ),
         None => None,
     };
     match cert::verify_certificate(&c, issuer_cert.as_ref(), SystemTime::now()) {

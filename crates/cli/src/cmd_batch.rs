@@ -19,7 +19,9 @@ use sphincs::{
 };
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_file, same_file, stage, write_stdout, Message, Staged};
+use crate::io::{
+    check_writable, read_capped, read_file, same_file, stage, write_stdout, Cap, Message, Staged,
+};
 
 /// Files larger than this are streamed one at a time (bounded memory).
 const STREAM_ABOVE: u64 = 64 << 20;
@@ -420,7 +422,7 @@ pub fn verify(
     for (i, f) in files.iter().enumerate() {
         // The message first: a missing FILE is named, not its FILE.sig.
         let read = size_of(f).and_then(|n| {
-            let sig = sig_path(f, sig_dir).and_then(|p| read_file(&p))?;
+            let sig = sig_path(f, sig_dir).and_then(|p| read_capped(&p, Cap::Signature))?;
             Ok((sig, n))
         });
         match read {

@@ -16,8 +16,8 @@ use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{
-    check_key_outputs, check_writable, read_file, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Message,
+    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
+    write_output, write_stdout, Cap, Message,
 };
 
 /// Whether `-a` names SPHINCS-256 (`sphincs-256`, any case, or `sphincs256`).
@@ -58,7 +58,7 @@ pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Resu
 }
 
 fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::PK_BYTES {
         return Err(CliError::file(
             path,
@@ -69,7 +69,7 @@ fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
 }
 
 pub(crate) fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::SK_BYTES {
         return Sphincs256SigningKey::from_bytes(&bytes)
             .map(|k| k.verifying_key())
@@ -141,7 +141,7 @@ pub fn sign(
 /// Verifies a detached signature; invalid is exit status 1.
 pub fn verify(public: &Path, signature: &Path, file: Option<&Path>) -> Result<(), CliError> {
     let key = load_public(public)?;
-    let sig = read_file(signature)?;
+    let sig = read_capped(signature, Cap::Signature)?;
     let msg = read_message(file)?;
     match key.verify(&msg, &sig) {
         Ok(()) => crate::say::status("valid signature\n"),

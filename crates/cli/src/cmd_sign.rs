@@ -7,7 +7,7 @@ use sphincs::{Error, PreHash, Randomness, SignOptions};
 use crate::cmd_batch::{sign_passes, with_progress};
 use crate::error::CliError;
 use crate::io::{
-    check_writable, read_file, refuse_binary_terminal, write_output, write_stdout, Message,
+    check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap, Message,
 };
 use crate::keyfile::{load_signing_key, load_verifying_key, parse_algorithm};
 
@@ -76,7 +76,7 @@ pub struct VerifyArgs<'a> {
 pub fn verify(args: VerifyArgs<'_>) -> Result<(), CliError> {
     let alg = parse_algorithm(args.algorithm)?;
     let key = load_verifying_key(args.public, alg)?;
-    let sig = read_file(args.signature)?;
+    let sig = read_capped(args.signature, Cap::Signature)?;
     let result = crate::once::verify_input(args.file, |m| {
         key.verify_stream(m, &sig, &args.context, args.prehash)
     })?;

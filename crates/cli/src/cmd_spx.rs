@@ -12,8 +12,8 @@ use zeroize::Zeroizing;
 use crate::cmd_batch::with_progress;
 use crate::error::CliError;
 use crate::io::{
-    check_key_outputs, check_writable, read_file, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Message,
+    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
+    write_output, write_stdout, Cap, Message,
 };
 
 /// The round-3.1 set `-a` names, if it names one.
@@ -63,7 +63,7 @@ pub fn keygen(
 }
 
 pub(crate) fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == alg.public_key_len() {
         return Err(CliError::file(
             path,
@@ -74,7 +74,7 @@ pub(crate) fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKe
 }
 
 pub(crate) fn load_public(path: &Path, alg: SpxAlgorithm) -> Result<SpxVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == alg.secret_key_len() {
         return SpxSigningKey::from_bytes_unchecked(alg, &bytes)
             .map(|k| k.verifying_key())
@@ -105,7 +105,7 @@ pub fn pubkey(
         Some(o) => check_writable(o, force)?,
         None => refuse_binary_terminal()?,
     }
-    let bytes = Zeroizing::new(read_file(key)?);
+    let bytes = Zeroizing::new(read_capped(key, Cap::Key)?);
     let vk = if bytes.len() == alg.public_key_len() {
         load_public(key, alg)?
     } else {
@@ -171,9 +171,12 @@ pub fn verify(
     file: Option<&Path>,
 ) -> Result<(), CliError> {
     let key = load_public(public, alg)?;
-    let sig = read_file(signature)?;
+    let sig = read_capped(signature, Cap::Signature)?;
     match crate::once::verify_input(file, |m| key.verify_stream(m, &sig))? {
-        Ok(()) => crate::say::status("valid signature\n"),
+        Ok(()) => crate::say::status(
+            "valid signature
+",
+        ),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",

@@ -13,7 +13,7 @@ use sphincs::{Error, MessageSource, PreHash};
 
 use crate::error::CliError;
 use crate::io::{
-    check_writable, read_file, refuse_binary_terminal, stage_with, write_stdout, Message,
+    check_writable, read_capped, refuse_binary_terminal, stage_with, write_stdout, Cap, Message,
 };
 use crate::keyfile::{load_signing_key, parse_algorithm};
 
@@ -88,8 +88,8 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 None if !pem => refuse_binary_terminal()?,
                 None => {}
             }
-            let signer_cert =
-                parse_certificate(&read_file(&cert)?).map_err(|e| CliError::file(&cert, e))?;
+            let signer_cert = parse_certificate(&read_capped(&cert, Cap::Certificate)?)
+                .map_err(|e| CliError::file(&cert, e))?;
             let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
             let mut message = Message::open(file.as_deref())?;
             let parts = cms::sign(
@@ -106,12 +106,13 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             content,
             signed,
         } => {
-            let sd = cms::parse_signed_data(&read_file(&signed)?)
+            let sd = cms::parse_signed_data(&read_capped(&signed, Cap::SignedData)?)
                 .map_err(|e| CliError::file(&signed, e))?;
             let signer = match &cert {
-                Some(p) => {
-                    Some(parse_certificate(&read_file(p)?).map_err(|e| CliError::file(p, e))?)
-                }
+                Some(p) => Some(
+                    parse_certificate(&read_capped(p, Cap::Certificate)?)
+                        .map_err(|e| CliError::file(p, e))?,
+                ),
                 None => None,
             };
             let mut message = match &content {

@@ -1,12 +1,16 @@
 //! Files in and out: outputs are staged in a temporary file beside the target,
 //! synced, then moved into place, so a target is either complete or absent;
-//! an existing file is only replaced when asked; messages are streamed.
+//! an existing file is only replaced when asked, and never when it is one of
+//! the command's inputs; keys, signatures, certificates and CMS are read with
+//! a size cap; messages are streamed. SIGINT, SIGTERM and SIGHUP remove the
+//! temporary files before the process ends.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use std::time::SystemTime;
 
 use sphincs::MessageSource;
@@ -27,6 +31,8 @@ pub fn check_writable(target: &Path, force: bool) -> Result<(), CliError> {
     if target.is_dir() {
         return Err(CliError::file(target, "is a directory"));
     }
+    refuse_input(target)?;
+    refuse_named_input(target)?;
     match special_file(target) {
         Some(Special::Stream) => return Ok(()),
         Some(Special::Block) => {
@@ -112,6 +118,8 @@ pub fn stage_with(
     binary: bool,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> Result<Staged, CliError> {
+    // Checked here, where every output passes once the inputs are open.
+    refuse_input(target)?;
     if let Some(Special::Stream) = special_file(target) {
         let mut file = OpenOptions::new()
             .write(true)
@@ -146,12 +154,18 @@ pub fn stage_with(
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(if private { 0o600 } else { 0o666 })
-        .open(&temp)
-        .map_err(|e| CliError::file(target, format!("cannot create: {e}")))?;
+    let mut file = {
+        // Created and recorded under one lock, so a signal's clean-up sees it.
+        let mut temps = temp_files();
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(if private { 0o600 } else { 0o666 })
+            .open(&temp)
+            .map_err(|e| CliError::file(target, format!("cannot create: {e}")))?;
+        temps.push(temp.clone());
+        file
+    };
     let staged = Staged {
         temp: Some(temp),
         target: target.to_path_buf(),
@@ -175,11 +189,14 @@ impl Staged {
             // A device or FIFO, already written by `stage`.
             return Ok(());
         };
+        let mut temps = temp_files();
         let moved = if force {
             fs::rename(&temp, &self.target)
         } else {
             fs::hard_link(&temp, &self.target).and_then(|()| fs::remove_file(&temp))
         };
+        temps.retain(|t| *t != temp);
+        drop(temps);
         if let Err(e) = moved {
             let _ = fs::remove_file(&temp);
             return Err(if e.kind() == io::ErrorKind::AlreadyExists {
@@ -205,8 +222,115 @@ impl Staged {
 impl Drop for Staged {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let _ = fs::remove_file(temp);
+            let mut temps = temp_files();
+            let _ = fs::remove_file(&temp);
+            temps.retain(|t| *t != temp);
         }
+    }
+}
+
+/// The temporary files that exist now. The first call starts a thread that,
+/// on SIGINT, SIGTERM or SIGHUP, removes them and ends the process as the
+/// signal would have (SIGKILL cannot be caught: it can leave a hidden
+/// temporary file, never a partial target).
+fn temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
+    static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static HANDLER: Once = Once::new();
+    HANDLER.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("sphincs-signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    // The lock is held to the end: no temporary file is
+                    // created or renamed after these removals.
+                    let temps = TEMPS.lock().unwrap_or_else(PoisonError::into_inner);
+                    for t in temps.iter() {
+                        let _ = fs::remove_file(t);
+                    }
+                    let _ = signal_hook::low_level::emulate_default_handler(sig);
+                    std::process::exit(128 + sig);
+                }
+            });
+    });
+    TEMPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The regular files this process has read (device, inode, name as given):
+/// an output must be none of them.
+static INPUTS: Mutex<Vec<(u64, u64, PathBuf)>> = Mutex::new(Vec::new());
+
+/// Records an input file (anything but a regular file cannot be overwritten
+/// by a rename, so only those are kept).
+fn note_input(path: &Path, meta: &fs::Metadata) {
+    if meta.is_file() {
+        INPUTS.lock().unwrap_or_else(PoisonError::into_inner).push((
+            meta.dev(),
+            meta.ino(),
+            path.to_path_buf(),
+        ));
+    }
+}
+
+/// Before the inputs are open: fails if `target` is the file another
+/// command-line argument names (any argument but the value of `-o`, `--out`
+/// or `--pub`), so that the error says so rather than "already exists".
+/// [`refuse_input`] at staging time is the check that covers every input.
+fn refuse_named_input(target: &Path) -> Result<(), CliError> {
+    let Ok(meta) = fs::metadata(target) else {
+        return Ok(());
+    };
+    if !meta.is_file() {
+        return Ok(());
+    }
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    for (i, arg) in args.iter().enumerate() {
+        let after_output_flag =
+            i > 0 && matches!(args[i - 1].to_str(), Some("-o" | "--out" | "--pub"));
+        let value = match arg.to_str().and_then(|a| a.split_once('=')) {
+            Some(("--out" | "--pub", _)) => continue,
+            Some((flag, v)) if flag.starts_with("--") => std::ffi::OsString::from(v),
+            _ => arg.clone(),
+        };
+        if after_output_flag {
+            continue;
+        }
+        if let Ok(m) = fs::metadata(&value) {
+            if m.is_file() && (m.dev(), m.ino()) == (meta.dev(), meta.ino()) {
+                return Err(same_as_input(target, Path::new(&value)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn same_as_input(target: &Path, input: &Path) -> CliError {
+    CliError::file(
+        target,
+        format!(
+            "is the same file as the input {}; refusing to overwrite an input (even with --force)",
+            input.display()
+        ),
+    )
+}
+
+/// Fails if `target` is, through any symlink, hard link or `..`, a file this
+/// process has read: replacing an input with its output would lose it, so
+/// `--force` does not allow it either.
+fn refuse_input(target: &Path) -> Result<(), CliError> {
+    let Ok(meta) = fs::metadata(target) else {
+        return Ok(());
+    };
+    let inputs = INPUTS.lock().unwrap_or_else(PoisonError::into_inner);
+    match inputs
+        .iter()
+        .find(|(dev, ino, _)| (*dev, *ino) == (meta.dev(), meta.ino()))
+    {
+        Some((_, _, input)) => Err(same_as_input(target, input)),
+        None => Ok(()),
     }
 }
 
@@ -282,9 +406,114 @@ pub fn write_stdout(data: &[u8], binary: bool) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {e}")))
 }
 
-/// Reads a whole (small) file: keys, signatures, prompts.
+/// Reads a whole message file (small ones, signed or verified in batches).
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    fs::read(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))
+    let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
+    let mut file = File::open(path).map_err(cannot)?;
+    note_input(path, &file.metadata().map_err(cannot)?);
+    let mut buf = Vec::new();
+    file.read_to_end(&mut buf).map_err(cannot)?;
+    Ok(buf)
+}
+
+/// A structured input, read whole into memory with a size cap, so that
+/// `/dev/zero`, a FIFO or a huge file is refused in bounded time and memory.
+#[derive(Clone, Copy, Debug)]
+pub enum Cap {
+    /// A private or public key: PEM, DER or raw (real ones are under 2 KiB).
+    Key,
+    /// A raw signature: at most [`sphincs::MAX_SIGNATURE_LEN`] bytes.
+    Signature,
+    /// A certificate or certification request, PEM or DER (one signature
+    /// and one key: under 100 KiB).
+    Certificate,
+    /// A CMS SignedData, PEM or DER, with its content when attached.
+    SignedData,
+    /// An ACVP prompt (JSON; NIST's largest is about 26 MB).
+    Prompt,
+}
+
+impl Cap {
+    /// The most bytes accepted, and the words for the error.
+    fn limit(self) -> (u64, &'static str) {
+        const MIB: u64 = 1 << 20;
+        match self {
+            Cap::Key => (MIB, "key file"),
+            Cap::Signature => (sphincs::MAX_SIGNATURE_LEN as u64, "signature"),
+            Cap::Certificate => (MIB, "certificate or request"),
+            Cap::SignedData => (256 * MIB, "CMS SignedData this tool reads"),
+            Cap::Prompt => (256 * MIB, "ACVP prompt this tool reads"),
+        }
+    }
+
+    /// Whether the input is PEM, DER or JSON, so binary junk (such as
+    /// `/dev/zero`) can be refused at its first bytes.
+    fn structured(self) -> bool {
+        matches!(self, Cap::Certificate | Cap::SignedData | Cap::Prompt)
+    }
+}
+
+/// Reads a key, signature, certificate, request, CMS SignedData or prompt,
+/// refusing one longer than `cap` allows (having read at most one byte more).
+pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
+    let (limit, what) = cap.limit();
+    let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
+    let file = File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(CliError::file(path, "is a directory"));
+    }
+    note_input(path, &meta);
+    // Sized once from the file's length where there is one, so that a key
+    // is not left behind, unwiped, by a reallocation.
+    let hint = if meta.is_file() { meta.len() } else { 4096 };
+    let mut buf = Vec::with_capacity(hint.min(limit) as usize + 1);
+    let mut input = file.take(limit + 1);
+    if cap.structured() {
+        let mut head = [0u8; 4096];
+        let n = read_some(&mut input, &mut head).map_err(cannot)?;
+        let head = &head[..n];
+        if n > 0 && head[0] != 0x30 && head.contains(&0) {
+            return Err(CliError::file(
+                path,
+                format!("is neither DER nor text (PEM or JSON): not a {what}"),
+            ));
+        }
+        buf.extend_from_slice(head);
+    }
+    input.read_to_end(&mut buf).map_err(cannot)?;
+    if buf.len() as u64 > limit {
+        return Err(CliError::file(
+            path,
+            format!(
+                "is larger than any {what} (at most {}); refusing to read more",
+                size_words(limit)
+            ),
+        ));
+    }
+    Ok(buf)
+}
+
+/// Fills `buf` as far as the input goes.
+fn read_some(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn size_words(bytes: u64) -> String {
+    if bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 /// A message to sign or verify: a regular file streamed from disk, or
@@ -327,6 +556,9 @@ impl Message {
     }
 
     fn stdin() -> Result<Message, CliError> {
+        if let Ok(meta) = fs::metadata("/dev/stdin") {
+            note_input(Path::new("(standard input)"), &meta);
+        }
         Self::buffer(&mut io::stdin().lock(), "standard input")
     }
 
@@ -375,6 +607,7 @@ impl FileSource {
         if meta.is_dir() {
             return Err(CliError::file(path, "is a directory"));
         }
+        note_input(path, &meta);
         Ok(FileSource {
             path: path.to_path_buf(),
             file,

@@ -9,7 +9,7 @@ use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::read_file;
+use crate::io::{read_capped, Cap};
 
 /// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
@@ -64,7 +64,7 @@ fn is_raw_len(len: usize) -> bool {
 
 /// Loads a private key for signing; PK.root is recomputed and checked.
 pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
         Kind::Private | Kind::Malformed => {
             DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
@@ -89,7 +89,7 @@ pub fn load_verifying_key(
     path: &Path,
     alg: Option<Algorithm>,
 ) -> Result<DynVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
         Kind::Public | Kind::Malformed => {
             DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
@@ -115,7 +115,7 @@ pub fn load_verifying_key(
 /// Loads any key and returns its public half: `pubkey` checks PK.root of a
 /// private key, so that what it writes is the key's real public key.
 pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_file(path)?);
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     match classify(&bytes) {
         Kind::Public => load_verifying_key(path, alg),
         Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {

@@ -1,16 +1,22 @@
 //! `sign_many` / `verify_many`: Python batches handed to the core's batch
-//! API in one call, without the GIL.
+//! API in one call, without the GIL, on a thread of their own while the
+//! calling thread watches for signals (Ctrl-C stops the batch within about
+//! a signature's time and raises `KeyboardInterrupt`).
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use sphincs::sphincsplus::{self, SpxSignOptions, SpxSigningKey, SpxVerifyItem, SpxVerifyingKey};
 use sphincs::{
-    verify_batch, DynSigningKey, DynVerifyingKey, Error, PreHash, SignOptions, VerifyItem,
+    verify_batch_until, DynSigningKey, DynVerifyingKey, Error, PreHash, SignOptions, VerifyItem,
 };
 
 use crate::args;
-use crate::errors::{is_invalid_signature, no_panic};
+use crate::errors::{is_invalid_signature, no_panic, to_py};
 use crate::slh_dsa::SLHDSAPublicKey;
 use crate::spx::SpxPublicKey;
 
@@ -26,23 +32,75 @@ fn slices(msgs: &[PyBackedBytes]) -> Vec<&[u8]> {
     msgs.iter().map(|m| &m[..]).collect()
 }
 
+/// How often the calling thread looks for a signal while a batch runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `job` without the GIL on a thread of its own, while this thread
+/// runs Python's signal handlers every [`SIGNAL_POLL`]. If one raises (Ctrl-C:
+/// `KeyboardInterrupt`), the job's `stop` flag is set, so that it starts no
+/// further item, and once the items under way are done the handler's
+/// exception is raised. Nothing is returned half-done.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    job: impl FnOnce(&AtomicBool) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let mut raised: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|s| {
+            let (done_tx, done_rx) = mpsc::channel::<()>();
+            let stop = &stop;
+            let worker = s.spawn(move || {
+                let r = no_panic(|| job(stop).map_err(to_py));
+                let _ = done_tx.send(());
+                r
+            });
+            loop {
+                match done_rx.recv_timeout(SIGNAL_POLL) {
+                    Err(mpsc::RecvTimeoutError::Timeout) if raised.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            raised = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => break,
+                }
+            }
+            worker.join()
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    result.unwrap_or_else(|_| {
+        Err(PyRuntimeError::new_err(
+            "internal error: the batch panicked",
+        ))
+    })
+}
+
 /// Signs every message with `opts` through the core's batch API
-/// (`opts.threads` is the budget of the whole batch).
+/// (`opts.threads` is the budget of the whole batch), stopping on Ctrl-C.
 pub fn sign_many(
+    py: Python<'_>,
     key: &DynSigningKey,
     msgs: &[PyBackedBytes],
     opts: &SignOptions<'_>,
-) -> Result<Vec<Vec<u8>>, Error> {
-    key.sign_batch(&slices(msgs), opts)
+) -> PyResult<Vec<Vec<u8>>> {
+    let msgs = slices(msgs);
+    interruptible(py, |stop| key.sign_batch_until(&msgs, opts, stop))
 }
 
 /// [`sign_many`] for a SPHINCS+ round-3.1 key.
 pub fn spx_sign_many(
+    py: Python<'_>,
     key: &SpxSigningKey,
     msgs: &[PyBackedBytes],
     opts: &SpxSignOptions<'_>,
-) -> Result<Vec<Vec<u8>>, Error> {
-    key.sign_batch(&slices(msgs), opts)
+) -> PyResult<Vec<Vec<u8>>> {
+    let msgs = slices(msgs);
+    interruptible(py, |stop| key.sign_batch_until(&msgs, opts, stop))
 }
 
 enum Key {
@@ -124,7 +182,7 @@ pub fn verify_many(
         .map(|(i, o)| item(i, &o?))
         .collect::<PyResult<_>>()?;
     let threads = args::batch_threads(threads)?;
-    let results = py.detach(|| no_panic(|| Ok(verify_items(&items, threads))))?;
+    let results = interruptible(py, |stop| verify_items(&items, threads, stop))?;
     results
         .into_iter()
         .enumerate()
@@ -138,7 +196,11 @@ pub fn verify_many(
 
 /// The items through the core's two batch verifiers (FIPS 205 and round
 /// 3.1), results put back in the items' order.
-fn verify_items(items: &[Item], threads: usize) -> Vec<Result<(), Error>> {
+fn verify_items(
+    items: &[Item],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<Result<(), Error>>, Error> {
     let (mut slh, mut slh_at, mut spx, mut spx_at) = (vec![], vec![], vec![], vec![]);
     for (i, it) in items.iter().enumerate() {
         match &it.key {
@@ -166,12 +228,12 @@ fn verify_items(items: &[Item], threads: usize) -> Vec<Result<(), Error>> {
     let slh_results = if slh.is_empty() {
         vec![]
     } else {
-        verify_batch(&slh, threads)
+        verify_batch_until(&slh, threads, stop)?
     };
     let spx_results = if spx.is_empty() {
         vec![]
     } else {
-        sphincsplus::verify_batch(&spx, threads)
+        sphincsplus::verify_batch_until(&spx, threads, stop)?
     };
     for (i, r) in slh_at
         .into_iter()
@@ -180,5 +242,5 @@ fn verify_items(items: &[Item], threads: usize) -> Vec<Result<(), Error>> {
     {
         out[i] = r;
     }
-    out
+    Ok(out)
 }

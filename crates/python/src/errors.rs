@@ -31,7 +31,7 @@ pub fn to_py(e: Error) -> PyErr {
             what: "signature" | "signed message",
             ..
         } => InvalidSignature::new_err(msg),
-        Error::Rng(_) | Error::Io(_) => PyOSError::new_err(msg),
+        Error::Rng(_) | Error::Io(_) | Error::MessageChanged => PyOSError::new_err(msg),
         Error::FaultDetected | Error::BackendUnavailable(_) => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
     }

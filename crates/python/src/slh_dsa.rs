@@ -280,9 +280,7 @@ impl SLHDSAPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = py.detach(|| {
-            no_panic(|| crate::batch::sign_many(&self.inner, &msgs, &a.options()).map_err(to_py))
-        })?;
+        let sigs = crate::batch::sign_many(py, &self.inner, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
     }
 

@@ -192,11 +192,7 @@ impl SpxPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = py.detach(|| {
-            no_panic(|| {
-                crate::batch::spx_sign_many(&self.inner, &msgs, &a.options()).map_err(to_py)
-            })
-        })?;
+        let sigs = crate::batch::spx_sign_many(py, &self.inner, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 

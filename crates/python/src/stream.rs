@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyMemoryView, PyString};
 use sphincs::{Error, MessageSource};
 
 const CHUNK: usize = 1 << 16;
@@ -102,11 +103,7 @@ impl Streamed {
         loop {
             let chunk: PyBackedBytes = Python::attach(|py| {
                 let data = obj.call_method1(py, "read", (CHUNK,))?;
-                data.extract(py).map_err(|_| {
-                    PyTypeError::new_err(
-                        "read() returned text, not bytes: open the file in binary mode ('rb')",
-                    )
-                })
+                chunk_bytes(data.bind(py))
             })?;
             if chunk.is_empty() {
                 return Ok(());
@@ -114,6 +111,35 @@ impl Streamed {
             sink(&chunk);
         }
     }
+}
+
+/// What `read()` gave, as bytes: `bytes`, `bytearray` or a `memoryview`
+/// (copied); anything else is a `TypeError` saying what it was.
+fn chunk_bytes(data: &Bound<'_, PyAny>) -> PyResult<PyBackedBytes> {
+    if let Ok(b) = data.extract::<PyBackedBytes>() {
+        return Ok(b);
+    }
+    if data.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "read() returned text, not bytes: open the file in binary mode ('rb')",
+        ));
+    }
+    if data.is_none() {
+        return Err(PyTypeError::new_err(
+            "read() returned None, not bytes (a non-blocking stream with no data ready?); pass a blocking binary stream or a path",
+        ));
+    }
+    if data.is_instance_of::<PyMemoryView>() {
+        let copied = data.py().get_type::<PyBytes>().call1((data,))?;
+        return copied.extract().map_err(PyErr::from);
+    }
+    Err(PyTypeError::new_err(format!(
+        "read() returned {}, not bytes",
+        data.get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "an object".into())
+    )))
 }
 
 impl MessageSource for Streamed {

@@ -3,17 +3,13 @@
 
 use zeroize::Zeroizing;
 
-use crate::batch::VerifyItem;
 use crate::error::Error;
 use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
 use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::params::Algorithm;
 use crate::prehash::PreHash;
-use crate::slh_dsa::{
-    sign_internal_vec, verify_external, verify_external_many, verify_parts, PublicParts,
-    SecretParts,
-};
+use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, PublicParts, SecretParts};
 use crate::with_parameter_set;
 
 /// A secret key of any parameter set.
@@ -200,11 +196,9 @@ impl DynVerifyingKey {
         with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
     }
 
-    /// Verifies items that all carry this key, up to
-    /// [`VERIFY_LANES`](crate::slh_dsa::VERIFY_LANES) side by side; `out[i]`
-    /// is [`DynVerifyingKey::verify`]'s answer for `items[i]`.
-    pub(crate) fn verify_same_key(&self, items: &[VerifyItem<'_>], out: &mut [Result<(), Error>]) {
-        with_parameter_set!(self.alg, P => verify_external_many::<P>(&self.parts, items, out))
+    /// The key's `PK.seed ‖ PK.root`, for the batch verifier.
+    pub(crate) fn parts(&self) -> &PublicParts {
+        &self.parts
     }
 
     /// `slh_verify_internal` (Algorithm 20) on M' as given.

@@ -336,7 +336,8 @@ fn unwrap_pem<'a>(input: &'a [u8], label: &str, what: &str) -> Result<DerInput<'
             )
         }));
     }
-    let pem_error = |e: pem::Error| Error::Encoding(format!("invalid PEM: {e}"));
+    let pem_error =
+        |e: pem::Error| Error::Encoding(format!("invalid PEM: {}", pem_error_text(text, e)));
     let mut decoder = pem::Decoder::new_detect_wrap(text).map_err(pem_error)?;
     let found = decoder.type_label();
     if found != label {
@@ -373,14 +374,59 @@ fn decode_error(what: &str, e: der::Error) -> Error {
             "{remaining} byte{} of trailing data after the DER {what}",
             if u32::from(remaining) == 1 { "" } else { "s" }
         )),
-        _ => Error::Encoding(format!("not a valid DER {what}: {e}")),
+        _ => Error::Encoding(format!("not a valid DER {what}: {}", der_error_text(&e))),
     }
+}
+
+/// The DER decoder's error in words: a length field larger than the input
+/// (the decoder says "integer overflow" for one beyond its own limit) is
+/// said as such.
+pub(crate) fn der_error_text(e: &der::Error) -> String {
+    let at = e
+        .position()
+        .map(|p| format!(" (at byte {})", u32::from(p)))
+        .unwrap_or_default();
+    match e.kind() {
+        der::ErrorKind::Overflow => format!("a length field exceeds the input{at}"),
+        der::ErrorKind::Incomplete {
+            expected_len,
+            actual_len,
+        } => format!(
+            "a length field needs {} bytes but the input has {}{at}",
+            u32::from(expected_len),
+            u32::from(actual_len)
+        ),
+        _ => e.to_string(),
+    }
+}
+
+/// The PEM decoder's error in words: a document without its END line is
+/// said to be cut short (the decoder blames the BEGIN line).
+pub(crate) fn pem_error_text(text: &[u8], e: pem::Error) -> String {
+    if !text.windows(9).any(|w| w == b"-----END ") {
+        return "the \"-----END ...-----\" line is missing (a cut-short PEM?)".into();
+    }
+    e.to_string()
 }
 
 /// The DER decoder's error for a PKCS#8 key, said more plainly when the
 /// version is the problem: one we do not know, or a v1 key with a
 /// `[1] publicKey` or a v2 key without one.
 fn pkcs8_decode_error(der: &[u8], e: der::Error) -> Error {
+    // A SubjectPublicKeyInfo in DER, where a private key was expected: say
+    // so, and what is wrong with it as a public key, rather than the PKCS#8
+    // decoder's "expected INTEGER, got SEQUENCE".
+    if let Ok(spki) = SubjectPublicKeyInfoRef::from_der(der) {
+        return Error::Encoding(match decode_spki_ref(&spki) {
+            Ok(_) => "this is a public key (DER SubjectPublicKeyInfo); expected a private key (PKCS#8)".into(),
+            Err(Error::Encoding(why)) => format!(
+                "this is a public key (DER SubjectPublicKeyInfo), not a private key (PKCS#8), and not a valid one: {why}"
+            ),
+            Err(other) => format!(
+                "this is a public key (DER SubjectPublicKeyInfo), not a private key (PKCS#8), and not a valid one: {other}"
+            ),
+        });
+    }
     let version = der::asn1::AnyRef::from_der_partial(der)
         .ok()
         .and_then(|(outer, _)| u8::from_der_partial(outer.value()).ok())

@@ -1,8 +1,10 @@
-//! The one error type of the crate: each variant says what was wrong in words
-//! a command-line user can act on.
+//! The one error type of the crate: each variant says what was wrong, and
+//! what to call instead, in the library's terms (front ends add their own
+//! hints: the CLI names its commands).
 
 use core::fmt;
 
+use crate::hash::backend::Backend;
 use crate::mode::{wrong_mode_message, KeyMode, RequestedMode};
 use crate::{Algorithm, PreHash};
 
@@ -80,13 +82,20 @@ pub enum Error {
     Rng(String),
     /// Reading the message failed.
     Io(String),
-    /// A hash backend name that is none of `scalar`, `avx2`, `avx512`, `sha-ni`.
+    /// A hash backend name that is none of [`Backend::ALL`].
     UnknownBackend(String),
     /// A hash backend this CPU cannot run.
     BackendUnavailable(&'static str),
     /// Fault-hardened signing computed two different signatures: a hardware
     /// fault or a fault attack. Both were wiped; none is returned.
     FaultDetected,
+    /// A message read more than once (pure signing reads it twice: for R,
+    /// then for the digest) was not the same each time: its length or its
+    /// SHA-256 differ. Nothing was signed.
+    MessageChanged,
+    /// A batch stopped by its caller (through the `stop` flag of
+    /// `sign_batch_until` / `verify_batch_until`) before it finished.
+    Cancelled,
     /// A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
     /// HashSLH-DSA with its pre-hash) asked to sign or verify in another.
     /// The message says how to make a key for the mode asked for.
@@ -110,6 +119,15 @@ pub enum Error {
     /// or uses something this crate does not support (an unknown OID, a
     /// signature algorithm that is not the signer key's).
     Pki(String),
+    /// Something a signature family does not have, asked of one of its keys:
+    /// a context string, a pre-hash, an OID encoding or a key mode of a
+    /// round-3.1 or SPHINCS-256 key, say.
+    Unsupported {
+        /// The family, e.g. `SPHINCS+ round 3.1`.
+        family: &'static str,
+        /// What was asked, e.g. `context strings`.
+        what: &'static str,
+    },
     /// A well-formed certificate or CMS message that does not check out: not
     /// yet or no longer valid, an issuer that is not a CA or not the issuer,
     /// a message digest that does not match the content. (A signature that
@@ -159,24 +177,32 @@ impl fmt::Display for Error {
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
-            Error::UnknownBackend(name) => write!(
-                f,
-                "unknown hash backend {name:?}: expected scalar, avx2, avx512 or sha-ni"
-            ),
+            Error::UnknownBackend(name) => {
+                write!(f, "unknown hash backend {name:?}: expected one of")?;
+                for (i, b) in Backend::ALL.iter().enumerate() {
+                    write!(f, "{}{b}", if i == 0 { " " } else { ", " })?;
+                }
+                Ok(())
+            }
             Error::BackendUnavailable(name) => {
                 write!(f, "hash backend {name} needs CPU features this machine lacks")
             }
             Error::FaultDetected => f.write_str(
                 "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
             ),
+            Error::Cancelled => f.write_str("the batch was stopped before it finished"),
+            Error::MessageChanged => f.write_str(
+                "the message changed while it was being signed (signing reads it twice, and the two reads differ in length or content); nothing was signed",
+            ),
             Error::WrongKeyMode { algorithm, key_mode, requested } => {
                 wrong_mode_message(f, *algorithm, *key_mode, *requested)
             }
             Error::Pki(msg) => f.write_str(msg),
+            Error::Unsupported { family, what } => write!(f, "{family} does not support {what}"),
             Error::VerificationFailed(msg) => write!(f, "verification failed: {msg}"),
             Error::PreHashNotBound { algorithm, prehash } => write!(
                 f,
-                "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Use --prehash {} for a HashSLH-DSA key, or a raw key (-a) to sign with {prehash}",
+                "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",
                 algorithm.bound_prehash(),
                 algorithm.hash_oid(),
                 algorithm.bound_prehash()

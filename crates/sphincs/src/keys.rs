@@ -12,21 +12,10 @@ use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::params::{ParameterSet, MAX_N};
 use crate::prehash::PreHash;
+use crate::rand::{addrnd, os_random, Randomness};
 use crate::slh_dsa::{
-    keygen_parts, os_random, root_matches, sign_external, verify_external, PublicParts, SecretParts,
+    keygen_parts, root_matches, sign_external, verify_external, PublicParts, SecretParts,
 };
-
-/// Where signing randomness (`addrnd`, FIPS 205 §9.2) comes from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Randomness<'a> {
-    /// Fresh bytes from the operating system: the hedged variant, and the default.
-    #[default]
-    Hedged,
-    /// No randomness: opt_rand = PK.seed, so equal inputs give equal signatures.
-    Deterministic,
-    /// Caller-supplied n bytes (known-answer tests).
-    Given(&'a [u8]),
-}
 
 /// How to sign: context string, pure or pre-hash, and randomness.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,25 +35,6 @@ pub struct SignOptions<'a> {
     /// Twice the signing time and one more signature-sized allocation.
     /// Default `false`.
     pub fault_hardened: bool,
-}
-
-/// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
-pub(crate) fn addrnd(r: Randomness<'_>, n: usize) -> Result<Option<Zeroizing<[u8; MAX_N]>>, Error> {
-    match r {
-        Randomness::Hedged => Ok(Some(Zeroizing::new(os_random(n)?))),
-        Randomness::Deterministic => Ok(None),
-        Randomness::Given(b) => {
-            if b.len() != n {
-                return Err(Error::InvalidRandomnessLength {
-                    expected: n,
-                    got: b.len(),
-                });
-            }
-            let mut x = [0u8; MAX_N];
-            x[..n].copy_from_slice(b);
-            Ok(Some(Zeroizing::new(x)))
-        }
-    }
 }
 
 /// Signs a streamed message per `opts` with the key parts of set `P`, in the

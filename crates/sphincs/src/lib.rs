@@ -14,6 +14,8 @@
 #![warn(missing_docs)]
 
 pub mod address;
+pub mod any;
+mod backend;
 mod batch;
 mod bits;
 #[cfg(feature = "ct-check")]
@@ -26,15 +28,20 @@ pub mod encoding;
 mod error;
 pub mod fingerprint;
 mod fors;
+mod functions;
 pub mod hash;
 mod hypertree;
 mod keys;
+mod limits;
 mod merkle;
 mod message;
 mod mode;
+mod names;
 pub mod params;
 pub mod pki;
 mod prehash;
+mod rand;
+mod schedule;
 mod sign_trees;
 mod slh_dsa;
 pub mod sphincs256;
@@ -43,24 +50,26 @@ mod threads;
 mod wots;
 mod xmss;
 
-pub use batch::{verify_batch, VerifyItem};
+pub use backend::with_backend;
+pub use batch::{verify_batch, verify_batch_until, VerifyItem};
 pub use dynamic::{DynSigningKey, DynVerifyingKey};
 pub use error::Error;
-pub use hash::backend::{with_backend, Backend};
-pub use keys::{Randomness, SignOptions, Signature, SigningKey, VerifyingKey};
-pub use message::MessageSource;
-pub use mode::{KeyMode, RequestedMode};
-pub use params::{
-    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
-    Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
-    Shake256s,
-};
-pub use prehash::PreHash;
-pub use slh_dsa::{
+pub use functions::{
     hash_slh_sign, hash_slh_verify, slh_keygen, slh_keygen_internal, slh_sign, slh_sign_internal,
     slh_verify, slh_verify_internal,
 };
-pub use sphincsplus::fips205_algorithm;
+pub use hash::backend::Backend;
+pub use keys::{SignOptions, Signature, SigningKey, VerifyingKey};
+pub use message::MessageSource;
+pub use mode::{KeyMode, RequestedMode};
+pub use names::fips205_algorithm;
+pub use params::{
+    Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128f, Sha2_128s, Sha2_192f,
+    Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f,
+    Shake256s, MAX_SIGNATURE_LEN,
+};
+pub use prehash::PreHash;
+pub use rand::Randomness;
 pub use threads::resolve_threads;
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -8,20 +8,12 @@ use crate::error::Error;
 use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
 
-/// Largest `n` of any set; buffers are sized for it and sliced to `n`.
-pub const MAX_N: usize = 32;
-/// Largest WOTS+ `len` (n = 32, lg_w = 4).
-pub const MAX_WOTS_LEN: usize = 2 * MAX_N + 3;
-/// Largest digest length `m` (SLH-DSA-*-256f).
-pub const MAX_M: usize = 49;
-/// Largest number of FORS trees `k` (SLH-DSA-*-256f).
-pub const MAX_K: usize = 35;
-/// Largest FORS tree height `a`.
-pub const MAX_A: usize = 14;
-/// Largest XMSS tree height `h'`.
-pub const MAX_HP: usize = 9;
-/// Largest d (hypertree layers) of any set.
-pub const MAX_D: usize = 22;
+pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
+
+/// The longest signature of any scheme this crate implements, in bytes:
+/// SLH-DSA-SHA2/SHAKE-256f (and the round-3.1 256f sets, of the same size);
+/// SPHINCS-256's is 41 000. Readers of signature files cap their reads at it.
+pub const MAX_SIGNATURE_LEN: usize = 49_856;
 
 /// Winternitz parameter `lg_w`, 4 for every FIPS 205 set.
 pub const LG_W: usize = 4;
@@ -382,6 +374,19 @@ mod tests {
                 "{alg}"
             );
         }
+    }
+
+    #[test]
+    fn max_signature_len_bounds_every_scheme() {
+        let fips = Algorithm::ALL.iter().map(|a| a.signature_len());
+        let spx = crate::sphincsplus::SpxAlgorithm::ALL
+            .iter()
+            .map(|a| a.signature_len());
+        let longest = fips
+            .chain(spx)
+            .chain([crate::sphincs256::params::SIG_BYTES])
+            .max();
+        assert_eq!(longest, Some(MAX_SIGNATURE_LEN));
     }
 
     #[test]

@@ -6,15 +6,13 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::address::{Adrs, AdrsType};
-use crate::batch::VerifyItem;
 use crate::bits::to_int;
 use crate::ct_check::declassify;
 use crate::error::Error;
 use crate::fors::fors_pk_from_sig;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
-use crate::keys::{Signature, SigningKey, VerifyingKey};
-use crate::message::{MessageSource, Prefixed};
+use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
@@ -204,7 +202,9 @@ pub(crate) fn sign_parts<P: Instance>(
 /// a signature computed under a fault is never released (the countermeasure
 /// of Genêt, TCHES 2023, against the grafting-tree attack; verifying before
 /// release does not stop it). Costs twice the time and, in hardened mode
-/// only, one more allocation of the signature's length.
+/// only, one more allocation of the signature's length. Every read of a
+/// message that could change (not a slice) must match the first in length
+/// and SHA-256, else [`Error::MessageChanged`] (see [`SamePasses`]).
 pub(crate) fn sign_parts_checked<P: Instance>(
     sk: &SecretParts,
     msg: &mut dyn MessageSource,
@@ -213,6 +213,8 @@ pub(crate) fn sign_parts_checked<P: Instance>(
     threads: usize,
     fault_hardened: bool,
 ) -> Result<(), Error> {
+    // Every pass of both computations must read the message the first read.
+    let msg = &mut SamePasses::new(msg);
     sign_parts::<P>(sk, msg, opt_rand, sig, threads)?;
     if !fault_hardened {
         return Ok(());
@@ -324,34 +326,6 @@ fn verify_digested<P: Instance, const G: usize>(
     );
 }
 
-/// Algorithms 24/25 for many items under the key `pk` of set `P`:
-/// `out[i]` is what [`verify_external`] answers for `items[i]` alone.
-pub(crate) fn verify_external_many<P: ParameterSet>(
-    pk: &PublicParts,
-    items: &[VerifyItem<'_>],
-    out: &mut [Result<(), Error>],
-) {
-    let p = P::PARAMS;
-    verify_many::<P>(pk, items.len(), out, |i, t| {
-        let it = &items[i];
-        // As `DynVerifyingKey::verify`: the key's mode first (items of one
-        // key may differ in mode only), then the length.
-        let prehash = it.key.mode().resolve(P::ALGORITHM, it.prehash)?;
-        if it.signature.len() != p.sig_bytes() {
-            return Err(Error::InvalidSignatureLength {
-                algorithm: P::ALGORITHM,
-                expected: p.sig_bytes(),
-                got: it.signature.len(),
-            });
-        }
-        let mut msg = it.message;
-        let d = with_m_prime(it.context, prehash, &mut msg, |m| {
-            h_msg::<P>(t, &it.signature[..p.n], &pk.pk_root[..p.n], m)
-        })?;
-        Ok((it.signature, d))
-    });
-}
-
 /// `slh_verify_internal` (Algorithm 20) for `count` signatures under the key
 /// `pk`: `digest(i, t)` checks item i and returns its signature (of the
 /// right length) and `H_msg` digest, or the item's error. The digests come
@@ -443,89 +417,6 @@ pub(crate) fn opt_rand(addrnd: Option<&[u8]>, n: usize, pk: &PublicParts) -> Res
     }
 }
 
-/// n fresh bytes from the operating system.
-pub(crate) fn os_random(n: usize) -> Result<Node, Error> {
-    let mut out = [0u8; MAX_N];
-    getrandom::fill(&mut out[..n]).map_err(|e| Error::Rng(e.to_string()))?;
-    Ok(out)
-}
-
-/// `slh_keygen_internal` (Algorithm 18).
-pub fn slh_keygen_internal<P: ParameterSet>(
-    sk_seed: &[u8],
-    sk_prf: &[u8],
-    pk_seed: &[u8],
-) -> Result<SigningKey<P>, Error> {
-    SigningKey::from_seeds(sk_seed, sk_prf, pk_seed)
-}
-
-/// `slh_keygen` (Algorithm 21): a key pair from the operating system's RNG.
-pub fn slh_keygen<P: ParameterSet>() -> Result<SigningKey<P>, Error> {
-    SigningKey::generate()
-}
-
-/// `slh_sign_internal` (Algorithm 19): signs M' as given; `addrnd` of `None`
-/// is the deterministic variant (opt_rand = PK.seed).
-pub fn slh_sign_internal<P: ParameterSet>(
-    m: &[u8],
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sign_internal_vec::<P>(sk.parts(), m, addrnd).map(Signature::from_vec_unchecked)
-}
-
-/// `slh_verify_internal` (Algorithm 20).
-pub fn slh_verify_internal<P: ParameterSet>(m: &[u8], sig: &[u8], pk: &VerifyingKey<P>) -> bool {
-    verify_parts::<P>(pk.parts(), &mut &m[..], sig).unwrap_or(false)
-}
-
-/// `slh_sign` (Algorithm 22): pure SLH-DSA with a context string of at most
-/// 255 bytes; `addrnd` of `None` is the deterministic variant.
-/// [`Error::WrongKeyMode`] for a key bound to HashSLH-DSA by its OID.
-pub fn slh_sign<P: ParameterSet>(
-    m: &[u8],
-    ctx: &[u8],
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sk.mode().require(P::ALGORITHM, None)?;
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1, false)
-        .map(Signature::from_vec_unchecked)
-}
-
-/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies;
-/// nor does a key bound to HashSLH-DSA by its OID ([`crate::KeyMode`]).
-pub fn slh_verify<P: ParameterSet>(m: &[u8], sig: &[u8], ctx: &[u8], pk: &VerifyingKey<P>) -> bool {
-    pk.mode().require(P::ALGORITHM, None).is_ok()
-        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
-}
-
-/// `hash_slh_sign` (Algorithm 23): HashSLH-DSA with pre-hash `ph`.
-/// [`Error::WrongKeyMode`] for a key whose OID binds it to another mode.
-pub fn hash_slh_sign<P: ParameterSet>(
-    m: &[u8],
-    ctx: &[u8],
-    ph: PreHash,
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sk.mode().require(P::ALGORITHM, Some(ph))?;
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1, false)
-        .map(Signature::from_vec_unchecked)
-}
-
-/// `hash_slh_verify` (Algorithm 25); `false` for a key whose OID binds it to another mode.
-pub fn hash_slh_verify<P: ParameterSet>(
-    m: &[u8],
-    sig: &[u8],
-    ctx: &[u8],
-    ph: PreHash,
-    pk: &VerifyingKey<P>,
-) -> bool {
-    pk.mode().require(P::ALGORITHM, Some(ph)).is_ok()
-        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
-}
-
 /// Algorithms 22/23 over a streamed message.
 pub(crate) fn sign_external<P: ParameterSet>(
     sk: &SecretParts,
@@ -585,8 +476,9 @@ pub(crate) fn verify_external<P: ParameterSet>(
 mod fault_tests {
     use super::fault_injection::arm;
     use super::*;
-    use crate::keys::{Randomness, SignOptions};
+    use crate::keys::{SignOptions, SigningKey};
     use crate::params::{Sha2_128f, Shake128f};
+    use crate::rand::Randomness;
     use crate::{Algorithm, DynSigningKey};
 
     fn key<P: ParameterSet>() -> SigningKey<P> {
@@ -674,6 +566,69 @@ mod fault_tests {
         )
         .unwrap();
         assert!(sig.iter().any(|&b| b != 0));
+    }
+
+    /// A message source whose bytes differ from the first read on.
+    struct Shifting {
+        reads: u8,
+        len_change: bool,
+    }
+
+    impl MessageSource for Shifting {
+        fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+            self.reads += 1;
+            match (self.reads, self.len_change) {
+                (1, _) => sink(b"first message"),
+                (_, false) => sink(b"other message"),
+                (_, true) => sink(b"first message, longer"),
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_message_that_changes_between_passes_is_refused() {
+        let sk = key::<Shake128f>();
+        let n = Shake128f::PARAMS.n;
+        let mut sig = vec![0u8; Shake128f::PARAMS.sig_bytes()];
+        arm(0);
+        for (len_change, hardened) in [(false, false), (true, false), (false, true)] {
+            let mut src = Shifting {
+                reads: 0,
+                len_change,
+            };
+            let r = sign_parts_checked::<Shake128f>(
+                sk.parts(),
+                &mut src,
+                &[3; 16][..n],
+                &mut sig,
+                1,
+                hardened,
+            );
+            assert_eq!(r, Err(Error::MessageChanged), "{len_change} {hardened}");
+        }
+        // A source that reads the same each time signs as the slice does.
+        struct Steady;
+        impl MessageSource for Steady {
+            fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+                sink(b"same ");
+                sink(b"bytes");
+                Ok(())
+            }
+        }
+        let mut want = vec![0u8; sig.len()];
+        sign_parts_checked::<Shake128f>(sk.parts(), &mut Steady, &[3; 16][..n], &mut sig, 1, true)
+            .unwrap();
+        sign_parts_checked::<Shake128f>(
+            sk.parts(),
+            &mut &b"same bytes"[..],
+            &[3; 16][..n],
+            &mut want,
+            1,
+            false,
+        )
+        .unwrap();
+        assert_eq!(sig, want);
     }
 
     #[test]

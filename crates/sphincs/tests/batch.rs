@@ -345,3 +345,83 @@ fn key_modes_hold_in_batches() {
         assert_eq!(verify_batch(&items, threads), one, "{threads} threads");
     }
 }
+
+#[test]
+fn a_stopped_batch_starts_no_more_items_and_says_cancelled() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let sk = key(Algorithm::Shake128f, 7);
+    let pk = sk.verifying_key();
+    let msgs: Vec<&[u8]> = vec![b"m"; 6];
+    let opts = SignOptions {
+        threads: 2,
+        randomness: Randomness::Deterministic,
+        ..Default::default()
+    };
+    // Not stopped: the same signatures as sign_batch.
+    let running = AtomicBool::new(false);
+    let sigs = sk.sign_batch_until(&msgs, &opts, &running).unwrap();
+    assert_eq!(sigs, sk.sign_batch(&msgs, &opts).unwrap());
+    let items: Vec<VerifyItem> = sigs
+        .iter()
+        .map(|s| VerifyItem {
+            key: &pk,
+            message: b"m",
+            signature: s,
+            context: b"",
+            prehash: None,
+        })
+        .collect();
+    let verified = sphincs::verify_batch_until(&items, 2, &running).unwrap();
+    assert!(verified.iter().all(Result::is_ok));
+    // Stopped before it starts, on one thread and on two.
+    let stopped = AtomicBool::new(true);
+    for threads in [1, 2] {
+        let opts = SignOptions { threads, ..opts };
+        assert_eq!(
+            sk.sign_batch_until(&msgs, &opts, &stopped),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            sphincs::verify_batch_until(&items, threads, &stopped),
+            Err(Error::Cancelled)
+        );
+    }
+    let alg = SpxAlgorithm::ALL[0];
+    let spx = SpxSigningKey::from_seed(alg, &bytes(1, 3 * alg.params().n)).unwrap();
+    let o = SpxSignOptions {
+        threads: 2,
+        ..Default::default()
+    };
+    assert_eq!(
+        spx.sign_batch_until(&msgs, &o, &stopped),
+        Err(Error::Cancelled)
+    );
+    let spx_pk = spx.verifying_key();
+    let spx_items = [SpxVerifyItem {
+        key: &spx_pk,
+        message: b"m",
+        signature: b"short",
+    }];
+    assert_eq!(
+        sphincsplus::verify_batch_until(&spx_items, 2, &stopped),
+        Err(Error::Cancelled)
+    );
+    // Stopped while running: a long batch ends soon after the flag is set.
+    let many: Vec<&[u8]> = vec![b"m"; 2000];
+    let flag = AtomicBool::new(false);
+    let started = Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::Relaxed);
+        });
+        sk.sign_batch_until(&many, &opts, &flag)
+    });
+    assert_eq!(r, Err(Error::Cancelled));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

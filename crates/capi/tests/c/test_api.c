@@ -346,7 +346,9 @@ static void streaming(void)
         /* Pure signing without rewind cannot make its second pass. */
         opts.prehash = SPHINCS_PREHASH_NONE;
         r.pos = 0;
-        CHECK_ST(sphincs_sign_reader(sk, mem_read, NULL, &r, &opts, streamed, siglen, &got), SPHINCS_ERR_IO);
+        CHECK_ST(sphincs_sign_reader(sk, mem_read, NULL, &r, &opts, streamed, siglen, &got),
+                 SPHINCS_ERR_NULL_POINTER);
+        CHECK(r.pos == 0, "nothing read before refusing a NULL rewind (%zu)", r.pos);
         r.fail_read = 1;
         CHECK_ST(sphincs_sign_reader(sk, mem_read, mem_rewind, &r, &opts, streamed, siglen, &got), SPHINCS_ERR_IO);
         CHECK_ST(sphincs_verify_reader(pk, mem_read, mem_rewind, &r, one, siglen, NULL, 0, 0), SPHINCS_ERR_IO);
@@ -395,6 +397,103 @@ static void streaming(void)
         free(streamed);
     }
     free(msg);
+}
+
+/* A reader whose message changes after its first pass, as a file edited
+ * while it is signed. */
+struct changing_reader {
+    struct mem_reader r; /* first: mem_read takes the same pointer */
+    const uint8_t *second;
+    size_t second_len;
+};
+
+static int changing_rewind(void *user)
+{
+    struct changing_reader *c = user;
+    if (c->r.rewinds++ == 1) {
+        c->r.data = c->second;
+        c->r.len = c->second_len;
+    }
+    c->r.pos = 0;
+    return 0;
+}
+
+/* After a failed update a stream is finished: later updates and the final
+ * call are SPHINCS_ERR_BAD_STATE, never a signature or a verification of the
+ * message without the failed piece. A reader message that changes between
+ * the passes of signing is SPHINCS_ERR_MESSAGE_CHANGED. */
+static void failures_latch(void)
+{
+    const char *names[] = {"SLH-DSA-SHAKE-128f", "sphincs-shake-128f-simple"};
+    static const uint8_t first[] = "first-", third[] = "third", whole[] = "first-third";
+    static const uint8_t one[] = "the message as it was first read";
+    static const uint8_t two[] = "the message as it was then read!";
+    static const uint8_t longer[] = "the message as it was first read, and more";
+    for (size_t a = 0; a < 2; a++) {
+        const sphincs_alg *alg = alg_named(names[a]);
+        int fips = sphincs_alg_scheme(alg) == SPHINCS_SCHEME_SLH_DSA;
+        size_t siglen = sphincs_alg_signature_bytes(alg), got = 0;
+        uint8_t *sig = xmalloc(siglen);
+        sphincs_secret_key *sk = seeded_key(alg, 5);
+        sphincs_public_key *pk = NULL;
+        sphincs_sign_options opts;
+        CHECK_ST(sphincs_secret_key_public(sk, &pk), SPHINCS_OK);
+        sphincs_sign_options_init(&opts);
+        opts.randomness = SPHINCS_RANDOMNESS_DETERMINISTIC;
+        for (int mode = 0; mode < (fips ? 2 : 1); mode++) {
+            /* Pure signing buffers; pre-hash signing goes through the pump. */
+            opts.prehash = mode ? SPHINCS_PREHASH_SHA2_256 : SPHINCS_PREHASH_NONE;
+            for (int how = 0; how < 2; how++) {
+                sphincs_sign_stream *st = NULL;
+                CHECK_ST(sphincs_sign_init(sk, &opts, &st), SPHINCS_OK);
+                CHECK_ST(sphincs_sign_update(st, first, 6), SPHINCS_OK);
+                if (how == 0)
+                    CHECK_ST(sphincs_sign_update(st, NULL, 9), SPHINCS_ERR_NULL_POINTER);
+                else
+                    CHECK_ST(sphincs_sign_update(st, third, SIZE_MAX), SPHINCS_ERR_INVALID_ARGUMENT);
+                CHECK_ST(sphincs_sign_update(st, third, 5), SPHINCS_ERR_BAD_STATE);
+                CHECK_ST(sphincs_sign_final(st, sig, siglen, &got), SPHINCS_ERR_BAD_STATE);
+                sphincs_sign_stream_free(st);
+            }
+            /* The verification stream likewise, over a valid signature of
+             * "first-third": dropping the bad piece must not make it pass. */
+            CHECK_ST(sphincs_sign(sk, whole, 11, &opts, sig, siglen, &got), SPHINCS_OK);
+            for (int how = 0; how < 2; how++) {
+                sphincs_verify_stream *vs = NULL;
+                CHECK_ST(sphincs_verify_init(pk, sig, siglen, NULL, 0, opts.prehash, &vs), SPHINCS_OK);
+                CHECK_ST(sphincs_verify_update(vs, first, 6), SPHINCS_OK);
+                if (how == 0)
+                    CHECK_ST(sphincs_verify_update(vs, NULL, 9), SPHINCS_ERR_NULL_POINTER);
+                else
+                    CHECK_ST(sphincs_verify_update(vs, third, SIZE_MAX), SPHINCS_ERR_INVALID_ARGUMENT);
+                CHECK_ST(sphincs_verify_update(vs, third, 5), SPHINCS_ERR_BAD_STATE);
+                CHECK_ST(sphincs_verify_final(vs), SPHINCS_ERR_BAD_STATE);
+                sphincs_verify_stream_free(vs);
+            }
+        }
+        /* Two-pass signing through callbacks: a changed message is refused,
+         * whether its content or its length changed. */
+        opts.prehash = SPHINCS_PREHASH_NONE;
+        for (int how = 0; how < 2; how++) {
+            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0}, how ? longer : two,
+                                        how ? sizeof longer - 1 : sizeof two - 1};
+            memset(sig, 0, siglen);
+            CHECK_ST(sphincs_sign_reader(sk, mem_read, changing_rewind, &c, &opts, sig, siglen, &got),
+                     SPHINCS_ERR_MESSAGE_CHANGED);
+            CHECK(c.r.rewinds == 2, "%s: two passes (%d)", names[a], c.r.rewinds);
+            CHECK(sig[0] == 0 && sig[siglen - 1] == 0, "%s: no signature written", names[a]);
+        }
+        /* The same reader with an unchanging message signs. */
+        {
+            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0}, one, sizeof one - 1};
+            CHECK_ST(sphincs_sign_reader(sk, mem_read, changing_rewind, &c, &opts, sig, siglen, &got), SPHINCS_OK);
+            CHECK_ST(sphincs_verify(pk, one, sizeof one - 1, sig, siglen, NULL, 0, SPHINCS_PREHASH_NONE), SPHINCS_OK);
+        }
+        CHECK(strstr(sphincs_strerror(SPHINCS_ERR_MESSAGE_CHANGED), "changed") != NULL, "message of 19");
+        sphincs_secret_key_free(sk);
+        sphincs_public_key_free(pk);
+        free(sig);
+    }
 }
 
 #if defined(__has_feature)
@@ -687,10 +786,10 @@ static void bad_input(void)
     CHECK_ST(sphincs_verify_init(pk, NULL, 5, NULL, 0, 0, (sphincs_verify_stream **)&out), SPHINCS_ERR_NULL_POINTER);
 
     /* Every status has a message; unknown ones too. */
-    for (int s = 0; s <= 18; s++)
+    for (int s = 0; s <= 19; s++)
         CHECK(sphincs_strerror(s) != NULL && strlen(sphincs_strerror(s)) > 3, "message of %d", s);
     CHECK(strcmp(sphincs_strerror(99), "unknown status code") == 0, "unknown status");
-    CHECK(strcmp(sphincs_strerror(19), "unknown status code") == 0, "19 is no status");
+    CHECK(strcmp(sphincs_strerror(20), "unknown status code") == 0, "20 is no status");
     CHECK(strncmp(sphincs_strerror(SPHINCS_ERR_WRONG_KEY_MODE), "wrong key mode", 14) == 0, "wrong key mode");
     CHECK(strstr(sphincs_strerror(SPHINCS_ERR_PREHASH_NOT_BOUND), "RFC 9909") != NULL, "pre-hash not bound");
     CHECK(strcmp(sphincs_strerror(SPHINCS_ERR_INVALID_SIGNATURE), "invalid signature") == 0, "invalid signature");
@@ -848,6 +947,7 @@ int main(int argc, char **argv)
     seeds_and_randomness();
     contexts_and_prehash();
     streaming();
+    failures_latch();
     cli_pem(argv[1], argv[2], argv[3], argv[4], argv[5], argv[6]);
     bad_input();
     batch();

@@ -170,6 +170,14 @@ pub fn verify_certificate(
 ) -> Result<CertCheck, Error> {
     let tbs = cert.tbs_certificate();
     let mut checked = Vec::new();
+    if tbs.signature().oid == cert.signature_algorithm().oid
+        && tbs.signature() != cert.signature_algorithm()
+    {
+        return Err(Error::Pki(format!(
+            "the certificate's two signature AlgorithmIdentifiers ({}) differ in their parameters; RFC 9909 requires the parameters to be absent",
+            tbs.signature().oid
+        )));
+    }
     if tbs.signature() != cert.signature_algorithm() {
         return Err(Error::Pki(format!(
             "the certificate names two signature algorithms ({} in the signed part, {} outside)",
@@ -349,7 +357,7 @@ fn check_is_ca(cert: &Certificate) -> Result<(), Error> {
         .is_some_and(|(_, bc)| bc.ca);
     if !is_ca {
         return Err(Error::VerificationFailed(format!(
-            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); make it with `sphincs cert self-signed --ca`",
+            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); issue it as a CA certificate",
             tbs.subject()
         )));
     }

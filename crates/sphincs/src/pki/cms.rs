@@ -153,9 +153,8 @@ pub fn sign(
     let alg = key.algorithm();
     if let KeyMode::HashSlhDsa(_) = key.mode() {
         return Err(Error::Pki(format!(
-            "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Make a pure key (`sphincs keygen -a {}`) and a certificate for it",
-            key.mode(),
-            &alg.name()["SLH-DSA-".len()..]
+            "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Use a {alg} key in pure mode and a certificate for it",
+            key.mode()
         )));
     }
     let cert_spki = to_der(

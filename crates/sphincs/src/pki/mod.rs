@@ -44,8 +44,12 @@ pub(crate) fn pem_or_der(input: &[u8], label: &str, what: &str) -> Result<Vec<u8
             format!("the input is neither PEM (\"-----BEGIN {label}-----\") nor DER (a SEQUENCE, first byte 0x30); expected a {what}")
         }));
     }
-    let (found, der) =
-        pem::decode_vec(text).map_err(|e| Error::Pki(format!("invalid PEM {what}: {e}")))?;
+    let (found, der) = pem::decode_vec(text).map_err(|e| {
+        Error::Pki(format!(
+            "invalid PEM {what}: {}",
+            crate::encoding::pem_error_text(text, e)
+        ))
+    })?;
     if found != label {
         return Err(Error::Pki(format!(
             "PEM label is \"{found}\"; expected \"{label}\" (a {what})"
@@ -66,7 +70,10 @@ pub(crate) fn der_or_pem(der: Vec<u8>, label: &str, pem: bool) -> Result<Vec<u8>
 
 /// The DER decoder's error, said as what could not be read.
 pub(crate) fn malformed(what: &str, e: der::Error) -> Error {
-    Error::Pki(format!("not a valid DER {what}: {e}"))
+    Error::Pki(format!(
+        "not a valid DER {what}: {}",
+        crate::encoding::der_error_text(&e)
+    ))
 }
 
 /// The `AlgorithmIdentifier` a key signs under (RFC 9909: OID of its mode,

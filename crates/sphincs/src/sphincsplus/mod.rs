@@ -21,22 +21,23 @@
 //! # Ok::<(), sphincs::Error>(())
 //! ```
 
+mod batch;
 pub mod kat;
 mod sets;
 
 pub use sets::*;
 
-pub use crate::batch::{verify_batch_spx as verify_batch, SpxVerifyItem};
+pub use batch::{verify_batch, verify_batch_until, SpxVerifyItem};
 
 use zeroize::Zeroizing;
 
 use crate::error::Error;
-use crate::keys::{addrnd, Randomness};
 use crate::message::MessageSource;
 use crate::params::{Instance, MAX_N};
+use crate::rand::{addrnd, os_random, Randomness};
 use crate::slh_dsa::{
-    h_msg, keygen_parts, opt_rand, os_random, root_matches, sign_parts_checked, verify_many,
-    verify_parts, PublicParts, SecretParts,
+    h_msg, keygen_parts, opt_rand, root_matches, sign_parts_checked, verify_many, verify_parts,
+    PublicParts, SecretParts,
 };
 
 /// How to sign with a round-3.1 key.

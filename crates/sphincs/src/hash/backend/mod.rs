@@ -26,7 +26,7 @@ pub mod sha2;
 pub use cycles::cycle_counter;
 pub use heap_counter::{heap_in_use, heap_peak, reset_heap_peak, CountingAllocator};
 pub(crate) use select::forced_backend;
-pub use select::{with_backend, Backend, Kernels};
+pub use select::{with_backend, Backend, Kernels, Unavailable};
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]

@@ -8,8 +8,6 @@
 use core::cell::Cell;
 use std::sync::OnceLock;
 
-use crate::error::Error;
-
 /// A family of hash kernels. Forcing one applies it to every primitive that
 /// has a kernel of that family; the others run their portable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,13 +89,6 @@ impl Backend {
 impl core::fmt::Display for Backend {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl core::str::FromStr for Backend {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self, Error> {
-        Backend::from_name(s).ok_or_else(|| Error::UnknownBackend(s.to_string()))
     }
 }
 
@@ -334,11 +325,17 @@ pub(crate) fn forced_backend() -> Option<Backend> {
     FORCED.with(Cell::get)
 }
 
+/// The backend asked of [`with_backend`] needs CPU features this machine
+/// lacks; carries its name. (The crate's `Error` is built from it one layer up,
+/// so the hash layer needs nothing above it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unavailable(pub &'static str);
+
 /// Runs `f` with every key bound on this thread using `backend`'s kernels
 /// (threads that a signature spawns inherit them). Fails if the CPU lacks it.
-pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Error> {
+pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Unavailable> {
     if !backend.is_available() {
-        return Err(Error::BackendUnavailable(backend.name()));
+        return Err(Unavailable(backend.name()));
     }
     struct Restore(Option<Backend>);
     impl Drop for Restore {

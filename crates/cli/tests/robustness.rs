@@ -1,0 +1,422 @@
+//! Data safety against hostile or mistaken input: an output never replaces
+//! one of the command's inputs (through any link, with or without --force);
+//! keys, signatures, certificates and CMS are read with a size cap
+//! (`/dev/zero` and endless FIFOs refused quickly in little memory); an
+//! interrupt removes the staged temporary files.
+
+mod pki_common;
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pki_common::{sphincs, Out, Scratch};
+
+const SAME: &str = "is the same file as the input";
+
+/// A key pair, a self-signed certificate, a request and a message.
+fn setup(s: &Scratch) {
+    sphincs(&[
+        "keygen",
+        "-a",
+        "shake-128f",
+        "-o",
+        &s.p("k.pem"),
+        "--pub",
+        &s.p("pub.pem"),
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &s.p("k.pem"),
+        "--subject",
+        "CN=Robust CA",
+        "--ca",
+        "-o",
+        &s.p("c.pem"),
+    ])
+    .ok();
+    sphincs(&[
+        "cert",
+        "request",
+        "-k",
+        &s.p("k.pem"),
+        "--subject",
+        "CN=Leaf",
+        "-o",
+        &s.p("r.csr"),
+    ])
+    .ok();
+    s.write("doc", b"the document, which must survive");
+}
+
+/// Runs `args` and checks the refusal: exit 2, one line naming the clash,
+/// and every file of the scratch directory as it was (no temporary left).
+fn refused(s: &Scratch, args: &[&str]) {
+    let before = snapshot(s);
+    sphincs(args).usage_error(SAME);
+    assert_eq!(snapshot(s), before, "{args:?} changed the directory");
+}
+
+fn snapshot(s: &Scratch) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(&s.0)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = fs::read(e.path()).unwrap_or_default();
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn no_command_writes_over_one_of_its_inputs() {
+    let s = Scratch::new("robust-same-file");
+    setup(&s);
+    let (k, c, r, doc) = (s.p("k.pem"), s.p("c.pem"), s.p("r.csr"), s.p("doc"));
+    fs::create_dir(s.path("sub")).unwrap();
+    symlink(s.path("k.pem"), s.path("k-link")).unwrap();
+    fs::hard_link(s.path("doc"), s.path("doc-hard")).unwrap();
+    let (k_link, doc_hard, k_dotdot) = (s.p("k-link"), s.p("doc-hard"), s.p("sub/../k.pem"));
+    for out in [&k, &k_link, &k_dotdot] {
+        refused(&s, &["pubkey", &k, "-o", out, "--force"]);
+        refused(&s, &["pubkey", &k, "-o", out]);
+    }
+    // A single signature over the message or the key, with or without --force.
+    for out in [&doc, &doc_hard, &k] {
+        refused(&s, &["sign", "-k", &k, &doc, "-o", out, "--force"]);
+    }
+    refused(&s, &["sign", "-k", &k, &doc, "-o", &doc]);
+    refused(
+        &s,
+        &[
+            "sign",
+            "-k",
+            &k,
+            "--prehash",
+            "SHA2-256",
+            &doc,
+            "-o",
+            &doc,
+            "--force",
+        ],
+    );
+    // Many files: a FILE.sig that is the key.
+    s.write("a", b"a");
+    fs::copy(s.path("k.pem"), s.path("a.sig")).unwrap();
+    refused(
+        &s,
+        &["sign", "-k", &s.p("a.sig"), &s.p("a"), &doc, "--force"],
+    );
+    fs::remove_file(s.path("a.sig")).unwrap();
+    // CMS, detached (in memory) and attached (streamed into the output), and PEM.
+    for extra in [&["--detached"][..], &[], &["--pem"]] {
+        for out in [&doc, &c, &k] {
+            let mut args = vec![
+                "cms", "sign", "-k", &k, "--cert", &c, &doc, "-o", out, "--force",
+            ];
+            args.extend_from_slice(extra);
+            refused(&s, &args);
+        }
+    }
+    // Certificates and requests.
+    for out in [&k, &k_link] {
+        refused(
+            &s,
+            &[
+                "cert",
+                "self-signed",
+                "-k",
+                &k,
+                "--subject",
+                "CN=x",
+                "-o",
+                out,
+                "--force",
+            ],
+        );
+        refused(
+            &s,
+            &[
+                "cert",
+                "request",
+                "-k",
+                &k,
+                "--subject",
+                "CN=x",
+                "-o",
+                out,
+                "--force",
+            ],
+        );
+    }
+    for out in [&r, &c, &k] {
+        refused(
+            &s,
+            &[
+                "cert",
+                "issue",
+                "--ca-key",
+                &k,
+                "--ca-cert",
+                &c,
+                &r,
+                "-o",
+                out,
+                "--force",
+            ],
+        );
+    }
+    // ACVP: the answer over its prompt.
+    let prompt = s.write(
+        "prompt.json",
+        br#"{"vsId": 1, "algorithm": "SLH-DSA", "mode": "keyGen", "revision": "FIPS205",
+            "testGroups": [{"tgId": 1, "testType": "AFT", "parameterSet": "SLH-DSA-SHAKE-128f",
+            "tests": [{"tcId": 1, "skSeed": "173D04C938C1C36BF289C3C022D04B14",
+            "skPrf": "63AE23C41AA546DA589774AC20B745C4", "pkSeed": "0D794777914C99766827F0F09CA972BE"}]}]}"#,
+    );
+    refused(&s, &["acvp", &prompt, "-o", &prompt, "--force"]);
+    // Round 3.1 and SPHINCS-256 raw keys.
+    for (alg, name) in [
+        ("sphincs-shake-128f-simple", "spx.key"),
+        ("sphincs-256", "s256.key"),
+    ] {
+        let key = s.p(name);
+        sphincs(&["keygen", "-a", alg, "-o", &key]).ok();
+        refused(&s, &["pubkey", "-a", alg, &key, "-o", &key, "--force"]);
+        refused(
+            &s,
+            &["sign", "-a", alg, "-k", &key, &doc, "-o", &doc, "--force"],
+        );
+    }
+    // Standard input redirected from the output file.
+    let before = snapshot(&s);
+    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(["sign", "-k", &k, "-o", &doc, "--force"])
+        .stdin(fs::File::open(s.path("doc")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(SAME) && err.contains("standard input"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&s), before);
+    // Control: distinct files are written as before.
+    sphincs(&["sign", "-k", &k, &doc, "-o", &s.p("doc.sig")]).ok();
+    sphincs(&["pubkey", &k, "-o", &s.p("pub.pem"), "--force"]).ok();
+    sphincs(&["verify", "-p", &s.p("pub.pem"), "-s", &s.p("doc.sig"), &doc]).ok();
+}
+
+/// Runs the CLI, returning what it did, its wall time and its peak RSS (KiB).
+// The child is reaped by wait4 below, which std's Child cannot do itself.
+#[allow(clippy::zombie_processes)]
+fn measured(args: &[&str]) -> (Out, Duration, i64) {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut s).unwrap();
+        s
+    });
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain zeroed C struct, filled in by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    let took = start.elapsed();
+    assert!(libc::WIFEXITED(status), "killed ({status})");
+    let out = Out {
+        code: libc::WEXITSTATUS(status),
+        stdout: Vec::new(),
+        stderr: reader.join().unwrap(),
+    };
+    (out, took, usage.ru_maxrss)
+}
+
+fn bounded(args: &[&str], needle: &str) {
+    let (out, took, rss) = measured(args);
+    out.usage_error(needle);
+    assert!(took < Duration::from_secs(1), "{args:?} took {took:?}");
+    assert!(rss < 64 * 1024, "{args:?} peaked at {rss} KiB");
+}
+
+#[test]
+fn endless_inputs_are_refused_in_bounded_time_and_memory() {
+    let s = Scratch::new("robust-bounded");
+    setup(&s);
+    let (k, c, pubk, doc) = (s.p("k.pem"), s.p("c.pem"), s.p("pub.pem"), s.p("doc"));
+    let z = "/dev/zero";
+    bounded(
+        &["sign", "-k", z, &doc, "-o", &s.p("x")],
+        "larger than any key file",
+    );
+    bounded(&["pubkey", z], "larger than any key file");
+    bounded(
+        &["sign", "-a", "sphincs-256", "-k", z, &doc, "-o", &s.p("x")],
+        "larger than any key file",
+    );
+    bounded(
+        &["verify", "-p", z, "-s", z, &doc],
+        "larger than any key file",
+    );
+    bounded(
+        &["verify", "-p", &pubk, "-s", z, &doc],
+        "larger than any signature (at most 49856 bytes)",
+    );
+    bounded(&["cert", "show", z], "neither DER nor text");
+    bounded(&["cert", "verify", z], "neither DER nor text");
+    bounded(&["cms", "verify", z], "neither DER nor text");
+    bounded(
+        &["cms", "sign", "-k", &k, "--cert", z, &doc],
+        "neither DER nor text",
+    );
+    bounded(&["acvp", z], "neither DER nor text");
+    // A FILE.sig that is a symlink to /dev/zero fails its file alone.
+    symlink(z, s.path("doc.sig")).unwrap();
+    let (out, took, rss) = measured(&["verify", "-p", &pubk, &doc]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        took < Duration::from_secs(1) && rss < 64 * 1024,
+        "{took:?} {rss}"
+    );
+    let text = sphincs(&["verify", "-p", &pubk, &doc]).code(2).text();
+    assert!(text.contains("larger than any signature"), "{text}");
+    // Text that never ends (a FIFO fed forever) as a certificate and a key.
+    for (what, args, needle) in [
+        (
+            "cert",
+            vec!["cert", "show"],
+            "larger than any certificate or request (at most 1 MiB)",
+        ),
+        (
+            "key",
+            vec!["pubkey"],
+            "larger than any key file (at most 1 MiB)",
+        ),
+    ] {
+        let fifo = s.path(&format!("{what}.fifo"));
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let path = fifo.clone();
+        let feeder = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut w = fs::OpenOptions::new().write(true).open(path).unwrap();
+            let line = [b'A'; 4096];
+            // Ends when the reader goes away (EPIPE).
+            while w.write_all(&line).is_ok() {}
+        });
+        let mut args = args.clone();
+        let f = fifo.to_str().unwrap();
+        args.push(f);
+        bounded(&args, needle);
+        feeder.join().unwrap();
+    }
+    // Control: the real files still read.
+    sphincs(&["cert", "show", &c]).ok();
+    sphincs(&["sign", "-k", &k, &doc, "-o", &s.p("doc2.sig")]).ok();
+}
+
+/// Hidden temporary files (`.NAME.PID-K.tmp`) in the directory.
+fn temps(s: &Scratch) -> Vec<String> {
+    fs::read_dir(&s.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') && n.ends_with(".tmp"))
+        .collect()
+}
+
+/// Starts `args`, waits until it has a temporary file, sends SIGINT, and
+/// checks that it died of it leaving no temporary file and no `target`s.
+fn interrupted(s: &Scratch, args: &[&str], targets: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while temps(s).is_empty() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended before it staged anything"
+        );
+        assert!(Instant::now() < deadline, "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) on our own running child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    assert_eq!(temps(s), Vec::<String>::new(), "{args:?}");
+    for t in targets {
+        assert!(!s.path(t).exists(), "{t} was written");
+    }
+}
+
+#[test]
+fn an_interrupt_leaves_no_temporary_file() {
+    let s = Scratch::new("robust-sigint");
+    sphincs(&["keygen", "-a", "shake-128s", "-o", &s.p("k.pem")]).ok();
+    // Many files on one thread: signatures are staged four at a time and
+    // committed only when all 40 are done.
+    let mut names = Vec::new();
+    for i in 0..40 {
+        names.push(s.write(&format!("m{i}"), format!("message {i}").as_bytes()));
+    }
+    let mut args = vec!["sign", "-k", "k.pem", "--threads", "1"];
+    let k = s.p("k.pem");
+    args[2] = &k;
+    args.extend(names.iter().map(String::as_str));
+    let sigs: Vec<String> = (0..40).map(|i| format!("m{i}.sig")).collect();
+    let sig_refs: Vec<&str> = sigs.iter().map(String::as_str).collect();
+    interrupted(&s, &args, &sig_refs);
+    // A large attached CMS SignedData, interrupted while its content streams
+    // into the temporary file (a sparse file: no disk used for the input).
+    sphincs(&["keygen", "-a", "shake-128f", "-o", &s.p("f.pem")]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &s.p("f.pem"),
+        "--subject",
+        "CN=x",
+        "-o",
+        &s.p("f.crt"),
+    ])
+    .ok();
+    let big = fs::File::create(s.path("big")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    drop(big);
+    interrupted(
+        &s,
+        &[
+            "cms",
+            "sign",
+            "-k",
+            &s.p("f.pem"),
+            "--cert",
+            &s.p("f.crt"),
+            &s.p("big"),
+            "-o",
+            &s.p("big.p7s"),
+        ],
+        &["big.p7s"],
+    );
+}
