@@ -26,15 +26,9 @@ impl CliError {
 
 impl From<Error> for CliError {
     fn from(e: Error) -> Self {
-        match (&e, hint(&e)) {
-            (_, Some(h)) => CliError::Failed(format!("{e}. On the command line: {h}")),
-            // The library says what the name is; say which commands take it.
-            (Error::WrongScheme { takes, .. }, None) if takes.starts_with("FIPS") => {
-                CliError::Failed(format!(
-                    "{e}; in this tool `keygen`, `sign` and `verify` take it with -a (raw keys), but certificates and CMS need a FIPS 205 key"
-                ))
-            }
-            _ => CliError::Failed(e.to_string()),
+        match hint(&e) {
+            Some(h) => CliError::Failed(format!("{e}. On the command line: {h}")),
+            None => CliError::Failed(e.to_string()),
         }
     }
 }
@@ -47,6 +41,13 @@ fn hint(e: &Error) -> Option<String> {
             key_mode,
             requested,
         } => (*algorithm, *key_mode, *requested),
+        // The library says what the name is; say which commands take it.
+        Error::WrongScheme { takes, .. } if takes.starts_with("FIPS") => {
+            return Some(
+                "`keygen`, `sign` and `verify` take it with -a (raw keys), but certificates and CMS need a FIPS 205 key"
+                    .into(),
+            )
+        }
         Error::PreHashNotBound { algorithm, .. } => {
             return Some(format!(
                 "use --prehash {} for a HashSLH-DSA key, or a raw key (-a) for any pre-hash",

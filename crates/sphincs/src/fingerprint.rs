@@ -10,6 +10,7 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::any::AnyVerifyingKey;
 use crate::sphincs256::Sphincs256VerifyingKey;
 use crate::sphincsplus::SpxVerifyingKey;
 use crate::{DynVerifyingKey, Error};
@@ -38,6 +39,17 @@ impl DynVerifyingKey {
     /// (see the [module](self) documentation).
     pub fn fingerprint(&self) -> Result<String, Error> {
         Ok(fingerprint_of(&self.to_spki_der()?))
+    }
+}
+
+impl AnyVerifyingKey {
+    /// The key's fingerprint, whatever its family: over the SPKI DER of a
+    /// FIPS 205 key, over the raw key of the others.
+    pub fn fingerprint(&self) -> Result<String, Error> {
+        match self.as_slh_dsa() {
+            Some(k) => k.fingerprint(),
+            None => Ok(fingerprint_of(&self.to_bytes())),
+        }
     }
 }
 

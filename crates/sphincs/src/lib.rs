@@ -36,6 +36,7 @@ mod limits;
 mod merkle;
 mod message;
 mod mode;
+mod names;
 pub mod params;
 pub mod pki;
 mod prehash;
@@ -62,6 +63,7 @@ pub use hash::backend::Backend;
 pub use keys::{SignOptions, Signature, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 pub use mode::{KeyMode, RequestedMode};
+pub use names::fips205_algorithm;
 pub use params::{
     Algorithm, IndexOrder, Instance, ParameterSet, Params, Sha2_128_24, Sha2_128f, Sha2_128s,
     Sha2_192_24, Sha2_192f, Sha2_192s, Sha2_256_24, Sha2_256f, Sha2_256s, Shake128_24, Shake128f,
@@ -70,7 +72,6 @@ pub use params::{
 };
 pub use prehash::PreHash;
 pub use rand::Randomness;
-pub use sphincsplus::fips205_algorithm;
 pub use threads::resolve_threads;
 pub use tree_cache::{TreeCache, CACHE_LEVEL};
 

@@ -19,6 +19,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "dynamic",
             "encoding",
             "fingerprint",
+            "names",
             "functions",
             "keys",
             "pki",

@@ -177,34 +177,3 @@ impl FromStr for SpxAlgorithm {
             })
     }
 }
-
-/// Parses a FIPS 205 parameter-set name for a call that takes only those
-/// (certificates, CMS, the FIPS 205 key types): a SPHINCS+ round-3.1 or
-/// SPHINCS-256 name is [`Error::WrongScheme`], which says what it is and
-/// which part of the library takes it, rather than "unknown".
-pub fn fips205_algorithm(name: &str) -> Result<Algorithm, Error> {
-    name.parse::<Algorithm>().map_err(|e| {
-        let wrong = |is, instead| Error::WrongScheme {
-            name: name.trim().to_string(),
-            is,
-            takes: "FIPS 205 (SLH-DSA) parameter sets",
-            instead,
-        };
-        if name.parse::<SpxAlgorithm>().is_ok() {
-            wrong(
-                "a SPHINCS+ round-3.1 set",
-                "the SPHINCS+ round-3.1 API (sphincsplus::SpxSigningKey)",
-            )
-        } else if name
-            .trim()
-            .eq_ignore_ascii_case(crate::sphincs256::ALGORITHM)
-        {
-            wrong(
-                "SPHINCS-256 (2015)",
-                "the SPHINCS-256 API (sphincs256::Sphincs256SigningKey)",
-            )
-        } else {
-            e
-        }
-    })
-}
