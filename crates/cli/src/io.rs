@@ -291,7 +291,7 @@ fn refuse_named_input(target: &Path) -> Result<(), CliError> {
         let after_output_flag =
             i > 0 && matches!(args[i - 1].to_str(), Some("-o" | "--out" | "--pub"));
         let value = match arg.to_str().and_then(|a| a.split_once('=')) {
-            Some((flag, _)) if matches!(flag, "--out" | "--pub") => continue,
+            Some(("--out" | "--pub", _)) => continue,
             Some((flag, v)) if flag.starts_with("--") => std::ffi::OsString::from(v),
             _ => arg.clone(),
         };
@@ -509,7 +509,7 @@ fn read_some(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 fn size_words(bytes: u64) -> String {
-    if bytes % (1 << 20) == 0 {
+    if bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")
