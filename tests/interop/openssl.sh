@@ -22,6 +22,10 @@
 #   * `sphincs keygen` key (PEM and DER): OpenSSL parses it, its pairwise check
 #     passes (-check recomputes the root), re-encodings and -pubout equal ours
 #     byte for byte.
+#   * Encrypted keys (PKCS#8 PBES2): OpenSSL's `genpkey -aes-256-cbc`
+#     (PBKDF2) and `pkcs8 -topk8 -v2 aes-256-cbc -scrypt` read by sphincs;
+#     sphincs's `key encrypt` and `keygen --encrypt --der` (scrypt) read by
+#     `openssl pkey -passin`; wrong passphrases refused by both.
 #   * f sets (all sets with FULL=1): randomized signatures without context
 #     with our keys, both directions, also with DER keys and stdin input.
 # Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
@@ -166,6 +170,39 @@ for alg in $sets; do
         same "sphincs pubkey == openssl -pubout (PEM)" "$d/o_pub.pem" "$d/s_pub_of_o.pem"
     need run "sphincs pubkey --der <openssl key.der>" "$sphincs" pubkey "$d/o_key.der" --der -o "$d/s_pub_of_o.der" &&
         same "sphincs pubkey --der == openssl -pubout -outform DER" "$d/o_pub.der" "$d/s_pub_of_o.der"
+
+    # --- Encrypted private keys (PKCS#8 PBES2), both ways ------------------
+    printf 'interop passphrase \xc3\xa9\n' >"$d/pass"
+    printf 'not the passphrase\n' >"$d/wrong"
+    if need run "openssl genpkey -aes-256-cbc (PBKDF2-HMAC-SHA256)" \
+        ossl genpkey -algorithm "$alg" -aes-256-cbc -pass "file:$d/pass" -out "$d/o_enc_pbkdf2.pem"; then
+        ossl pkey -in "$d/o_enc_pbkdf2.pem" -passin "file:$d/pass" -pubout -out "$d/o_pub_enc1.pem"
+        need run "sphincs reads it (pubkey --passphrase-file)" \
+            "$sphincs" pubkey --passphrase-file "$d/pass" "$d/o_enc_pbkdf2.pem" -o "$d/s_pub_enc1.pem" &&
+            same "its public key == openssl -pubout" "$d/o_pub_enc1.pem" "$d/s_pub_enc1.pem"
+        reject "sphincs: wrong passphrase is exit 2" 2 \
+            "$sphincs" pubkey --passphrase-file "$d/wrong" "$d/o_enc_pbkdf2.pem"
+    fi
+    if need run "openssl pkcs8 -topk8 -v2 aes-256-cbc -scrypt" \
+        ossl pkcs8 -topk8 -v2 aes-256-cbc -scrypt -in "$d/o_key.pem" -passout "file:$d/pass" -out "$d/o_enc_scrypt.pem"; then
+        need run "sphincs reads it (key decrypt)" \
+            "$sphincs" key decrypt --passphrase-fd 3 "$d/o_enc_scrypt.pem" -o "$d/s_dec.pem" 3<"$d/pass" &&
+            same "decrypted key == openssl's plain key" "$d/o_key.pem" "$d/s_dec.pem"
+    fi
+    if need run "sphincs key encrypt <openssl key>" \
+        "$sphincs" key encrypt --passphrase-file "$d/pass" "$d/o_key.pem" -o "$d/s_enc.pem"; then
+        need run "openssl pkey -passin reads sphincs's encrypted key" \
+            ossl pkey -in "$d/s_enc.pem" -passin "file:$d/pass" -out "$d/o_dec.pem" &&
+            same "openssl's decryption == the original key" "$d/o_key.pem" "$d/o_dec.pem"
+        reject "openssl: wrong passphrase fails" any \
+            ossl pkey -in "$d/s_enc.pem" -passin "file:$d/wrong" -noout
+    fi
+    if need run "sphincs keygen --encrypt --der" \
+        "$sphincs" keygen -a "$alg" --encrypt --der --passphrase-file "$d/pass" -o "$d/s_enc_key.der" --pub "$d/s_enc_pub.der"; then
+        need run "openssl pkey -inform DER -passin reads it" \
+            ossl pkey -inform DER -in "$d/s_enc_key.der" -passin "file:$d/pass" -pubout -outform DER -out "$d/o_pub_of_enc.der" &&
+            same "openssl's public key of it == sphincs's" "$d/s_enc_pub.der" "$d/o_pub_of_enc.der"
+    fi
 
     # Deterministic, with context: one sign per side.
     if need run "sphincs sign --deterministic --context (openssl key)" \

@@ -42,6 +42,12 @@
 #include <stdint.h>
 
 /**
+ * Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
+ * digits, NUL.
+ */
+#define SPHINCS_FINGERPRINT_BYTES 72
+
+/**
  * What a `sphincs_*` call did. `SPHINCS_OK` is 0; every failure is a
  * distinct positive value, stable across releases.
  */
@@ -149,7 +155,8 @@ typedef struct sphincs_alg sphincs_alg;
 typedef struct sphincs_public_key sphincs_public_key;
 
 /**
- * A secret key of any parameter set. Free with `sphincs_secret_key_free`.
+ * A secret key of any parameter set (the core's front-door key). Free with
+ * `sphincs_secret_key_free`.
  */
 typedef struct sphincs_secret_key sphincs_secret_key;
 
@@ -550,6 +557,20 @@ sphincs_status sphincs_public_key_export(const sphincs_public_key *pk,
                                          size_t *out_len);
 
 /**
+ * Writes the key's fingerprint, a NUL-terminated string, to `out`
+ * (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
+ * needs with the NUL to `*out_len`: `SHA256:` and the 64 lowercase hex
+ * digits of the SHA-256 of the SubjectPublicKeyInfo DER (FIPS 205 keys,
+ * under the OID of the key's mode) or of the raw public key (round 3.1,
+ * SPHINCS-256), the library's one fingerprint (as `sphincs fingerprint`
+ * prints it).
+ */
+sphincs_status sphincs_public_key_fingerprint(const sphincs_public_key *pk,
+                                              char *out,
+                                              size_t cap,
+                                              size_t *out_len);
+
+/**
  * The public half of a secret key, as a new public key object.
  */
 sphincs_status sphincs_secret_key_public(const sphincs_secret_key *sk, sphincs_public_key **pk);
@@ -818,8 +839,7 @@ void sphincs_verify_stream_free(sphincs_verify_stream *stream);
  * 1 = the calling thread) and writes one status per item to `results`
  * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
  * item's own error (a wrong length, a NULL pointer in the item, an oversize
- * context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
- * items are checked one after another on the calling thread). Returns
+ * context), exactly what `sphincs_verify` says for it alone. Returns
  * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
  * any is not, or an error for the call itself (NULL `items` or `results`).
  */

@@ -1,11 +1,8 @@
 //! Batch verification and batch signing: the core's `verify_batch` (any
 //! keys, any sets, per-item results) and `sign_batch`, over a thread budget.
-//! SPHINCS-256 has no batch API in the core: its items are verified, and its
-//! messages signed, one after another (each signature on the thread budget).
+//! Both come from the core's front door, which takes every family.
 
-use sphincs_core::sphincs256::Sphincs256VerifyingKey;
-use sphincs_core::sphincsplus::{self, SpxVerifyItem};
-use sphincs_core::{verify_batch, VerifyItem};
+use sphincs_core::any::{verify_batch, AnyVerifyItem};
 
 use crate::ffi::{guard, input, non_null, output, Res};
 use crate::keys::{borrow, sphincs_public_key, sphincs_secret_key};
@@ -35,18 +32,11 @@ pub struct sphincs_verify_item {
     pub prehash: sphincs_prehash,
 }
 
-/// An item read from C, or its own error.
-enum Item<'a> {
-    Fips(VerifyItem<'a>),
-    Spx(SpxVerifyItem<'a>),
-    S256(&'a Sphincs256VerifyingKey, &'a [u8], &'a [u8]),
-}
-
 /// # Safety
 /// The item's pointers must be valid for their lengths (or NULL), the key live.
-unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<Item<'a>> {
+unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<AnyVerifyItem<'a>> {
     // SAFETY: forwarded contract.
-    let key = unsafe { borrow(it.key)? };
+    let key = &unsafe { borrow(it.key)? }.0;
     non_null(it.signature)?;
     // SAFETY: forwarded contract: each pointer holds its length.
     let (message, signature, context) = unsafe {
@@ -56,31 +46,12 @@ unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<Item<'a>> {
             input(it.context, it.context_len)?,
         )
     };
-    let prehash = prehash(it.prehash)?;
-    Ok(match key {
-        sphincs_public_key::Fips(key) => Item::Fips(VerifyItem {
-            key,
-            message,
-            signature,
-            context,
-            prehash,
-        }),
-        sphincs_public_key::Spx(key) => {
-            if !context.is_empty() || prehash.is_some() {
-                return Err(SPHINCS_ERR_UNSUPPORTED);
-            }
-            Item::Spx(SpxVerifyItem {
-                key,
-                message,
-                signature,
-            })
-        }
-        sphincs_public_key::S256(key) => {
-            if !context.is_empty() || prehash.is_some() {
-                return Err(SPHINCS_ERR_UNSUPPORTED);
-            }
-            Item::S256(key, message, signature)
-        }
+    Ok(AnyVerifyItem {
+        key,
+        message,
+        signature,
+        context,
+        prehash: prehash(it.prehash)?,
     })
 }
 
@@ -88,8 +59,7 @@ unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<Item<'a>> {
 /// 1 = the calling thread) and writes one status per item to `results`
 /// (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
 /// item's own error (a wrong length, a NULL pointer in the item, an oversize
-/// context), exactly what `sphincs_verify` says for it alone (SPHINCS-256
-/// items are checked one after another on the calling thread). Returns
+/// context), exactly what `sphincs_verify` says for it alone. Returns
 /// `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
 /// any is not, or an error for the call itself (NULL `items` or `results`).
 #[no_mangle]
@@ -111,31 +81,19 @@ pub unsafe extern "C" fn sphincs_verify_batch(
         // SAFETY: `items` holds `count` items by the API contract.
         let items = unsafe { core::slice::from_raw_parts(items, count) };
         let mut out = vec![SPHINCS_OK; count];
-        let (mut fips, mut fips_at, mut spx, mut spx_at) = (vec![], vec![], vec![], vec![]);
+        let (mut good, mut good_at) = (Vec::with_capacity(count), Vec::with_capacity(count));
         for (i, it) in items.iter().enumerate() {
             // SAFETY: each item's pointers are valid for their lengths (API contract).
             match unsafe { item(it) } {
-                Ok(Item::Fips(v)) => {
-                    fips.push(v);
-                    fips_at.push(i);
-                }
-                Ok(Item::Spx(v)) => {
-                    spx.push(v);
-                    spx_at.push(i);
-                }
-                Ok(Item::S256(key, message, signature)) => {
-                    out[i] = key
-                        .verify(message, signature)
-                        .map_or_else(sphincs_status::from, |()| SPHINCS_OK);
+                Ok(v) => {
+                    good.push(v);
+                    good_at.push(i);
                 }
                 Err(status) => out[i] = status,
             }
         }
         let t = crate::ffi::threads(threads);
-        for (r, i) in verify_batch(&fips, t).into_iter().zip(fips_at) {
-            out[i] = r.map_or_else(sphincs_status::from, |()| SPHINCS_OK);
-        }
-        for (r, i) in sphincsplus::verify_batch(&spx, t).into_iter().zip(spx_at) {
+        for (r, i) in verify_batch(&good, t).into_iter().zip(good_at) {
             out[i] = r.map_or_else(sphincs_status::from, |()| SPHINCS_OK);
         }
         // SAFETY: `results` holds `count` writable statuses by the API contract.
@@ -170,7 +128,7 @@ pub unsafe extern "C" fn sphincs_sign_batch(
         let sk = unsafe { borrow(sk)? };
         non_null(sigs_len)?;
         let need = count
-            .checked_mul(sk.scheme().signature_len())
+            .checked_mul(sk.0.algorithm().signature_len())
             .ok_or(SPHINCS_ERR_INVALID_ARGUMENT)?;
         if sigs_cap < need {
             // SAFETY: `sigs_len` is writable by the API contract.
@@ -203,16 +161,7 @@ pub unsafe extern "C" fn sphincs_sign_batch(
             .collect::<Res<Vec<&[u8]>>>()?;
         // SAFETY: `opts` is NULL or valid by the API contract.
         let opts = unsafe { Options::read(opts)? };
-        let signatures = match sk {
-            sphincs_secret_key::Fips(k) => k.sign_batch(&msgs, &opts.fips())?,
-            sphincs_secret_key::Spx(k) => k.sign_batch(&msgs, &opts.spx()?)?,
-            sphincs_secret_key::S256(k) => {
-                let threads = opts.s256()?;
-                msgs.iter()
-                    .map(|m| k.sign_with_threads(m, threads))
-                    .collect()
-            }
-        };
+        let signatures = sk.0.sign_batch(&msgs, &opts.core())?;
         let joined = signatures.concat();
         // SAFETY: `sigs` holds `sigs_cap` writable bytes by the API contract.
         unsafe { output(sigs, sigs_cap, sigs_len, &joined) }

@@ -108,9 +108,5 @@ pub(crate) unsafe fn c_str<'a>(
 
 /// `n` threads, with 0 meaning every core this process may use.
 pub(crate) fn threads(n: usize) -> usize {
-    if n == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        n
-    }
+    sphincs_core::resolve_threads(n)
 }

@@ -5,66 +5,23 @@
 
 use core::ffi::c_int;
 
-use sphincs_core::sphincs256::{Sphincs256SigningKey, Sphincs256VerifyingKey};
-use sphincs_core::sphincsplus::{SpxSigningKey, SpxVerifyingKey};
-use sphincs_core::{DynSigningKey, DynVerifyingKey};
+use sphincs_core::any::{AnySigningKey, AnyVerifyingKey};
 use zeroize::Zeroizing;
 
-use crate::alg::{resolve, sphincs_alg, Scheme};
+use crate::alg::{handle, resolve, sphincs_alg};
 use crate::ffi::{guard, guard_value, input, non_null, output, set, Res};
 use crate::status::*;
 
-/// A secret key of any parameter set. Free with `sphincs_secret_key_free`.
+/// A secret key of any parameter set (the core's front-door key). Free with
+/// `sphincs_secret_key_free`.
 #[derive(Clone)]
 #[allow(non_camel_case_types)]
-pub enum sphincs_secret_key {
-    /// FIPS 205.
-    Fips(DynSigningKey),
-    /// SPHINCS+ round 3.1.
-    Spx(SpxSigningKey),
-    /// SPHINCS-256.
-    S256(Sphincs256SigningKey),
-}
+pub struct sphincs_secret_key(pub(crate) AnySigningKey);
 
 /// A public key of any parameter set. Free with `sphincs_public_key_free`.
 #[derive(Clone)]
 #[allow(non_camel_case_types)]
-pub enum sphincs_public_key {
-    /// FIPS 205.
-    Fips(DynVerifyingKey),
-    /// SPHINCS+ round 3.1.
-    Spx(SpxVerifyingKey),
-    /// SPHINCS-256.
-    S256(Sphincs256VerifyingKey),
-}
-
-impl sphincs_secret_key {
-    pub(crate) fn scheme(&self) -> Scheme {
-        match self {
-            sphincs_secret_key::Fips(k) => Scheme::Fips(k.algorithm()),
-            sphincs_secret_key::Spx(k) => Scheme::Spx(k.algorithm()),
-            sphincs_secret_key::S256(_) => Scheme::S256,
-        }
-    }
-
-    pub(crate) fn public(&self) -> sphincs_public_key {
-        match self {
-            sphincs_secret_key::Fips(k) => sphincs_public_key::Fips(k.verifying_key()),
-            sphincs_secret_key::Spx(k) => sphincs_public_key::Spx(k.verifying_key()),
-            sphincs_secret_key::S256(k) => sphincs_public_key::S256(k.verifying_key()),
-        }
-    }
-}
-
-impl sphincs_public_key {
-    pub(crate) fn scheme(&self) -> Scheme {
-        match self {
-            sphincs_public_key::Fips(k) => Scheme::Fips(k.algorithm()),
-            sphincs_public_key::Spx(k) => Scheme::Spx(k.algorithm()),
-            sphincs_public_key::S256(_) => Scheme::S256,
-        }
-    }
-}
+pub struct sphincs_public_key(pub(crate) AnyVerifyingKey);
 
 /// Borrows the key behind a C handle.
 ///
@@ -112,13 +69,7 @@ pub unsafe extern "C" fn sphincs_keygen(
     guard(|| {
         non_null(sk)?;
         let t = crate::ffi::threads(threads);
-        let key = match resolve(alg)? {
-            Scheme::Fips(a) => {
-                sphincs_secret_key::Fips(DynSigningKey::generate_with_threads(a, t)?)
-            }
-            Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::generate_with_threads(a, t)?),
-            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::generate()?),
-        };
+        let key = sphincs_secret_key(AnySigningKey::generate(resolve(alg)?, t)?);
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })
@@ -139,28 +90,12 @@ pub unsafe extern "C" fn sphincs_keygen_from_seed(
 ) -> sphincs_status {
     guard(|| {
         non_null(sk)?;
-        let scheme = resolve(alg)?;
+        let alg = resolve(alg)?;
         non_null(seed)?;
         // SAFETY: `seed` holds `seed_len` bytes by the API contract.
         let seed = unsafe { input(seed, seed_len)? };
         let t = crate::ffi::threads(threads);
-        let key = match scheme {
-            Scheme::Fips(a) => {
-                if seed.len() != scheme.seed_len() {
-                    return Err(SPHINCS_ERR_INVALID_LENGTH);
-                }
-                let n = a.params().n;
-                let (sk_seed, rest) = seed.split_at(n);
-                let (sk_prf, pk_seed) = rest.split_at(n);
-                sphincs_secret_key::Fips(DynSigningKey::from_seeds_with_threads(
-                    a, sk_seed, sk_prf, pk_seed, t,
-                )?)
-            }
-            Scheme::Spx(a) => {
-                sphincs_secret_key::Spx(SpxSigningKey::from_seed_with_threads(a, seed, t)?)
-            }
-            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::from_bytes(seed)?),
-        };
+        let key = sphincs_secret_key(AnySigningKey::from_seed(alg, seed, t)?);
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })
@@ -181,15 +116,11 @@ pub unsafe extern "C" fn sphincs_secret_key_import(
 ) -> sphincs_status {
     guard(|| {
         non_null(sk)?;
-        let scheme = resolve(alg)?;
+        let alg = resolve(alg)?;
         non_null(bytes)?;
         // SAFETY: `bytes` holds `len` bytes by the API contract.
         let raw = unsafe { input(bytes, len)? };
-        let key = match scheme {
-            Scheme::Fips(a) => sphincs_secret_key::Fips(DynSigningKey::from_bytes(a, raw)?),
-            Scheme::Spx(a) => sphincs_secret_key::Spx(SpxSigningKey::from_bytes(a, raw)?),
-            Scheme::S256 => sphincs_secret_key::S256(Sphincs256SigningKey::from_bytes(raw)?),
-        };
+        let key = sphincs_secret_key(AnySigningKey::from_bytes(alg, raw)?);
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })
@@ -206,15 +137,11 @@ pub unsafe extern "C" fn sphincs_public_key_import(
 ) -> sphincs_status {
     guard(|| {
         non_null(pk)?;
-        let scheme = resolve(alg)?;
+        let alg = resolve(alg)?;
         non_null(bytes)?;
         // SAFETY: `bytes` holds `len` bytes by the API contract.
         let raw = unsafe { input(bytes, len)? };
-        let key = match scheme {
-            Scheme::Fips(a) => sphincs_public_key::Fips(DynVerifyingKey::from_bytes(a, raw)?),
-            Scheme::Spx(a) => sphincs_public_key::Spx(SpxVerifyingKey::from_bytes(a, raw)?),
-            Scheme::S256 => sphincs_public_key::S256(Sphincs256VerifyingKey::from_bytes(raw)?),
-        };
+        let key = sphincs_public_key(AnyVerifyingKey::from_bytes(alg, raw)?);
         // SAFETY: `pk` is writable by the API contract.
         unsafe { give(pk, key) }
     })
@@ -231,11 +158,7 @@ pub unsafe extern "C" fn sphincs_secret_key_export(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let raw = match unsafe { borrow(sk)? } {
-            sphincs_secret_key::Fips(k) => k.to_bytes(),
-            sphincs_secret_key::Spx(k) => k.to_bytes(),
-            sphincs_secret_key::S256(k) => k.to_bytes(),
-        };
+        let raw = unsafe { borrow(sk)? }.0.to_bytes();
         // SAFETY: `out`/`out_len` are writable by the API contract.
         unsafe { output(out, cap, out_len, &raw) }
     })
@@ -251,13 +174,37 @@ pub unsafe extern "C" fn sphincs_public_key_export(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let raw = match unsafe { borrow(pk)? } {
-            sphincs_public_key::Fips(k) => k.to_bytes(),
-            sphincs_public_key::Spx(k) => k.to_bytes(),
-            sphincs_public_key::S256(k) => k.to_bytes(),
-        };
+        let raw = unsafe { borrow(pk)? }.0.to_bytes();
         // SAFETY: `out`/`out_len` are writable by the API contract.
         unsafe { output(out, cap, out_len, &raw) }
+    })
+}
+
+/// Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
+/// digits, NUL.
+pub const SPHINCS_FINGERPRINT_BYTES: usize = 72;
+const _: () = assert!(SPHINCS_FINGERPRINT_BYTES == sphincs_core::fingerprint::FINGERPRINT_LEN + 1);
+
+/// Writes the key's fingerprint, a NUL-terminated string, to `out`
+/// (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
+/// needs with the NUL to `*out_len`: `SHA256:` and the 64 lowercase hex
+/// digits of the SHA-256 of the SubjectPublicKeyInfo DER (FIPS 205 keys,
+/// under the OID of the key's mode) or of the raw public key (round 3.1,
+/// SPHINCS-256), the library's one fingerprint (as `sphincs fingerprint`
+/// prints it).
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_fingerprint(
+    pk: *const sphincs_public_key,
+    out: *mut core::ffi::c_char,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let mut text = unsafe { borrow(pk)? }.0.fingerprint()?;
+        text.push('\0');
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out.cast(), cap, out_len, text.as_bytes()) }
     })
 }
 
@@ -270,7 +217,7 @@ pub unsafe extern "C" fn sphincs_secret_key_public(
     guard(|| {
         non_null(pk)?;
         // SAFETY: a live key handle by the API contract.
-        let public = unsafe { borrow(sk)? }.public();
+        let public = sphincs_public_key(unsafe { borrow(sk)? }.0.verifying_key());
         // SAFETY: `pk` is writable by the API contract.
         unsafe { give(pk, public) }
     })
@@ -284,7 +231,7 @@ pub unsafe extern "C" fn sphincs_secret_key_alg(
     guard_value(core::ptr::null(), || {
         // SAFETY: a live key handle (or NULL) by the API contract.
         match unsafe { borrow(sk) } {
-            Ok(k) => k.scheme().handle(),
+            Ok(k) => handle(k.0.algorithm()),
             Err(_) => core::ptr::null(),
         }
     })
@@ -298,7 +245,7 @@ pub unsafe extern "C" fn sphincs_public_key_alg(
     guard_value(core::ptr::null(), || {
         // SAFETY: a live key handle (or NULL) by the API contract.
         match unsafe { borrow(pk) } {
-            Ok(k) => k.scheme().handle(),
+            Ok(k) => handle(k.0.algorithm()),
             Err(_) => core::ptr::null(),
         }
     })
@@ -351,9 +298,9 @@ pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
         non_null(data)?;
         // SAFETY: `data` holds `len` bytes by the API contract.
         let data = unsafe { input(data, len)? };
-        let key = DynSigningKey::from_pkcs8(data)?;
+        let key = sphincs_secret_key(AnySigningKey::from_pkcs8(data)?);
         // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, sphincs_secret_key::Fips(key)) }
+        unsafe { give(sk, key) }
     })
 }
 
@@ -370,9 +317,9 @@ pub unsafe extern "C" fn sphincs_public_key_from_spki(
         non_null(data)?;
         // SAFETY: `data` holds `len` bytes by the API contract.
         let data = unsafe { input(data, len)? };
-        let key = DynVerifyingKey::from_spki(data)?;
+        let key = sphincs_public_key(AnyVerifyingKey::from_spki(data)?);
         // SAFETY: `pk` is writable by the API contract.
-        unsafe { give(pk, sphincs_public_key::Fips(key)) }
+        unsafe { give(pk, key) }
     })
 }
 
@@ -390,9 +337,7 @@ pub unsafe extern "C" fn sphincs_secret_key_to_pkcs8(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let sphincs_secret_key::Fips(key) = (unsafe { borrow(sk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
+        let key = &unsafe { borrow(sk)? }.0;
         let encoded: Zeroizing<Vec<u8>> = match format {
             SPHINCS_FORMAT_DER => key.to_pkcs8_der()?,
             SPHINCS_FORMAT_PEM => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
@@ -416,9 +361,7 @@ pub unsafe extern "C" fn sphincs_public_key_to_spki(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let sphincs_public_key::Fips(key) = (unsafe { borrow(pk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
+        let key = &unsafe { borrow(pk)? }.0;
         let encoded = match format {
             SPHINCS_FORMAT_DER => key.to_spki_der()?,
             SPHINCS_FORMAT_PEM => key.to_spki_pem()?.into_bytes(),

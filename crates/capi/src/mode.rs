@@ -89,11 +89,10 @@ pub unsafe extern "C" fn sphincs_secret_key_mode(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let sphincs_secret_key::Fips(key) = (unsafe { borrow(sk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
+        let key_mode = unsafe { borrow(sk)? }.0.mode();
+        let key_mode = key_mode.ok_or(SPHINCS_ERR_UNSUPPORTED)?;
         // SAFETY: `mode`/`prehash` writable (or NULL) by the API contract.
-        unsafe { write_mode(key.mode(), mode, prehash) }
+        unsafe { write_mode(key_mode, mode, prehash) }
     })
 }
 
@@ -106,11 +105,10 @@ pub unsafe extern "C" fn sphincs_public_key_mode(
 ) -> sphincs_status {
     guard(|| {
         // SAFETY: a live key handle by the API contract.
-        let sphincs_public_key::Fips(key) = (unsafe { borrow(pk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
+        let key_mode = unsafe { borrow(pk)? }.0.mode();
+        let key_mode = key_mode.ok_or(SPHINCS_ERR_UNSUPPORTED)?;
         // SAFETY: `mode`/`prehash` writable (or NULL) by the API contract.
-        unsafe { write_mode(key.mode(), mode, prehash) }
+        unsafe { write_mode(key_mode, mode, prehash) }
     })
 }
 
@@ -134,13 +132,12 @@ pub unsafe extern "C" fn sphincs_secret_key_with_mode(
     guard(|| {
         non_null(out)?;
         // SAFETY: a live key handle by the API contract.
-        let sphincs_secret_key::Fips(key) = (unsafe { borrow(sk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
-        let mode = from_c(key.algorithm(), mode, prehash)?;
+        let key = &unsafe { borrow(sk)? }.0;
+        let alg = key.algorithm().slh_dsa().ok_or(SPHINCS_ERR_UNSUPPORTED)?;
+        let mode = from_c(alg, mode, prehash)?;
         let bound = key.clone().with_mode(mode)?;
         // SAFETY: `out` is writable by the API contract.
-        unsafe { give(out, sphincs_secret_key::Fips(bound)) }
+        unsafe { give(out, sphincs_secret_key(bound)) }
     })
 }
 
@@ -156,13 +153,12 @@ pub unsafe extern "C" fn sphincs_public_key_with_mode(
     guard(|| {
         non_null(out)?;
         // SAFETY: a live key handle by the API contract.
-        let sphincs_public_key::Fips(key) = (unsafe { borrow(pk)? }) else {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        };
-        let mode = from_c(key.algorithm(), mode, prehash)?;
-        let bound = key.with_mode(mode)?;
+        let key = &unsafe { borrow(pk)? }.0;
+        let alg = key.algorithm().slh_dsa().ok_or(SPHINCS_ERR_UNSUPPORTED)?;
+        let mode = from_c(alg, mode, prehash)?;
+        let bound = key.clone().with_mode(mode)?;
         // SAFETY: `out` is writable by the API contract.
-        unsafe { give(out, sphincs_public_key::Fips(bound)) }
+        unsafe { give(out, sphincs_public_key(bound)) }
     })
 }
 

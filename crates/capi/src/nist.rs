@@ -12,12 +12,10 @@
 
 use core::ffi::{c_char, c_int, c_uchar, c_ulonglong};
 
-use sphincs_core::sphincs256::{Sphincs256SigningKey, Sphincs256VerifyingKey};
-use sphincs_core::sphincsplus::{SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
-use sphincs_core::{DynSigningKey, DynVerifyingKey, Randomness, SignOptions};
+use sphincs_core::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs_core::{Randomness, SignOptions};
 use zeroize::Zeroizing;
 
-use crate::alg::Scheme;
 use crate::ffi::{c_str, guard, input, non_null, set, Res};
 use crate::status::*;
 
@@ -36,9 +34,9 @@ fn nist(status: sphincs_status) -> c_int {
 
 /// # Safety
 /// `name` must be NULL or NUL-terminated.
-unsafe fn scheme(name: *const c_char) -> Res<Scheme> {
+unsafe fn scheme(name: *const c_char) -> Res<AnyAlgorithm> {
     // SAFETY: forwarded contract.
-    Scheme::from_name(unsafe { c_str(name, SPHINCS_ERR_UNKNOWN_ALGORITHM)? })
+    Ok(unsafe { c_str(name, SPHINCS_ERR_UNKNOWN_ALGORITHM)? }.parse()?)
 }
 
 /// `len` bytes from the program's `randombytes`.
@@ -54,36 +52,19 @@ fn draw(rb: unsafe extern "C" fn(*mut c_uchar, c_ulonglong), len: usize) -> Zero
 ///
 /// # Safety
 /// `pk` and `sk` must hold the set's key lengths.
-unsafe fn write_keypair(s: Scheme, pk: *mut c_uchar, sk: *mut c_uchar, seed: Option<&[u8]>) -> Res {
+unsafe fn write_keypair(
+    s: AnyAlgorithm,
+    pk: *mut c_uchar,
+    sk: *mut c_uchar,
+    seed: Option<&[u8]>,
+) -> Res {
     non_null(pk)?;
     non_null(sk)?;
-    let (pk_raw, sk_raw) = match (s, seed) {
-        (Scheme::Fips(a), Some(seed)) => {
-            let n = a.params().n;
-            let k = DynSigningKey::from_seeds(a, &seed[..n], &seed[n..2 * n], &seed[2 * n..])?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
-        (Scheme::Fips(a), None) => {
-            let k = DynSigningKey::generate(a)?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
-        (Scheme::Spx(a), Some(seed)) => {
-            let k = SpxSigningKey::from_seed(a, seed)?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
-        (Scheme::Spx(a), None) => {
-            let k = SpxSigningKey::generate(a)?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
-        (Scheme::S256, Some(seed)) => {
-            let k = Sphincs256SigningKey::from_bytes(seed)?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
-        (Scheme::S256, None) => {
-            let k = Sphincs256SigningKey::generate()?;
-            (k.verifying_key().to_bytes(), k.to_bytes())
-        }
+    let k = match seed {
+        Some(seed) => AnySigningKey::from_seed(s, seed, 1)?,
+        None => AnySigningKey::generate(s, 1)?,
     };
+    let (pk_raw, sk_raw) = (k.verifying_key().to_bytes(), k.to_bytes());
     // SAFETY: `pk`/`sk` hold CRYPTO_PUBLICKEYBYTES/CRYPTO_SECRETKEYBYTES bytes
     // (the header's contract), which these lengths are.
     unsafe {
@@ -135,7 +116,12 @@ pub unsafe extern "C" fn sphincs_nist_seed_keypair(
 /// empty context for FIPS 205 sets; n bytes of randomness from `randombytes`
 /// (or the OS). The key is not re-checked (as in the reference code).
 /// SPHINCS-256 is deterministic: nothing is drawn.
-fn sign_raw(s: Scheme, sk: &[u8], msg: &[u8], randombytes: sphincs_randombytes_fn) -> Res<Vec<u8>> {
+fn sign_raw(
+    s: AnyAlgorithm,
+    sk: &[u8],
+    msg: &[u8],
+    randombytes: sphincs_randombytes_fn,
+) -> Res<Vec<u8>> {
     let given = match s.randomness_len() {
         0 => None,
         n => randombytes.map(|rb| draw(rb, n)),
@@ -144,32 +130,15 @@ fn sign_raw(s: Scheme, sk: &[u8], msg: &[u8], randombytes: sphincs_randombytes_f
         Some(r) => Randomness::Given(r),
         None => Randomness::Hedged,
     };
-    Ok(match s {
-        Scheme::Fips(a) => DynSigningKey::from_bytes_unchecked(a, sk)?.sign(
-            msg,
-            &SignOptions {
-                randomness,
-                ..Default::default()
-            },
-        )?,
-        Scheme::Spx(a) => SpxSigningKey::from_bytes_unchecked(a, sk)?.sign(
-            msg,
-            &SpxSignOptions {
-                randomness,
-                ..Default::default()
-            },
-        )?,
-        Scheme::S256 => Sphincs256SigningKey::from_bytes(sk)?.sign(msg),
-    })
+    let opts = SignOptions {
+        randomness,
+        ..Default::default()
+    };
+    Ok(AnySigningKey::from_bytes_unchecked(s, sk)?.sign(msg, &opts)?)
 }
 
-fn verify_raw(s: Scheme, pk: &[u8], msg: &[u8], sig: &[u8]) -> Res {
-    match s {
-        Scheme::Fips(a) => DynVerifyingKey::from_bytes(a, pk)?.verify(msg, sig, &[], None)?,
-        Scheme::Spx(a) => SpxVerifyingKey::from_bytes(a, pk)?.verify(msg, sig)?,
-        Scheme::S256 => Sphincs256VerifyingKey::from_bytes(pk)?.verify(msg, sig)?,
-    }
-    Ok(())
+fn verify_raw(s: AnyAlgorithm, pk: &[u8], msg: &[u8], sig: &[u8]) -> Res {
+    Ok(AnyVerifyingKey::from_bytes(s, pk)?.verify(msg, sig, &[], None)?)
 }
 
 /// `crypto_sign_signature`: writes CRYPTO_BYTES to `sig` and `*siglen`.

@@ -3,7 +3,6 @@
 
 use core::ffi::{c_char, c_int};
 
-use sphincs_core::sphincsplus::SpxSignOptions;
 use sphincs_core::{PreHash, Randomness, SignOptions};
 use zeroize::Zeroizing;
 
@@ -199,8 +198,8 @@ impl Options {
         }
     }
 
-    /// The core's FIPS 205 options.
-    pub(crate) fn fips(&self) -> SignOptions<'_> {
+    /// The core's options (what a family lacks, the core refuses).
+    pub(crate) fn core(&self) -> SignOptions<'_> {
         SignOptions {
             context: &self.context,
             prehash: self.prehash,
@@ -208,34 +207,6 @@ impl Options {
             threads: self.threads,
             fault_hardened: self.fault_hardened,
         }
-    }
-
-    /// The thread count for SPHINCS-256, which signs deterministically with
-    /// no context or pre-hash: those, caller-given randomness and
-    /// fault-hardening are refused rather than dropped (the CLI refuses them
-    /// too). `SPHINCS_RANDOMNESS_HEDGED` (the default) and `_DETERMINISTIC`
-    /// both give the scheme's one signature.
-    pub(crate) fn s256(&self) -> Res<usize> {
-        if !self.context.is_empty()
-            || self.prehash.is_some()
-            || matches!(self.randomness, Rnd::Given(_))
-            || self.fault_hardened
-        {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        }
-        Ok(self.threads)
-    }
-
-    /// The core's round-3.1 options; a context or pre-hash has no meaning there.
-    pub(crate) fn spx(&self) -> Res<SpxSignOptions<'_>> {
-        if !self.context.is_empty() || self.prehash.is_some() {
-            return Err(SPHINCS_ERR_UNSUPPORTED);
-        }
-        Ok(SpxSignOptions {
-            randomness: self.randomness(),
-            threads: self.threads,
-            fault_hardened: self.fault_hardened,
-        })
     }
 }
 
@@ -259,16 +230,6 @@ impl VerifyOptions {
             context: unsafe { input(context, context_len)? }.to_vec(),
             prehash: prehash(ph)?,
         })
-    }
-
-    /// Round 3.1 and SPHINCS-256 have neither; asking for them is an error,
-    /// not a silent drop.
-    pub(crate) fn check_spx(&self) -> Res {
-        if self.context.is_empty() && self.prehash.is_none() {
-            Ok(())
-        } else {
-            Err(SPHINCS_ERR_UNSUPPORTED)
-        }
     }
 }
 

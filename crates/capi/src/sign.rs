@@ -4,31 +4,17 @@
 
 use core::ffi::{c_int, c_void};
 
-use sphincs_core::{Error, KeyMode, MessageSource};
+use sphincs_core::{Error, MessageSource};
 
 use crate::ffi::{guard, input, non_null, output, Res};
 use crate::keys::{borrow, sphincs_public_key, sphincs_secret_key};
 use crate::options::{sphincs_prehash, sphincs_sign_options, Options, VerifyOptions};
 use crate::status::*;
 
-/// The whole message of `msg`, for SPHINCS-256, whose core API takes a
-/// slice (its R and digest are computed over the message in one piece each).
-fn read_all(msg: &mut dyn MessageSource) -> Res<Vec<u8>> {
-    let mut all = Vec::new();
-    msg.feed(&mut |piece| all.extend_from_slice(piece))?;
-    Ok(all)
-}
-
-/// Whether signing with `sk` per `opts` reads the message twice: pure
-/// FIPS 205 signing (no pre-hash asked for, a pure-mode key) and round 3.1.
+/// Whether signing with `sk` per `opts` reads the message twice (the core
+/// knows: pure FIPS 205 and round 3.1 do), so a callback must rewind.
 pub(crate) fn reads_twice(sk: &sphincs_secret_key, opts: &Options) -> bool {
-    match sk {
-        sphincs_secret_key::Fips(k) => {
-            opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
-        }
-        sphincs_secret_key::Spx(_) => true,
-        sphincs_secret_key::S256(_) => false,
-    }
+    sk.0.reads_message_twice(&opts.core())
 }
 
 /// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, round
@@ -38,14 +24,7 @@ pub(crate) fn sign_source(
     msg: &mut dyn MessageSource,
     opts: &Options,
 ) -> Res<Vec<u8>> {
-    Ok(match sk {
-        sphincs_secret_key::Fips(k) => k.sign_stream(msg, &opts.fips())?,
-        sphincs_secret_key::Spx(k) => k.sign_stream(msg, &opts.spx()?)?,
-        sphincs_secret_key::S256(k) => {
-            let threads = opts.s256()?;
-            k.sign_with_threads(&read_all(msg)?, threads)
-        }
-    })
+    Ok(sk.0.sign_stream(msg, &opts.core())?)
 }
 
 /// Verifies over a streamed message (FIPS 205 Algorithms 24/25, round 3.1,
@@ -56,18 +35,7 @@ pub(crate) fn verify_source(
     sig: &[u8],
     opts: &VerifyOptions,
 ) -> Res {
-    match pk {
-        sphincs_public_key::Fips(k) => k.verify_stream(msg, sig, &opts.context, opts.prehash)?,
-        sphincs_public_key::Spx(k) => {
-            opts.check_spx()?;
-            k.verify_stream(msg, sig)?
-        }
-        sphincs_public_key::S256(k) => {
-            opts.check_spx()?;
-            k.verify(&read_all(msg)?, sig)?
-        }
-    }
-    Ok(())
+    Ok(pk.0.verify_stream(msg, sig, &opts.context, opts.prehash)?)
 }
 
 /// Signs `msg` (`msg_len` bytes) with `sk` per `opts` (NULL: defaults),
@@ -89,10 +57,10 @@ pub unsafe extern "C" fn sphincs_sign(
         // SAFETY: a live key handle by the API contract.
         let sk = unsafe { borrow(sk)? };
         non_null(sig_len)?;
-        if sig_cap < sk.scheme().signature_len() {
+        if sig_cap < sk.0.algorithm().signature_len() {
             // Nothing is computed for a buffer that cannot take the result.
             // SAFETY: `sig_len` is writable by the API contract.
-            unsafe { sig_len.write(sk.scheme().signature_len()) };
+            unsafe { sig_len.write(sk.0.algorithm().signature_len()) };
             return Err(SPHINCS_ERR_BUFFER_TOO_SMALL);
         }
         // SAFETY: `msg` holds `msg_len` bytes; `opts` is NULL or valid (API contract).
@@ -224,9 +192,9 @@ pub unsafe extern "C" fn sphincs_sign_reader(
         // SAFETY: a live key handle by the API contract.
         let sk = unsafe { borrow(sk)? };
         non_null(sig_len)?;
-        if sig_cap < sk.scheme().signature_len() {
+        if sig_cap < sk.0.algorithm().signature_len() {
             // SAFETY: `sig_len` is writable by the API contract.
-            unsafe { sig_len.write(sk.scheme().signature_len()) };
+            unsafe { sig_len.write(sk.0.algorithm().signature_len()) };
             return Err(SPHINCS_ERR_BUFFER_TOO_SMALL);
         }
         // SAFETY: `opts` is NULL or valid by the API contract.

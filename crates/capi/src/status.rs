@@ -67,7 +67,7 @@ pub use sphincs_status::*;
 impl From<Error> for sphincs_status {
     fn from(e: Error) -> Self {
         match e {
-            Error::UnknownAlgorithm(_) => SPHINCS_ERR_UNKNOWN_ALGORITHM,
+            Error::UnknownAlgorithm(_) | Error::WrongScheme { .. } => SPHINCS_ERR_UNKNOWN_ALGORITHM,
             Error::UnknownPreHash(_) => SPHINCS_ERR_UNKNOWN_PREHASH,
             Error::InvalidKeyLength { .. }
             | Error::InvalidLength { .. }
@@ -82,6 +82,7 @@ impl From<Error> for sphincs_status {
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
             Error::WrongKeyMode { .. } => SPHINCS_ERR_WRONG_KEY_MODE,
             Error::PreHashNotBound { .. } => SPHINCS_ERR_PREHASH_NOT_BOUND,
+            Error::Unsupported { .. } => SPHINCS_ERR_UNSUPPORTED,
             Error::MessageChanged => SPHINCS_ERR_MESSAGE_CHANGED,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,

@@ -176,24 +176,16 @@ pub unsafe extern "C" fn sphincs_sign_init(
         non_null(stream)?;
         // SAFETY: a live key handle; `opts` NULL or valid (API contract).
         let (sk, opts) = unsafe { (borrow(sk)?, Options::read(opts)?) };
-        let sig_len = sk.scheme().signature_len();
+        let sig_len = sk.0.algorithm().signature_len();
         let key = Box::new(sk.clone());
-        // A HashSLH-DSA key signs with its pre-hash when none is asked for;
-        // SPHINCS-256 reads once, but its core API takes the whole message.
-        let single_pass = matches!(&*key, sphincs_secret_key::Fips(_)) && !reads_twice(&key, &opts);
+        // Refused now, not at the first read: what the key's family lacks.
+        key.0.check_options(&opts.core())?;
+        // One pass (a pre-hash, a HashSLH-DSA key, SPHINCS-256) streams into
+        // the core; two passes buffer the message until the end.
+        let single_pass = !reads_twice(&key, &opts);
         let state = if single_pass {
             SignState::Pumped(Pump::start(move |src| sign_source(&key, src, &opts))?)
         } else {
-            // Checked now, as the pre-hash path would (it fails at its first read).
-            match *key {
-                sphincs_secret_key::Spx(_) => {
-                    opts.spx()?;
-                }
-                sphincs_secret_key::S256(_) => {
-                    opts.s256()?;
-                }
-                sphincs_secret_key::Fips(_) => {}
-            }
             SignState::Buffered {
                 sk: key,
                 opts,

@@ -152,6 +152,10 @@ fn nist_header(s: &Set) -> String {
 
 #[test]
 fn nist_headers_match_the_sets() {
+    check(
+        &crate_dir().join("include/sphincs/nist_impl.h"),
+        include_str!("nist_impl.h.in"),
+    );
     let dir = crate_dir().join("include/sphincs/nist");
     let sets = sets();
     assert_eq!(sets.len(), 49);

@@ -93,7 +93,8 @@ build() {
 }
 
 # The CLI's key pair and signature, for test_api to load and check.
-"$cli" keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
+"$cli" -q keygen -a SLH-DSA-SHAKE-128f -o "$out/cli.key" --pub "$out/cli.pub"
+cli_fingerprint="$("$cli" fingerprint "$out/cli.pub" | cut -d' ' -f1)"
 head -c 200000 /dev/urandom >"$out/message"
 "$cli" sign -k "$out/cli.key" -o "$out/message.sig" "$out/message"
 # A HashSLH-DSA key of the CLI and its signature, for test_key_modes.
@@ -125,6 +126,24 @@ for header in crates/capi/include/sphincs/nist/*.h; do
     fi
 done
 
+# Two different set headers in one translation unit fail to compile, naming the rule.
+printf '#include <sphincs/nist/slh-dsa-shake-128f.h>\n#include <sphincs/nist/sphincs-sha2-128f-simple.h>\nint main(void) { return 0; }\n' >"$out/two_sets.c"
+if "$cc" "${cflags[@]}" -c "$out/two_sets.c" -o "$out/two_sets.o" 2>"$out/two_sets.log"; then
+    bad "two NIST set headers in one translation unit compiled"
+elif grep -q "one NIST drop-in header per translation unit" "$out/two_sets.log"; then
+    ok
+else
+    bad "two NIST set headers: the compiler's error does not name the rule"
+    cat "$out/two_sets.log"
+fi
+# The shared implementation header alone is refused.
+printf '#include <sphincs/nist_impl.h>\nint main(void) { return 0; }\n' >"$out/impl_alone.c"
+if "$cc" "${cflags[@]}" -c "$out/impl_alone.c" -o "$out/impl_alone.o" 2>"$out/impl_alone.log"; then
+    bad "<sphincs/nist_impl.h> alone compiled"
+else
+    ok
+fi
+
 # The README's C example.
 awk '/^## C library/ { in_section = 1 } in_section && /^```c$/ { grab = 1; next }
      grab && /^```$/ { exit } grab { print }' README.md >"$out/readme_example.c"
@@ -140,7 +159,7 @@ variant() {
     echo "== C tests: $link library, $san"
     if build "test_api-$tag" "$link" "$san" "$here/test_api.c"; then
         run "test_api-$tag" "$out/test_api-$tag" "$out/cli.key" "$out/cli.pub" "$out/message" \
-            "$out/message.sig" "$out/c-$tag.sig"
+            "$out/message.sig" "$out/c-$tag.sig" "$cli_fingerprint"
         if "$cli" verify -p "$out/cli.pub" -s "$out/c-$tag.sig" "$out/message" >/dev/null 2>&1; then
             ok
         else
@@ -194,6 +213,27 @@ variant shared plain "$f_sets sphincs-256" "$kat_simple sphincs-shake-128f-robus
 variant static plain "slh-dsa-shake-128f sphincs-sha2-128f-simple sphincs-256" "$kat_simple"
 variant shared sanitized "slh-dsa-sha2-128f sphincs-haraka-128f-simple sphincs-256" "$kat_simple"
 variant static sanitized "slh-dsa-shake-128f sphincs-shake-128f-robust sphincs-256" "$kat_simple"
+
+# The installed library as a user meets it, with pkg-config's flags alone:
+# the shared build runs from the prefix without LD_LIBRARY_PATH (the rpath
+# in Libs), and `cc -static` with --static --libs links a fully static
+# program (no -lgcc_s in Libs.private).
+if [ -s "$out/readme_example.c" ]; then
+    read -r -a plain_libs <<<"$(pkg-config --cflags --libs sphincs)"
+    if "$cc" -std=c11 -Wall -Wextra -Werror "$out/readme_example.c" -o "$out/as-installed" "${plain_libs[@]}" &&
+        [ "$(env -u LD_LIBRARY_PATH "$out/as-installed")" = success ] &&
+        ldd "$out/as-installed" | grep -q "libsphincs.so.0 => $prefix/lib/"; then ok; else
+        bad "a program built with pkg-config --libs sphincs does not run from $prefix without LD_LIBRARY_PATH"
+    fi
+    read -r -a static_all <<<"$(pkg-config --cflags --static --libs sphincs)"
+    if "$cc" -static -std=c11 -Wall -Wextra -Werror "$out/readme_example.c" -o "$out/as-installed-static" \
+        "${static_all[@]}" 2>"$out/as-installed-static.log" &&
+        ! readelf -d "$out/as-installed-static" | grep -q NEEDED &&
+        [ "$(env -u LD_LIBRARY_PATH "$out/as-installed-static")" = success ]; then ok; else
+        bad "cc -static with pkg-config --static --libs sphincs does not link and run a static program"
+        cat "$out/as-installed-static.log"
+    fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -61,7 +61,7 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
     let p = alg.params();
     let (n, d, hp, a, k, m) = (p.n, p.d, p.hp, p.a, p.k, p.m);
     let len = p.wots_len();
-    let w1 = (sphincs::params::W - 1) as f64;
+    let w1 = (p.w() - 1) as f64;
     let leaves = (1usize << hp) as f64;
     let fors_leaves = (1usize << a) as f64;
     let (lenf, kf, df) = (len as f64, k as f64, d as f64);
@@ -73,6 +73,20 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
             c.f = leaves * lenf * w1;
             c.t_len = leaves;
             c.h = leaves - 1.0;
+        }
+        "sign" if alg.is_sp800_230() => {
+            // A loaded key's tree cache: one subtree of 2^CACHE_LEVEL leaves,
+            // the levels above from the kept nodes, then the verification
+            // every signature of these sets gets before release.
+            let sub = (1usize << sphincs::CACHE_LEVEL) as f64;
+            let verify = calls(alg, "verify", msg_len);
+            c.prf_msg = 1.0;
+            c.h_msg = 1.0 + verify.h_msg;
+            c.prf = kf * fors_leaves + sub * lenf;
+            c.f = kf * fors_leaves + sub * lenf * w1 + verify.f;
+            c.h = kf * (fors_leaves - 1.0) + (leaves - 1.0) + verify.h;
+            c.t_k = 1.0 + verify.t_k;
+            c.t_len = sub + verify.t_len;
         }
         "sign" => {
             c.prf_msg = 1.0;

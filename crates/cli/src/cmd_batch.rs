@@ -64,8 +64,8 @@ impl Signer<'_> {
     /// How many times signing reads the message (for the byte progress bar).
     fn passes(&self) -> u64 {
         match self {
-            Signer::Slh(_, o) if o.prehash.is_some() => 1,
-            _ => 2,
+            Signer::Slh(k, o) => sign_passes(k, o.prehash),
+            Signer::Spx(..) => 2,
         }
     }
 }
@@ -109,16 +109,28 @@ impl Checker<'_> {
         }
     }
 
+    /// Verification reads the message once (H_msg), pure or pre-hashed.
     fn passes(&self) -> u64 {
-        match self {
-            Checker::Slh(_, _, Some(_)) => 1,
-            _ => 2,
-        }
+        VERIFY_PASSES
+    }
+}
+
+/// How many times verification reads the message: once, for H_msg.
+pub const VERIFY_PASSES: u64 = 1;
+
+/// How many times FIPS 205 signing with `key` reads the message: twice
+/// (PRF_msg, then H_msg) for pure signing, once when the message is
+/// pre-hashed, whether `--prehash` asks for it or the key's HashSLH-DSA OID
+/// binds it.
+pub fn sign_passes(key: &DynSigningKey, prehash: Option<PreHash>) -> u64 {
+    match key.mode().resolve(key.algorithm(), prehash) {
+        Ok(Some(_)) => 1,
+        _ => 2,
     }
 }
 
 /// Where the signature of `file` lives: `FILE.sig`, or `DIR/NAME.sig`.
-fn sig_path(file: &Path, dir: Option<&Path>) -> Result<PathBuf, CliError> {
+pub(crate) fn sig_path(file: &Path, dir: Option<&Path>) -> Result<PathBuf, CliError> {
     let name = file
         .file_name()
         .ok_or_else(|| CliError::file(file, "is not a file name"))?;
@@ -189,8 +201,17 @@ fn files_bar(count: usize, verb: &str) -> ProgressBar {
     bar
 }
 
-/// A bar counting the bytes hashed of one big file, on a terminal only.
+/// Set (to anything) by the tests: every byte bar is kept, hidden, whatever
+/// the file's size, and its count and total are printed to standard error
+/// when it ends, so a test can compare the total with the bytes read.
+const REPORT_ENV: &str = "SPHINCS_PROGRESS_REPORT";
+
+/// A bar counting the bytes hashed of one big file, on a terminal only;
+/// its total is the file's size times the passes the operation reads it.
 fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
+    if std::env::var_os(REPORT_ENV).is_some() {
+        return ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::hidden());
+    }
     if size < BIG_FILE || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -202,6 +223,19 @@ fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Ends a byte bar (see [`REPORT_ENV`]).
+fn finish_bytes_bar(bar: &ProgressBar, path: &Path) {
+    if std::env::var_os(REPORT_ENV).is_some() {
+        eprintln!(
+            "progress {}: {} of {} bytes",
+            path.display(),
+            bar.position(),
+            bar.length().unwrap_or(0)
+        );
+    }
+    bar.finish_and_clear();
 }
 
 /// A message stream that advances a progress bar as it is read.
@@ -237,7 +271,7 @@ pub fn with_progress<R>(
         inner: message.source(),
         bar: &bar,
     });
-    bar.finish_and_clear();
+    finish_bytes_bar(&bar, path);
     r
 }
 
@@ -248,8 +282,30 @@ fn chunk_len(threads: usize) -> usize {
 }
 
 /// Signs every file; writes `FILE.sig` (or `out_dir/NAME.sig`) for each, all
-/// or nothing.
+/// or nothing. A missing `out_dir` is created (and removed again, if still
+/// empty, when signing fails).
 pub fn sign(
+    signer: &Signer<'_>,
+    files: &[PathBuf],
+    out_dir: Option<&Path>,
+    force: bool,
+    threads: usize,
+) -> Result<(), CliError> {
+    let created = match out_dir {
+        Some(d) if fs::symlink_metadata(d).is_err() => {
+            fs::create_dir_all(d).map_err(|e| CliError::file(d, format!("cannot create: {e}")))?;
+            Some(d)
+        }
+        _ => None,
+    };
+    let result = sign_into(signer, files, out_dir, force, threads);
+    if let (Err(_), Some(d)) = (&result, created) {
+        let _ = fs::remove_dir(d);
+    }
+    result
+}
+
+fn sign_into(
     signer: &Signer<'_>,
     files: &[PathBuf],
     out_dir: Option<&Path>,
@@ -293,7 +349,7 @@ pub fn sign(
                     threads,
                 )
                 .map_err(|e| CliError::file(&files[i], e))?;
-            big.finish_and_clear();
+            finish_bytes_bar(&big, &files[i]);
             staged.push(stage(&targets[i], &sig, false)?);
             bar.inc(1);
             continue;
@@ -318,7 +374,7 @@ pub fn sign(
     for (f, t) in files.iter().zip(&targets) {
         out.push_str(&format!("{}: signed, {}\n", f.display(), t.display()));
     }
-    write_stdout(out.as_bytes(), false)
+    crate::say::status(&out)
 }
 
 /// Moves every staged signature into place; if one fails, removes those
@@ -354,14 +410,29 @@ pub fn verify(
     threads: usize,
 ) -> Result<(), CliError> {
     check_files(files)?;
+    if let Some(d) = sig_dir.filter(|d| !d.is_dir()) {
+        return Err(CliError::file(
+            d,
+            "is not a directory (--sig-dir names where the FILE.sig files are)",
+        ));
+    }
     let mut outcomes: Vec<Option<Outcome>> = (0..files.len()).map(|_| None).collect();
     let mut sigs: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
     let mut sizes = vec![0u64; files.len()];
     for (i, f) in files.iter().enumerate() {
-        let read = sig_path(f, sig_dir).and_then(|p| read_capped(&p, Cap::Signature));
-        match read.and_then(|s| size_of(f).map(|n| (s, n))) {
+        // The message first: a missing FILE is named, not its FILE.sig.
+        let read = size_of(f).and_then(|n| {
+            let sig = sig_path(f, sig_dir).and_then(|p| read_capped(&p, Cap::Signature))?;
+            Ok((sig, n))
+        });
+        match read {
             Ok((s, n)) => (sigs[i], sizes[i]) = (s, n),
             Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+                // The line names the file already.
+                let prefix = format!("{}: ", f.display());
+                let why = why
+                    .strip_prefix(&prefix)
+                    .map_or(why.clone(), str::to_string);
                 outcomes[i] = Some(Outcome::Failed(why))
             }
         }
@@ -388,7 +459,7 @@ pub fn verify(
                     Outcome::Failed(why)
                 }
             });
-            big.finish_and_clear();
+            finish_bytes_bar(&big, &files[i]);
             bar.inc(1);
             continue;
         }
@@ -438,11 +509,14 @@ fn classify(r: Result<(), Error>) -> Outcome {
 }
 
 /// Prints one line per file and turns the outcomes into the exit status.
+/// Quiet (`-q`): only the files that did not verify, on standard error.
 fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliError> {
     let (mut invalid, mut failed) = (0, 0);
     let mut out = String::new();
+    let quiet = crate::say::quiet();
     for (f, o) in files.iter().zip(outcomes) {
         let line = match o {
+            Some(Outcome::Valid) if quiet => continue,
             Some(Outcome::Valid) => "valid signature".to_string(),
             Some(Outcome::Invalid(why)) => {
                 invalid += 1;
@@ -459,7 +533,11 @@ fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliEr
         };
         out.push_str(&format!("{}: {line}\n", f.display()));
     }
-    write_stdout(out.as_bytes(), false)?;
+    if quiet {
+        eprint!("{out}");
+    } else {
+        write_stdout(out.as_bytes(), false)?;
+    }
     let total = files.len();
     if failed > 0 {
         Err(CliError::Failed(format!(

@@ -52,7 +52,9 @@ pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Resu
         &key.to_bytes(),
         public.map(|p| (p, &public_key[..])),
         force,
-    )
+    )?;
+    let fp = key.verifying_key().fingerprint();
+    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }
 
 fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
@@ -66,7 +68,7 @@ fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
     Sphincs256SigningKey::from_bytes(&bytes).map_err(|e| CliError::file(path, e))
 }
 
-fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
+pub(crate) fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::SK_BYTES {
         return Sphincs256SigningKey::from_bytes(&bytes)
@@ -142,7 +144,7 @@ pub fn verify(public: &Path, signature: &Path, file: Option<&Path>) -> Result<()
     let sig = read_capped(signature, Cap::Signature)?;
     let msg = read_message(file)?;
     match key.verify(&msg, &sig) {
-        Ok(()) => write_stdout(b"valid signature\n", false),
+        Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",

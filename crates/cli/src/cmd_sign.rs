@@ -4,7 +4,7 @@ use std::path::Path;
 
 use sphincs::{Error, PreHash, Randomness, SignOptions};
 
-use crate::cmd_batch::with_progress;
+use crate::cmd_batch::{sign_passes, with_progress};
 use crate::error::CliError;
 use crate::io::{
     check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap, Message,
@@ -51,7 +51,7 @@ pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
         threads: args.threads,
         fault_hardened: args.fault_hardened,
     };
-    let passes = if args.prehash.is_some() { 1 } else { 2 };
+    let passes = sign_passes(&key, args.prehash);
     let sig = with_progress(&mut message, args.file, passes, |m| {
         key.sign_stream(m, &opts)
     })?;
@@ -77,13 +77,11 @@ pub fn verify(args: VerifyArgs<'_>) -> Result<(), CliError> {
     let alg = parse_algorithm(args.algorithm)?;
     let key = load_verifying_key(args.public, alg)?;
     let sig = read_capped(args.signature, Cap::Signature)?;
-    let mut message = Message::open(args.file)?;
-    let passes = if args.prehash.is_some() { 1 } else { 2 };
-    let result = with_progress(&mut message, args.file, passes, |m| {
+    let result = crate::once::verify_input(args.file, |m| {
         key.verify_stream(m, &sig, &args.context, args.prehash)
-    });
+    })?;
     match result {
-        Ok(()) => write_stdout(b"valid signature\n", false),
+        Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidSignatureLength { .. }) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",

@@ -57,7 +57,9 @@ pub fn keygen(
         &key.to_bytes(),
         public.map(|p| (p, &public_key[..])),
         force,
-    )
+    )?;
+    let fp = key.verifying_key().fingerprint();
+    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }
 
 pub(crate) fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {
@@ -170,9 +172,8 @@ pub fn verify(
 ) -> Result<(), CliError> {
     let key = load_public(public, alg)?;
     let sig = read_capped(signature, Cap::Signature)?;
-    let mut message = Message::open(file)?;
-    match with_progress(&mut message, file, 2, |m| key.verify_stream(m, &sig)) {
-        Ok(()) => write_stdout(b"valid signature\n", false),
+    match crate::once::verify_input(file, |m| key.verify_stream(m, &sig))? {
+        Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
         Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",

@@ -51,9 +51,12 @@ pub enum CmsCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Verify a SignedData; exit 0 if every signature checks out, 1 if not.
+    /// Verify a SignedData (DER, or BER as Bouncy Castle writes it); exit 0
+    /// if every signature checked verifies, 1 if not. Each SignerInfo (at
+    /// most 16) is reported.
     Verify {
-        /// The signer's certificate (default: the one embedded). The
+        /// The signer's certificate (default: the one embedded). With
+        /// several signers, only the SignerInfos naming it are checked. The
         /// certificate itself is not checked; use `sphincs cert verify`.
         #[arg(long, value_name = "CERT")]
         cert: Option<PathBuf>,
@@ -119,31 +122,94 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 Some(p) => Some(Message::open(Some(p))?),
                 None => None,
             };
-            match cms::verify(&sd, signer.as_ref(), message.as_mut().map(Message::source)) {
-                Ok(check) => {
-                    let text = format!(
-                        "CMS signature OK: signed by {} ({}, {} content{})\n  the signer's certificate was not checked; use `sphincs cert verify`\n",
-                        check.signer,
-                        check.digest,
-                        if check.attached { "attached" } else { "detached" },
-                        check
-                            .signing_time
-                            .map(|t| format!(", signed at {t}"))
-                            .unwrap_or_default()
-                    );
-                    write_stdout(text.as_bytes(), false)
-                }
-                Err(Error::InvalidSignature) => Err(CliError::InvalidSignature(format!(
-                    "invalid: {}: the signature does not verify",
-                    signed.display()
-                ))),
-                Err(Error::VerificationFailed(msg)) => Err(CliError::InvalidSignature(format!(
-                    "invalid: {}: {msg}",
-                    signed.display()
-                ))),
-                Err(e) => Err(CliError::file(&signed, e)),
+            let (attached, signers) =
+                cms::verify_signers(&sd, signer.as_ref(), message.as_mut().map(Message::source))
+                    .map_err(|e| match e {
+                        Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
+                            "invalid: {}: {msg}",
+                            signed.display()
+                        )),
+                        e => CliError::file(&signed, e),
+                    })?;
+            report(&signed, attached, &signers)
+        }
+    }
+}
+
+/// One line per SignerInfo; exit 1 (invalid) if any checked one failed,
+/// 2 if one could not be checked (malformed, unsupported).
+fn report(signed: &Path, attached: bool, signers: &[cms::SignerCheck]) -> Result<(), CliError> {
+    let many = signers.len() > 1;
+    let mut text = String::new();
+    let mut invalid = None;
+    let mut broken = None;
+    for s in signers {
+        let who = |s: &cms::SignerCheck| match (&s.signer, many) {
+            (Some(n), _) => n.clone(),
+            (None, true) => format!("SignerInfo {}", s.index),
+            (None, false) => "the signer".into(),
+        };
+        match &s.result {
+            _ if !s.checked => {
+                text += &format!(
+                    "  SignerInfo {}: not checked (not the given certificate)\n",
+                    s.index
+                )
+            }
+            Ok(()) => {
+                text += &format!(
+                    "CMS signature OK: signed by {} ({}, {} content{})\n",
+                    who(s),
+                    s.digest.map(|d| d.to_string()).unwrap_or_default(),
+                    if attached { "attached" } else { "detached" },
+                    s.signing_time
+                        .as_ref()
+                        .map(|t| format!(", signed at {t}"))
+                        .unwrap_or_default()
+                );
+            }
+            Err(Error::InvalidSignature) => {
+                invalid.get_or_insert(format!(
+                    "invalid: {}: {}the signature does not verify",
+                    signed.display(),
+                    if many {
+                        format!("SignerInfo {}: ", s.index)
+                    } else {
+                        String::new()
+                    }
+                ));
+            }
+            Err(Error::VerificationFailed(msg)) => {
+                invalid.get_or_insert(format!(
+                    "invalid: {}: {}{msg}",
+                    signed.display(),
+                    if many {
+                        format!("SignerInfo {}: ", s.index)
+                    } else {
+                        String::new()
+                    }
+                ));
+            }
+            Err(e) => {
+                broken.get_or_insert(if many {
+                    CliError::file(signed, format!("SignerInfo {}: {e}", s.index))
+                } else {
+                    CliError::file(signed, e.clone())
+                });
             }
         }
+    }
+    if invalid.is_none() && broken.is_none() {
+        text += "  the signer's certificate was not checked; use `sphincs cert verify`\n";
+    }
+    // With several signers, say which verified even when one did not.
+    if many || (invalid.is_none() && broken.is_none()) {
+        write_stdout(text.as_bytes(), false)?;
+    }
+    match (invalid, broken) {
+        (Some(m), _) => Err(CliError::InvalidSignature(m)),
+        (None, Some(e)) => Err(e),
+        (None, None) => Ok(()),
     }
 }
 

@@ -102,7 +102,7 @@ fn fips205(alg: Algorithm) -> Walk<'static> {
         title: format!(
             "{alg} (security category {}, OID {})",
             alg.security_category(),
-            alg.oid()
+            alg.oid().unwrap_or_else(|| "none".into())
         ),
         pk_len: alg.public_key_len(),
         sk_len: alg.secret_key_len(),

@@ -1,8 +1,12 @@
 //! The two ways a command fails: a signature that does not verify (exit 1),
-//! and everything else (exit 2, one line on stderr).
+//! and everything else (exit 2, one line on stderr). The library's errors
+//! speak in library terms; this is where the command line adds its own hints
+//! (which `sphincs` command makes the key that is needed).
 
 use std::fmt::Display;
 use std::path::Path;
+
+use sphincs::{Error, KeyMode, RequestedMode};
 
 /// Why a command did not succeed.
 #[derive(Debug)]
@@ -20,8 +24,49 @@ impl CliError {
     }
 }
 
-impl From<sphincs::Error> for CliError {
-    fn from(e: sphincs::Error) -> Self {
-        CliError::Failed(e.to_string())
+impl From<Error> for CliError {
+    fn from(e: Error) -> Self {
+        match (&e, hint(&e)) {
+            (_, Some(h)) => CliError::Failed(format!("{e}. On the command line: {h}")),
+            // The library says what the name is; say which commands take it.
+            (Error::WrongScheme { takes, .. }, None) if takes.starts_with("FIPS") => {
+                CliError::Failed(format!(
+                    "{e}; in this tool `keygen`, `sign` and `verify` take it with -a (raw keys), but certificates and CMS need a FIPS 205 key"
+                ))
+            }
+            _ => CliError::Failed(e.to_string()),
+        }
     }
+}
+
+/// The `sphincs` command that makes the key an error asks for, if any.
+fn hint(e: &Error) -> Option<String> {
+    let (alg, key_mode, requested) = match e {
+        Error::WrongKeyMode {
+            algorithm,
+            key_mode,
+            requested,
+        } => (*algorithm, *key_mode, *requested),
+        Error::PreHashNotBound { algorithm, .. } => {
+            return Some(format!(
+                "use --prehash {} for a HashSLH-DSA key, or a raw key (-a) for any pre-hash",
+                algorithm.bound_prehash()
+            ))
+        }
+        _ => return None,
+    };
+    let short = &alg.name()["SLH-DSA-".len()..];
+    let raw = "a raw key, used with -a, takes any pre-hash";
+    Some(match (key_mode, requested) {
+        (KeyMode::HashSlhDsa(_), RequestedMode::HashSlhDsa(_)) => format!(
+            "omit --prehash, or make a key for pure SLH-DSA: `sphincs keygen -a {short}` for pure SLH-DSA ({raw})"
+        ),
+        (KeyMode::HashSlhDsa(_), RequestedMode::Pure) => {
+            format!("make a pure key: `sphincs keygen -a {short}`")
+        }
+        _ => format!(
+            "omit --prehash, or make a HashSLH-DSA key: `sphincs keygen -a {short} --prehash {}` ({raw})",
+            alg.bound_prehash()
+        ),
+    })
 }

@@ -11,15 +11,17 @@ use zeroize::Zeroizing;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
-/// Parses `-a ALG`.
+/// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
-    name.map(|n| n.parse::<Algorithm>().map_err(CliError::from))
+    name.map(|n| sphincs::fips205_algorithm(n).map_err(CliError::from))
         .transpose()
 }
 
 /// What a key file turned out to hold.
 enum Kind {
     Private,
+    /// An encrypted PKCS#8 private key: decrypted with the passphrase.
+    Encrypted,
     Public,
     Raw,
     /// PEM or DER that is neither key: the loader reports why.
@@ -27,6 +29,9 @@ enum Kind {
 }
 
 fn classify(bytes: &[u8]) -> Kind {
+    if encoding::encrypted::is_encrypted_private_key(bytes) {
+        return Kind::Encrypted;
+    }
     if let Some(label) = encoding::pem_label(bytes) {
         return match label {
             PRIVATE_KEY_LABEL => Kind::Private,
@@ -69,6 +74,10 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
         Kind::Private | Kind::Malformed => {
             DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
         }
+        Kind::Encrypted => {
+            let plain = decrypt(path, &bytes)?;
+            DynSigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(path, e))?
+        }
         Kind::Public => {
             return Err(CliError::file(
                 path,
@@ -77,7 +86,11 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
         }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
-            DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
+                crate::tree_file::load_limited(path, alg, &bytes)?
+            } else {
+                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+            }
         }
     };
     check_algorithm(path, alg, key.algorithm())?;
@@ -95,6 +108,9 @@ pub fn load_verifying_key(
             DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
         }
         Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
+            .map_err(|e| CliError::file(path, e))?
+            .verifying_key(),
+        Kind::Encrypted => DynSigningKey::from_pkcs8_unchecked(&decrypt(path, &bytes)?)
             .map_err(|e| CliError::file(path, e))?
             .verifying_key(),
         Kind::Raw => {
@@ -123,6 +139,17 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerify
         }
         _ => load_signing_key(path, alg).map(|k| k.verifying_key()),
     }
+}
+
+/// The plain PKCS#8 of an encrypted key, with the run's passphrase.
+pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let pass = crate::passphrase::for_reading(path)?;
+    encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
+}
+
+/// Whether the key file holds an encrypted private key.
+pub fn is_encrypted(bytes: &[u8]) -> bool {
+    matches!(classify(bytes), Kind::Encrypted)
 }
 
 /// The set of a raw key: `-a` is required, and the length must fit it.

@@ -15,6 +15,8 @@ mod bench;
 mod calls;
 mod cert;
 mod cmd_batch;
+mod cmd_fingerprint;
+mod cmd_key;
 mod cmd_keys;
 mod cmd_s256;
 mod cmd_sign;
@@ -25,6 +27,10 @@ mod error;
 mod hex;
 mod io;
 mod keyfile;
+mod once;
+mod passphrase;
+mod say;
+mod tree_file;
 
 use error::CliError;
 
@@ -38,24 +44,47 @@ static HEAP: sphincs::hash::backend::CountingAllocator = sphincs::hash::backend:
     name = "sphincs",
     version,
     about = "SLH-DSA (FIPS 205) stateless hash-based signatures, the pre-standard SPHINCS+ round 3.1 and SPHINCS-256 (2015), X.509 certificates and CMS",
-    after_help = "Exit status: 0 success or valid signature, 1 invalid signature, 2 usage or input error."
+    after_help = "Exit status: 0 success or valid signature, 1 invalid signature, 2 usage or input error.",
+    arg_required_else_help = true
 )]
 struct Cli {
+    /// Print no status lines ("valid signature", "FILE: signed, FILE.sig",
+    /// keygen's fingerprint); errors and invalid signatures still go to
+    /// standard error.
+    #[arg(short = 'q', long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
+    /// Read the passphrase of an encrypted private key (or for keygen
+    /// --encrypt, key encrypt) from the first line of FILE.
+    #[arg(long, global = true, value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+    /// Read the passphrase from the open file descriptor N (first line).
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        conflicts_with = "passphrase_file"
+    )]
+    passphrase_fd: Option<u32>,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, and
-    /// the 36 SPHINCS+ round-3.1 sets (raw keys only).
+    /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, the
+    /// six limited-signature sets of draft SP 800-230 (ipd; raw keys, at most
+    /// 2^24 signatures per key) and the 36 SPHINCS+ round-3.1 sets (raw keys only).
     List,
-    /// Generate a key pair.
+    /// Generate a key pair; prints the key's fingerprint (see `fingerprint`).
     Keygen {
         /// Parameter set, e.g. SLH-DSA-SHAKE-128f or sha2-256s, or a SPHINCS+
         /// round-3.1 set such as sphincs-shake-128f-simple, whose keys are raw
         /// bytes since no OID exists for them (see `sphincs list`).
         /// `sphincs-256` (SPHINCS, 2015): raw SUPERCOP keys too (no OID); --der, --context and --prehash are refused.
+        /// The *-24 sets (e.g. sha2-128-24) are draft SP 800-230 (ipd): raw keys
+        /// (no OID), a progress bar while the single 2^21-2^22-leaf tree is
+        /// computed, its cache written to KEY.tree; a key must NEVER make more
+        /// than 2^24 signatures.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: String,
         /// Where to write the private key (created with mode 0600).
@@ -67,11 +96,16 @@ enum Command {
         /// Write DER instead of PEM.
         #[arg(long)]
         der: bool,
+        /// Encrypt the private key with a passphrase (asked twice on the
+        /// terminal, or --passphrase-file / --passphrase-fd): PKCS#8 PBES2,
+        /// scrypt N=2^14 r=8 p=1 and AES-256-CBC.
+        #[arg(long)]
+        encrypt: bool,
         /// Replace existing files.
         #[arg(long)]
         force: bool,
-        /// Threads to use (default: all cores); the output is the same for any count.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads to use (default or 0: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
         /// Write a HashSLH-DSA key (RFC 9909 OIDs .35-.46) bound to this
         /// pre-hash, which must be the set's own: SHA2-256 (SHA2-128s/f),
@@ -79,6 +113,18 @@ enum Command {
         /// (other SHAKE sets). `sign` and `verify` then use it.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
+    },
+    /// Print the fingerprint of each key: `SHA256:` and the hex SHA-256 of
+    /// the SubjectPublicKeyInfo DER (FIPS 205 keys, whatever their file
+    /// format) or of the raw public key (round-3.1 and SPHINCS-256 keys).
+    /// A private key gives its public key's fingerprint.
+    Fingerprint {
+        /// Keys: PEM, DER, or raw bytes (raw needs -a).
+        #[arg(value_name = "KEY", required = true)]
+        keys: Vec<PathBuf>,
+        /// Parameter set of raw keys (required for round-3.1 and SPHINCS-256 keys).
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: Option<String>,
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
@@ -102,7 +148,9 @@ enum Command {
     /// Sign a file or standard input (the signature is raw bytes), or several
     /// files at once, each into FILE.sig.
     Sign {
-        /// Private key: PEM, DER, or raw bytes (raw needs -a).
+        /// Private key: PEM, DER, or raw bytes (raw needs -a). A draft SP 800-230
+        /// (ipd) key (-a *-24) signs from its tree cache KEY.tree; a missing,
+        /// stale or damaged cache is reported and the tree recomputed.
         #[arg(short = 'k', long = "key", value_name = "KEY")]
         key: PathBuf,
         #[command(flatten)]
@@ -117,7 +165,8 @@ enum Command {
         /// HashSLH-DSA with this pre-hash, e.g. SHA2-512, SHAKE-256.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
-        /// Signature file (default: standard output).
+        /// Signature file; `-` for standard output (default: FILE.sig beside
+        /// FILE, or standard output when signing standard input).
         #[arg(short = 'o', long = "out", value_name = "SIG")]
         out: Option<PathBuf>,
         /// Replace an existing signature file.
@@ -137,8 +186,8 @@ enum Command {
         /// beside each file.
         #[arg(long, value_name = "DIR", conflicts_with = "out")]
         out_dir: Option<PathBuf>,
-        /// Threads to use (default: all cores); the output is the same for any count.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads to use (default or 0: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
     },
     /// Verify a signature; exit status 0 if valid, 1 if not. Without -s, each
@@ -169,8 +218,8 @@ enum Command {
         /// -s, one or more files, each verified against FILE.sig.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Threads for many files (default: all cores).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads for many files (default or 0: all cores).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
     },
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
@@ -208,8 +257,8 @@ enum Command {
         /// Replace an existing output file.
         #[arg(long)]
         force: bool,
-        /// Threads to use (default: all cores); the output is the same for any count.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads to use (default or 0: all cores); the output is the same for any count.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
     },
     /// Time keygen, sign (deterministic) and verify: median and minimum time,
@@ -222,10 +271,10 @@ enum Command {
         /// keygen, sign, verify or all.
         #[arg(long, value_name = "OP", default_value = "all")]
         op: String,
-        /// Threads per operation (default: all cores).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        /// Threads per operation (default or 0: all cores).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
-        /// Hash backend: scalar, avx2, avx512 or sha-ni (default: the best this CPU has).
+        /// Hash backend: scalar, avx2, avx512, sha-ni, neon or sha3 (default: the best this CPU has).
         #[arg(long, value_name = "NAME")]
         backend: Option<String>,
         /// Timed runs per operation (default: as many as fit in about a second,
@@ -249,11 +298,21 @@ enum Command {
         batch: Option<u32>,
     },
     /// X.509 certificates and PKCS#10 requests signed with SLH-DSA (RFC 9909).
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Cert(cert::CertCommand),
     /// CMS SignedData signed with SLH-DSA (RFC 9814).
-    #[command(subcommand)]
+    #[command(subcommand, arg_required_else_help = true)]
     Cms(cms::CmsCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `sphincs man > sphincs.1`.
+    Man,
+    /// Add or remove the passphrase of a private key.
+    #[command(subcommand)]
+    Key(cmd_key::KeyCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {
@@ -284,16 +343,28 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `sphincs` or `sphincs cert` alone: the help, on stderr, status 2.
+            eprint!("{}", e.render());
+            return ExitCode::from(2);
+        }
         Err(e) => {
             // Usage errors: one line, like every other error, and status 2.
             eprintln!("sphincs: error: {}", usage_error_line(&e));
             return ExitCode::from(2);
         }
     };
-    match run(cli.command) {
+    say::set_quiet(cli.quiet);
+    passphrase::set_source(passphrase::Source {
+        file: cli.passphrase_file,
+        fd: cli.passphrase_fd,
+    });
+    let result = run(cli.command);
+    passphrase::forget();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::InvalidSignature(why)) => {
-            eprintln!("{why}");
+            eprintln!("sphincs: {why}");
             ExitCode::from(1)
         }
         Err(CliError::Failed(msg)) => {
@@ -306,14 +377,38 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<(), CliError> {
     match command {
         Command::List => cmd_keys::list(),
+        Command::Fingerprint { keys, algorithm } => {
+            cmd_fingerprint::run(&keys, algorithm.as_deref())
+        }
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "sphincs", &mut out);
+            io::write_stdout(&out, false)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut out)
+                .map_err(|e| CliError::Failed(format!("cannot render the manual page: {e}")))?;
+            io::write_stdout(&out, false)
+        }
         Command::Keygen {
             algorithm,
             out,
             public,
             der,
             force,
+            encrypt,
             ..
-        } if cmd_s256::is(&algorithm) => cmd_s256::keygen(&out, public.as_deref(), der, force),
+        } if cmd_s256::is(&algorithm) => {
+            if encrypt {
+                return Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
+                ));
+            }
+            cmd_s256::keygen(&out, public.as_deref(), der, force)
+        }
         Command::Keygen {
             algorithm,
             out,
@@ -322,9 +417,13 @@ fn run(command: Command) -> Result<(), CliError> {
             force,
             threads,
             prehash,
+            encrypt,
         } => {
             let threads = thread_count(threads);
             match cmd_spx::parse(Some(&algorithm)) {
+                Some(_) if encrypt => Err(CliError::Failed(
+                    "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
+                )),
                 Some(alg) => {
                     cmd_spx::no_context(&[], prehash.is_some())?;
                     cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
@@ -337,6 +436,7 @@ fn run(command: Command) -> Result<(), CliError> {
                     der,
                     force,
                     threads,
+                    encrypt,
                 }),
             }
         }
@@ -372,14 +472,17 @@ fn run(command: Command) -> Result<(), CliError> {
         } if cmd_s256::is(&algorithm) => {
             cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
             one_file_for_s256(&files, out_dir.is_some())?;
+            let file = files.first().map(PathBuf::as_path);
+            let (out, implied) = signature_output(out, file)?;
             cmd_s256::sign(
                 &key,
                 out.as_deref(),
                 force,
-                files.first().map(PathBuf::as_path),
+                file,
                 thread_count(threads),
                 fault_hardened,
-            )
+            )?;
+            said_signed(file, out.as_deref(), implied)
         }
         Command::Sign {
             key,
@@ -433,6 +536,7 @@ fn run(command: Command) -> Result<(), CliError> {
                 return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, threads);
             }
             let file = files.first().map(PathBuf::as_path);
+            let (out, implied) = signature_output(out, file)?;
             match spx {
                 Some(alg) => {
                     cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
@@ -445,7 +549,7 @@ fn run(command: Command) -> Result<(), CliError> {
                         force,
                         file,
                         threads: thread_count(threads),
-                    })
+                    })?
                 }
                 None => cmd_sign::sign(cmd_sign::SignArgs {
                     key: &key,
@@ -458,8 +562,9 @@ fn run(command: Command) -> Result<(), CliError> {
                     algorithm: algorithm.as_deref(),
                     file,
                     threads: thread_count(threads),
-                }),
+                })?,
             }
+            said_signed(file, out.as_deref(), implied)
         }
         Command::Verify {
             public,
@@ -579,12 +684,42 @@ fn run(command: Command) -> Result<(), CliError> {
         }),
         Command::Cert(command) => cert::run(command),
         Command::Cms(command) => cms::run(command),
+        Command::Key(command) => cmd_key::run(command),
         Command::BenchStackProbe {
             algorithm,
             op,
             kib,
             backend,
         } => bench::stack_probe(&algorithm, &op, kib, backend.as_deref()),
+    }
+}
+
+/// Where one signature goes: `-o -` is standard output, `-o SIG` that file;
+/// without `-o`, FILE.sig beside FILE, or standard output for standard input.
+/// The flag says the name was implied (and is then printed).
+fn signature_output(
+    out: Option<PathBuf>,
+    file: Option<&std::path::Path>,
+) -> Result<(Option<PathBuf>, bool), CliError> {
+    match (out, file) {
+        (Some(o), _) if o.as_os_str() == "-" => Ok((None, false)),
+        (Some(o), _) => Ok((Some(o), false)),
+        (None, Some(f)) if f.as_os_str() != "-" => Ok((Some(cmd_batch::sig_path(f, None)?), true)),
+        (None, _) => Ok((None, false)),
+    }
+}
+
+/// After signing into an implied FILE.sig: the line many-file signing prints.
+fn said_signed(
+    file: Option<&std::path::Path>,
+    out: Option<&std::path::Path>,
+    implied: bool,
+) -> Result<(), CliError> {
+    match (file, out) {
+        (Some(f), Some(o)) if implied => {
+            say::status(&format!("{}: signed, {}\n", f.display(), o.display()))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -614,20 +749,44 @@ fn verify_files(
     cmd_batch::verify(checker, files, sig_dir, thread_count(threads))
 }
 
-/// `--threads N`, or every core the process may use.
+/// `--threads N`; nothing or 0 is every core the process may use (as
+/// `threads=0` in Python and C).
 fn thread_count(threads: Option<u16>) -> usize {
-    threads.map(usize::from).unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
+    sphincs::resolve_threads(threads.map_or(0, usize::from))
 }
 
-/// The first line of clap's message, without its "error: " prefix, and
-/// where to read more.
+/// clap's message in one line, without its "error: " prefix: the first line
+/// and, when it ends in a colon, the indented lines under it (the missing
+/// arguments), then where to read more.
 fn usage_error_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or_default();
-    let first = first.strip_prefix("error: ").unwrap_or(first).trim_end();
-    format!("{first} (see `sphincs --help`)")
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first
+        .strip_prefix("error: ")
+        .unwrap_or(first)
+        .trim_end()
+        .to_string();
+    if line.ends_with(':') {
+        let items: Vec<&str> = lines
+            .take_while(|l| l.starts_with(' '))
+            .map(str::trim)
+            .collect();
+        line = format!("{} {}", line, items.join(", "));
+    }
+    // "Usage: sphincs cert issue [OPTIONS] ..." names the (sub)command.
+    let command = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(|u| {
+            u.split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "sphincs".into());
+    format!("{line} (see `{command} --help`)")
 }
 
 impl ContextArgs {

@@ -134,7 +134,7 @@ fn check(s: &Scratch, c: &Case) -> Run {
         }
         Want::Invalid(needle) => {
             assert_eq!(run.code, 1, "{ctx}");
-            assert!(line.starts_with("invalid signature"), "{ctx}");
+            assert!(line.starts_with("sphincs: invalid signature"), "{ctx}");
             assert_eq!(line.lines().count(), 1, "one line: {ctx}");
             assert!(line.contains(needle), "want {needle:?}: {ctx}");
         }
@@ -773,7 +773,7 @@ fn full_disk() {
     }
     // Standard output on /dev/full fails the same way.
     let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(["sign", "-k", &k, &msg])
+        .args(["sign", "-k", &k, "-o", "-", &msg])
         .stdout(fs::OpenOptions::new().write(true).open(full).unwrap())
         .output()
         .unwrap();

@@ -255,3 +255,41 @@ fn bad_input() {
     let mixed = s.write("mixed.der", &der);
     sphincs(&["cert", "verify", &mixed]).usage_error("two signature algorithms");
 }
+
+/// The signature covers the bytes as received: a multi-valued RDN whose two
+/// attributes were swapped in the file (same name once sorted) is refused.
+#[test]
+fn swapped_multi_valued_rdn_is_refused() {
+    let s = Scratch::new("cert-mvrdn");
+    let (key, der) = (s.p("k.key"), s.p("c.der"));
+    sphincs(&["keygen", "-a", "sha2-128f", "-o", &key]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &key,
+        "--subject",
+        "CN=zz+O=aa,C=US",
+        "--der",
+        "-o",
+        &der,
+    ])
+    .ok();
+    sphincs(&["cert", "verify", &der]).ok();
+    let mut bytes = s.read("c.der");
+    // CN=zz then O=aa, each `30 09 06 03 55 04 0x 0c 02 ..`: swap the first pair.
+    let cn = [0x30, 0x09, 0x06, 0x03, 0x55, 0x04, 0x03];
+    let at = bytes.windows(7).position(|w| w == cn).unwrap();
+    assert_eq!(
+        bytes[at + 11..at + 18],
+        [0x30, 0x09, 0x06, 0x03, 0x55, 0x04, 0x0a]
+    );
+    let (a, b) = (
+        bytes[at..at + 11].to_vec(),
+        bytes[at + 11..at + 22].to_vec(),
+    );
+    bytes[at..at + 11].copy_from_slice(&b);
+    bytes[at + 11..at + 22].copy_from_slice(&a);
+    let bad = s.write("bad.der", &bytes);
+    sphincs(&["cert", "verify", &bad]).usage_error("canonical DER");
+}

@@ -145,7 +145,7 @@ fn every_set_keygen_sign_verify() {
         let out = sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
         assert_eq!(out.stdout, b"valid signature\n");
         let out = sphincs(&["verify", "-p", &p, "-s", &sig, &bad]).code(1);
-        assert_eq!(out.stderr, "invalid signature\n");
+        assert_eq!(out.stderr, "sphincs: invalid signature\n");
         assert!(String::from_utf8(s.read(&format!("{name}.pub")))
             .unwrap()
             .starts_with("-----BEGIN PUBLIC KEY-----\n"));
@@ -182,7 +182,7 @@ fn stdin_and_file_give_the_same_signature() {
     // A message larger than the 64 KiB read buffer, to exercise streaming.
     let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
     let msg = s.write("msg", &data);
-    let from_file = sphincs(&["sign", "-k", &k, "--deterministic", &msg])
+    let from_file = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &msg])
         .ok()
         .stdout;
     let from_dash = sphincs_in(&["sign", "-k", &k, "--deterministic", "-"], Some(&data))
@@ -203,7 +203,7 @@ fn stdin_and_file_give_the_same_signature() {
     {
         let (path, bytes) = (fifo.clone(), data.clone());
         let writer = std::thread::spawn(move || fs::write(path, bytes).unwrap());
-        let from_fifo = sphincs(&["sign", "-k", &k, "--deterministic", &fifo])
+        let from_fifo = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &fifo])
             .ok()
             .stdout;
         writer.join().unwrap();
@@ -213,8 +213,8 @@ fn stdin_and_file_give_the_same_signature() {
     sphincs_in(&["verify", "-p", &p, "-s", &sig, "-"], Some(&data)).ok();
     sphincs_in(&["verify", "-p", &p, "-s", &sig], Some(&data[1..])).code(1);
     // Hedged signatures differ from run to run but verify.
-    let h1 = sphincs(&["sign", "-k", &k, &msg]).ok().stdout;
-    let h2 = sphincs(&["sign", "-k", &k, &msg]).ok().stdout;
+    let h1 = sphincs(&["sign", "-k", &k, "-o", "-", &msg]).ok().stdout;
+    let h2 = sphincs(&["sign", "-k", &k, "-o", "-", &msg]).ok().stdout;
     assert_ne!(h1, h2);
     let sig = s.write("hedged", &h1);
     sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
@@ -423,7 +423,7 @@ fn raw_keys_need_an_algorithm() {
         &msg,
     ])
     .ok();
-    let via_der = sphincs(&["sign", "-k", &kd, "--deterministic", &msg])
+    let via_der = sphincs(&["sign", "-k", &kd, "--deterministic", "-o", "-", &msg])
         .ok()
         .stdout;
     assert_eq!(s.read("sig"), via_der);
@@ -543,7 +543,7 @@ fn bad_inputs_exit_2() {
     let short = s.write("short", &full[..full.len() - 1]);
     let out = sphincs(&["verify", "-p", &p, "-s", &short, &msg]).code(1);
     assert!(
-        out.stderr.starts_with("invalid signature: "),
+        out.stderr.starts_with("sphincs: invalid signature: "),
         "{}",
         out.stderr
     );
@@ -784,7 +784,7 @@ fn fault_hardened_signature_equals_the_normal_one() {
     let (k, p) = (s.p("k"), s.p("p"));
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).ok();
     let msg = s.write("msg", b"hardened");
-    let normal = sphincs(&["sign", "-k", &k, "--deterministic", &msg])
+    let normal = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &msg])
         .ok()
         .stdout;
     let sig = s.p("sig");
@@ -858,7 +858,7 @@ fn every_round31_set_keygen_sign_verify() {
         // The secret key verifies too (its public half).
         sphincs(&["verify", "-a", name, "-p", &k, "-s", &sig, &msg]).ok();
         let out = sphincs(&["verify", "-a", name, "-p", &p, "-s", &sig, &bad]).code(1);
-        assert_eq!(out.stderr, "invalid signature\n");
+        assert_eq!(out.stderr, "sphincs: invalid signature\n");
     }
 }
 

@@ -78,7 +78,7 @@ fn sign_and_verify() {
     sphincs(&["cms", "verify", &bad]).invalid("does not verify");
     // Truncated, garbage, a certificate instead of CMS: exit 2.
     let cut = s.write("cut.der", &der[..der.len() / 3]);
-    sphincs(&["cms", "verify", &cut]).usage_error("not a valid DER");
+    sphincs(&["cms", "verify", &cut]).usage_error("not a valid CMS ContentInfo");
     sphincs(&["cms", "verify", &other]).usage_error("neither PEM");
     sphincs(&["cms", "verify", &c]).usage_error("\"CERTIFICATE\"");
     // A HashSLH-DSA key cannot sign CMS (RFC 9814 is pure SLH-DSA).

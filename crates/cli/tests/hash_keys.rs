@@ -90,6 +90,8 @@ fn sign_and_verify_take_the_mode_from_the_key() {
         "--deterministic",
         "--prehash",
         "shake-128",
+        "-o",
+        "-",
         &msg,
     ])
     .ok()

@@ -196,3 +196,69 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
     println!("{FILE_MIB} MiB file:\n  {}", report.join("\n  "));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cat big | sphincs verify -s SIG -`: verification reads the message once,
+/// so standard input is streamed, not buffered (256 MiB through a pipe).
+#[test]
+#[allow(clippy::zombie_processes)] // reaped by wait4 below
+fn verify_from_a_pipe_in_bounded_memory() {
+    const PIPE_MIB: usize = 256;
+    const PIPE_RSS_LIMIT_KIB: i64 = 64 * 1024;
+    let dir = std::env::temp_dir().join(format!("sphincs-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let block = |i: usize| vec![(i % 251) as u8; 1 << 20];
+    let mut f = File::create(path("big.bin")).unwrap();
+    for i in 0..PIPE_MIB {
+        f.write_all(&block(i)).unwrap();
+    }
+    drop(f);
+    let (key, sig) = (path("k.pem"), path("s.bin"));
+    assert_eq!(
+        run_measured(&["keygen", "-a", "shake-128f", "-o", &key]).0,
+        0
+    );
+    assert_eq!(
+        run_measured(&["sign", "-k", &key, "-o", &sig, &path("big.bin")]).0,
+        0
+    );
+    std::fs::remove_file(path("big.bin")).unwrap();
+    let verify = |tamper: bool| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+            .args(["verify", "-p", &key, "-s", &sig, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            for i in 0..PIPE_MIB {
+                let mut b = block(i);
+                if tamper && i == PIPE_MIB - 1 {
+                    b[0] ^= 1;
+                }
+                stdin.write_all(&b).unwrap();
+            }
+        });
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: plain zeroed C struct, filled in by wait4.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
+        assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+        writer.join().unwrap();
+        assert!(libc::WIFEXITED(status));
+        (libc::WEXITSTATUS(status), usage.ru_maxrss)
+    };
+    let (code, rss) = verify(false);
+    assert_eq!(code, 0, "valid through a pipe");
+    assert!(
+        rss < PIPE_RSS_LIMIT_KIB,
+        "peak RSS {rss} KiB for {PIPE_MIB} MiB through standard input"
+    );
+    let (code, _) = verify(true);
+    assert_eq!(code, 1, "a changed last byte is invalid");
+    println!("verify {PIPE_MIB} MiB from a pipe: peak RSS {rss} KiB");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -150,7 +150,7 @@ fn known_answer_and_round_trip() {
         &other,
     ]);
     assert_eq!(r.code, 1);
-    assert_eq!(r.stderr.trim_end(), "invalid signature");
+    assert_eq!(r.stderr.trim_end(), "sphincs: invalid signature");
 
     // keygen: raw files of the reference's sizes, private key mode 0600.
     let (k2, p2) = (s.p("out/k2"), s.p("out/p2"));

@@ -4,9 +4,9 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyMemoryView, PyString};
 use sphincs::sphincsplus::SpxAlgorithm;
-use sphincs::{Algorithm, PreHash, Randomness};
+use sphincs::{Algorithm, Error, PreHash, Randomness};
 
 use crate::errors::to_py;
 
@@ -31,10 +31,23 @@ fn name_arg(obj: &Bound<'_, PyAny>, what: &str, enum_name: &str) -> PyResult<Str
 
 /// A FIPS 205 parameter set from its name ("SLH-DSA-SHAKE-128f", "shake-128f",
 /// any case) or an `Algorithm` member.
+/// A round-3.1 or SPHINCS-256 name says so (the core's words) and which
+/// class takes it.
 pub fn algorithm(obj: &Bound<'_, PyAny>) -> PyResult<Algorithm> {
-    name_arg(obj, "algorithm", "Algorithm")?
-        .parse()
-        .map_err(to_py)
+    let name = name_arg(obj, "algorithm", "Algorithm")?;
+    sphincs::fips205_algorithm(&name).map_err(|e| match e {
+        Error::WrongScheme { instead, .. } => {
+            let class = if instead.contains("sphincs256") {
+                "Sphincs256PrivateKey / Sphincs256PublicKey"
+            } else {
+                "SpxPrivateKey / SpxPublicKey"
+            };
+            PyValueError::new_err(format!(
+                "{e}; in Python, the SLHDSA* classes take FIPS 205 sets and sphincs.{class} take this one"
+            ))
+        }
+        e => to_py(e),
+    })
 }
 
 /// A SPHINCS+ round-3.1 set from its name ("sphincs-shake-128f-simple", any
@@ -42,7 +55,12 @@ pub fn algorithm(obj: &Bound<'_, PyAny>) -> PyResult<Algorithm> {
 pub fn spx_algorithm(obj: &Bound<'_, PyAny>) -> PyResult<SpxAlgorithm> {
     name_arg(obj, "algorithm", "SpxAlgorithm")?
         .parse()
-        .map_err(to_py)
+        .map_err(|e| match e {
+            Error::WrongScheme { .. } => PyValueError::new_err(format!(
+                "{e}; in Python, the Spx* classes take round-3.1 sets and sphincs.SLHDSAPrivateKey / SLHDSAPublicKey take this one"
+            )),
+            e => to_py(e),
+        })
 }
 
 /// `None` (pure SLH-DSA) or a pre-hash name as the CLI takes it ("SHA2-256", …).
@@ -50,19 +68,21 @@ pub fn prehash(name: Option<&str>) -> PyResult<Option<PreHash>> {
     name.map(|n| n.parse().map_err(to_py)).transpose()
 }
 
-/// A byte-string argument, held without the GIL: `bytes` as it is,
-/// `bytearray` and `memoryview` copied (another thread could change them
-/// while the GIL is released).
+/// A byte-string argument, held without the GIL: `bytes` as it is, any
+/// other object with the buffer protocol (`bytearray`, `memoryview`,
+/// `array.array`, `mmap`, a NumPy array) copied through a `memoryview`
+/// (another thread could change it while the GIL is released).
 pub fn bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyBackedBytes> {
     if let Ok(b) = obj.extract::<PyBackedBytes>() {
         return Ok(b);
     }
-    if obj.cast::<PyMemoryView>().is_ok() {
-        let copy = obj.py().get_type::<PyBytes>().call1((obj,))?;
+    // str has no buffer, so text is refused here rather than encoded.
+    if let Ok(view) = PyMemoryView::from(obj) {
+        let copy = view.call_method0("tobytes")?;
         return Ok(copy.extract::<PyBackedBytes>()?);
     }
     Err(PyTypeError::new_err(format!(
-        "{what} must be bytes-like (bytes, bytearray or memoryview), not {}",
+        "{what} must be bytes-like (bytes, bytearray, memoryview or another object with the buffer protocol), not {}",
         type_name(obj)
     )))
 }
@@ -76,25 +96,23 @@ pub fn opt_bytes(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<
     }
 }
 
-/// Threads for one operation: `None` is the calling thread alone.
+/// Threads for one operation: `None` is the calling thread alone, 0 every
+/// core (as `--threads 0` and C's `threads = 0`).
 pub fn threads(n: Option<i64>) -> PyResult<usize> {
     match n {
         None => Ok(1),
-        Some(n) if n >= 1 => {
-            usize::try_from(n).map_err(|_| PyValueError::new_err("threads is too large"))
-        }
+        Some(n) if n >= 0 => usize::try_from(n)
+            .map(sphincs::resolve_threads)
+            .map_err(|_| PyValueError::new_err("threads is too large")),
         Some(n) => Err(PyValueError::new_err(format!(
-            "threads must be at least 1, got {n}"
+            "threads must be 0 (every core) or more, got {n}"
         ))),
     }
 }
 
-/// Threads for a batch: `None` is every core of the machine.
+/// Threads for a batch: `None` (or 0) is every core of the machine.
 pub fn batch_threads(n: Option<i64>) -> PyResult<usize> {
-    match n {
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        some => threads(some),
-    }
+    threads(Some(n.unwrap_or(0)))
 }
 
 /// Where `addrnd` comes from: hedged by default, or deterministic, or given

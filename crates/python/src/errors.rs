@@ -4,6 +4,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 use sphincs::Error;
 
@@ -33,6 +34,24 @@ pub fn to_py(e: Error) -> PyErr {
         Error::Rng(_) | Error::Io(_) | Error::MessageChanged => PyOSError::new_err(msg),
         Error::FaultDetected | Error::BackendUnavailable(_) => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
+    }
+}
+
+/// An `OSError` for a file that could not be opened, with `errno`,
+/// `strerror` and `filename` (the path object as given) set as Python's own
+/// `open()` sets them (so it is `FileNotFoundError`, `PermissionError`, … by
+/// its errno).
+pub fn os_error(e: &std::io::Error, path: &Bound<'_, PyAny>) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let strerror = text
+                .strip_suffix(&format!(" (os error {code})"))
+                .unwrap_or(&text)
+                .to_string();
+            PyOSError::new_err((code, strerror, path.clone().unbind()))
+        }
+        None => PyOSError::new_err(format!("{path}: {e}")),
     }
 }
 

@@ -32,7 +32,7 @@ fn algorithms() -> Vec<AlgorithmInfo> {
                 a.public_key_len(),
                 a.secret_key_len(),
                 a.signature_len(),
-                Some(a.oid()),
+                a.oid(),
                 a.params().n,
                 a.security_category(),
             )

@@ -178,7 +178,11 @@ impl SLHDSAPrivateKey {
     /// OID, or the pure one for a pure or raw key.
     #[getter]
     fn oid(&self) -> String {
-        self.inner.mode().oid(self.inner.algorithm())
+        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
+        self.inner
+            .mode()
+            .oid(self.inner.algorithm())
+            .unwrap_or_default()
     }
 
     /// This key in another mode (see `mode`): "unrestricted", "pure", or a
@@ -360,7 +364,11 @@ impl SLHDSAPublicKey {
     /// The RFC 9909 OID the key is written under, as `SLHDSAPrivateKey.oid`.
     #[getter]
     fn oid(&self) -> String {
-        self.inner.mode().oid(self.inner.algorithm())
+        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
+        self.inner
+            .mode()
+            .oid(self.inner.algorithm())
+            .unwrap_or_default()
     }
 
     /// This key in another mode, as `SLHDSAPrivateKey.with_mode`.
@@ -438,6 +446,12 @@ impl SLHDSAPublicKey {
     }
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// its SubjectPublicKeyInfo DER (as `sphincs fingerprint` prints it).
+    fn fingerprint(&self) -> PyResult<String> {
+        self.inner.fingerprint().map_err(to_py)
+    }
+
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         py_bytes(py, &self.inner.to_bytes())
     }

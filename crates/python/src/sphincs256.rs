@@ -182,6 +182,12 @@ impl Sphincs256PublicKey {
     }
 
     /// The 1056 public-key bytes.
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// the raw public key (as `sphincs fingerprint -a sphincs-256` prints it).
+    fn fingerprint(&self) -> String {
+        self.inner.fingerprint()
+    }
+
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.inner.to_bytes())
     }

@@ -259,6 +259,12 @@ impl SpxPublicKey {
     }
 
     /// The raw public key (2n bytes).
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// the raw public key (as `sphincs fingerprint -a ALG` prints it).
+    fn fingerprint(&self) -> String {
+        self.inner.fingerprint()
+    }
+
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.inner.to_bytes())
     }

@@ -52,7 +52,7 @@ impl Streamed {
                     "expected a path (str or os.PathLike) or a binary file object with read()",
                 )
             })?;
-            let mut file = File::open(&path)?;
+            let mut file = File::open(&path).map_err(|e| crate::errors::os_error(&e, obj))?;
             let start = file.stream_position()?;
             Inner::File { file, start }
         };

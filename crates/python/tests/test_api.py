@@ -149,8 +149,10 @@ def test_bad_inputs(key):
         key.sign(b"m", randomness=bytes(15))
     with pytest.raises(ValueError, match="exclude each other"):
         key.sign(b"m", deterministic=True, randomness=bytes(16))
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        key.sign(b"m", threads=0)
+    with pytest.raises(ValueError, match="threads must be 0 .every core. or more"):
+        key.sign(b"m", threads=-1)
+    # threads=0 is every core, as --threads 0 and C's threads = 0.
+    pub.verify(key.sign(b"m", threads=0), b"m")
     with pytest.raises(TypeError, match="data must be bytes-like"):
         key.sign("text")
     # A signature of the wrong length is invalid, not a crash.
@@ -268,10 +270,12 @@ def test_spx_round_trip_and_batches():
 
 
 def test_spx_bad_inputs():
-    with pytest.raises(ValueError, match="unknown algorithm"):
+    with pytest.raises(ValueError, match="is a FIPS 205 .* this call takes SPHINCS"):
         sphincs.SpxPrivateKey.generate("SLH-DSA-SHAKE-128f")  # an SLH-DSA name
-    with pytest.raises(ValueError, match="unknown algorithm"):
+    with pytest.raises(ValueError, match="is a SPHINCS.* round-3.1 set, but this call takes FIPS 205"):
         sphincs.SLHDSAPrivateKey.generate(sphincs.SpxAlgorithm.SHAKE_128F_SIMPLE)
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        sphincs.SpxPrivateKey.generate("shake-129f")
     with pytest.raises(ValueError, match="seed is 47 bytes"):
         sphincs.SpxPrivateKey.from_seed(SPX, bytes(47))
     sk = sphincs.SpxPrivateKey.from_seed(SPX, bytes(48))

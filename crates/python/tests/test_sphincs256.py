@@ -120,8 +120,9 @@ def test_wrong_lengths_noise_and_types():
         SK.from_private_bytes("00" * 1088)
     with pytest.raises(TypeError):
         pk.verify(sig, "text")
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        sk.sign(b"m", threads=0)
+    with pytest.raises(ValueError, match="threads must be 0 .every core. or more"):
+        sk.sign(b"m", threads=-1)
+    assert sk.sign(b"m", threads=0) == sk.sign(b"m", threads=1)
     assert pk.verify(sig, b"") is None
 
 

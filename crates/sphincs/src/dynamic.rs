@@ -3,17 +3,13 @@
 
 use zeroize::Zeroizing;
 
-use crate::batch::VerifyItem;
 use crate::error::Error;
 use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
 use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::params::Algorithm;
 use crate::prehash::PreHash;
-use crate::slh_dsa::{
-    sign_internal_vec, verify_external, verify_external_many, verify_parts, PublicParts,
-    SecretParts,
-};
+use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, PublicParts, SecretParts};
 use crate::with_parameter_set;
 
 /// A secret key of any parameter set.
@@ -70,6 +66,73 @@ impl DynSigningKey {
         threads: usize,
     ) -> Result<Self, Error> {
         with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed))
+    }
+
+    /// [`DynSigningKey::generate_with_threads`], calling `progress(done,
+    /// total)` while a one-tree set (draft SP 800-230) computes its tree.
+    pub fn generate_with_progress(
+        alg: Algorithm,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_progress(threads, progress).map(Self::from_typed))
+    }
+
+    /// [`DynSigningKey::from_bytes`] with the seeds' tree recomputed on
+    /// `threads` threads and `progress(done, total)` called as it goes (a
+    /// one-tree set, draft SP 800-230, then keeps the tree as its cache).
+    pub fn from_bytes_with_progress(
+        alg: Algorithm,
+        sk: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        let raw = Self::from_bytes_unchecked(alg, sk)?;
+        let n = alg.params().n;
+        let fresh = Self::from_seeds_with_progress(
+            alg,
+            [&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]],
+            threads,
+            progress,
+        )?;
+        // PK.root is public: comparing it is no leak.
+        if fresh.verifying_key() == raw.verifying_key() {
+            Ok(fresh)
+        } else {
+            Err(Error::KeyMismatch)
+        }
+    }
+
+    /// [`DynSigningKey::from_seeds_with_threads`], calling `progress(done,
+    /// total)` while a one-tree set (draft SP 800-230) computes its tree.
+    pub fn from_seeds_with_progress(
+        alg: Algorithm,
+        seeds: [&[u8]; 3],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        let [s, p, k] = seeds;
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_progress(s, p, k, threads, progress).map(Self::from_typed))
+    }
+
+    /// The serialized tree cache of a one-tree set's key (see
+    /// [`SigningKey::tree_cache`]); `None` for the other sets.
+    pub fn tree_cache(&self) -> Option<Vec<u8>> {
+        self.parts
+            .cache
+            .as_ref()
+            .map(|c| c.to_bytes(&self.alg.params()))
+    }
+
+    /// Adopts a serialized tree cache after checking it (see
+    /// [`SigningKey::load_tree_cache`]); on an error the key is unchanged.
+    pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let parts = &mut self.parts;
+        with_parameter_set!(self.alg, P => {
+            let cache = crate::tree_cache::TreeCache::from_bytes::<P>(bytes, &parts.pk)?;
+            parts.cache = Some(std::sync::Arc::new(cache));
+            Ok(())
+        })
     }
 
     /// Loads a raw secret key, checking that PK.root matches the seeds.
@@ -200,11 +263,9 @@ impl DynVerifyingKey {
         with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
     }
 
-    /// Verifies items that all carry this key, up to
-    /// [`VERIFY_LANES`](crate::slh_dsa::VERIFY_LANES) side by side; `out[i]`
-    /// is [`DynVerifyingKey::verify`]'s answer for `items[i]`.
-    pub(crate) fn verify_same_key(&self, items: &[VerifyItem<'_>], out: &mut [Result<(), Error>]) {
-        with_parameter_set!(self.alg, P => verify_external_many::<P>(&self.parts, items, out))
+    /// The key's `PK.seed ‖ PK.root`, for the batch verifier.
+    pub(crate) fn parts(&self) -> &PublicParts {
+        &self.parts
     }
 
     /// `slh_verify_internal` (Algorithm 20) on M' as given.

@@ -74,14 +74,23 @@ pub struct DecodedPublicKey {
 
 /// The OID RFC 9909 assigns to `alg` in `mode` (the pure one for a raw key):
 /// it names the key in SPKI and PKCS#8 and the signature algorithm in X.509
-/// and CMS.
-pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> ObjectIdentifier {
+/// and CMS. The sets of draft SP 800-230 (ipd) have none: an
+/// [`Error::Encoding`] says so.
+pub fn algorithm_oid(alg: Algorithm, mode: KeyMode) -> Result<ObjectIdentifier, Error> {
     let body = match mode {
         KeyMode::HashSlhDsa(_) => alg.hash_oid_der(),
         _ => alg.oid_der(),
-    };
+    }
+    .ok_or_else(|| no_oid(alg))?;
     // Nine valid content octets of an OID under 2.16.840.1.101.3.4.3.
-    ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed")
+    Ok(ObjectIdentifier::from_bytes(&body).expect("RFC 9909 OIDs are well formed"))
+}
+
+/// The error for a set without an OID (the draft SP 800-230 sets).
+pub(crate) fn no_oid(alg: Algorithm) -> Error {
+    Error::Encoding(format!(
+        "{alg} (draft SP 800-230 (ipd)) has no OID assigned: its keys exist as raw keys only, not in SPKI, PKCS#8, PEM, certificates or CMS"
+    ))
 }
 
 /// The parameter set and mode an RFC 9909 OID names, if it is one of the 24.
@@ -243,7 +252,7 @@ fn algorithm_identifier(
 ) -> Result<AlgorithmIdentifierRef<'static>, Error> {
     let mode = mode.validate(alg)?;
     Ok(AlgorithmIdentifierRef {
-        oid: algorithm_oid(alg, mode),
+        oid: algorithm_oid(alg, mode)?,
         parameters: None,
     })
 }
@@ -362,7 +371,7 @@ fn wrong_label(found: &str, want: &str) -> String {
             "this is a public key (PEM \"PUBLIC KEY\"); expected a private key (PEM \"PRIVATE KEY\")".into()
         }
         ("ENCRYPTED PRIVATE KEY", _) => format!(
-            "encrypted private keys are not supported; decrypt it first (e.g. `openssl pkey`) to PEM \"{want}\""
+            "this private key is encrypted (PEM \"ENCRYPTED PRIVATE KEY\"); decrypt it with its passphrase (encoding::encrypted::decrypt_private_key) to PEM \"{want}\""
         ),
         _ => format!("PEM label is \"{found}\"; expected \"{want}\""),
     }
@@ -460,6 +469,7 @@ fn pem_encode_error(e: pem::Error) -> Error {
     Error::Encoding(format!("PEM encoding failed: {e}"))
 }
 
+pub mod encrypted;
 mod key_impls;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,10 @@
-//! The one error type of the crate: each variant says what was wrong in words
-//! a command-line user can act on.
+//! The one error type of the crate: each variant says what was wrong, and
+//! what to call instead, in the library's terms (front ends add their own
+//! hints: the CLI names its commands).
 
 use core::fmt;
 
+use crate::hash::backend::Backend;
 use crate::mode::{wrong_mode_message, KeyMode, RequestedMode};
 use crate::{Algorithm, PreHash};
 
@@ -14,6 +16,19 @@ pub enum Error {
     /// A name that is none of the twelve FIPS 205 parameter sets (or, where a
     /// round-3.1 name is expected, none of the 36 SPHINCS+ round-3.1 sets).
     UnknownAlgorithm(String),
+    /// The name of a parameter set of another scheme than the call takes: a
+    /// SPHINCS+ round-3.1 or SPHINCS-256 name where FIPS 205 sets are
+    /// expected, or a FIPS 205 name where round-3.1 sets are.
+    WrongScheme {
+        /// The name as given.
+        name: String,
+        /// What it names, e.g. "a SPHINCS+ round-3.1 set".
+        is: &'static str,
+        /// What the call takes, e.g. "FIPS 205 (SLH-DSA) sets".
+        takes: &'static str,
+        /// The part of the library that takes it.
+        instead: &'static str,
+    },
     /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
     UnknownPreHash(String),
     /// A public or secret key of the wrong length for its parameter set.
@@ -67,7 +82,7 @@ pub enum Error {
     Rng(String),
     /// Reading the message failed.
     Io(String),
-    /// A hash backend name that is none of `scalar`, `avx2`, `avx512`, `sha-ni`.
+    /// A hash backend name that is none of [`Backend::ALL`].
     UnknownBackend(String),
     /// A hash backend this CPU cannot run.
     BackendUnavailable(&'static str),
@@ -104,6 +119,15 @@ pub enum Error {
     /// or uses something this crate does not support (an unknown OID, a
     /// signature algorithm that is not the signer key's).
     Pki(String),
+    /// Something a signature family does not have, asked of one of its keys:
+    /// a context string, a pre-hash, an OID encoding or a key mode of a
+    /// round-3.1 or SPHINCS-256 key, say.
+    Unsupported {
+        /// The family, e.g. `SPHINCS+ round 3.1`.
+        family: &'static str,
+        /// What was asked, e.g. `context strings`.
+        what: &'static str,
+    },
     /// A well-formed certificate or CMS message that does not check out: not
     /// yet or no longer valid, an issuer that is not a CA or not the issuer,
     /// a message digest that does not match the content. (A signature that
@@ -117,6 +141,15 @@ impl fmt::Display for Error {
             Error::UnknownAlgorithm(name) => write!(
                 f,
                 "unknown algorithm {name:?}: expected an SLH-DSA parameter set such as SLH-DSA-SHA2-128s or shake-256f, or a SPHINCS+ round-3.1 set such as sphincs-shake-128f-simple"
+            ),
+            Error::WrongScheme {
+                name,
+                is,
+                takes,
+                instead,
+            } => write!(
+                f,
+                "{name:?} is {is}, but this call takes {takes}; {instead} takes it"
             ),
             Error::UnknownPreHash(name) => write!(
                 f,
@@ -144,10 +177,13 @@ impl fmt::Display for Error {
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
-            Error::UnknownBackend(name) => write!(
-                f,
-                "unknown hash backend {name:?}: expected scalar, avx2, avx512 or sha-ni"
-            ),
+            Error::UnknownBackend(name) => {
+                write!(f, "unknown hash backend {name:?}: expected one of")?;
+                for (i, b) in Backend::ALL.iter().enumerate() {
+                    write!(f, "{}{b}", if i == 0 { " " } else { ", " })?;
+                }
+                Ok(())
+            }
             Error::BackendUnavailable(name) => {
                 write!(f, "hash backend {name} needs CPU features this machine lacks")
             }
@@ -162,12 +198,13 @@ impl fmt::Display for Error {
                 wrong_mode_message(f, *algorithm, *key_mode, *requested)
             }
             Error::Pki(msg) => f.write_str(msg),
+            Error::Unsupported { family, what } => write!(f, "{family} does not support {what}"),
             Error::VerificationFailed(msg) => write!(f, "verification failed: {msg}"),
             Error::PreHashNotBound { algorithm, prehash } => write!(
                 f,
-                "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Use --prehash {} for a HashSLH-DSA key, or a raw key (-a) to sign with {prehash}",
+                "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",
                 algorithm.bound_prehash(),
-                algorithm.hash_oid(),
+                algorithm.hash_oid().unwrap_or_default(),
                 algorithm.bound_prehash()
             ),
         }

@@ -12,21 +12,12 @@ use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::params::{ParameterSet, MAX_N};
 use crate::prehash::PreHash;
+use crate::rand::{addrnd, os_random, Randomness};
 use crate::slh_dsa::{
-    keygen_parts, os_random, root_matches, sign_external, verify_external, PublicParts, SecretParts,
+    keygen_parts_with_progress, root_matches, sign_external, verify_external, PublicParts,
+    SecretParts,
 };
-
-/// Where signing randomness (`addrnd`, FIPS 205 §9.2) comes from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Randomness<'a> {
-    /// Fresh bytes from the operating system: the hedged variant, and the default.
-    #[default]
-    Hedged,
-    /// No randomness: opt_rand = PK.seed, so equal inputs give equal signatures.
-    Deterministic,
-    /// Caller-supplied n bytes (known-answer tests).
-    Given(&'a [u8]),
-}
+use crate::tree_cache::TreeCache;
 
 /// How to sign: context string, pure or pre-hash, and randomness.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,25 +37,6 @@ pub struct SignOptions<'a> {
     /// Twice the signing time and one more signature-sized allocation.
     /// Default `false`.
     pub fault_hardened: bool,
-}
-
-/// Resolves [`Randomness`] to the `addrnd` argument of FIPS 205.
-pub(crate) fn addrnd(r: Randomness<'_>, n: usize) -> Result<Option<Zeroizing<[u8; MAX_N]>>, Error> {
-    match r {
-        Randomness::Hedged => Ok(Some(Zeroizing::new(os_random(n)?))),
-        Randomness::Deterministic => Ok(None),
-        Randomness::Given(b) => {
-            if b.len() != n {
-                return Err(Error::InvalidRandomnessLength {
-                    expected: n,
-                    got: b.len(),
-                });
-            }
-            let mut x = [0u8; MAX_N];
-            x[..n].copy_from_slice(b);
-            Ok(Some(Zeroizing::new(x)))
-        }
-    }
 }
 
 /// Signs a streamed message per `opts` with the key parts of set `P`, in the
@@ -130,9 +102,40 @@ impl<P: ParameterSet> SigningKey<P> {
         pk_seed: &[u8],
         threads: usize,
     ) -> Result<Self, Error> {
-        Ok(Self::wrap(keygen_parts::<P>(
-            sk_seed, sk_prf, pk_seed, threads,
+        Self::from_seeds_with_progress(sk_seed, sk_prf, pk_seed, threads, &|_, _| {})
+    }
+
+    /// [`SigningKey::from_seeds_with_threads`], calling `progress(done,
+    /// total)` as the tree of a one-tree set (draft SP 800-230) is computed
+    /// (never called for the other sets).
+    pub fn from_seeds_with_progress(
+        sk_seed: &[u8],
+        sk_prf: &[u8],
+        pk_seed: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        Ok(Self::wrap(keygen_parts_with_progress::<P>(
+            sk_seed, sk_prf, pk_seed, threads, progress,
         )?))
+    }
+
+    /// The serialized tree cache of a one-tree set's key (draft SP 800-230:
+    /// public data, kept beside the key so that loading it need not recompute
+    /// the tree); `None` for the other sets, or a key loaded without it.
+    pub fn tree_cache(&self) -> Option<Vec<u8>> {
+        self.parts.cache.as_ref().map(|c| c.to_bytes(&P::PARAMS))
+    }
+
+    /// Adopts a serialized tree cache ([`SigningKey::tree_cache`]) after
+    /// checking it: a truncated, corrupted, foreign or stale cache is an
+    /// [`Error::Encoding`] saying which, and the key keeps signing without it
+    /// (recomputing its tree each time). Signatures are verified before
+    /// release either way.
+    pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let cache = TreeCache::from_bytes::<P>(bytes, &self.parts.pk)?;
+        self.parts.cache = Some(std::sync::Arc::new(cache));
+        Ok(())
     }
 
     /// `slh_keygen` (Algorithm 21): a fresh key from the operating system's RNG.
@@ -142,16 +145,31 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// [`SigningKey::generate`] on `threads` threads.
     pub fn generate_with_threads(threads: usize) -> Result<Self, Error> {
+        Self::generate_with_progress(threads, &|_, _| {})
+    }
+
+    /// [`SigningKey::generate_with_threads`], calling `progress(done, total)`
+    /// as the tree of a one-tree set (draft SP 800-230) is computed.
+    pub fn generate_with_progress(
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
         let n = P::PARAMS.n;
         let seeds = [os_random(n)?, os_random(n)?, os_random(n)?].map(Zeroizing::new);
-        Self::from_seeds_with_threads(&seeds[0][..n], &seeds[1][..n], &seeds[2][..n], threads)
+        Self::from_seeds_with_progress(
+            &seeds[0][..n],
+            &seeds[1][..n],
+            &seeds[2][..n],
+            threads,
+            progress,
+        )
     }
 
     /// Loads `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, recomputing PK.root from
     /// the seeds and comparing in constant time ([`Error::KeyMismatch`] if it differs).
     pub fn from_bytes(sk: &[u8]) -> Result<Self, Error> {
-        let key = Self::from_bytes_unchecked(sk)?;
-        if root_matches::<P>(&key.parts, 1) {
+        let mut key = Self::from_bytes_unchecked(sk)?;
+        if root_matches::<P>(&mut key.parts, 1) {
             Ok(key)
         } else {
             Err(Error::KeyMismatch)

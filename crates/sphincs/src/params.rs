@@ -1,5 +1,6 @@
-//! The twelve parameter sets of FIPS 205 Table 2, as zero-sized types for the
-//! typed API and as the runtime [`Algorithm`] enum for the dynamic one.
+//! The twelve parameter sets of FIPS 205 Table 2 and the six limited-signature
+//! sets of draft SP 800-230 (ipd), as zero-sized types for the typed API and
+//! as the runtime [`Algorithm`] enum for the dynamic one.
 
 use core::fmt;
 use core::str::FromStr;
@@ -8,30 +9,17 @@ use crate::error::Error;
 use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
 
-/// Largest `n` of any set; buffers are sized for it and sliced to `n`.
-pub const MAX_N: usize = 32;
-/// Largest WOTS+ `len` (n = 32, lg_w = 4).
-pub const MAX_WOTS_LEN: usize = 2 * MAX_N + 3;
-/// Largest digest length `m` (SLH-DSA-*-256f).
-pub const MAX_M: usize = 49;
-/// Largest number of FORS trees `k` (SLH-DSA-*-256f).
-pub const MAX_K: usize = 35;
-/// Largest FORS tree height `a`.
-pub const MAX_A: usize = 14;
-/// Largest XMSS tree height `h'`.
-pub const MAX_HP: usize = 9;
-/// Largest d (hypertree layers) of any set.
-pub const MAX_D: usize = 22;
+pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
 
 /// The longest signature of any scheme this crate implements, in bytes:
 /// SLH-DSA-SHA2/SHAKE-256f (and the round-3.1 256f sets, of the same size);
 /// SPHINCS-256's is 41 000. Readers of signature files cap their reads at it.
 pub const MAX_SIGNATURE_LEN: usize = 49_856;
 
-/// Winternitz parameter `lg_w`, 4 for every FIPS 205 set.
+/// Winternitz parameter `lg_w` of every FIPS 205 set (SP 800-230 also uses 2 and 3).
 pub const LG_W: usize = 4;
-/// `w = 2^lg_w`.
-pub const W: usize = 1 << LG_W;
+/// Largest `w = 2^lg_w` of any set.
+pub const MAX_W: usize = 1 << LG_W;
 
 /// The numbers of one parameter set (FIPS 205 Table 2) and what follows from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,16 +40,37 @@ pub struct Params {
     pub m: usize,
     /// NIST security category (1, 3 or 5).
     pub category: u8,
+    /// Winternitz parameter `lg_w` (4 in FIPS 205; 2 or 3 in SP 800-230).
+    pub lg_w: usize,
 }
 
 impl Params {
-    /// WOTS+ `len1 = 8n / lg_w`.
-    pub const fn wots_len1(&self) -> usize {
-        8 * self.n / LG_W
+    /// `w = 2^lg_w`.
+    pub const fn w(&self) -> usize {
+        1 << self.lg_w
     }
-    /// WOTS+ `len = len1 + len2`; `len2 = 3` for lg_w = 4 and every n of FIPS 205.
+    /// WOTS+ `len1 = ⌈8n / lg_w⌉` (FIPS 205 Eq. 5.1).
+    pub const fn wots_len1(&self) -> usize {
+        (8 * self.n).div_ceil(self.lg_w)
+    }
+    /// WOTS+ `len2 = ⌊log2(len1·(w−1)) / lg_w⌋ + 1` (FIPS 205 Eq. 5.2): 3 for
+    /// lg_w = 4 and every n of FIPS 205.
+    pub const fn wots_len2(&self) -> usize {
+        let max_csum = self.wots_len1() * (self.w() - 1);
+        (max_csum.ilog2() as usize) / self.lg_w + 1
+    }
+    /// WOTS+ `len = len1 + len2` (FIPS 205 Eq. 5.3).
     pub const fn wots_len(&self) -> usize {
-        self.wots_len1() + 3
+        self.wots_len1() + self.wots_len2()
+    }
+    /// The left shift of the checksum in Algorithms 7 and 8,
+    /// `(8 − ((len2·lg_w) mod 8)) mod 8`, which aligns it to whole bytes.
+    pub const fn csum_shift(&self) -> usize {
+        (8 - (self.wots_len2() * self.lg_w) % 8) % 8
+    }
+    /// Bytes the shifted checksum occupies, `⌈len2·lg_w / 8⌉`.
+    pub const fn csum_bytes(&self) -> usize {
+        (self.wots_len2() * self.lg_w).div_ceil(8)
     }
     /// Bytes of one XMSS signature: WOTS+ signature and authentication path.
     pub const fn xmss_sig_bytes(&self) -> usize {
@@ -130,14 +139,16 @@ pub trait ParameterSet: Instance {
 }
 
 macro_rules! parameter_sets {
-    ($( $ty:ident, $variant:ident, $name:literal, $hash:ty, $oid_arc:literal,
-        n=$n:literal h=$h:literal d=$d:literal hp=$hp:literal a=$a:literal k=$k:literal m=$m:literal cat=$cat:literal; )*) => {
+    (fips205 { $( $ty:ident, $variant:ident, $name:literal, $hash:ty, $oid_arc:literal,
+        n=$n:literal h=$h:literal d=$d:literal hp=$hp:literal a=$a:literal k=$k:literal m=$m:literal cat=$cat:literal; )* }
+     sp800_230 { $( $ty2:ident, $variant2:ident, $name2:literal, $hash2:ty,
+        n=$n2:literal h=$h2:literal d=$d2:literal hp=$hp2:literal a=$a2:literal k=$k2:literal lg_w=$lgw2:literal m=$m2:literal cat=$cat2:literal; )* }) => {
         $(
             #[doc = concat!("SLH-DSA-", $name, " (FIPS 205 Table 2).")]
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
             pub struct $ty;
             impl Instance for $ty {
-                const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat };
+                const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat, lg_w: LG_W };
                 type Hash = $hash;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
                 const NAME: &'static str = concat!("SLH-DSA-", $name);
@@ -146,49 +157,111 @@ macro_rules! parameter_sets {
                 const ALGORITHM: Algorithm = Algorithm::$variant;
             }
         )*
+        $(
+            #[doc = concat!("SLH-DSA-", $name2, " (draft SP 800-230 (ipd), limited-signature set: a key must never make more than 2^24 signatures).")]
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct $ty2;
+            impl Instance for $ty2 {
+                const PARAMS: Params = Params { n: $n2, h: $h2, d: $d2, hp: $hp2, a: $a2, k: $k2, m: $m2, category: $cat2, lg_w: $lgw2 };
+                type Hash = $hash2;
+                const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
+                const NAME: &'static str = concat!("SLH-DSA-", $name2);
+            }
+            impl ParameterSet for $ty2 {
+                const ALGORITHM: Algorithm = Algorithm::$variant2;
+            }
+        )*
 
-        /// A FIPS 205 parameter set chosen at run time.
+        /// A parameter set chosen at run time: the twelve of FIPS 205 and the
+        /// six limited-signature sets of draft SP 800-230 (ipd).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Algorithm {
             $( #[doc = concat!("SLH-DSA-", $name)] $variant, )*
+            $( #[doc = concat!("SLH-DSA-", $name2, " (draft SP 800-230 (ipd); at most 2^24 signatures per key)")] $variant2, )*
         }
 
         impl Algorithm {
-            /// All twelve sets, in the order of the RFC 9909 OIDs.
+            /// The twelve FIPS 205 sets, in the order of the RFC 9909 OIDs
+            /// (every one has an OID).
             pub const ALL: [Algorithm; 12] = [$(Algorithm::$variant),*];
 
-            /// The numbers of Table 2 for this set.
+            /// The six limited-signature sets of draft SP 800-230 (ipd): no
+            /// OID is assigned, so they exist as raw keys only, and a key
+            /// must never make more than 2^24 signatures.
+            pub const SP800_230: [Algorithm; 6] = [$(Algorithm::$variant2),*];
+
+            /// Every set: [`Algorithm::ALL`] then [`Algorithm::SP800_230`].
+            pub const EVERY: [Algorithm; 18] = [$(Algorithm::$variant,)* $(Algorithm::$variant2),*];
+
+            /// The numbers of this set.
             pub const fn params(self) -> Params {
-                match self { $(Algorithm::$variant => <$ty as Instance>::PARAMS,)* }
+                match self {
+                    $(Algorithm::$variant => <$ty as Instance>::PARAMS,)*
+                    $(Algorithm::$variant2 => <$ty2 as Instance>::PARAMS,)*
+                }
             }
 
-            /// The FIPS 205 name, e.g. `SLH-DSA-SHA2-128s`.
+            /// The set's name, e.g. `SLH-DSA-SHA2-128s` or `SLH-DSA-SHA2-128-24`.
             pub const fn name(self) -> &'static str {
-                match self { $(Algorithm::$variant => concat!("SLH-DSA-", $name),)* }
+                match self {
+                    $(Algorithm::$variant => concat!("SLH-DSA-", $name),)*
+                    $(Algorithm::$variant2 => concat!("SLH-DSA-", $name2),)*
+                }
             }
 
-            /// The last arc of the RFC 9909 OID `2.16.840.1.101.3.4.3.<arc>`.
-            pub const fn oid_arc(self) -> u32 {
-                match self { $(Algorithm::$variant => $oid_arc,)* }
+            /// The last arc of the RFC 9909 OID `2.16.840.1.101.3.4.3.<arc>`;
+            /// `None` for the SP 800-230 sets, which have no OID.
+            pub const fn oid_arc(self) -> Option<u32> {
+                match self {
+                    $(Algorithm::$variant => Some($oid_arc),)*
+                    $(Algorithm::$variant2 => None,)*
+                }
+            }
+
+            /// Whether this is one of the limited-signature sets of draft
+            /// SP 800-230 (ipd): at most 2^24 signatures per key.
+            pub const fn is_sp800_230(self) -> bool {
+                match self {
+                    $(Algorithm::$variant => false,)*
+                    $(Algorithm::$variant2 => true,)*
+                }
+            }
+
+            /// Whether this set uses SHAKE (rather than SHA-2).
+            pub const fn is_shake(self) -> bool {
+                // "SLH-DSA-SHAKE-…" against "SLH-DSA-SHA2-…".
+                self.name().as_bytes()[11] == b'K'
             }
         }
-
     };
 }
 
 parameter_sets! {
-    Sha2_128s,  Sha2_128s,  "SHA2-128s",  Sha2Cat1,  20, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
-    Sha2_128f,  Sha2_128f,  "SHA2-128f",  Sha2Cat1,  21, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
-    Sha2_192s,  Sha2_192s,  "SHA2-192s",  Sha2Cat35, 22, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
-    Sha2_192f,  Sha2_192f,  "SHA2-192f",  Sha2Cat35, 23, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
-    Sha2_256s,  Sha2_256s,  "SHA2-256s",  Sha2Cat35, 24, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
-    Sha2_256f,  Sha2_256f,  "SHA2-256f",  Sha2Cat35, 25, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
-    Shake128s,  Shake128s,  "SHAKE-128s", Shake,     26, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
-    Shake128f,  Shake128f,  "SHAKE-128f", Shake,     27, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
-    Shake192s,  Shake192s,  "SHAKE-192s", Shake,     28, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
-    Shake192f,  Shake192f,  "SHAKE-192f", Shake,     29, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
-    Shake256s,  Shake256s,  "SHAKE-256s", Shake,     30, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
-    Shake256f,  Shake256f,  "SHAKE-256f", Shake,     31, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
+    fips205 {
+        Sha2_128s,  Sha2_128s,  "SHA2-128s",  Sha2Cat1,  20, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
+        Sha2_128f,  Sha2_128f,  "SHA2-128f",  Sha2Cat1,  21, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
+        Sha2_192s,  Sha2_192s,  "SHA2-192s",  Sha2Cat35, 22, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
+        Sha2_192f,  Sha2_192f,  "SHA2-192f",  Sha2Cat35, 23, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
+        Sha2_256s,  Sha2_256s,  "SHA2-256s",  Sha2Cat35, 24, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
+        Sha2_256f,  Sha2_256f,  "SHA2-256f",  Sha2Cat35, 25, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
+        Shake128s,  Shake128s,  "SHAKE-128s", Shake,     26, n=16 h=63 d=7  hp=9 a=12 k=14 m=30 cat=1;
+        Shake128f,  Shake128f,  "SHAKE-128f", Shake,     27, n=16 h=66 d=22 hp=3 a=6  k=33 m=34 cat=1;
+        Shake192s,  Shake192s,  "SHAKE-192s", Shake,     28, n=24 h=63 d=7  hp=9 a=14 k=17 m=39 cat=3;
+        Shake192f,  Shake192f,  "SHAKE-192f", Shake,     29, n=24 h=66 d=22 hp=3 a=8  k=33 m=42 cat=3;
+        Shake256s,  Shake256s,  "SHAKE-256s", Shake,     30, n=32 h=64 d=8  hp=8 a=14 k=22 m=47 cat=5;
+        Shake256f,  Shake256f,  "SHAKE-256f", Shake,     31, n=32 h=68 d=17 hp=4 a=9  k=35 m=49 cat=5;
+    }
+    // Draft SP 800-230 (ipd), the table of its six sets: d = 1, so the tree
+    // index has zero bits; the hash families are those of FIPS 205's sets
+    // of the same category.
+    sp800_230 {
+        Sha2_128_24,  Sha2_128_24,  "SHA2-128-24",  Sha2Cat1,  n=16 h=22 d=1 hp=22 a=24 k=6  lg_w=2 m=21 cat=1;
+        Sha2_192_24,  Sha2_192_24,  "SHA2-192-24",  Sha2Cat35, n=24 h=21 d=1 hp=21 a=25 k=9  lg_w=3 m=32 cat=3;
+        Sha2_256_24,  Sha2_256_24,  "SHA2-256-24",  Sha2Cat35, n=32 h=21 d=1 hp=21 a=25 k=12 lg_w=2 m=41 cat=5;
+        Shake128_24,  Shake128_24,  "SHAKE-128-24", Shake,     n=16 h=22 d=1 hp=22 a=24 k=6  lg_w=2 m=21 cat=1;
+        Shake192_24,  Shake192_24,  "SHAKE-192-24", Shake,     n=24 h=21 d=1 hp=21 a=25 k=9  lg_w=3 m=32 cat=3;
+        Shake256_24,  Shake256_24,  "SHAKE-256-24", Shake,     n=32 h=21 d=1 hp=21 a=25 k=12 lg_w=2 m=41 cat=5;
+    }
 }
 
 /// Calls `$body` with the type alias `$P` bound to the parameter set of the
@@ -246,25 +319,52 @@ macro_rules! with_parameter_set {
                 type $P = $crate::params::Shake256f;
                 $body
             }
+            $crate::Algorithm::Sha2_128_24 => {
+                type $P = $crate::params::Sha2_128_24;
+                $body
+            }
+            $crate::Algorithm::Sha2_192_24 => {
+                type $P = $crate::params::Sha2_192_24;
+                $body
+            }
+            $crate::Algorithm::Sha2_256_24 => {
+                type $P = $crate::params::Sha2_256_24;
+                $body
+            }
+            $crate::Algorithm::Shake128_24 => {
+                type $P = $crate::params::Shake128_24;
+                $body
+            }
+            $crate::Algorithm::Shake192_24 => {
+                type $P = $crate::params::Shake192_24;
+                $body
+            }
+            $crate::Algorithm::Shake256_24 => {
+                type $P = $crate::params::Shake256_24;
+                $body
+            }
         }
     };
 }
 
-/// DER body of the OID arcs `2.16.840.1.101.3.4.3` shared by all twelve sets.
+/// DER body of the OID arcs `2.16.840.1.101.3.4.3` shared by the twelve FIPS 205 sets.
 const OID_PREFIX: [u8; 8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03];
 
 impl Algorithm {
-    /// The dotted RFC 9909 OID, e.g. `2.16.840.1.101.3.4.3.20`.
-    pub fn oid(self) -> String {
-        format!("2.16.840.1.101.3.4.3.{}", self.oid_arc())
+    /// The dotted RFC 9909 OID, e.g. `2.16.840.1.101.3.4.3.20`; `None` for
+    /// the SP 800-230 sets.
+    pub fn oid(self) -> Option<String> {
+        self.oid_arc()
+            .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
     }
 
     /// The DER content octets of the OID (without tag and length).
-    pub fn oid_der(self) -> [u8; 9] {
+    pub fn oid_der(self) -> Option<[u8; 9]> {
+        let arc = self.oid_arc()?;
         let mut out = [0u8; 9];
         out[..8].copy_from_slice(&OID_PREFIX);
-        out[8] = self.oid_arc() as u8;
-        out
+        out[8] = arc as u8;
+        Some(out)
     }
 
     /// The set whose OID has these DER content octets.
@@ -272,21 +372,24 @@ impl Algorithm {
         match body {
             [prefix @ .., arc] if prefix == OID_PREFIX => Algorithm::ALL
                 .into_iter()
-                .find(|a| a.oid_arc() == u32::from(*arc)),
+                .find(|a| a.oid_arc() == Some(u32::from(*arc))),
             _ => None,
         }
     }
 
     /// The set with this dotted OID.
     pub fn from_oid(dotted: &str) -> Option<Algorithm> {
-        Algorithm::ALL.into_iter().find(|a| a.oid() == dotted)
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.oid().as_deref() == Some(dotted))
     }
 
     /// The pre-hash RFC 9909 binds to this set's HashSLH-DSA OID: SHA-256
     /// for SHA2-128s/f, SHA-512 for the other SHA2 sets, SHAKE128 for
-    /// SHAKE-128s/f and SHAKE256 for the other SHAKE sets.
+    /// SHAKE-128s/f and SHAKE256 for the other SHAKE sets (the same rule by
+    /// category for the SP 800-230 sets, which have no OID to bind it).
     pub const fn bound_prehash(self) -> PreHash {
-        match (self.params().category, self.oid_arc() >= 26) {
+        match (self.params().category, self.is_shake()) {
             (1, false) => PreHash::Sha2_256,
             (_, false) => PreHash::Sha2_512,
             (1, true) => PreHash::Shake128,
@@ -296,28 +399,32 @@ impl Algorithm {
 
     /// The last arc of the RFC 9909 HashSLH-DSA OID
     /// `2.16.840.1.101.3.4.3.<arc>` (35–46, in the order of the pure ones).
-    pub const fn hash_oid_arc(self) -> u32 {
-        self.oid_arc() + 15
+    pub const fn hash_oid_arc(self) -> Option<u32> {
+        match self.oid_arc() {
+            Some(arc) => Some(arc + 15),
+            None => None,
+        }
     }
 
     /// The dotted HashSLH-DSA OID, e.g. `2.16.840.1.101.3.4.3.35` for
     /// `id-hash-slh-dsa-sha2-128s-with-sha256`.
-    pub fn hash_oid(self) -> String {
-        format!("2.16.840.1.101.3.4.3.{}", self.hash_oid_arc())
+    pub fn hash_oid(self) -> Option<String> {
+        self.hash_oid_arc()
+            .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
     }
 
     /// The DER content octets of the HashSLH-DSA OID.
-    pub fn hash_oid_der(self) -> [u8; 9] {
-        let mut out = self.oid_der();
-        out[8] = self.hash_oid_arc() as u8;
-        out
+    pub fn hash_oid_der(self) -> Option<[u8; 9]> {
+        let mut out = self.oid_der()?;
+        out[8] = self.hash_oid_arc()? as u8;
+        Some(out)
     }
 
     /// The set whose HashSLH-DSA OID has these DER content octets.
     pub fn from_hash_oid_der(body: &[u8]) -> Option<Algorithm> {
         Algorithm::ALL
             .into_iter()
-            .find(|a| a.hash_oid_der().as_slice() == body)
+            .find(|a| a.hash_oid_der().is_some_and(|d| d.as_slice() == body))
     }
 
     /// NIST security category.
@@ -336,10 +443,6 @@ impl Algorithm {
     pub const fn signature_len(self) -> usize {
         self.params().sig_bytes()
     }
-    /// Whether this set uses SHAKE (rather than SHA-2).
-    pub fn is_shake(self) -> bool {
-        self.name().starts_with("SLH-DSA-SHAKE")
-    }
 }
 
 impl fmt::Display for Algorithm {
@@ -351,11 +454,12 @@ impl fmt::Display for Algorithm {
 impl FromStr for Algorithm {
     type Err = Error;
 
-    /// Accepts `SLH-DSA-SHA2-128s`, any case, with or without the `SLH-DSA-` prefix.
+    /// Accepts `SLH-DSA-SHA2-128s` (or `SLH-DSA-SHA2-128-24`), any case,
+    /// with or without the `SLH-DSA-` prefix.
     fn from_str(s: &str) -> Result<Self, Error> {
         let want = s.trim();
         let short = |a: &Algorithm| &a.name()["SLH-DSA-".len()..];
-        Algorithm::ALL
+        Algorithm::EVERY
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(want) || short(a).eq_ignore_ascii_case(want))
             .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
@@ -411,8 +515,8 @@ mod tests {
                 alg.name()[8..].to_lowercase().parse::<Algorithm>().unwrap(),
                 alg
             );
-            assert_eq!(Algorithm::from_oid(&alg.oid()), Some(alg));
-            assert_eq!(Algorithm::from_oid_der(&alg.oid_der()), Some(alg));
+            assert_eq!(Algorithm::from_oid(&alg.oid().unwrap()), Some(alg));
+            assert_eq!(Algorithm::from_oid_der(&alg.oid_der().unwrap()), Some(alg));
         }
         assert_eq!(
             "SLH-DSA-SHA2-128s".parse::<Algorithm>().unwrap(),
@@ -424,8 +528,22 @@ mod tests {
         );
         assert!("sha2-128x".parse::<Algorithm>().is_err());
         assert!("".parse::<Algorithm>().is_err());
-        assert_eq!(Algorithm::Sha2_128s.oid(), "2.16.840.1.101.3.4.3.20");
-        assert_eq!(Algorithm::Shake256f.oid(), "2.16.840.1.101.3.4.3.31");
+        assert_eq!(
+            Algorithm::Sha2_128s.oid().as_deref(),
+            Some("2.16.840.1.101.3.4.3.20")
+        );
+        assert_eq!(
+            Algorithm::Shake256f.oid().as_deref(),
+            Some("2.16.840.1.101.3.4.3.31")
+        );
+        assert_eq!(
+            "shake-192-24".parse::<Algorithm>().unwrap(),
+            Algorithm::Shake192_24
+        );
+        assert_eq!(
+            "SLH-DSA-SHA2-128-24".parse::<Algorithm>().unwrap(),
+            Algorithm::Sha2_128_24
+        );
     }
 
     /// RFC 9909 §3's table of HashSLH-DSA OIDs and their pre-hashes, written
@@ -448,12 +566,50 @@ mod tests {
             (Algorithm::Shake256f, 46, Shake256),
         ];
         for (alg, arc, ph) in table {
-            assert_eq!(alg.hash_oid_arc(), arc, "{alg}");
-            assert_eq!(alg.hash_oid(), format!("2.16.840.1.101.3.4.3.{arc}"));
+            assert_eq!(alg.hash_oid_arc(), Some(arc), "{alg}");
+            assert_eq!(alg.hash_oid(), Some(format!("2.16.840.1.101.3.4.3.{arc}")));
             assert_eq!(alg.bound_prehash(), ph, "{alg}");
-            assert_eq!(Algorithm::from_hash_oid_der(&alg.hash_oid_der()), Some(alg));
-            assert_eq!(Algorithm::from_oid_der(&alg.hash_oid_der()), None);
-            assert_eq!(Algorithm::from_hash_oid_der(&alg.oid_der()), None);
+            let (pure, hash) = (alg.oid_der().unwrap(), alg.hash_oid_der().unwrap());
+            assert_eq!(Algorithm::from_hash_oid_der(&hash), Some(alg));
+            assert_eq!(Algorithm::from_oid_der(&hash), None);
+            assert_eq!(Algorithm::from_hash_oid_der(&pure), None);
         }
+    }
+
+    /// The six sets of draft SP 800-230 (ipd): sizes, m, len (Eq. 5.1–5.3
+    /// with lg_w = 2 and 3) and the checksum shift, written out.
+    #[test]
+    fn sp800_230_sizes() {
+        // (set, pk bytes, signature bytes, len1, len2, checksum shift)
+        let expect = [
+            (Algorithm::Sha2_128_24, 32, 3856, 64, 4, 0),
+            (Algorithm::Shake128_24, 32, 3856, 64, 4, 0),
+            (Algorithm::Sha2_192_24, 48, 7752, 64, 3, 7),
+            (Algorithm::Shake192_24, 48, 7752, 64, 3, 7),
+            (Algorithm::Sha2_256_24, 64, 14944, 128, 5, 6),
+            (Algorithm::Shake256_24, 64, 14944, 128, 5, 6),
+        ];
+        for (alg, pk, sig, len1, len2, shift) in expect {
+            let p = alg.params();
+            assert_eq!(alg.public_key_len(), pk, "{alg}");
+            assert_eq!(alg.signature_len(), sig, "{alg}");
+            assert_eq!((p.wots_len1(), p.wots_len2()), (len1, len2), "{alg}");
+            assert_eq!(p.csum_shift(), shift, "{alg}");
+            assert!(p.wots_len() <= MAX_WOTS_LEN && p.a <= MAX_A && p.hp <= MAX_HP);
+            assert_eq!((p.d, p.h, p.tree_idx_bytes()), (1, p.hp, 0), "{alg}");
+            assert_eq!(
+                p.m,
+                p.md_bytes() + p.tree_idx_bytes() + p.leaf_idx_bytes(),
+                "{alg}"
+            );
+            assert!(alg.is_sp800_230() && alg.oid().is_none() && alg.hash_oid().is_none());
+            assert_eq!(alg.name()[8..].parse::<Algorithm>().unwrap(), alg);
+        }
+        for alg in Algorithm::ALL {
+            let p = alg.params();
+            assert_eq!((p.lg_w, p.wots_len2(), p.csum_shift()), (4, 3, 4), "{alg}");
+            assert!(!alg.is_sp800_230());
+        }
+        assert_eq!(Algorithm::EVERY[12..], Algorithm::SP800_230);
     }
 }

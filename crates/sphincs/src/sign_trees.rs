@@ -11,15 +11,17 @@
 //! idles while another still has a tree to compute. The result is the same
 //! whatever the thread count.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::address::{Adrs, AdrsType};
+use crate::error::Error;
 use crate::fors::{fors_indices, fors_pk, fors_sign_tree};
 use crate::hash::Node;
 use crate::hypertree::next_layer;
 use crate::params::{Instance, MAX_D, MAX_K, MAX_N};
-use crate::xmss::{xmss_auth_path, xmss_wots_sign};
+use crate::tree_cache::CACHE_LEVEL;
+use crate::xmss::{xmss_auth_path, xmss_auth_path_from_level, xmss_wots_sign};
 
 /// Where each layer's tree and signing leaf are (the loop head of Algorithm 12).
 fn layer_positions<P: Instance>(mut idx_tree: u64, mut idx_leaf: u32) -> [(u64, u32); MAX_D] {
@@ -46,6 +48,11 @@ struct Trees<'a, P: Instance> {
     md: &'a [u8],
     fors_adrs: Adrs,
     pos: [(u64, u32); MAX_D],
+    /// The kept nodes of a one-tree set's XMSS tree (draft SP 800-230).
+    cache: Option<&'a [Node]>,
+    /// Set when the subtree computed from SK.seed is not the kept node: the
+    /// secret key is not the one the (validated) cache belongs to.
+    mismatch: AtomicBool,
     /// Test-only: this computation is the faulted one (asked on the calling
     /// thread, whose fault injection is armed, not on a worker).
     #[cfg(test)]
@@ -63,7 +70,16 @@ impl<P: Instance> Trees<'_, P> {
     fn xmss_tree(&self, layer: usize, auth: &mut [u8]) -> Node {
         let (tree, leaf) = self.pos[layer];
         let adrs = layer_adrs(layer, tree);
-        let mut root = xmss_auth_path::<P>(self.t, leaf, &adrs, auth);
+        let mut root = match self.cache {
+            Some(nodes) if P::PARAMS.d == 1 => {
+                xmss_auth_path_from_level::<P>(self.t, leaf, &adrs, CACHE_LEVEL, nodes, auth)
+                    .unwrap_or_else(|| {
+                        self.mismatch.store(true, Ordering::Relaxed);
+                        [0u8; MAX_N]
+                    })
+            }
+            _ => xmss_auth_path::<P>(self.t, leaf, &adrs, auth),
+        };
         // Public: the verifier recomputes this root from the signature
         // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
         crate::ct_check::declassify(&mut root[..P::PARAMS.n]);
@@ -95,7 +111,9 @@ impl<P: Instance> Trees<'_, P> {
 
 /// Writes `SIG_FORS` and `SIG_HT` for the digest split into `md`, `idx_tree`,
 /// `idx_leaf` (`fors_sign`, Algorithm 16, and `ht_sign`, Algorithm 12),
-/// using up to `threads` threads.
+/// using up to `threads` threads; a one-tree set's XMSS tree comes from
+/// `cache` when given ([`Error::KeyMismatch`] if the secret key disagrees).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn fors_and_ht_sign<P: Instance>(
     t: &P::Hash,
     md: &[u8],
@@ -104,7 +122,8 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
     sig_fors: &mut [u8],
     sig_ht: &mut [u8],
     threads: usize,
-) {
+    cache: Option<&[Node]>,
+) -> Result<(), Error> {
     let p = P::PARAMS;
     let (k, d) = (p.k, p.d);
     let mut fors_adrs = Adrs::new();
@@ -116,6 +135,8 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
         md,
         fors_adrs,
         pos: layer_positions::<P>(idx_tree, idx_leaf),
+        cache,
+        mismatch: AtomicBool::new(false),
         #[cfg(test)]
         fault: crate::slh_dsa::fault_injection::fires(),
     };
@@ -133,7 +154,7 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
             trees.wots(layer, &msg, wots);
             msg = root;
         }
-        return;
+        return trees.outcome();
     }
     // Task j < d: the XMSS tree of layer j (the largest first); d + i < d + k:
     // FORS tree i; d + k + j: the WOTS+ signature of layer j, which waits for
@@ -195,6 +216,18 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
         }
         work();
     });
+    trees.outcome()
+}
+
+impl<P: Instance> Trees<'_, P> {
+    /// [`Error::KeyMismatch`] if the cache disagreed with the secret key.
+    fn outcome(&self) -> Result<(), Error> {
+        if self.mismatch.load(Ordering::Relaxed) {
+            Err(Error::KeyMismatch)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// The roots computed so far.

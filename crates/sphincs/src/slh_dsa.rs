@@ -6,19 +6,19 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::address::{Adrs, AdrsType};
-use crate::batch::VerifyItem;
 use crate::bits::to_int;
 use crate::ct_check::declassify;
 use crate::error::Error;
 use crate::fors::fors_pk_from_sig;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
-use crate::keys::{Signature, SigningKey, VerifyingKey};
 use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
+use crate::tree_cache::{uses_cache, TreeCache};
 use crate::xmss::xmss_root;
+use std::sync::Arc;
 
 /// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
@@ -27,12 +27,15 @@ pub(crate) struct PublicParts {
     pub pk_root: Node,
 }
 
-/// `SK.seed ‖ SK.prf` and the public key; wiped on drop.
+/// `SK.seed ‖ SK.prf` and the public key; wiped on drop. A key of a
+/// one-tree set (draft SP 800-230) may also hold its tree cache (public).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct SecretParts {
     pub sk_seed: Node,
     pub sk_prf: Node,
     pub pk: PublicParts,
+    #[zeroize(skip)]
+    pub cache: Option<Arc<TreeCache>>,
 }
 
 fn node(bytes: &[u8]) -> Node {
@@ -64,6 +67,7 @@ impl SecretParts {
             sk_seed: node(&sk[..n]),
             sk_prf: node(&sk[n..2 * n]),
             pk: PublicParts::from_raw(&sk[2 * n..]),
+            cache: None,
         }
     }
 
@@ -88,6 +92,18 @@ pub(crate) fn keygen_parts<P: Instance>(
     pk_seed: &[u8],
     threads: usize,
 ) -> Result<SecretParts, Error> {
+    keygen_parts_with_progress::<P>(sk_seed, sk_prf, pk_seed, threads, &|_, _| {})
+}
+
+/// [`keygen_parts`], calling `progress(done, total)` while a one-tree set
+/// (draft SP 800-230) computes its tree, which it keeps as the key's cache.
+pub(crate) fn keygen_parts_with_progress<P: Instance>(
+    sk_seed: &[u8],
+    sk_prf: &[u8],
+    pk_seed: &[u8],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<SecretParts, Error> {
     let p = P::PARAMS;
     for (what, x) in [
         ("SK.seed", sk_seed),
@@ -104,9 +120,14 @@ pub(crate) fn keygen_parts<P: Instance>(
         }
     }
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
-    let mut adrs = Adrs::new();
-    adrs.set_layer_address(p.d as u32 - 1);
-    let mut pk_root = xmss_root::<P>(&t, &adrs, threads);
+    let (mut pk_root, cache) = if uses_cache(&p) {
+        let (cache, root) = TreeCache::build::<P>(&t, pk_seed, threads, progress);
+        (root, Some(Arc::new(cache)))
+    } else {
+        let mut adrs = Adrs::new();
+        adrs.set_layer_address(p.d as u32 - 1);
+        (xmss_root::<P>(&t, &adrs, threads), None)
+    };
     // Public: PK.root is half of the public key.
     declassify(&mut pk_root[..p.n]);
     Ok(SecretParts {
@@ -116,19 +137,32 @@ pub(crate) fn keygen_parts<P: Instance>(
             pk_seed: node(pk_seed),
             pk_root,
         },
+        cache,
     })
 }
 
-/// Whether `PK.root` of a secret key is the root its seeds give, compared in constant time.
-pub(crate) fn root_matches<P: Instance>(sk: &SecretParts, threads: usize) -> bool {
+/// Whether `PK.root` of a secret key is the root its seeds give, compared
+/// in constant time. A one-tree set (draft SP 800-230) keeps the tree it
+/// computed as the key's cache when the roots match.
+pub(crate) fn root_matches<P: Instance>(sk: &mut SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
     let mut adrs = Adrs::new();
     adrs.set_layer_address(P::PARAMS.d as u32 - 1);
-    let root = xmss_root::<P>(&t, &adrs, threads);
+    let mut cache = None;
+    let root = if uses_cache(&P::PARAMS) {
+        let (c, root) = TreeCache::build::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {});
+        cache = Some(Arc::new(c));
+        root
+    } else {
+        xmss_root::<P>(&t, &adrs, threads)
+    };
     let mut matches = [root[..n].ct_eq(&sk.pk.pk_root[..n]).unwrap_u8()];
     // Public: the caller is told whether the key loads (one bit, nothing of the root).
     declassify(&mut matches);
+    if matches[0] == 1 {
+        sk.cache = sk.cache.take().or(cache);
+    }
     matches[0] == 1
 }
 
@@ -186,6 +220,11 @@ pub(crate) fn sign_parts<P: Instance>(
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
+    let cache = sk
+        .cache
+        .as_deref()
+        .filter(|c| c.belongs_to::<P>(&sk.pk))
+        .map(TreeCache::nodes);
     fors_and_ht_sign::<P>(
         &t,
         &digest[..md_len],
@@ -194,8 +233,8 @@ pub(crate) fn sign_parts<P: Instance>(
         sig_fors,
         sig_ht,
         threads,
-    );
-    Ok(())
+        cache,
+    )
 }
 
 /// [`sign_parts`], and with `fault_hardened` the whole computation a second
@@ -218,6 +257,17 @@ pub(crate) fn sign_parts_checked<P: Instance>(
     // Every pass of both computations must read the message the first read.
     let msg = &mut SamePasses::new(msg);
     sign_parts::<P>(sk, msg, opt_rand, sig, threads)?;
+    if uses_cache(&P::PARAMS) && !verify_parts::<P>(&sk.pk, msg, sig)? {
+        // A one-tree set's signature is always verified before release (it
+        // costs microseconds): a fault, or a secret key that does not
+        // match its public key, never yields a signature that fails.
+        sig.zeroize();
+        return Err(if sk.cache.is_some() {
+            Error::FaultDetected
+        } else {
+            Error::KeyMismatch
+        });
+    }
     if !fault_hardened {
         return Ok(());
     }
@@ -328,34 +378,6 @@ fn verify_digested<P: Instance, const G: usize>(
     );
 }
 
-/// Algorithms 24/25 for many items under the key `pk` of set `P`:
-/// `out[i]` is what [`verify_external`] answers for `items[i]` alone.
-pub(crate) fn verify_external_many<P: ParameterSet>(
-    pk: &PublicParts,
-    items: &[VerifyItem<'_>],
-    out: &mut [Result<(), Error>],
-) {
-    let p = P::PARAMS;
-    verify_many::<P>(pk, items.len(), out, |i, t| {
-        let it = &items[i];
-        // As `DynVerifyingKey::verify`: the key's mode first (items of one
-        // key may differ in mode only), then the length.
-        let prehash = it.key.mode().resolve(P::ALGORITHM, it.prehash)?;
-        if it.signature.len() != p.sig_bytes() {
-            return Err(Error::InvalidSignatureLength {
-                algorithm: P::ALGORITHM,
-                expected: p.sig_bytes(),
-                got: it.signature.len(),
-            });
-        }
-        let mut msg = it.message;
-        let d = with_m_prime(it.context, prehash, &mut msg, |m| {
-            h_msg::<P>(t, &it.signature[..p.n], &pk.pk_root[..p.n], m)
-        })?;
-        Ok((it.signature, d))
-    });
-}
-
 /// `slh_verify_internal` (Algorithm 20) for `count` signatures under the key
 /// `pk`: `digest(i, t)` checks item i and returns its signature (of the
 /// right length) and `H_msg` digest, or the item's error. The digests come
@@ -447,89 +469,6 @@ pub(crate) fn opt_rand(addrnd: Option<&[u8]>, n: usize, pk: &PublicParts) -> Res
     }
 }
 
-/// n fresh bytes from the operating system.
-pub(crate) fn os_random(n: usize) -> Result<Node, Error> {
-    let mut out = [0u8; MAX_N];
-    getrandom::fill(&mut out[..n]).map_err(|e| Error::Rng(e.to_string()))?;
-    Ok(out)
-}
-
-/// `slh_keygen_internal` (Algorithm 18).
-pub fn slh_keygen_internal<P: ParameterSet>(
-    sk_seed: &[u8],
-    sk_prf: &[u8],
-    pk_seed: &[u8],
-) -> Result<SigningKey<P>, Error> {
-    SigningKey::from_seeds(sk_seed, sk_prf, pk_seed)
-}
-
-/// `slh_keygen` (Algorithm 21): a key pair from the operating system's RNG.
-pub fn slh_keygen<P: ParameterSet>() -> Result<SigningKey<P>, Error> {
-    SigningKey::generate()
-}
-
-/// `slh_sign_internal` (Algorithm 19): signs M' as given; `addrnd` of `None`
-/// is the deterministic variant (opt_rand = PK.seed).
-pub fn slh_sign_internal<P: ParameterSet>(
-    m: &[u8],
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sign_internal_vec::<P>(sk.parts(), m, addrnd).map(Signature::from_vec_unchecked)
-}
-
-/// `slh_verify_internal` (Algorithm 20).
-pub fn slh_verify_internal<P: ParameterSet>(m: &[u8], sig: &[u8], pk: &VerifyingKey<P>) -> bool {
-    verify_parts::<P>(pk.parts(), &mut &m[..], sig).unwrap_or(false)
-}
-
-/// `slh_sign` (Algorithm 22): pure SLH-DSA with a context string of at most
-/// 255 bytes; `addrnd` of `None` is the deterministic variant.
-/// [`Error::WrongKeyMode`] for a key bound to HashSLH-DSA by its OID.
-pub fn slh_sign<P: ParameterSet>(
-    m: &[u8],
-    ctx: &[u8],
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sk.mode().require(P::ALGORITHM, None)?;
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, None, addrnd, 1, false)
-        .map(Signature::from_vec_unchecked)
-}
-
-/// `slh_verify` (Algorithm 24). A context longer than 255 bytes never verifies;
-/// nor does a key bound to HashSLH-DSA by its OID ([`crate::KeyMode`]).
-pub fn slh_verify<P: ParameterSet>(m: &[u8], sig: &[u8], ctx: &[u8], pk: &VerifyingKey<P>) -> bool {
-    pk.mode().require(P::ALGORITHM, None).is_ok()
-        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, None).is_ok()
-}
-
-/// `hash_slh_sign` (Algorithm 23): HashSLH-DSA with pre-hash `ph`.
-/// [`Error::WrongKeyMode`] for a key whose OID binds it to another mode.
-pub fn hash_slh_sign<P: ParameterSet>(
-    m: &[u8],
-    ctx: &[u8],
-    ph: PreHash,
-    sk: &SigningKey<P>,
-    addrnd: Option<&[u8]>,
-) -> Result<Signature<P>, Error> {
-    sk.mode().require(P::ALGORITHM, Some(ph))?;
-    sign_external::<P>(sk.parts(), &mut &m[..], ctx, Some(ph), addrnd, 1, false)
-        .map(Signature::from_vec_unchecked)
-}
-
-/// `hash_slh_verify` (Algorithm 25); `false` for a key whose OID binds it to another mode.
-pub fn hash_slh_verify<P: ParameterSet>(
-    m: &[u8],
-    sig: &[u8],
-    ctx: &[u8],
-    ph: PreHash,
-    pk: &VerifyingKey<P>,
-) -> bool {
-    pk.mode().require(P::ALGORITHM, Some(ph)).is_ok()
-        && verify_external::<P>(pk.parts(), &mut &m[..], sig, ctx, Some(ph)).is_ok()
-}
-
 /// Algorithms 22/23 over a streamed message.
 pub(crate) fn sign_external<P: ParameterSet>(
     sk: &SecretParts,
@@ -558,7 +497,7 @@ pub(crate) fn sign_internal_vec<P: ParameterSet>(
     let n = P::PARAMS.n;
     let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
-    sign_parts::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1)?;
+    sign_parts_checked::<P>(sk, &mut &m[..], &r[..n], &mut sig, 1, false)?;
     Ok(sig)
 }
 
@@ -589,8 +528,9 @@ pub(crate) fn verify_external<P: ParameterSet>(
 mod fault_tests {
     use super::fault_injection::arm;
     use super::*;
-    use crate::keys::{Randomness, SignOptions};
+    use crate::keys::{SignOptions, SigningKey};
     use crate::params::{Sha2_128f, Shake128f};
+    use crate::rand::Randomness;
     use crate::{Algorithm, DynSigningKey};
 
     fn key<P: ParameterSet>() -> SigningKey<P> {

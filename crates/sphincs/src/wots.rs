@@ -4,19 +4,21 @@
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
 use crate::hash::{wipe, Node, TweakableHash};
-use crate::params::{Instance, LG_W, MAX_N, MAX_WOTS_LEN, W};
+use crate::params::{Instance, MAX_N, MAX_W, MAX_WOTS_LEN};
 
 /// The base-w digits of an n-byte message followed by its checksum digits
-/// (the first steps of Algorithms 7 and 8).
+/// (the first steps of Algorithms 7 and 8). lg_w is a constant of each set's
+/// code: 4 for FIPS 205 (len2 = 3 digits, shift 4), 2 or 3 for SP 800-230.
 fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
     let p = P::PARAMS;
     let (len1, len) = (p.wots_len1(), p.wots_len());
     let mut d = [0u32; MAX_WOTS_LEN];
-    base_2b(&msg[..p.n], LG_W, &mut d[..len1]);
-    let csum: u32 = d[..len1].iter().map(|&x| W as u32 - 1 - x).sum();
-    // len2 · lg_w = 12 bits, shifted left by 4 to fill two bytes.
-    let csum_bytes = ((csum << 4) as u16).to_be_bytes();
-    base_2b(&csum_bytes, LG_W, &mut d[len1..len]);
+    base_2b(&msg[..p.n], p.lg_w, &mut d[..len1]);
+    let max = p.w() as u32 - 1;
+    let csum: u32 = d[..len1].iter().map(|&x| max - x).sum();
+    // len2 · lg_w bits, shifted left to fill whole bytes (at most two here).
+    let csum_be = (csum << p.csum_shift()).to_be_bytes();
+    base_2b(&csum_be[4 - p.csum_bytes()..], p.lg_w, &mut d[len1..len]);
     let mut out = [0u8; MAX_WOTS_LEN];
     for (o, x) in out.iter_mut().zip(d.iter()) {
         *o = *x as u8;
@@ -38,17 +40,17 @@ fn chains<T: TweakableHash, const G: usize>(
 ) {
     let count = adrs.len();
     // A counting sort by steps (0..w), longest first.
-    let mut bucket_end = [0usize; W];
+    let mut bucket_end = [0usize; MAX_W];
     for &s in steps {
-        bucket_end[W - 1 - s as usize] += 1;
+        bucket_end[MAX_W - 1 - s as usize] += 1;
     }
-    for b in 1..W {
+    for b in 1..MAX_W {
         bucket_end[b] += bucket_end[b - 1];
     }
     let mut order_buf = [[0u16; MAX_WOTS_LEN]; G];
     let order = &mut order_buf.as_flattened_mut()[..count];
     for (i, &s) in steps.iter().enumerate().rev() {
-        let b = &mut bucket_end[W - 1 - s as usize];
+        let b = &mut bucket_end[MAX_W - 1 - s as usize];
         *b -= 1;
         order[*b] = i as u16;
     }
@@ -127,7 +129,7 @@ pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32,
             a.set_chain_address(i as u32);
         }
     }
-    for step in 0..W as u32 - 1 {
+    for step in 0..P::PARAMS.w() as u32 - 1 {
         for a in &mut batch_adrs[..total] {
             a.set_hash_address(step);
         }
@@ -195,7 +197,7 @@ pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
         let at = j * len;
         for i in 0..len {
             start[at + i] = d[i];
-            steps[at + i] = W as u8 - 1 - d[i];
+            steps[at + i] = (P::PARAMS.w() - 1) as u8 - d[i];
             vals[at + i][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
         }
         chain_adrs(&adrs[j], &mut a[at..at + len]);

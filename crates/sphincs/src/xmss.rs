@@ -2,7 +2,7 @@
 
 use crate::address::{Adrs, AdrsType};
 use crate::hash::{Node, TweakableHash};
-use crate::merkle::{root_and_path, Tree};
+use crate::merkle::{level_nodes, root_and_path, root_and_path_from_level, Tree};
 use crate::params::{Instance, MAX_HP, MAX_N};
 use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
 
@@ -38,6 +38,72 @@ pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -
         _p: core::marker::PhantomData,
     };
     root_and_path(t, &tree, P::PARAMS.hp, 0, &mut auth, threads)
+}
+
+/// The nodes at height `level` of the tree at `adrs` (all `2^(h'−level)`
+/// of them, into `out`), spread over `threads`: the part of Algorithm 9's
+/// work a signing key of a one-tree set (SP 800-230, d = 1) keeps.
+pub(crate) fn xmss_level<P: Instance>(
+    t: &P::Hash,
+    adrs: &Adrs,
+    level: usize,
+    out: &mut [Node],
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) {
+    let tree = XmssTree::<P> {
+        adrs: *adrs,
+        _p: core::marker::PhantomData,
+    };
+    level_nodes(t, &tree, level, out, threads, progress);
+}
+
+/// The root (Algorithm 9) of the tree at `adrs` from its nodes at height `level`.
+pub(crate) fn xmss_root_from_level<P: Instance>(
+    t: &P::Hash,
+    adrs: &Adrs,
+    level: usize,
+    nodes: &[Node],
+) -> Node {
+    let tree = XmssTree::<P> {
+        adrs: *adrs,
+        _p: core::marker::PhantomData,
+    };
+    let upper = crate::merkle::Level {
+        tree: &tree,
+        nodes,
+        level,
+    };
+    let mut auth = [[0u8; MAX_N]; MAX_HP];
+    root_and_path(t, &upper, P::PARAMS.hp - level, 0, &mut auth, 1)
+}
+
+/// [`xmss_auth_path`] from the tree's nodes at height `level`: only the
+/// subtree of `2^level` leaves holding `idx` is computed. `None` if that
+/// subtree's root is not the kept node (a wrong cache, or a secret key that
+/// is not the one the cache was made with).
+pub(crate) fn xmss_auth_path_from_level<P: Instance>(
+    t: &P::Hash,
+    idx: u32,
+    adrs: &Adrs,
+    level: usize,
+    nodes: &[Node],
+    auth_out: &mut [u8],
+) -> Option<Node> {
+    let (n, hp) = (P::PARAMS.n, P::PARAMS.hp);
+    let mut auth = [[0u8; MAX_N]; MAX_HP];
+    let tree = XmssTree::<P> {
+        adrs: *adrs,
+        _p: core::marker::PhantomData,
+    };
+    let (root, sub) = root_and_path_from_level(t, &tree, hp, level, nodes, idx, &mut auth);
+    if sub[..n] != nodes[(idx >> level) as usize][..n] {
+        return None;
+    }
+    for (chunk, node) in auth_out.chunks_exact_mut(n).zip(&auth[..hp]) {
+        chunk.copy_from_slice(&node[..n]);
+    }
+    Some(root)
 }
 
 /// The tree half of `xmss_sign` (Algorithm 10): writes the authentication

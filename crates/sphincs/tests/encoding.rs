@@ -230,7 +230,7 @@ fn public_keys_of_wrong_length_or_oid_are_refused() {
             .contains("2.16.840.1.101.3.4.3.17 is not SLH-DSA"),
         "{err}"
     );
-    *other.last_mut().unwrap() = Algorithm::Shake128f.oid_arc() as u8;
+    *other.last_mut().unwrap() = Algorithm::Shake128f.oid_arc().unwrap() as u8;
     let shake = spki_der(&other, pk);
     assert_eq!(
         DynVerifyingKey::from_spki(&shake).unwrap().algorithm(),

@@ -102,10 +102,11 @@ fn hand_checked_der() {
 
 #[test]
 fn all_oids_round_trip() {
-    for alg in Algorithm::ALL {
+    // The draft SP 800-230 sets have no OID (raw keys only).
+    for alg in Algorithm::ALL.into_iter().filter(|a| a.oid().is_some()) {
         for mode in [KeyMode::Pure, KeyMode::hash_slh_dsa(alg)] {
-            let oid = algorithm_oid(alg, mode);
-            assert_eq!(oid.to_string(), mode.oid(alg));
+            let oid = algorithm_oid(alg, mode).unwrap();
+            assert_eq!(Some(oid.to_string()), mode.oid(alg));
             assert_eq!(algorithm_from_oid(&oid), Some((alg, mode)));
             let pk = pattern(alg.public_key_len(), 5);
             let der = public_key_to_der_with_mode(alg, mode, &pk).unwrap();
@@ -188,10 +189,13 @@ fn dynamic_keys_carry_their_mode() {
             .unwrap_err(),
     ] {
         assert!(matches!(e, Error::WrongKeyMode { .. }), "{e}");
+        // The library says what is wrong in its own terms; the CLI adds
+        // its `sphincs keygen` hint (crates/cli/tests/hash_keys.rs).
         assert!(
-            e.to_string().contains("sphincs keygen -a SHAKE-128f"),
+            e.to_string().contains("RFC 9909 allows one mode per key"),
             "{e}"
         );
+        assert!(!e.to_string().contains("sphincs keygen"), "{e}");
     }
     // The raw key takes any pre-hash and pure signing.
     let s = raw.sign(b"m", &sha512).unwrap();

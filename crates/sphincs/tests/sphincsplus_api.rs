@@ -39,17 +39,34 @@ fn names() {
             12
         );
     }
-    for bad in [
-        "",
-        "sphincs-shake-128f",
-        "shake-128f-simple-x",
-        "SLH-DSA-SHAKE-128f",
-    ] {
+    for bad in ["", "sphincs-shake-128f", "shake-128f-simple-x"] {
         assert!(
             matches!(bad.parse::<SpxAlgorithm>(), Err(Error::UnknownAlgorithm(_))),
             "{bad:?}"
         );
     }
+    // A FIPS 205 name says what it is and where it goes, and the reverse.
+    let e = "SLH-DSA-SHAKE-128f".parse::<SpxAlgorithm>().unwrap_err();
+    assert!(matches!(e, Error::WrongScheme { .. }), "{e:?}");
+    assert!(e.to_string().contains("is a FIPS 205"), "{e}");
+    let e = sphincs::fips205_algorithm("sphincs-shake-128f-simple").unwrap_err();
+    assert!(matches!(e, Error::WrongScheme { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("round-3.1 set, but this call takes FIPS 205"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("sphincsplus::SpxSigningKey"), "{e}");
+    let e = sphincs::fips205_algorithm("SPHINCS-256").unwrap_err();
+    assert!(e.to_string().contains("SPHINCS-256 (2015)"), "{e}");
+    assert!(matches!(
+        sphincs::fips205_algorithm("shake-129f"),
+        Err(Error::UnknownAlgorithm(_))
+    ));
+    assert_eq!(
+        sphincs::fips205_algorithm("shake-128f"),
+        Ok(sphincs::Algorithm::Shake128f)
+    );
     assert_eq!(
         "shake-256s-robust".parse::<SpxAlgorithm>().unwrap().name(),
         "sphincs-shake-256s-robust"

@@ -631,7 +631,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 
 /* Keys and a signature made by the `sphincs` CLI, and PEM/DER both ways. */
 static void cli_pem(const char *key_path, const char *pub_path, const char *msg_path, const char *sig_path,
-                    const char *out_sig)
+                    const char *out_sig, const char *cli_fingerprint)
 {
     size_t keylen, publen, msglen, siglen, len, got;
     uint8_t *key = read_file(key_path, &keylen), *pub = read_file(pub_path, &publen);
@@ -665,6 +665,16 @@ static void cli_pem(const char *key_path, const char *pub_path, const char *msg_
     CHECK_ST(sphincs_public_key_export(pk, raw1, sizeof raw1, &len), SPHINCS_OK);
     CHECK_ST(sphincs_public_key_export(pk2, raw2, sizeof raw2, &got), SPHINCS_OK);
     CHECK(len == got && memcmp(raw1, raw2, len) == 0, "SPKI DER round trip");
+
+    /* The fingerprint is the CLI's (`sphincs fingerprint`), NUL-terminated. */
+    {
+        char fp[SPHINCS_FINGERPRINT_BYTES];
+        CHECK_ST(sphincs_public_key_fingerprint(pk, NULL, 0, &len), SPHINCS_ERR_BUFFER_TOO_SMALL);
+        CHECK(len == SPHINCS_FINGERPRINT_BYTES, "fingerprint needs %zu bytes", len);
+        CHECK_ST(sphincs_public_key_fingerprint(pk, fp, sizeof fp, &len), SPHINCS_OK);
+        CHECK(strcmp(fp, cli_fingerprint) == 0, "fingerprint %s, the CLI's %s", fp, cli_fingerprint);
+        CHECK_ST(sphincs_public_key_fingerprint(NULL, fp, sizeof fp, &len), SPHINCS_ERR_NULL_POINTER);
+    }
 
     /* Garbage and the wrong kind. */
     CHECK_ST(sphincs_secret_key_from_pkcs8((const uint8_t *)"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", 60, &sk2),
@@ -928,8 +938,8 @@ static void concurrent(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s CLI_KEY.pem CLI_PUB.pem MESSAGE CLI_SIG OUT_SIG\n", argv[0]);
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s CLI_KEY.pem CLI_PUB.pem MESSAGE CLI_SIG OUT_SIG CLI_FINGERPRINT\n", argv[0]);
         return 2;
     }
     bounded_memory();
@@ -938,7 +948,7 @@ int main(int argc, char **argv)
     contexts_and_prehash();
     streaming();
     failures_latch();
-    cli_pem(argv[1], argv[2], argv[3], argv[4], argv[5]);
+    cli_pem(argv[1], argv[2], argv[3], argv[4], argv[5], argv[6]);
     bad_input();
     batch();
     concurrent();

@@ -14,8 +14,7 @@ Every sign and verify call releases the GIL. Errors: ``ValueError`` or
 that does not verify.
 """
 
-from __future__ import annotations
-
+import copyreg as _copyreg
 import enum as _enum
 
 from . import _native
@@ -145,6 +144,52 @@ SpxAlgorithm = _Spx(
 
 #: The HashSLH-DSA pre-hash names that ``prehash=`` takes (FIPS 205 §10.2.2).
 PREHASHES: tuple = tuple(_native.prehashes())
+
+
+# Pickling (Dask, multiprocessing, copy.deepcopy): a key pickles as its
+# parameter set, raw bytes and mode, and is rebuilt through the public
+# loaders (a private key's PK.root is checked again). A pickled private key
+# holds the secret key in clear: it is as sensitive as its PEM.
+def _unpickle_key(kind: str, algorithm: str, raw: bytes, mode: str):
+    if kind == "SLHDSAPrivateKey":
+        return SLHDSAPrivateKey.from_private_bytes(algorithm, raw).with_mode(mode)
+    if kind == "SLHDSAPublicKey":
+        return SLHDSAPublicKey.from_public_bytes(algorithm, raw).with_mode(mode)
+    if kind == "SpxPrivateKey":
+        return SpxPrivateKey.from_private_bytes(algorithm, raw)
+    if kind == "SpxPublicKey":
+        return SpxPublicKey.from_public_bytes(algorithm, raw)
+    if kind == "Sphincs256PrivateKey":
+        return Sphincs256PrivateKey.from_private_bytes(raw)
+    if kind == "Sphincs256PublicKey":
+        return Sphincs256PublicKey.from_public_bytes(raw)
+    raise ValueError(f"not a pickled sphincs key: {kind!r}")
+
+
+def _reducer(kind: str, raw_of, mode_of):
+    def reduce(key):
+        return (_unpickle_key, (kind, str(key.algorithm), raw_of(key), mode_of(key)))
+
+    return reduce
+
+
+for _cls, _raw, _mode in (
+    (SLHDSAPrivateKey, "private_bytes_raw", True),
+    (SLHDSAPublicKey, "public_bytes_raw", True),
+    (SpxPrivateKey, "private_bytes_raw", False),
+    (SpxPublicKey, "public_bytes_raw", False),
+    (Sphincs256PrivateKey, "private_bytes_raw", False),
+    (Sphincs256PublicKey, "public_bytes_raw", False),
+):
+    _copyreg.pickle(
+        _cls,
+        _reducer(
+            _cls.__name__,
+            getattr(_cls, _raw),
+            (lambda k: k.mode) if _mode else (lambda k: ""),
+        ),
+    )
+del _cls, _raw, _mode
 
 try:
     from importlib.metadata import version as _version

@@ -50,6 +50,29 @@ impl DynSigningKey {
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
         private_key_to_pem_with_mode(self.algorithm(), self.mode(), &self.to_bytes())
     }
+
+    /// Reads a private key that may be encrypted: an `ENCRYPTED PRIVATE KEY`
+    /// (PEM or DER) is decrypted with `passphrase` (see
+    /// [`super::encrypted`]), a plain one read as [`DynSigningKey::from_pkcs8`].
+    pub fn from_pkcs8_with_passphrase(input: &[u8], passphrase: &[u8]) -> Result<Self, Error> {
+        if super::encrypted::is_encrypted_private_key(input) {
+            let plain = super::encrypted::decrypt_private_key(input, passphrase)?;
+            Self::from_pkcs8(&plain)
+        } else {
+            Self::from_pkcs8(input)
+        }
+    }
+
+    /// DER `EncryptedPrivateKeyInfo`: the PKCS#8 of [`DynSigningKey::to_pkcs8_der`]
+    /// encrypted under `passphrase` (scrypt, AES-256-CBC; see [`super::encrypted`]).
+    pub fn to_encrypted_pkcs8_der(&self, passphrase: &[u8]) -> Result<Vec<u8>, Error> {
+        super::encrypted::encrypt_private_key_der(&self.to_pkcs8_der()?, passphrase)
+    }
+
+    /// PEM (`ENCRYPTED PRIVATE KEY`) of [`DynSigningKey::to_encrypted_pkcs8_der`].
+    pub fn to_encrypted_pkcs8_pem(&self, passphrase: &[u8]) -> Result<String, Error> {
+        super::encrypted::encrypt_private_key_pem(&self.to_pkcs8_der()?, passphrase)
+    }
 }
 
 /// A v2 key's `publicKey` must be the public half of its secret key.

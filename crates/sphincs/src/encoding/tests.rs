@@ -172,7 +172,7 @@ fn encoders_check_lengths() {
 fn pkcs8_der(version: u8, sk: &[u8], public: Option<&[u8]>) -> Vec<u8> {
     let mut body = vec![0x02, 0x01, version, 0x30, 0x0b];
     body.extend([0x06, 0x09]);
-    body.extend(Algorithm::Sha2_128s.oid_der());
+    body.extend(Algorithm::Sha2_128s.oid_der().unwrap());
     body.extend([0x04, sk.len() as u8]);
     body.extend(sk);
     if let Some(pk) = public {
@@ -289,7 +289,7 @@ fn rejects_nested_octet_string() {
 fn rejects_wrong_length_for_set() {
     // A 48-byte (192-bit) public key under the 128s OID.
     let mut der = public_key_to_der(Algorithm::Sha2_192s, &pattern(48, 9)).unwrap();
-    der[14] = Algorithm::Sha2_128s.oid_arc() as u8;
+    der[14] = Algorithm::Sha2_128s.oid_arc().unwrap() as u8;
     let msg = encoding_error(decode_public_key(&der));
     assert!(
         msg.contains("SLH-DSA-SHA2-128s subjectPublicKey is 48 bytes; expected 32"),

@@ -21,7 +21,7 @@ use super::{
     TweakableHash, Values, GROUP, T_GROUP,
 };
 use crate::address::Adrs;
-use crate::params::{MAX_N, MAX_WOTS_LEN};
+use crate::limits::{MAX_N, MAX_WOTS_LEN};
 
 /// Haraka tweakable hashes of SPHINCS+ round 3.1; `ROBUST` selects the
 /// robust variant (inputs masked with Haraka outputs of the address).

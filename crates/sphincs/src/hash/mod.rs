@@ -19,7 +19,7 @@ pub use self::sha2::{Sha2, Sha2Cat1, Sha2Cat35};
 pub use self::shake::Shake;
 
 use crate::address::Adrs;
-use crate::params::MAX_N;
+use crate::limits::MAX_N;
 
 /// Most calls a family hands to the lane drivers at once: a multiple of every
 /// kernel's width, small enough to keep the per-call part lists on the stack.

@@ -5,7 +5,7 @@
 
 use super::{Node, TweakableHash, GROUP, T_GROUP};
 use crate::address::Adrs;
-use crate::params::{MAX_K, MAX_N, MAX_WOTS_LEN};
+use crate::limits::{MAX_K, MAX_N, MAX_WOTS_LEN};
 
 /// The most n-byte pieces one call hashes: a WOTS+ public key or the FORS roots.
 const MAX_L: usize = if MAX_WOTS_LEN > MAX_K {

@@ -18,7 +18,7 @@ use super::{
     GROUP, T_GROUP,
 };
 use crate::address::Adrs;
-use crate::params::{MAX_N, MAX_WOTS_LEN};
+use crate::limits::{MAX_N, MAX_WOTS_LEN};
 
 /// SHA-2 tweakable hashes; `CAT35` selects the category 3/5 variant.
 #[derive(Zeroize, ZeroizeOnDrop)]

@@ -14,7 +14,7 @@ use super::{
     GROUP, T_GROUP,
 };
 use crate::address::Adrs;
-use crate::params::{MAX_N, MAX_WOTS_LEN};
+use crate::limits::{MAX_N, MAX_WOTS_LEN};
 
 /// SHAKE256-based tweakable hashes, for every security category.
 #[derive(Zeroize, ZeroizeOnDrop)]

@@ -30,7 +30,8 @@ use x509_cert::serial_number::SerialNumber;
 use x509_cert::time::Validity;
 
 use super::{
-    der_or_pem, from_der, pem_or_der, to_der, verify_rfc9909, verifying_key_of, PkiSigner,
+    der_or_pem, from_der, from_der_exact, pem_or_der, to_der, verify_rfc9909, verifying_key_of,
+    PkiSigner,
 };
 use crate::{DynSigningKey, Error, KeyMode};
 
@@ -59,16 +60,19 @@ impl Default for CertOptions {
     }
 }
 
-/// Reads a certificate, PEM or DER.
+/// Reads a certificate, PEM or DER. Input that is not canonical DER is
+/// refused, so the certificate's signature is checked over the bytes as
+/// received.
 pub fn parse_certificate(input: &[u8]) -> Result<Certificate, Error> {
     let der = pem_or_der(input, CERTIFICATE_LABEL, "X.509 certificate")?;
-    from_der(&der, "X.509 certificate")
+    from_der_exact(&der, "X.509 certificate")
 }
 
-/// Reads a PKCS#10 certification request, PEM or DER.
+/// Reads a PKCS#10 certification request, PEM or DER (canonical DER only,
+/// as [`parse_certificate`]).
 pub fn parse_request(input: &[u8]) -> Result<CertReq, Error> {
     let der = pem_or_der(input, REQUEST_LABEL, "PKCS#10 certification request")?;
-    from_der(&der, "PKCS#10 certification request")
+    from_der_exact(&der, "PKCS#10 certification request")
 }
 
 /// A certificate as DER, or PEM when `pem`.
@@ -107,6 +111,7 @@ pub fn self_signed(
 
 /// A PKCS#10 request for `key` with subject `subject`, signed by `key`.
 pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
+    super::signature_algorithm(key)?;
     let builder = RequestBuilder::new(subject.clone()).map_err(builder_error)?;
     builder
         .build::<_, super::PkiSignature>(&PkiSigner(key))
@@ -260,7 +265,7 @@ pub fn describe(cert: &Certificate) -> String {
             "{} ({}), OID {}",
             k.algorithm(),
             k.mode(),
-            k.mode().oid(k.algorithm())
+            k.mode().oid(k.algorithm()).unwrap_or_default()
         ),
         Err(e) => format!(
             "OID {} (not SLH-DSA: {e})",
@@ -357,7 +362,7 @@ fn check_is_ca(cert: &Certificate) -> Result<(), Error> {
         .is_some_and(|(_, bc)| bc.ca);
     if !is_ca {
         return Err(Error::VerificationFailed(format!(
-            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); make it with `sphincs cert self-signed --ca`",
+            "the issuer \"{}\" is not a CA (no basicConstraints cA=TRUE); issue it as a CA certificate",
             tbs.subject()
         )));
     }
@@ -403,6 +408,7 @@ fn build(
     spki: spki::SubjectPublicKeyInfoOwned,
     opts: CertOptions,
 ) -> Result<Certificate, Error> {
+    super::signature_algorithm(signer)?;
     let validity = Validity::from_now(Duration::from_secs(u64::from(opts.days) * 86_400))
         .map_err(|e| Error::Pki(format!("validity of {} days: {e}", opts.days)))?;
     let profile = Profile {

@@ -36,6 +36,7 @@ use x509_cert::ext::pkix::SubjectKeyIdentifier;
 use x509_cert::time::Time;
 use x509_cert::Certificate;
 
+pub use super::ber::MAX_SIGNER_INFOS;
 use super::{der_or_pem, from_der, pem_or_der, signature_algorithm, to_der, verify_rfc9909};
 use super::{sign_rfc9909, verifying_key_of};
 use crate::message::MessageSource;
@@ -153,9 +154,8 @@ pub fn sign(
     let alg = key.algorithm();
     if let KeyMode::HashSlhDsa(_) = key.mode() {
         return Err(Error::Pki(format!(
-            "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Make a pure key (`sphincs keygen -a {}`) and a certificate for it",
-            key.mode(),
-            &alg.name()["SLH-DSA-".len()..]
+            "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Use a {alg} key in pure mode and a certificate for it",
+            key.mode()
         )));
     }
     let cert_spki = to_der(
@@ -181,7 +181,7 @@ pub fn sign(
     };
     let (md, md_len) = digest.digest(&mut counted)?;
     let digest_alg = digest_identifier(digest);
-    let sig_alg = signature_algorithm(key);
+    let sig_alg = signature_algorithm(key)?;
 
     let attrs = signed_attributes(&digest_alg, &sig_alg, &md[..md_len], now)?;
     let signature = sign_rfc9909(key, &to_der(&attrs, "signed attributes")?)?;
@@ -333,14 +333,34 @@ impl MessageSource for Counted<'_> {
     }
 }
 
-/// Reads a CMS ContentInfo holding SignedData, PEM (`CMS` or `PKCS7`) or DER.
-pub fn parse_signed_data(input: &[u8]) -> Result<SignedData, Error> {
-    let der = match pem_or_der(input, CMS_LABEL, "CMS SignedData") {
+/// A SignedData as read: the decoded structure, and each SignerInfo with the
+/// bytes of its signed attributes as received (what the signature covers).
+#[derive(Clone, Debug)]
+pub struct ParsedSignedData {
+    /// The decoded SignedData.
+    pub signed_data: SignedData,
+    signers: Vec<(SignerInfo, Option<Vec<u8>>)>,
+}
+
+impl std::ops::Deref for ParsedSignedData {
+    type Target = SignedData;
+    fn deref(&self) -> &SignedData {
+        &self.signed_data
+    }
+}
+
+/// Reads a CMS ContentInfo holding SignedData, PEM (`CMS` or `PKCS7`), DER or
+/// BER (RFC 5652 allows BER — indefinite lengths, constructed OCTET STRINGs —
+/// for the SignedData's own layers; certificates and signed attributes must
+/// be DER). At most [`MAX_SIGNER_INFOS`] SignerInfos are accepted.
+pub fn parse_signed_data(input: &[u8]) -> Result<ParsedSignedData, Error> {
+    let ber = match pem_or_der(input, CMS_LABEL, "CMS SignedData") {
         Err(Error::Pki(m)) if m.contains(&format!("\"{PKCS7_LABEL}\"")) => {
             pem_or_der(input, PKCS7_LABEL, "CMS SignedData")?
         }
         other => other?,
     };
+    let der = super::ber::signed_data_to_der(&ber)?;
     let ci: ContentInfo = from_der(&der, "CMS ContentInfo")?;
     if ci.content_type != ID_SIGNED_DATA {
         return Err(Error::Pki(format!(
@@ -348,9 +368,30 @@ pub fn parse_signed_data(input: &[u8]) -> Result<SignedData, Error> {
             ci.content_type
         )));
     }
-    ci.content
+    let signed_data = ci
+        .content
         .decode_as::<SignedData>()
-        .map_err(|e| super::malformed("CMS SignedData", e))
+        .map_err(|e| super::malformed("CMS SignedData", e))?;
+    let raw = super::ber::raw_parts(&der)?;
+    // Certificates are used as received: refuse any that is not DER (one
+    // that would re-encode differently), as parse_certificate does.
+    for c in &raw.certificates {
+        if c.first() == Some(&0x30) {
+            let cert: Certificate = from_der(c, "certificate in the SignedData")?;
+            if to_der(&cert, "certificate")? != *c {
+                return Err(super::not_canonical("certificate in the SignedData"));
+            }
+        }
+    }
+    let mut signers = Vec::with_capacity(raw.signer_infos.len());
+    for s in &raw.signer_infos {
+        let info: SignerInfo = from_der(s, "SignerInfo")?;
+        signers.push((info, super::ber::signed_attrs_as_signed(s)?));
+    }
+    Ok(ParsedSignedData {
+        signed_data,
+        signers,
+    })
 }
 
 /// The DER of a SignedData parts' whole, as PEM when `pem`.
@@ -358,31 +399,50 @@ pub fn encode(der: Vec<u8>, pem: bool) -> Result<Vec<u8>, Error> {
     der_or_pem(der, CMS_LABEL, pem)
 }
 
-/// What [`verify`] found.
+/// What [`verify`] found: the first signer checked, and every signer.
 #[derive(Clone, Debug)]
 pub struct CmsCheck {
-    /// The signer certificate's subject.
+    /// The (first checked) signer certificate's subject.
     pub signer: String,
-    /// The digest algorithm.
+    /// Its digest algorithm.
     pub digest: PreHash,
     /// Whether the content was embedded.
     pub attached: bool,
-    /// The signing time attribute, if present.
+    /// Its signing time attribute, if present.
     pub signing_time: Option<String>,
+    /// Every SignerInfo, in the order received, with its outcome.
+    pub signers: Vec<SignerCheck>,
 }
 
-/// Verifies every SignerInfo of `sd`. The content is the embedded one, or
-/// `detached` (streamed) when there is none; the signer's certificate is
-/// `cert` or the one embedded that the SignerInfo names. Checks the content
-/// type and message digest attributes against the content, the
-/// CMSAlgorithmProtection attribute when present, the digest's strength, and
-/// the signature. The certificate itself is not checked here (see
-/// [`super::cert::verify_certificate`]).
-pub fn verify(
-    sd: &SignedData,
+/// One SignerInfo's outcome.
+#[derive(Clone, Debug)]
+pub struct SignerCheck {
+    /// Its position in the SignedData, from 1.
+    pub index: usize,
+    /// The signer certificate's subject, when it was found.
+    pub signer: Option<String>,
+    /// The digest algorithm, when it is one we know.
+    pub digest: Option<PreHash>,
+    /// The signing time attribute, if present.
+    pub signing_time: Option<String>,
+    /// Whether it was checked: all are, unless a certificate was given, and
+    /// then only those naming it.
+    pub checked: bool,
+    /// `Ok` if it verified.
+    pub result: Result<(), Error>,
+}
+
+/// Verifies the SignerInfos of `sd` and reports on each (see [`verify`] for
+/// what is checked). Without `cert` every SignerInfo is checked; with it,
+/// only those naming `cert`, and at least one must. `Err` only when nothing
+/// could be checked (no SignerInfo, the content missing or doubled, no
+/// SignerInfo naming `cert`). The content is digested once per digest
+/// algorithm, whatever the number of SignerInfos.
+pub fn verify_signers(
+    sd: &ParsedSignedData,
     cert: Option<&Certificate>,
     detached: Option<&mut dyn MessageSource>,
-) -> Result<CmsCheck, Error> {
+) -> Result<(bool, Vec<SignerCheck>), Error> {
     let embedded = match &sd.encap_content_info.econtent {
         Some(any) => Some(
             any.decode_as::<OctetString>()
@@ -402,55 +462,152 @@ pub fn verify(
             "the SignedData is detached (no content inside); give the content file".into(),
         ));
     }
-    let infos = sd.signer_infos.0.as_slice();
-    if infos.is_empty() {
+    if sd.signers.is_empty() {
         return Err(Error::Pki("the SignedData has no SignerInfo".into()));
     }
-    let mut check = None;
-    for info in infos {
-        let signer_cert = find_signer(sd, info, cert)?;
-        let key = verifying_key_of(
-            signer_cert
-                .tbs_certificate()
-                .subject_public_key_info()
-                .owned_to_ref(),
-        )?;
-        if let Some((_, KeyMode::HashSlhDsa(_))) =
-            crate::encoding::algorithm_from_oid(&info.signature_algorithm.oid)
-        {
-            return Err(Error::Pki(format!(
-                "the signature algorithm {} is HashSLH-DSA; RFC 9814 uses pure SLH-DSA in CMS",
-                info.signature_algorithm.oid
-            )));
-        }
-        let digest = digest_of(&info.digest_alg)?;
-        if !digest_allowed(key.algorithm(), digest) {
-            return Err(Error::VerificationFailed(format!(
-                "{digest} is too weak a digest for {}",
-                key.algorithm()
-            )));
-        }
-        let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
-            (Some(os), _) => &mut EmbeddedSource(os.as_bytes()),
-            (None, Some(d)) => d,
-            (None, None) => unreachable!("checked above"),
+    let mut digests: Vec<(PreHash, Vec<u8>)> = Vec::new();
+    let mut out = Vec::with_capacity(sd.signers.len());
+    for (i, (info, attrs)) in sd.signers.iter().enumerate() {
+        let mut check = SignerCheck {
+            index: i + 1,
+            signer: None,
+            digest: digest_of(&info.digest_alg).ok(),
+            signing_time: None,
+            checked: cert.is_none_or(|c| names(info, c)),
+            result: Ok(()),
         };
-        let signing_time = match &info.signed_attrs {
-            Some(attrs) => check_attributes(sd, info, attrs, &key, digest, source)?,
-            None => {
-                // No signed attributes: the signature is over the content itself.
-                key_signs_content(&key, info, source)?;
-                None
-            }
-        };
-        check = Some(CmsCheck {
-            signer: signer_cert.tbs_certificate().subject().to_string(),
-            digest,
-            attached,
-            signing_time,
-        });
+        if check.checked {
+            let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
+                (Some(os), _) => &mut EmbeddedSource(os.as_bytes()),
+                (None, Some(d)) => d,
+                (None, None) => unreachable!("checked above"),
+            };
+            check.result = verify_one(sd, info, attrs.as_deref(), cert, source, &mut digests).map(
+                |(subject, time)| {
+                    check.signer = Some(subject);
+                    check.signing_time = time;
+                },
+            );
+        }
+        out.push(check);
     }
-    Ok(check.expect("at least one SignerInfo"))
+    if !out.iter().any(|c| c.checked) {
+        return Err(Error::VerificationFailed(
+            "the given certificate is not the one any SignerInfo names".into(),
+        ));
+    }
+    Ok((attached, out))
+}
+
+/// Verifies the SignedData: every SignerInfo (or, with `cert`, every one
+/// naming `cert`) must verify. The content is the embedded one, or
+/// `detached` (streamed) when there is none; the signer's certificate is
+/// `cert` or the one embedded that the SignerInfo names. Checks the content
+/// type and message digest attributes against the content, the
+/// CMSAlgorithmProtection attribute when present, the digest's strength, and
+/// the signature over the signed attributes as received. The certificate
+/// itself is not checked here (see [`super::cert::verify_certificate`]).
+/// With several SignerInfos, a failure names the one that failed.
+pub fn verify(
+    sd: &ParsedSignedData,
+    cert: Option<&Certificate>,
+    detached: Option<&mut dyn MessageSource>,
+) -> Result<CmsCheck, Error> {
+    let (attached, signers) = verify_signers(sd, cert, detached)?;
+    let many = signers.len() > 1;
+    for s in &signers {
+        match &s.result {
+            Ok(()) => {}
+            Err(Error::VerificationFailed(m)) if many => {
+                return Err(Error::VerificationFailed(format!(
+                    "SignerInfo {} of {}: {m}",
+                    s.index,
+                    signers.len()
+                )))
+            }
+            Err(Error::InvalidSignature) if many => {
+                return Err(Error::VerificationFailed(format!(
+                    "SignerInfo {} of {}: the signature does not verify",
+                    s.index,
+                    signers.len()
+                )))
+            }
+            Err(e) => return Err(e.clone()),
+        }
+    }
+    let first = signers
+        .iter()
+        .find(|s| s.checked)
+        .ok_or_else(|| Error::Pki("no SignerInfo was checked".into()))?;
+    Ok(CmsCheck {
+        signer: first.signer.clone().unwrap_or_default(),
+        digest: first
+            .digest
+            .ok_or_else(|| Error::Pki("unknown digest".into()))?,
+        attached,
+        signing_time: first.signing_time.clone(),
+        signers,
+    })
+}
+
+/// Checks one SignerInfo; returns its signer's subject and signing time.
+fn verify_one(
+    sd: &ParsedSignedData,
+    info: &SignerInfo,
+    attrs_as_signed: Option<&[u8]>,
+    cert: Option<&Certificate>,
+    source: &mut dyn MessageSource,
+    digests: &mut Vec<(PreHash, Vec<u8>)>,
+) -> Result<(String, Option<String>), Error> {
+    let signer_cert = find_signer(sd, info, cert)?;
+    let key = verifying_key_of(
+        signer_cert
+            .tbs_certificate()
+            .subject_public_key_info()
+            .owned_to_ref(),
+    )?;
+    if let Some((_, KeyMode::HashSlhDsa(_))) =
+        crate::encoding::algorithm_from_oid(&info.signature_algorithm.oid)
+    {
+        return Err(Error::Pki(format!(
+            "the signature algorithm {} is HashSLH-DSA; RFC 9814 uses pure SLH-DSA in CMS",
+            info.signature_algorithm.oid
+        )));
+    }
+    let digest = digest_of(&info.digest_alg)?;
+    if !digest_allowed(key.algorithm(), digest) {
+        return Err(Error::VerificationFailed(format!(
+            "{digest} is too weak a digest for {}",
+            key.algorithm()
+        )));
+    }
+    let signing_time = match (&info.signed_attrs, attrs_as_signed) {
+        (Some(attrs), Some(raw)) => {
+            let md = match digests.iter().find(|(d, _)| *d == digest) {
+                Some((_, md)) => md.clone(),
+                None => {
+                    let (md, len) = digest.digest(source)?;
+                    digests.push((digest, md[..len].to_vec()));
+                    md[..len].to_vec()
+                }
+            };
+            check_attributes(sd, info, attrs, raw, &key, digest, &md)?
+        }
+        (None, None) => {
+            // No signed attributes: the signature is over the content itself.
+            key_signs_content(&key, info, source)?;
+            None
+        }
+        _ => {
+            return Err(Error::Pki(
+                "the signed attributes could not be located".into(),
+            ))
+        }
+    };
+    Ok((
+        signer_cert.tbs_certificate().subject().to_string(),
+        signing_time,
+    ))
 }
 
 struct EmbeddedSource<'a>(&'a [u8]);
@@ -488,12 +645,13 @@ fn key_signs_content(
 /// Checks the signed attributes and the signature over them; returns the
 /// signing time if there is one.
 fn check_attributes(
-    sd: &SignedData,
+    sd: &ParsedSignedData,
     info: &SignerInfo,
     attrs: &SetOfVec<Attribute>,
+    attrs_as_signed: &[u8],
     key: &DynVerifyingKey,
     digest: PreHash,
-    content: &mut dyn MessageSource,
+    computed: &[u8],
 ) -> Result<Option<String>, Error> {
     let single = |oid: ObjectIdentifier, name: &str| -> Result<Option<&Any>, Error> {
         let mut found = attrs.iter().filter(|a| a.oid == oid);
@@ -543,43 +701,46 @@ fn check_attributes(
         ),
         None => None,
     };
-    let (computed, len) = digest.digest(content)?;
-    if md.as_bytes() != &computed[..len] {
+    if md.as_bytes() != computed {
         return Err(Error::VerificationFailed(format!(
             "the message digest ({digest}) does not match the content"
         )));
     }
+    // RFC 5652 §5.4: the signature covers the signed attributes as received
+    // (with the SET OF tag), not our re-encoding of what we decoded.
     verify_rfc9909(
         key,
         &info.signature_algorithm,
-        &to_der(attrs, "signed attributes")?,
+        attrs_as_signed,
         info.signature.as_bytes(),
     )?;
     Ok(signing_time)
 }
 
+/// Whether `c` is the certificate `info` names.
+fn names(info: &SignerInfo, c: &Certificate) -> bool {
+    let tbs = c.tbs_certificate();
+    match &info.sid {
+        SignerIdentifier::IssuerAndSerialNumber(isn) => {
+            &isn.issuer == tbs.issuer() && &isn.serial_number == tbs.serial_number()
+        }
+        SignerIdentifier::SubjectKeyIdentifier(ski) => tbs
+            .get_extension::<SubjectKeyIdentifier>()
+            .ok()
+            .flatten()
+            .is_some_and(|(_, own)| own == *ski),
+    }
+}
+
 /// The certificate of the signer: the given one (which must be the one the
 /// SignerInfo names), or the embedded one it names.
 fn find_signer<'a>(
-    sd: &'a SignedData,
+    sd: &'a ParsedSignedData,
     info: &SignerInfo,
     given: Option<&'a Certificate>,
 ) -> Result<&'a Certificate, Error> {
-    let names = |c: &Certificate| -> bool {
-        let tbs = c.tbs_certificate();
-        match &info.sid {
-            SignerIdentifier::IssuerAndSerialNumber(isn) => {
-                &isn.issuer == tbs.issuer() && &isn.serial_number == tbs.serial_number()
-            }
-            SignerIdentifier::SubjectKeyIdentifier(ski) => tbs
-                .get_extension::<SubjectKeyIdentifier>()
-                .ok()
-                .flatten()
-                .is_some_and(|(_, own)| own == *ski),
-        }
-    };
     if let Some(c) = given {
-        return if names(c) {
+        return if names(info, c) {
             Ok(c)
         } else {
             Err(Error::VerificationFailed(
@@ -594,7 +755,7 @@ fn find_signer<'a>(
             CertificateChoices::Certificate(c) => Some(c),
             _ => None,
         })
-        .find(|c| names(c))
+        .find(|c| names(info, c))
         .ok_or_else(|| {
             Error::Pki("the SignedData does not embed the signer's certificate; give it".into())
         })

@@ -16,6 +16,7 @@ use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoRef};
 use crate::encoding::{algorithm_of, algorithm_oid, decode_spki_ref};
 use crate::{DynSigningKey, DynVerifyingKey, Error, KeyMode, Randomness, SignOptions};
 
+mod ber;
 pub mod cert;
 pub mod cms;
 mod signer;
@@ -23,6 +24,7 @@ mod signer;
 /// The ASN.1 types of the API, re-exported so callers need not depend on
 /// `x509-cert` and `cms` themselves.
 pub use ::cms::signed_data::SignedData;
+pub use cms::ParsedSignedData;
 pub use signer::{PkiPublicKey, PkiSignature, PkiSigner};
 pub use x509_cert::{request::CertReq, Certificate};
 /// The `cms` crate's certificate choice, for walking a SignedData's certificates.
@@ -77,12 +79,12 @@ pub(crate) fn malformed(what: &str, e: der::Error) -> Error {
 }
 
 /// The `AlgorithmIdentifier` a key signs under (RFC 9909: OID of its mode,
-/// parameters absent).
-pub fn signature_algorithm(key: &DynSigningKey) -> AlgorithmIdentifierOwned {
-    AlgorithmIdentifierOwned {
-        oid: algorithm_oid(key.algorithm(), key.mode()),
+/// parameters absent); an error for a set without an OID (draft SP 800-230).
+pub fn signature_algorithm(key: &DynSigningKey) -> Result<AlgorithmIdentifierOwned, Error> {
+    Ok(AlgorithmIdentifierOwned {
+        oid: algorithm_oid(key.algorithm(), key.mode())?,
         parameters: None,
-    }
+    })
 }
 
 /// Signs `data` as RFC 9909 asks: hedged, empty context, in the key's mode
@@ -128,7 +130,7 @@ pub fn verify_rfc9909(
             "the signature algorithm ({alg}, {mode}, OID {}) is not the signer's key ({}, {key_mode}, OID {})",
             sig_alg.oid,
             key.algorithm(),
-            key_mode.oid(key.algorithm())
+            key_mode.oid(key.algorithm()).unwrap_or_default()
         )));
     }
     let prehash = match mode {
@@ -151,4 +153,27 @@ pub(crate) fn from_der<'a, T: Decode<'a, Error = der::Error>>(
     what: &str,
 ) -> Result<T, Error> {
     T::from_der(der).map_err(|e| malformed(what, e))
+}
+
+/// Decodes `T` from DER and refuses it unless it re-encodes to the same
+/// bytes: the DER decoder sorts a SET OF and accepts an explicitly encoded
+/// DEFAULT, so a value decoded from such input would be checked over other
+/// bytes than the ones received (RFC 5280 §4.1.1.3, RFC 2986 §4.2: the
+/// signature is over the DER as received).
+pub(crate) fn from_der_exact<'a, T>(der: &'a [u8], what: &str) -> Result<T, Error>
+where
+    T: Decode<'a, Error = der::Error> + Encode,
+{
+    let value: T = from_der(der, what)?;
+    if to_der(&value, what)? != der {
+        return Err(not_canonical(what));
+    }
+    Ok(value)
+}
+
+/// The error for input that decodes but is not DER (see [`from_der_exact`]).
+pub(crate) fn not_canonical(what: &str) -> Error {
+    Error::Pki(format!(
+        "not a valid DER {what}: it is not in canonical DER form (e.g. an unsorted SET OF or an explicitly encoded DEFAULT value), so its signature cannot be checked over the bytes as received"
+    ))
 }

@@ -31,7 +31,9 @@ impl signature::Keypair for PkiSigner<'_> {
 
 impl DynSignatureAlgorithmIdentifier for PkiSigner<'_> {
     fn signature_algorithm_identifier(&self) -> spki::Result<AlgorithmIdentifierOwned> {
-        Ok(signature_algorithm(self.0))
+        // The callers check first (for a clear error): only a set without
+        // an OID fails here.
+        signature_algorithm(self.0).map_err(|_| spki::Error::Asn1(der::ErrorKind::Failed.into()))
     }
 }
 

@@ -10,8 +10,8 @@
 
 use subtle::ConstantTimeEq;
 
-use crate::batch::parallel_map;
 use crate::hash::blake::blake512;
+use crate::schedule::parallel_map;
 
 use super::hash::Hasher;
 use super::horst::{self, ChunkOut, CHUNKS};

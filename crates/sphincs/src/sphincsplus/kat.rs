@@ -10,7 +10,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{SpxAlgorithm, SpxSignOptions, SpxSigningKey};
 use crate::error::Error;
-use crate::keys::Randomness;
+use crate::rand::Randomness;
 
 /// The NIST AES-256 CTR-DRBG (SP 800-90A without derivation function or
 /// reseeding, as in the submissions' `rng.c`). For test vectors only.

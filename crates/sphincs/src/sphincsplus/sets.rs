@@ -9,8 +9,8 @@ use core::str::FromStr;
 use crate::error::Error;
 use crate::hash::{HarakaRobust, HarakaSimple, Robust, Sha2Cat1, Sha2Cat35, Shake};
 use crate::params::{
-    IndexOrder, Instance, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s,
-    Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
+    Algorithm, IndexOrder, Instance, Params, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f,
+    Sha2_256s, Shake128f, Shake128s, Shake192f, Shake192s, Shake256f, Shake256s,
 };
 
 /// The hash family of a round-3.1 set.
@@ -166,6 +166,45 @@ impl FromStr for SpxAlgorithm {
             .iter()
             .copied()
             .find(|a| &a.name()["sphincs-".len()..] == want)
-            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
+            .ok_or_else(|| match s.parse::<Algorithm>() {
+                Ok(_) => Error::WrongScheme {
+                    name: s.trim().to_string(),
+                    is: "a FIPS 205 (SLH-DSA) parameter set",
+                    takes: "SPHINCS+ round-3.1 sets",
+                    instead: "the FIPS 205 API (DynSigningKey, SigningKey)",
+                },
+                Err(_) => Error::UnknownAlgorithm(s.to_string()),
+            })
     }
+}
+
+/// Parses a FIPS 205 parameter-set name for a call that takes only those
+/// (certificates, CMS, the FIPS 205 key types): a SPHINCS+ round-3.1 or
+/// SPHINCS-256 name is [`Error::WrongScheme`], which says what it is and
+/// which part of the library takes it, rather than "unknown".
+pub fn fips205_algorithm(name: &str) -> Result<Algorithm, Error> {
+    name.parse::<Algorithm>().map_err(|e| {
+        let wrong = |is, instead| Error::WrongScheme {
+            name: name.trim().to_string(),
+            is,
+            takes: "FIPS 205 (SLH-DSA) parameter sets",
+            instead,
+        };
+        if name.parse::<SpxAlgorithm>().is_ok() {
+            wrong(
+                "a SPHINCS+ round-3.1 set",
+                "the SPHINCS+ round-3.1 API (sphincsplus::SpxSigningKey)",
+            )
+        } else if name
+            .trim()
+            .eq_ignore_ascii_case(crate::sphincs256::ALGORITHM)
+        {
+            wrong(
+                "SPHINCS-256 (2015)",
+                "the SPHINCS-256 API (sphincs256::Sphincs256SigningKey)",
+            )
+        } else {
+            e
+        }
+    })
 }

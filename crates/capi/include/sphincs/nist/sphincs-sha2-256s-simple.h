@@ -21,9 +21,11 @@
 #ifndef SPHINCS_NIST_SPHINCS_SHA2_256S_SIMPLE_H
 #define SPHINCS_NIST_SPHINCS_SHA2_256S_SIMPLE_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <sphincs.h>
+/* One set per translation unit: a second set header would leave the
+ * functions bound to the first set, so it is an error. */
+#ifdef SPHINCS_NIST_SET
+#error "one NIST drop-in header per translation unit: <sphincs/nist/sphincs-sha2-256s-simple.h> after another set's header"
+#endif
 
 #define CRYPTO_ALGNAME "SPHINCS+"
 #define CRYPTO_SECRETKEYBYTES 128
@@ -31,75 +33,11 @@
 #define CRYPTO_BYTES 29792
 #define CRYPTO_SEEDBYTES 96
 
+/* crypto_sign_seed_keypair's seed: SK.seed || SK.prf || PK.seed. */
+
 /* The parameter set the library runs for these functions. */
 #define SPHINCS_NIST_SET "sphincs-sha2-256s-simple"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/*
- * The program's randombytes, referenced weakly: NULL when no definition is
- * linked. It is declared under another C name (bound to the symbol
- * "randombytes" by the asm label) so this header agrees with both common
- * declarations of randombytes, NIST's rng.h (int) and the reference code's
- * randombytes.h (void); the return value is not used.
- */
-extern void sphincs_nist_randombytes_(unsigned char *x, unsigned long long xlen)
-    __asm__("randombytes") __attribute__((weak));
-
-static inline unsigned long long crypto_sign_secretkeybytes(void) { return CRYPTO_SECRETKEYBYTES; }
-static inline unsigned long long crypto_sign_publickeybytes(void) { return CRYPTO_PUBLICKEYBYTES; }
-static inline unsigned long long crypto_sign_bytes(void) { return CRYPTO_BYTES; }
-static inline unsigned long long crypto_sign_seedbytes(void) { return CRYPTO_SEEDBYTES; }
-
-/* pk, sk: a key pair from the seed (SK.seed || SK.prf || PK.seed). */
-static inline int crypto_sign_seed_keypair(unsigned char *pk, unsigned char *sk,
-                                           const unsigned char *seed)
-{
-    return sphincs_nist_seed_keypair(SPHINCS_NIST_SET, pk, sk, seed);
-}
-
-/* pk, sk: a fresh key pair. */
-static inline int crypto_sign_keypair(unsigned char *pk, unsigned char *sk)
-{
-    return sphincs_nist_keypair(SPHINCS_NIST_SET, pk, sk, sphincs_nist_randombytes_);
-}
-
-/* sig (CRYPTO_BYTES), *siglen: the detached signature of m. */
-static inline int crypto_sign_signature(uint8_t *sig, size_t *siglen,
-                                        const uint8_t *m, size_t mlen, const uint8_t *sk)
-{
-    return sphincs_nist_signature(SPHINCS_NIST_SET, sig, siglen, m, mlen, sk,
-                                  sphincs_nist_randombytes_);
-}
-
-/* 0 if sig is a valid signature of m under pk, else -1. */
-static inline int crypto_sign_verify(const uint8_t *sig, size_t siglen,
-                                     const uint8_t *m, size_t mlen, const uint8_t *pk)
-{
-    return sphincs_nist_verify(SPHINCS_NIST_SET, sig, siglen, m, mlen, pk);
-}
-
-/* sm = signature || m (CRYPTO_BYTES + mlen bytes); m may lie inside sm. */
-static inline int crypto_sign(unsigned char *sm, unsigned long long *smlen,
-                              const unsigned char *m, unsigned long long mlen,
-                              const unsigned char *sk)
-{
-    return sphincs_nist_sign(SPHINCS_NIST_SET, sm, smlen, m, mlen, sk,
-                             sphincs_nist_randombytes_);
-}
-
-/* m, *mlen: the message of a valid signed message sm (m needs smlen bytes). */
-static inline int crypto_sign_open(unsigned char *m, unsigned long long *mlen,
-                                   const unsigned char *sm, unsigned long long smlen,
-                                   const unsigned char *pk)
-{
-    return sphincs_nist_open(SPHINCS_NIST_SET, m, mlen, sm, smlen, pk);
-}
-
-#ifdef __cplusplus
-}
-#endif
+#include <sphincs/nist_impl.h>
 
 #endif /* SPHINCS_NIST_SPHINCS_SHA2_256S_SIMPLE_H */

@@ -5,8 +5,8 @@
 //!
 //! Every kernel works on [`LANES`] states side by side in word-sliced form
 //! ([`Soa`]: `s[word][lane]`), so the scheme code can lay out a batch once
-//! and the portable, AVX2 ×8 (two halves) and AVX-512 ×16 kernels agree on
-//! the layout.
+//! and the portable, AVX2 ×8 (two halves), AVX-512 ×16 and NEON ×4 (four
+//! quarters) kernels agree on the layout.
 
 use super::select::ChaChaKernel;
 
@@ -110,7 +110,10 @@ pub(crate) fn permute_soa(kernel: ChaChaKernel, s: &mut Soa) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Kernels` hands out X16Avx512 only after checking AVX-512F.
         ChaChaKernel::X16Avx512 => unsafe { super::chacha12_avx512::permute_x16(s) },
-        #[cfg(not(target_arch = "x86_64"))]
+        // SAFETY: NEON is part of every AArch64 target.
+        #[cfg(target_arch = "aarch64")]
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::permute_x16(s) },
+        #[allow(unreachable_patterns)]
         _ => permute_soa_portable(s),
     }
 }
@@ -185,6 +188,10 @@ pub(crate) fn chains_x16(
                 super::chacha12_avx512::chains_x16(cur, masks, start, end)
             }
         },
+        // SAFETY: NEON is part of every AArch64 target; `chains_x16` indexes
+        // `masks` with bounds checks.
+        #[cfg(target_arch = "aarch64")]
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::chains_x16(cur, masks, start, end) },
         _ => chains_x16_portable(cur, masks, start, end),
     }
 }
@@ -212,7 +219,13 @@ pub(crate) fn h_x16(
                 super::chacha12_avx512::h_x16(io, right, masks)
             }
         },
-        _ => h_x16_portable(io, right, masks),
+        // SAFETY: NEON is part of every AArch64 target.
+        #[cfg(target_arch = "aarch64")]
+        ChaChaKernel::X4Neon => unsafe { super::chacha12_neon::h_x16(io, right, masks, used) },
+        _ => {
+            let _ = used;
+            h_x16_portable(io, right, masks)
+        }
     }
 }
 

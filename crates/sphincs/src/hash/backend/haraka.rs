@@ -315,6 +315,28 @@ impl Kernel for Vaes {
     }
 }
 
+#[cfg(target_arch = "aarch64")]
+struct ArmAes;
+
+// SAFETY (for the three blocks below): `ArmAes` is only used by `with_kernel`
+// for `HarakaKernel::X4Armv8`, which `Kernels::forced` and `Kernels::best`
+// choose only where the Armv8 AES instructions were detected.
+#[cfg(target_arch = "aarch64")]
+impl Kernel for ArmAes {
+    fn perm512<const L: usize>(rc: &HarakaRc, states: &mut [[u8; 64]; L]) {
+        // SAFETY: see the impl.
+        unsafe { super::haraka_armv8::perm512(rc, states) }
+    }
+    fn hash512<const L: usize>(rc: &HarakaRc, inputs: &[[u8; 64]; L], out: &mut [[u8; 32]; L]) {
+        // SAFETY: see the impl.
+        unsafe { super::haraka_armv8::hash512(rc, inputs, out) }
+    }
+    fn hash256<const L: usize>(rc: &HarakaRc, inputs: &[[u8; 32]; L], out: &mut [[u8; 32]; L]) {
+        // SAFETY: see the impl.
+        unsafe { super::haraka_armv8::hash256(rc, inputs, out) }
+    }
+}
+
 /// The most Haraka-512 instances a kernel call takes, all run side by side.
 /// Measured with the timing test on Zen 4: AES-NI is slower with 8 than with
 /// 4 (whose sixteen states already fill the sixteen registers), VAES faster
@@ -324,6 +346,7 @@ fn width(k: HarakaKernel) -> usize {
         HarakaKernel::Portable => 8,
         HarakaKernel::X4AesNi => 4,
         HarakaKernel::X16Vaes => 16,
+        HarakaKernel::X4Armv8 => 4,
     }
 }
 
@@ -339,6 +362,8 @@ fn with_kernel(k: HarakaKernel, job: impl WithKernel) {
         HarakaKernel::X4AesNi => job.run::<AesNi>(),
         #[cfg(target_arch = "x86_64")]
         HarakaKernel::X16Vaes => job.run::<Vaes>(),
+        #[cfg(target_arch = "aarch64")]
+        HarakaKernel::X4Armv8 => job.run::<ArmAes>(),
         _ => job.run::<Portable>(),
     }
 }

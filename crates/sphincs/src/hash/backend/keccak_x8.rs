@@ -11,7 +11,7 @@ use core::arch::x86_64::{
     _mm512_ternarylogic_epi64, _mm512_xor_si512,
 };
 
-use super::keccak_x4::keccak_rounds;
+use super::keccak_rounds::keccak_rounds;
 
 // Ternary-logic truth tables, indexed by (a << 2) | (b << 1) | c.
 /// a ^ b ^ c
@@ -34,6 +34,12 @@ macro_rules! xor5_zmm {
 macro_rules! rol_zmm {
     ($a:expr, $n:literal) => {
         _mm512_rol_epi64::<$n>($a)
+    };
+}
+
+macro_rules! xrol_zmm {
+    ($a:expr, $b:expr, $n:tt) => {
+        rol_zmm!(xor_zmm!($a, $b), $n)
     };
 }
 
@@ -62,7 +68,7 @@ pub unsafe fn f1600_x8(s: &mut [[u64; 8]; 25]) {
         // the unaligned load has no alignment requirement.
         *v = unsafe { _mm512_loadu_si512(w.as_ptr().cast()) };
     }
-    keccak_rounds!(a, xor_zmm, xor5_zmm, rol_zmm, chi_zmm, iota_zmm);
+    keccak_rounds!(a, xor_zmm, xor5_zmm, rol_zmm, xrol_zmm, chi_zmm, iota_zmm);
     for (v, w) in a.iter().zip(s.iter_mut()) {
         // SAFETY: `w` is a valid, writable `[u64; 8]`, exactly 64 bytes, and
         // the unaligned store has no alignment requirement.
@@ -102,7 +108,7 @@ pub unsafe fn shake256_blocks_x8(blocks: &[[u8; RATE]; 8], outs: &mut [[u8; 32];
         // `blocks` spans (w < 17), all readable.
         *v = unsafe { _mm512_i64gather_epi64::<1>(from, base.add(8 * w).cast()) };
     }
-    keccak_rounds!(a, xor_zmm, xor5_zmm, rol_zmm, chi_zmm, iota_zmm);
+    keccak_rounds!(a, xor_zmm, xor5_zmm, rol_zmm, xrol_zmm, chi_zmm, iota_zmm);
     let to = _mm512_setr_epi64(0, 32, 64, 96, 128, 160, 192, 224);
     let out = outs.as_mut_ptr().cast::<u8>();
     for (w, v) in a.iter().enumerate().take(4) {
@@ -119,7 +125,7 @@ pub unsafe fn shake256_blocks_x8(blocks: &[[u8; RATE]; 8], outs: &mut [[u8; 32];
 
 #[cfg(test)]
 mod tests {
-    use super::super::keccak_x4::XorShift;
+    use super::super::keccak_rounds::XorShift;
     use super::*;
     use std::hint::black_box;
     use std::time::Instant;

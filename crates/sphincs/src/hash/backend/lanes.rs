@@ -181,6 +181,7 @@ pub(crate) fn shake256_many(
         KeccakKernel::Scalar => 1,
         KeccakKernel::X4Avx2 => 4,
         KeccakKernel::X8Avx512 => 8,
+        KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => 4,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
@@ -216,7 +217,7 @@ pub(crate) fn sha256_many_from(
     debug_assert_eq!(inputs.len(), outs.len());
     let width = match k {
         Sha256Kernel::Scalar => 1,
-        Sha256Kernel::X4ShaNi => 4,
+        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => 4,
         Sha256Kernel::X8Avx2 => 8,
         Sha256Kernel::X16Avx512 => 16,
     };
@@ -224,10 +225,10 @@ pub(crate) fn sha256_many_from(
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
-            (Sha256Kernel::X4ShaNi, 2) => {
+            (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
                 sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, absorbed, ins, out_len, os)
             }
-            (Sha256Kernel::X4ShaNi, _) => {
+            (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
                 sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, absorbed, ins, out_len, os)
             }
             (Sha256Kernel::X16Avx512, 9..) => {
@@ -261,13 +262,16 @@ pub(crate) fn sha512_many_from(
     debug_assert_eq!(inputs.len(), outs.len());
     let width = match k {
         Sha512Kernel::Scalar => 1,
-        Sha512Kernel::X4Avx2 => 4,
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => 4,
         Sha512Kernel::X8Avx512 => 8,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
+            (Sha512Kernel::X4Armv8, 2) => {
+                sha_lanes::<u64, 128, 2>(sha512_x2(k), seed, absorbed, ins, out_len, os)
+            }
             // Three lanes of the 8-way kernel already beat four of the 4-way one.
             (Sha512Kernel::X8Avx512, 3..) => {
                 sha_lanes::<u64, 128, 8>(sha512_x8(k), seed, absorbed, ins, out_len, os)
@@ -347,10 +351,10 @@ pub(crate) fn sha256_final_states<S: FnMut(usize, &State256)>(
         (_, 1) | (Sha256Kernel::Scalar, _) => {
             final_blocks::<u32, 64, 1, S>(compress256_each::<1>, seed, blocks, first, sink)
         }
-        (Sha256Kernel::X4ShaNi, 2) => {
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
             final_blocks::<u32, 64, 2, S>(sha256_x2(k), seed, blocks, first, sink)
         }
-        (Sha256Kernel::X4ShaNi, _) => {
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
             final_blocks::<u32, 64, 4, S>(sha256_x4(k), seed, blocks, first, sink)
         }
         (Sha256Kernel::X16Avx512, 9..) => {
@@ -389,6 +393,9 @@ pub(crate) fn sha512_final_states<S: FnMut(usize, &State512)>(
     match (k, blocks.len()) {
         (_, 1) | (Sha512Kernel::Scalar, _) => {
             final_blocks::<u64, 128, 1, S>(compress512_each::<1>, seed, blocks, first, sink)
+        }
+        (Sha512Kernel::X4Armv8, 2) => {
+            final_blocks::<u64, 128, 2, S>(sha512_x2(k), seed, blocks, first, sink)
         }
         (Sha512Kernel::X8Avx512, 3..) => {
             let full = wide_part(blocks.len(), 8, 3);
@@ -536,7 +543,13 @@ fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
         KeccakKernel::X4Avx2 => unsafe { super::keccak_x4::f1600_x4(s) },
         #[cfg(target_arch = "x86_64")]
         KeccakKernel::X8Avx512 => unsafe { super::keccak_x4::f1600_x4_avx512vl(s) },
-        #[cfg(not(target_arch = "x86_64"))]
+        // SAFETY: X2Sha3 is chosen only where the SHA-3 extension was
+        // detected; X2Neon needs only NEON, part of every AArch64 target.
+        #[cfg(target_arch = "aarch64")]
+        KeccakKernel::X2Neon => unsafe { super::keccak_neon::f1600_x4_neon(s) },
+        #[cfg(target_arch = "aarch64")]
+        KeccakKernel::X2Sha3 => unsafe { super::keccak_neon::f1600_x4_sha3(s) },
+        #[allow(unreachable_patterns)]
         _ => f1600_each::<4>(s),
     }
 }
@@ -567,6 +580,9 @@ fn sha256_x2(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 2], &[[u8; 64]; 2]) {
         // SAFETY: X4ShaNi is chosen only where SHA, SSSE3 and SSE4.1 were detected.
         #[cfg(target_arch = "x86_64")]
         Sha256Kernel::X4ShaNi => unsafe { super::sha256_shani::compress256_shani_x2(st, b) },
+        // SAFETY: X4Armv8 is chosen only where the Armv8 SHA-2 extension was detected.
+        #[cfg(target_arch = "aarch64")]
+        Sha256Kernel::X4Armv8 => unsafe { super::sha256_armv8::compress256_armv8_x2(st, b) },
         _ => compress256_each::<2>(st, b),
     }
 }
@@ -576,6 +592,9 @@ fn sha256_x4(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
         // SAFETY: X4ShaNi is chosen only where SHA, SSSE3 and SSE4.1 were detected.
         #[cfg(target_arch = "x86_64")]
         Sha256Kernel::X4ShaNi => unsafe { super::sha256_shani::compress256_shani_x4(st, b) },
+        // SAFETY: X4Armv8 is chosen only where the Armv8 SHA-2 extension was detected.
+        #[cfg(target_arch = "aarch64")]
+        Sha256Kernel::X4Armv8 => unsafe { super::sha256_armv8::compress256_armv8_x4(st, b) },
         _ => compress256_each::<4>(st, b),
     }
 }
@@ -609,7 +628,20 @@ fn sha512_x4(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
         Sha512Kernel::X4Avx2 | Sha512Kernel::X8Avx512 => unsafe {
             super::sha512_avx2::compress512_avx2_x4(st, b)
         },
+        // SAFETY: X4Armv8 is chosen only where the SHA-3 (with SHA-512)
+        // extension was detected.
+        #[cfg(target_arch = "aarch64")]
+        Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x4(st, b) },
         _ => compress512_each::<4>(st, b),
+    }
+}
+
+fn sha512_x2(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 2], &[[u8; 128]; 2]) {
+    move |st: &mut [[u64; 8]; 2], b: &[[u8; 128]; 2]| match k {
+        // SAFETY: as in `sha512_x4`.
+        #[cfg(target_arch = "aarch64")]
+        Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x2(st, b) },
+        _ => compress512_each::<2>(st, b),
     }
 }
 

@@ -7,14 +7,21 @@ pub mod chacha12;
 mod chacha12_avx2;
 #[cfg(target_arch = "x86_64")]
 mod chacha12_avx512;
+#[cfg(target_arch = "aarch64")]
+mod chacha12_neon;
 pub mod cycles;
 pub(crate) mod haraka;
 #[cfg(target_arch = "x86_64")]
 mod haraka_aesni;
+#[cfg(target_arch = "aarch64")]
+mod haraka_armv8;
 #[cfg(target_arch = "x86_64")]
 mod haraka_vaes;
 pub mod heap_counter;
 pub mod keccak;
+#[cfg(target_arch = "aarch64")]
+pub mod keccak_neon;
+pub(crate) mod keccak_rounds;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
 #[cfg(target_arch = "x86_64")]
@@ -26,13 +33,17 @@ pub mod sha2;
 pub use cycles::cycle_counter;
 pub use heap_counter::{heap_in_use, heap_peak, reset_heap_peak, CountingAllocator};
 pub(crate) use select::forced_backend;
-pub use select::{with_backend, Backend, Kernels};
+pub use select::{with_backend, Backend, Kernels, Unavailable};
+#[cfg(target_arch = "aarch64")]
+pub mod sha256_armv8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
+#[cfg(target_arch = "aarch64")]
+pub mod sha512_armv8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 #[cfg(target_arch = "x86_64")]

@@ -8,8 +8,6 @@
 use core::cell::Cell;
 use std::sync::OnceLock;
 
-use crate::error::Error;
-
 /// A family of hash kernels. Forcing one applies it to every primitive that
 /// has a kernel of that family; the others run their portable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,15 +24,24 @@ pub enum Backend {
     /// SHA-NI: SHA-256 as four interleaved instruction streams (Haraka runs
     /// its portable code).
     ShaNi,
+    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group), ChaCha12 ×4; SHA-256 on the
+    /// SHA-2 extension ×4 and Haraka on `aese`/`aesmc` ×4 where the CPU has
+    /// them.
+    Neon,
+    /// AArch64 with the SHA-3 and SHA-512 extensions (Armv8.2): Keccak ×2 on
+    /// `eor3`/`xar`/`bcax`, SHA-512 on `sha512h` ×4; SHA-256 and Haraka as under `Neon`.
+    Sha3,
 }
 
 impl Backend {
     /// Every backend, in order of preference within each primitive's family.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Scalar,
         Backend::Avx2,
         Backend::Avx512,
         Backend::ShaNi,
+        Backend::Neon,
+        Backend::Sha3,
     ];
 
     /// The name used by `SPHINCS_BACKEND` and the CLI.
@@ -44,6 +51,8 @@ impl Backend {
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
             Backend::ShaNi => "sha-ni",
+            Backend::Neon => "neon",
+            Backend::Sha3 => "sha3",
         }
     }
 
@@ -77,7 +86,11 @@ impl Backend {
                     && std::is_x86_feature_detected!("sse4.1")
                     && std::is_x86_feature_detected!("ssse3")
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Sha3 => std::arch::is_aarch64_feature_detected!("sha3"),
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -94,19 +107,16 @@ impl core::fmt::Display for Backend {
     }
 }
 
-impl core::str::FromStr for Backend {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self, Error> {
-        Backend::from_name(s).ok_or_else(|| Error::UnknownBackend(s.to_string()))
-    }
-}
-
 /// Keccak-f\[1600\] kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum KeccakKernel {
     Scalar,
     X4Avx2,
     X8Avx512,
+    /// NEON, two states per vector (two pairs per 4-lane group).
+    X2Neon,
+    /// NEON with the SHA-3 extension, two states per vector.
+    X2Sha3,
 }
 
 /// SHA-256 compression kernels.
@@ -116,6 +126,8 @@ pub(crate) enum Sha256Kernel {
     X4ShaNi,
     X8Avx2,
     X16Avx512,
+    /// The Armv8 SHA-2 extension, four interleaved streams.
+    X4Armv8,
 }
 
 /// SHA-512 compression kernels.
@@ -124,6 +136,8 @@ pub(crate) enum Sha512Kernel {
     Scalar,
     X4Avx2,
     X8Avx512,
+    /// The Armv8.2 SHA-512 extension, four interleaved streams.
+    X4Armv8,
 }
 
 /// Haraka kernels (the SPHINCS+ round-3.1 Haraka sets).
@@ -136,6 +150,8 @@ pub(crate) enum HarakaKernel {
     X4AesNi,
     /// VAES on 512-bit vectors, sixteen instances interleaved.
     X16Vaes,
+    /// The Armv8 AES instructions, four instances interleaved.
+    X4Armv8,
 }
 
 /// ChaCha12 permutation kernels (SPHINCS-256).
@@ -147,6 +163,8 @@ pub(crate) enum ChaChaKernel {
     X8Avx2,
     /// AVX-512, sixteen states side by side.
     X16Avx512,
+    /// NEON, four states side by side (four times per sixteen-lane batch).
+    X4Neon,
 }
 
 /// The kernels one hash family uses. Only [`Kernels::current`] makes one, and
@@ -200,6 +218,23 @@ impl Kernels {
                 }
             }
             Backend::ShaNi => k.sha256 = Sha256Kernel::X4ShaNi,
+            Backend::Neon | Backend::Sha3 => {
+                k.keccak = if b == Backend::Sha3 {
+                    KeccakKernel::X2Sha3
+                } else {
+                    KeccakKernel::X2Neon
+                };
+                if has_arm_sha2() {
+                    k.sha256 = Sha256Kernel::X4Armv8;
+                }
+                if b == Backend::Sha3 {
+                    k.sha512 = Sha512Kernel::X4Armv8;
+                }
+                if has_arm_aes() {
+                    k.haraka = HarakaKernel::X4Armv8;
+                }
+                k.chacha = ChaChaKernel::X4Neon;
+            }
         }
         Some(k)
     }
@@ -220,10 +255,18 @@ impl Kernels {
         if Backend::ShaNi.is_available() {
             k.sha256 = Sha256Kernel::X4ShaNi;
         }
+        if Backend::Neon.is_available() {
+            k = Kernels::forced(Backend::Neon).unwrap_or(k);
+        }
+        if Backend::Sha3.is_available() {
+            k = Kernels::forced(Backend::Sha3).unwrap_or(k);
+        }
         k.haraka = if has_vaes() {
             HarakaKernel::X16Vaes
         } else if has_aesni() {
             HarakaKernel::X4AesNi
+        } else if has_arm_aes() {
+            HarakaKernel::X4Armv8
         } else {
             HarakaKernel::Portable
         };
@@ -259,6 +302,7 @@ impl Kernels {
             ChaChaKernel::Portable => "chacha12-portable",
             ChaChaKernel::X8Avx2 => "chacha12-x8-avx2",
             ChaChaKernel::X16Avx512 => "chacha12-x16-avx512",
+            ChaChaKernel::X4Neon => "chacha12-x4-neon",
         }
     }
 
@@ -268,6 +312,7 @@ impl Kernels {
             HarakaKernel::Portable => "haraka-portable",
             HarakaKernel::X4AesNi => "haraka-x4-aesni",
             HarakaKernel::X16Vaes => "haraka-x16-vaes",
+            HarakaKernel::X4Armv8 => "haraka-x4-armv8",
         }
     }
 
@@ -278,17 +323,21 @@ impl Kernels {
             KeccakKernel::Scalar => "keccak-scalar",
             KeccakKernel::X4Avx2 => "keccak-x4-avx2",
             KeccakKernel::X8Avx512 => "keccak-x8-avx512",
+            KeccakKernel::X2Neon => "keccak-x2-neon",
+            KeccakKernel::X2Sha3 => "keccak-x2-sha3",
         };
         let s256 = match self.sha256 {
             Sha256Kernel::Scalar => "sha256-scalar",
             Sha256Kernel::X4ShaNi => "sha256-x4-shani",
             Sha256Kernel::X8Avx2 => "sha256-x8-avx2",
             Sha256Kernel::X16Avx512 => "sha256-x16-avx512",
+            Sha256Kernel::X4Armv8 => "sha256-x4-armv8",
         };
         let s512 = match self.sha512 {
             Sha512Kernel::Scalar => "sha512-scalar",
             Sha512Kernel::X4Avx2 => "sha512-x4-avx2",
             Sha512Kernel::X8Avx512 => "sha512-x8-avx512",
+            Sha512Kernel::X4Armv8 => "sha512-x4-armv8",
         };
         match (sha2, cat35) {
             (false, _) => keccak.to_string(),
@@ -305,6 +354,30 @@ fn has_aesni() -> bool {
         std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("avx")
     }
     #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The Armv8 SHA-2 extension (SHA-256).
+fn has_arm_sha2() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("sha2")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
+/// The Armv8 AES instructions (`aese`, `aesmc`).
+fn has_arm_aes() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("aes")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
     {
         false
     }
@@ -334,11 +407,17 @@ pub(crate) fn forced_backend() -> Option<Backend> {
     FORCED.with(Cell::get)
 }
 
+/// The backend asked of [`with_backend`] needs CPU features this machine
+/// lacks; carries its name. (The crate's `Error` is built from it one layer up,
+/// so the hash layer needs nothing above it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unavailable(pub &'static str);
+
 /// Runs `f` with every key bound on this thread using `backend`'s kernels
 /// (threads that a signature spawns inherit them). Fails if the CPU lacks it.
-pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Error> {
+pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Unavailable> {
     if !backend.is_available() {
-        return Err(Error::BackendUnavailable(backend.name()));
+        return Err(Unavailable(backend.name()));
     }
     struct Restore(Option<Backend>);
     impl Drop for Restore {

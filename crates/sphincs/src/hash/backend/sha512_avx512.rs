@@ -10,7 +10,7 @@
 
 use core::arch::x86_64::*;
 
-use super::sha512_avx2::K512;
+use super::sha2::K512;
 
 /// `vpternlogq` truth tables over inputs (a, b, c) = (0xf0, 0xcc, 0xaa).
 const XOR3: i32 = 0x96;

@@ -1,0 +1,87 @@
+//! A message read once, as it arrives, from standard input or a pipe:
+//! verification hashes the message once (H_msg), so it needs neither a
+//! rewind nor a copy in memory (`cat big | sphincs verify …`). Signing reads
+//! a pure message twice and still buffers such input (`io::Message`).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use sphincs::{Error, MessageSource};
+
+use crate::error::CliError;
+
+/// Standard input or a pipe, fed once in 64 KiB pieces.
+pub struct OnePass {
+    input: Box<dyn Read>,
+    name: String,
+    fed: bool,
+}
+
+impl OnePass {
+    /// `None` or `-` is standard input, a path naming a pipe or device is
+    /// that; a regular file is `None` (it is streamed with rewinds instead).
+    pub fn open(path: Option<&Path>) -> Result<Option<OnePass>, CliError> {
+        let path = match path {
+            Some(p) if p.as_os_str() != "-" => p,
+            _ => {
+                return Ok(Some(OnePass {
+                    input: Box::new(io::stdin()),
+                    name: "standard input".into(),
+                    fed: false,
+                }))
+            }
+        };
+        let file =
+            File::open(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
+        if meta.is_file() || meta.is_dir() {
+            return Ok(None);
+        }
+        Ok(Some(OnePass {
+            input: Box::new(file),
+            name: path.display().to_string(),
+            fed: false,
+        }))
+    }
+}
+
+impl MessageSource for OnePass {
+    fn feed(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<(), Error> {
+        if std::mem::replace(&mut self.fed, true) {
+            return Err(Error::Io(format!(
+                "{}: can be read only once, and this operation reads the message twice",
+                self.name
+            )));
+        }
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match self.input.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => sink(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Io(format!("cannot read {}: {e}", self.name))),
+            }
+        }
+    }
+}
+
+/// Runs a verification `f` over FILE (streamed from disk, with a byte
+/// progress bar) or over standard input or a pipe (read once as it arrives).
+pub fn verify_input<R>(
+    file: Option<&Path>,
+    f: impl FnOnce(&mut dyn MessageSource) -> R,
+) -> Result<R, CliError> {
+    if let Some(mut once) = OnePass::open(file)? {
+        return Ok(f(&mut once));
+    }
+    let mut message = crate::io::Message::open(file)?;
+    Ok(crate::cmd_batch::with_progress(
+        &mut message,
+        file,
+        crate::cmd_batch::VERIFY_PASSES,
+        f,
+    ))
+}

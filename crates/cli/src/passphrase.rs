@@ -1,0 +1,121 @@
+//! Passphrases for encrypted private keys: from `--passphrase-file FILE`,
+//! `--passphrase-fd N`, or asked on the terminal without echo (twice when a
+//! new key is encrypted). Without a terminal and without a source, a clear
+//! error. The passphrase is read once per run and wiped at its end.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use zeroize::Zeroizing;
+
+use crate::error::CliError;
+
+/// Where the passphrase comes from (the global options).
+#[derive(Clone, Debug, Default)]
+pub struct Source {
+    pub file: Option<PathBuf>,
+    pub fd: Option<u32>,
+}
+
+static SOURCE: Mutex<Option<Source>> = Mutex::new(None);
+static CACHED: Mutex<Option<Zeroizing<Vec<u8>>>> = Mutex::new(None);
+
+/// Most bytes read from a passphrase file or descriptor.
+const MAX_LEN: u64 = 4096;
+
+/// Records the options; called once by `main`.
+pub fn set_source(source: Source) {
+    *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = Some(source);
+}
+
+/// Wipes the passphrase read during this run.
+pub fn forget() {
+    CACHED.lock().unwrap_or_else(|e| e.into_inner()).take();
+}
+
+/// The passphrase to decrypt `key`: from the source, else asked once.
+pub fn for_reading(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    get(&format!("Passphrase for {}: ", key.display()), false)
+}
+
+/// The passphrase to encrypt a new key: from the source, else asked twice.
+pub fn for_writing(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    get(&format!("New passphrase for {}: ", key.display()), true)
+}
+
+fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let mut cached = CACHED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = cached.as_ref() {
+        return Ok(p.clone());
+    }
+    let source = SOURCE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_default();
+    let pass = match (&source.file, source.fd) {
+        (Some(f), _) => first_line(
+            std::fs::File::open(f)
+                .map_err(|e| CliError::file(f, format!("cannot read the passphrase: {e}")))?,
+            &f.display().to_string(),
+        )?,
+        (None, Some(fd)) => {
+            // /dev/fd/N reopens the descriptor without unsafe code.
+            let path = PathBuf::from(format!("/dev/fd/{fd}"));
+            let file = std::fs::File::open(&path).map_err(|e| {
+                CliError::Failed(format!(
+                    "cannot read the passphrase from descriptor {fd}: {e}"
+                ))
+            })?;
+            first_line(file, &format!("descriptor {fd}"))?
+        }
+        (None, None) => ask(prompt, confirm)?,
+    };
+    if pass.is_empty() {
+        return Err(CliError::Failed("the passphrase is empty".into()));
+    }
+    *cached = Some(pass.clone());
+    Ok(pass)
+}
+
+/// The first line of a passphrase file (as `openssl -passin file:` reads it).
+fn first_line(file: std::fs::File, what: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let mut all = Zeroizing::new(Vec::new());
+    file.take(MAX_LEN + 1)
+        .read_to_end(&mut all)
+        .map_err(|e| CliError::Failed(format!("cannot read the passphrase from {what}: {e}")))?;
+    if all.len() as u64 > MAX_LEN {
+        return Err(CliError::Failed(format!(
+            "the passphrase in {what} is longer than {MAX_LEN} bytes"
+        )));
+    }
+    let end = all.iter().position(|&b| b == b'\n').unwrap_or(all.len());
+    let end = if end > 0 && all[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    };
+    Ok(Zeroizing::new(all[..end].to_vec()))
+}
+
+fn ask(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    if !std::io::stdin().is_terminal() {
+        return Err(CliError::Failed(
+            "the key is encrypted and no terminal can ask for its passphrase; give --passphrase-file FILE or --passphrase-fd N".into(),
+        ));
+    }
+    let read = |p: &str| {
+        rpassword::prompt_password(p)
+            .map(|s| Zeroizing::new(s.into_bytes()))
+            .map_err(|e| CliError::Failed(format!("cannot read the passphrase: {e}")))
+    };
+    let first = read(prompt)?;
+    if confirm {
+        let again = read("Repeat the passphrase: ")?;
+        if *again != *first {
+            return Err(CliError::Failed("the passphrases differ".into()));
+        }
+    }
+    Ok(first)
+}

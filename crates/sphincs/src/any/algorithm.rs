@@ -1,0 +1,280 @@
+//! Every parameter set of every family as one value: the one list that
+//! `sphincs list`, the CLI's `-a`, Python and C all read, and the one set of
+//! name rules they all parse with.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::Error;
+use crate::params::Algorithm;
+use crate::sphincs256::{self, params as s256};
+use crate::sphincsplus::SpxAlgorithm;
+
+/// A signature family: the standard a parameter set belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// SLH-DSA, FIPS 205.
+    SlhDsa,
+    /// SPHINCS+ round 3.1, the NIST submission before FIPS 205.
+    SphincsPlus,
+    /// SPHINCS-256, the original 2015 scheme.
+    Sphincs256,
+}
+
+impl Family {
+    /// The family's name for messages, e.g. `SPHINCS+ round 3.1`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::SlhDsa => "SLH-DSA (FIPS 205)",
+            Family::SphincsPlus => "SPHINCS+ round 3.1",
+            Family::Sphincs256 => "SPHINCS-256",
+        }
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A parameter set of any family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AnyAlgorithm {
+    /// A FIPS 205 set.
+    SlhDsa(Algorithm),
+    /// A SPHINCS+ round-3.1 set.
+    SphincsPlus(SpxAlgorithm),
+    /// SPHINCS-256, the one set of its scheme.
+    Sphincs256,
+}
+
+impl AnyAlgorithm {
+    /// How many sets there are, of every family.
+    pub const COUNT: usize = Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1;
+
+    /// The `index`-th set in the order of [`AnyAlgorithm::all`], `None` past
+    /// the end; `const`, so that tables (the C library's handles) are built
+    /// from this one list at compile time. New sets go at the end of their
+    /// family's list.
+    pub const fn at(index: usize) -> Option<AnyAlgorithm> {
+        let fips = Algorithm::ALL.len();
+        let spx = SpxAlgorithm::ALL.len();
+        if index < fips {
+            Some(AnyAlgorithm::SlhDsa(Algorithm::ALL[index]))
+        } else if index < fips + spx {
+            Some(AnyAlgorithm::SphincsPlus(SpxAlgorithm::ALL[index - fips]))
+        } else if index == fips + spx {
+            Some(AnyAlgorithm::Sphincs256)
+        } else {
+            None
+        }
+    }
+
+    /// Every set of every family: the FIPS 205 sets in OID order, then the
+    /// 36 round-3.1 sets, then SPHINCS-256.
+    pub fn all() -> impl Iterator<Item = AnyAlgorithm> {
+        (0..Self::COUNT).filter_map(Self::at)
+    }
+
+    /// The family this set belongs to.
+    pub const fn family(self) -> Family {
+        match self {
+            AnyAlgorithm::SlhDsa(_) => Family::SlhDsa,
+            AnyAlgorithm::SphincsPlus(_) => Family::SphincsPlus,
+            AnyAlgorithm::Sphincs256 => Family::Sphincs256,
+        }
+    }
+
+    /// The canonical name: `SLH-DSA-SHA2-128s`, `sphincs-shake-128f-simple`,
+    /// `sphincs-256`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => a.name(),
+            AnyAlgorithm::SphincsPlus(a) => a.name(),
+            AnyAlgorithm::Sphincs256 => sphincs256::ALGORITHM,
+        }
+    }
+
+    /// The FIPS 205 set, if this is one.
+    pub const fn slh_dsa(self) -> Option<Algorithm> {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The NIST security category (1, 3 or 5); `None` for SPHINCS-256, which
+    /// predates the categories.
+    pub const fn security_category(self) -> Option<u8> {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => Some(a.security_category()),
+            AnyAlgorithm::SphincsPlus(a) => Some(a.security_category()),
+            AnyAlgorithm::Sphincs256 => None,
+        }
+    }
+
+    /// Bytes of a public key.
+    pub const fn public_key_len(self) -> usize {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => a.public_key_len(),
+            AnyAlgorithm::SphincsPlus(a) => a.public_key_len(),
+            AnyAlgorithm::Sphincs256 => s256::PK_BYTES,
+        }
+    }
+
+    /// Bytes of a secret key.
+    pub const fn secret_key_len(self) -> usize {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => a.secret_key_len(),
+            AnyAlgorithm::SphincsPlus(a) => a.secret_key_len(),
+            AnyAlgorithm::Sphincs256 => s256::SK_BYTES,
+        }
+    }
+
+    /// Bytes of a signature.
+    pub const fn signature_len(self) -> usize {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => a.signature_len(),
+            AnyAlgorithm::SphincsPlus(a) => a.signature_len(),
+            AnyAlgorithm::Sphincs256 => s256::SIG_BYTES,
+        }
+    }
+
+    /// Bytes of the seed [`AnySigningKey::from_seed`](super::AnySigningKey::from_seed)
+    /// takes: `SK.seed ‖ SK.prf ‖ PK.seed` (3n), or for SPHINCS-256 the whole
+    /// secret key `SK1 ‖ Q ‖ SK2`, which is what its key generation draws.
+    pub const fn seed_len(self) -> usize {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => 3 * a.params().n,
+            AnyAlgorithm::SphincsPlus(a) => a.seed_len(),
+            AnyAlgorithm::Sphincs256 => s256::SK_BYTES,
+        }
+    }
+
+    /// Bytes of caller-supplied signing randomness (`addrnd` / `optrand`:
+    /// n); 0 for SPHINCS-256, whose signatures are deterministic.
+    pub const fn randomness_len(self) -> usize {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => a.params().n,
+            AnyAlgorithm::SphincsPlus(a) => a.params().n,
+            AnyAlgorithm::Sphincs256 => 0,
+        }
+    }
+
+    /// Whether signing takes a context string and a pre-hash, keys have an
+    /// OID (SPKI/PKCS#8, PEM/DER encodings) and RFC 9909 key modes: FIPS 205 only.
+    pub const fn has_fips205_features(self) -> bool {
+        matches!(self, AnyAlgorithm::SlhDsa(_))
+    }
+
+    /// [`Error::Unsupported`] naming this set's family and `what` it lacks,
+    /// unless `present` is false (nothing asked) or the family has it.
+    pub(crate) fn require(self, what: &'static str, present: bool) -> Result<(), Error> {
+        if present && !self.has_fips205_features() {
+            Err(Error::Unsupported {
+                family: self.family().name(),
+                what,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl From<Algorithm> for AnyAlgorithm {
+    fn from(a: Algorithm) -> Self {
+        AnyAlgorithm::SlhDsa(a)
+    }
+}
+
+impl From<SpxAlgorithm> for AnyAlgorithm {
+    fn from(a: SpxAlgorithm) -> Self {
+        AnyAlgorithm::SphincsPlus(a)
+    }
+}
+
+impl fmt::Display for AnyAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AnyAlgorithm {
+    type Err = Error;
+
+    /// Any case. A FIPS 205 name with or without `SLH-DSA-`
+    /// (`SLH-DSA-SHA2-128s`, `shake-256f`); a round-3.1 name with `sphincs-`,
+    /// `sphincs+-` or no prefix (`sphincs-shake-128f-simple`); `sphincs-256`
+    /// or `sphincs256`. [`Error::UnknownAlgorithm`] for anything else.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        if let Ok(a) = s.parse::<Algorithm>() {
+            return Ok(AnyAlgorithm::SlhDsa(a));
+        }
+        let t = s.trim();
+        if t.eq_ignore_ascii_case(sphincs256::ALGORITHM) || t.eq_ignore_ascii_case("sphincs256") {
+            return Ok(AnyAlgorithm::Sphincs256);
+        }
+        s.parse::<SpxAlgorithm>()
+            .map(AnyAlgorithm::SphincsPlus)
+            .map_err(|_| Error::UnknownAlgorithm(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips_and_the_list_is_complete() {
+        let all: Vec<AnyAlgorithm> = AnyAlgorithm::all().collect();
+        assert_eq!(
+            all.len(),
+            Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1
+        );
+        for a in &all {
+            assert_eq!(a.name().parse::<AnyAlgorithm>(), Ok(*a));
+            assert_eq!(a.name().to_uppercase().parse::<AnyAlgorithm>(), Ok(*a));
+        }
+        let mut names: Vec<&str> = all.iter().map(|a| a.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "names are unique");
+    }
+
+    #[test]
+    fn spellings_and_families() {
+        let p = |s: &str| s.parse::<AnyAlgorithm>();
+        assert_eq!(
+            p("shake-128f"),
+            Ok(AnyAlgorithm::SlhDsa(Algorithm::Shake128f))
+        );
+        assert_eq!(p("SPHINCS256"), Ok(AnyAlgorithm::Sphincs256));
+        assert_eq!(p(" sphincs-256 "), Ok(AnyAlgorithm::Sphincs256));
+        let spx = p("SPHINCS+-haraka-256s-robust").unwrap();
+        assert_eq!(spx.family(), Family::SphincsPlus);
+        assert_eq!(spx.name(), "sphincs-haraka-256s-robust");
+        assert!(matches!(p("sphincs-512"), Err(Error::UnknownAlgorithm(n)) if n == "sphincs-512"));
+        assert_eq!(AnyAlgorithm::Sphincs256.security_category(), None);
+        assert_eq!(AnyAlgorithm::Sphincs256.signature_len(), 41000);
+        assert_eq!(AnyAlgorithm::Sphincs256.randomness_len(), 0);
+        assert_eq!(p("sha2-128s").unwrap().seed_len(), 48);
+    }
+
+    #[test]
+    fn unsupported_names_the_family() {
+        let e = AnyAlgorithm::Sphincs256
+            .require("context strings", true)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "SPHINCS-256 does not support context strings"
+        );
+        assert!(AnyAlgorithm::Sphincs256
+            .require("context strings", false)
+            .is_ok());
+        assert!(AnyAlgorithm::SlhDsa(Algorithm::Sha2_128f)
+            .require("context strings", true)
+            .is_ok());
+    }
+}
