@@ -11,7 +11,7 @@ use sphincs::DynSigningKey;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_file, write_output};
+use crate::io::{check_writable, read_capped, write_output, Cap};
 use crate::keyfile::{decrypt, is_encrypted};
 use crate::passphrase;
 
@@ -46,7 +46,7 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
         KeyCommand::Decrypt(a) => (a, false),
     };
     check_writable(&args.out, args.force)?;
-    let bytes = Zeroizing::new(read_file(&args.key)?);
+    let bytes = Zeroizing::new(read_capped(&args.key, Cap::Key)?);
     let plain = plain_pkcs8(&args.key, &bytes, encrypt)?;
     let out: Zeroizing<Vec<u8>> = if encrypt {
         let pass = passphrase::for_writing(&args.out)?;

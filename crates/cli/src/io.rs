@@ -461,7 +461,7 @@ pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
     let file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if meta.is_dir() {
-        return Err(CliError::file(path, "is a directory"));
+        return Err(CliError::file(path, "cannot read: is a directory"));
     }
     note_input(path, &meta);
     // Sized once from the file's length where there is one, so that a key
