@@ -383,17 +383,6 @@ impl AnyVerifyingKey {
         }
     }
 
-    /// The key's fingerprint: SHA-256 of its SubjectPublicKeyInfo (FIPS 205)
-    /// or of its raw bytes (families without an OID), in the form of
-    /// [`crate::fingerprint`].
-    pub fn fingerprint(&self) -> Result<String, Error> {
-        match &self.0 {
-            Public::SlhDsa(k) => k.fingerprint(),
-            Public::SphincsPlus(k) => Ok(k.fingerprint()),
-            Public::Sphincs256(k) => Ok(k.fingerprint()),
-        }
-    }
-
     /// SubjectPublicKeyInfo DER under the key mode's OID (FIPS 205 keys only).
     pub fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
         self.fips()?.to_spki_der()
