@@ -45,7 +45,7 @@ pub fn verify_batch_until(
 }
 
 impl SpxSigningKey {
-    /// [`DynSigningKey::sign_batch`] for a round-3.1 key.
+    /// [`DynSigningKey::sign_batch`](crate::DynSigningKey::sign_batch) for a round-3.1 key.
     pub fn sign_batch(
         &self,
         messages: &[&[u8]],
