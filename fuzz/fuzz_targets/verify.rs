@@ -11,8 +11,7 @@
 use libfuzzer_sys::fuzz_target;
 use sphincs::{
     hash_slh_verify, slh_verify, slh_verify_internal, Algorithm, DynVerifyingKey, ParameterSet,
-    PreHash, Sha2_128f, Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f,
-    Shake128s, Shake192f, Shake192s, Shake256f, Shake256s, VerifyingKey,
+    PreHash, VerifyingKey,
 };
 
 enum Mode {
@@ -39,21 +38,8 @@ fn typed_dispatch(
     msg: &[u8],
     sig: &[u8],
 ) -> bool {
-    let f = match alg {
-        Algorithm::Sha2_128s => typed::<Sha2_128s>,
-        Algorithm::Sha2_128f => typed::<Sha2_128f>,
-        Algorithm::Sha2_192s => typed::<Sha2_192s>,
-        Algorithm::Sha2_192f => typed::<Sha2_192f>,
-        Algorithm::Sha2_256s => typed::<Sha2_256s>,
-        Algorithm::Sha2_256f => typed::<Sha2_256f>,
-        Algorithm::Shake128s => typed::<Shake128s>,
-        Algorithm::Shake128f => typed::<Shake128f>,
-        Algorithm::Shake192s => typed::<Shake192s>,
-        Algorithm::Shake192f => typed::<Shake192f>,
-        Algorithm::Shake256s => typed::<Shake256s>,
-        Algorithm::Shake256f => typed::<Shake256f>,
-    };
-    f(pk, mode, ctx, msg, sig)
+    // The core's one dispatch from the runtime set to its type.
+    sphincs::with_parameter_set!(alg, P => typed::<P>(pk, mode, ctx, msg, sig))
 }
 
 /// Splits off the first `n` bytes, if there are that many.

@@ -22,9 +22,7 @@ use std::time::Instant;
 
 use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use sphincs::{
-    slh_keygen_internal, slh_sign, slh_verify, Algorithm, ParameterSet, Randomness, Sha2_128f,
-    Sha2_128s, Sha2_192f, Sha2_192s, Sha2_256f, Sha2_256s, Shake128f, Shake128s, Shake192f,
-    Shake192s, Shake256f, Shake256s, SigningKey,
+    slh_keygen_internal, slh_sign, slh_verify, Algorithm, ParameterSet, Randomness, SigningKey,
 };
 
 /// Valgrind client requests on amd64 Linux, issued with the documented magic
@@ -250,20 +248,8 @@ fn check_spx(alg: SpxAlgorithm, plan: &Plan) -> Timings {
 }
 
 fn run(alg: Algorithm, plan: &Plan) -> Timings {
-    match alg {
-        Algorithm::Sha2_128s => check::<Sha2_128s>(plan),
-        Algorithm::Sha2_128f => check::<Sha2_128f>(plan),
-        Algorithm::Sha2_192s => check::<Sha2_192s>(plan),
-        Algorithm::Sha2_192f => check::<Sha2_192f>(plan),
-        Algorithm::Sha2_256s => check::<Sha2_256s>(plan),
-        Algorithm::Sha2_256f => check::<Sha2_256f>(plan),
-        Algorithm::Shake128s => check::<Shake128s>(plan),
-        Algorithm::Shake128f => check::<Shake128f>(plan),
-        Algorithm::Shake192s => check::<Shake192s>(plan),
-        Algorithm::Shake192f => check::<Shake192f>(plan),
-        Algorithm::Shake256s => check::<Shake256s>(plan),
-        Algorithm::Shake256f => check::<Shake256f>(plan),
-    }
+    // The core's one dispatch from the runtime set to its type.
+    sphincs::with_parameter_set!(alg, P => check::<P>(plan))
 }
 
 fn report(backend: sphincs::Backend, name: &str, times: &Timings) {
