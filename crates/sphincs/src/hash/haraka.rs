@@ -293,8 +293,9 @@ impl<const ROBUST: bool> TweakableHash for Haraka<ROBUST> {
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
         let sk = self
             .sk_seed
+            .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        self.one_block(adrs, Values::Fixed(&sk), out);
+        self.one_block(adrs, Values::Fixed(sk), out);
     }
 
     fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8]) -> Self::PrfMsg {

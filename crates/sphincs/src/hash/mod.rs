@@ -119,8 +119,11 @@ pub(crate) enum Values<'a> {
     Own,
     /// Call i hashes `io[2i] ‖ io[2i+1]` (H over one tree level, halving in place).
     Pairs,
-    /// Every call hashes the same bytes (PRF: `SK.seed`).
-    Fixed(&'a [u8]),
+    /// Every call hashes the same bytes (PRF: `SK.seed`). A whole node, not a
+    /// slice: a slice's length check, hoisted by LLVM above the test of which
+    /// variant this is, read the unused payload of `Own`/`Pairs` (memcheck
+    /// reported it as a branch on uninitialised, sometimes secret, bytes).
+    Fixed(&'a Node),
 }
 
 /// The first N bytes of a node as an array.

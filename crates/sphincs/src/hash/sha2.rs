@@ -248,8 +248,9 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
         let sk = self
             .sk_seed
+            .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        self.one_block_256(adrs, Values::Fixed(&sk), out, 1);
+        self.one_block_256(adrs, Values::Fixed(sk), out, 1);
     }
 
     fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8]) -> Self::PrfMsg {
