@@ -58,7 +58,10 @@ pub enum CertCommand {
         #[command(flatten)]
         out: OutArgs,
     },
-    /// Check a certificate (or a request's signature); exit 0 if it checks out, 1 if not.
+    /// Check a certificate (or a request's signature): exit 0 if it checks out,
+    /// 1 if invalid (bad signature, expired, tampered), 2 if it cannot be
+    /// checked (not self-signed and no --issuer, the wrong issuer, an issuer
+    /// key of another algorithm family, an unreadable issuer) or is malformed.
     Verify {
         /// The certificate or request (PEM or DER).
         #[arg(value_name = "CERT")]
@@ -219,10 +222,15 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
         };
     }
     let c = cert::parse_certificate(&bytes).map_err(|e| CliError::file(path, e))?;
+    // Without a readable issuer certificate nothing can be checked.
     let issuer_cert = match issuer {
         Some(p) => Some(
-            cert::parse_certificate(&read_capped(p, Cap::Certificate)?)
-                .map_err(|e| CliError::file(p, e))?,
+            read_capped(p, Cap::Certificate)
+                .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
+                .and_then(|b| {
+                    cert::parse_certificate(&b)
+                        .map_err(|e| CliError::cannot_check(path, &format!("{}: {e}", p.display())))
+                })?,
         ),
         None => None,
     };
@@ -247,7 +255,9 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
     }
 }
 
-/// An invalid signature or a failed check is exit 1; anything else exit 2.
+/// An invalid signature or a failed check is exit 1; a certificate that
+/// cannot be checked (no or wrong issuer, an issuer key of another family)
+/// and anything else exit 2.
 fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
@@ -257,6 +267,14 @@ fn outcome(path: &Path, e: Error) -> CliError {
         Error::VerificationFailed(msg) => {
             CliError::InvalidSignature(format!("invalid: {}: {msg}", path.display()))
         }
+        Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),
+    }
+}
+
+/// The one-line text of an error.
+fn failed_text(e: CliError) -> String {
+    match e {
+        CliError::InvalidSignature(m) | CliError::Failed(m) => m,
     }
 }

@@ -52,8 +52,10 @@ pub enum CmsCommand {
         force: bool,
     },
     /// Verify a SignedData (DER, or BER as Bouncy Castle writes it); exit 0
-    /// if every signature checked verifies, 1 if not. Each SignerInfo (at
-    /// most 16) is reported.
+    /// if every signature checked verifies, 1 if one does not, 2 if one
+    /// cannot be checked (its certificate neither embedded nor given, the
+    /// given certificate not the signer's, a signer key of another family)
+    /// or the input is malformed. Each SignerInfo (at most 16) is reported.
     Verify {
         /// The signer's certificate (default: the one embedded). With
         /// several signers, only the SignerInfos naming it are checked. The
@@ -129,6 +131,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                             "invalid: {}: {msg}",
                             signed.display()
                         )),
+                        Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
                         e => CliError::file(&signed, e),
                     })?;
             report(&signed, attached, &signers)
@@ -188,6 +191,16 @@ fn report(signed: &Path, attached: bool, signers: &[cms::SignerCheck]) -> Result
                     } else {
                         String::new()
                     }
+                ));
+            }
+            Err(Error::CannotCheck(msg)) => {
+                broken.get_or_insert(CliError::cannot_check(
+                    signed,
+                    &if many {
+                        format!("SignerInfo {}: {msg}", s.index)
+                    } else {
+                        msg.clone()
+                    },
                 ));
             }
             Err(e) => {

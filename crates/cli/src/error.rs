@@ -18,6 +18,12 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// A certificate or CMS signer that could not be checked with what was
+    /// given (exit 2, not 1: it is neither valid nor shown invalid).
+    pub fn cannot_check(path: &Path, why: &str) -> Self {
+        CliError::Failed(format!("cannot check: {}: {why}", path.display()))
+    }
+
     /// An error about a file, prefixed with its name.
     pub fn file(path: &Path, what: impl Display) -> Self {
         CliError::Failed(format!("{}: {what}", path.display()))

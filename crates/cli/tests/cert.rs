@@ -94,9 +94,56 @@ fn ca_request_issue_verify() {
         "{show}"
     );
 
-    // Not self-signed: exit 1. The leaf as its own issuer: exit 1 (not a CA / names).
-    sphincs(&["cert", "verify", &leaf]).invalid("not self-signed");
-    sphincs(&["cert", "verify", &leaf, "--issuer", &leaf]).invalid("invalid");
+    // Cannot be checked, exit 2: not self-signed and no issuer; the leaf as
+    // its own issuer (not the issuer); a missing or unreadable issuer file;
+    // an issuer whose key is of another family (the CA's SPKI OID made
+    // ML-DSA-44's, 2.16.840.1.101.3.4.3.17).
+    sphincs(&["cert", "verify", &leaf])
+        .usage_error("cannot check: ")
+        .usage_error("not self-signed");
+    sphincs(&["cert", "verify", &leaf, "--issuer", &leaf]).usage_error("cannot check: ");
+    let missing = s.p("no-such-ca.pem");
+    sphincs(&["cert", "verify", &leaf, "--issuer", &missing]).usage_error("cannot check: ");
+    let not_cert = s.write("not-cert.pem", b"hello");
+    sphincs(&["cert", "verify", &leaf, "--issuer", &not_cert]).usage_error("cannot check: ");
+    // The same CA (key and name) in DER, to patch.
+    let ca_der_path = s.p("ca.der");
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &ca_key,
+        "--subject",
+        "CN=Test CA,O=Example",
+        "--ca",
+        "--der",
+        "-o",
+        &ca_der_path,
+    ])
+    .ok();
+    sphincs(&["cert", "verify", &leaf, "--issuer", &ca_der_path]).ok();
+    let mut ca_der = s.read("ca.der");
+    let slh21 = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 21,
+    ];
+    // Occurrences: the signed part's signature algorithm, the SPKI, the outer one.
+    let spki_at = ca_der
+        .windows(11)
+        .enumerate()
+        .filter(|(_, w)| *w == slh21)
+        .map(|(i, _)| i)
+        .nth(1)
+        .unwrap();
+    ca_der[spki_at + 10] = 17;
+    let mldsa_ca = s.write("mldsa-ca.der", &ca_der);
+    sphincs(&["cert", "verify", &leaf, "--issuer", &mldsa_ca])
+        .usage_error("cannot check: ")
+        .usage_error("issuer's key");
+    // Invalid stays exit 1: the leaf's signature flipped.
+    let mut bad_leaf = s.read("leaf.der");
+    *bad_leaf.last_mut().unwrap() ^= 1;
+    let bad_leaf = s.write("bad-leaf.der", &bad_leaf);
+    sphincs(&["cert", "verify", &bad_leaf, "--issuer", &ca]).invalid("does not verify");
     // A leaf certificate cannot issue.
     let leaf_cert_pem = s.p("leaf.pem");
     sphincs(&[

@@ -53,6 +53,24 @@ fn sign_and_verify() {
     assert!(s.read("det.pem").starts_with(b"-----BEGIN CMS-----\n"));
     assert!(s.read("det.pem").len() < 100_000, "detached: no content");
     sphincs(&["cms", "verify", "--content", &msg, "--cert", &c, &det]).ok();
+    // Another signer's certificate given: the signature cannot be checked
+    // with it (exit 2), which is not the same as invalid (exit 1).
+    let (k2, c2) = (s.p("k2.pem"), s.p("c2.pem"));
+    sphincs(&["keygen", "-a", "shake-128f", "-o", &k2]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k2,
+        "--subject",
+        "CN=Other",
+        "-o",
+        &c2,
+    ])
+    .ok();
+    sphincs(&["cms", "verify", "--cert", &c2, &att])
+        .usage_error("cannot check: ")
+        .usage_error("not the one");
     // Another digest on request; too weak refused.
     let sha3 = s.p("sha3.der");
     sphincs(&[

@@ -133,6 +133,12 @@ pub enum Error {
     /// a message digest that does not match the content. (A signature that
     /// does not verify is [`Error::InvalidSignature`].)
     VerificationFailed(String),
+    /// A certificate or CMS signer that cannot be checked with what was
+    /// given: no issuer certificate for a certificate that is not
+    /// self-signed, an issuer certificate that is not the issuer, or an
+    /// issuer key this crate cannot verify with (another algorithm family).
+    /// Neither valid nor invalid: the caller must supply what is missing.
+    CannotCheck(String),
 }
 
 impl fmt::Display for Error {
@@ -200,6 +206,7 @@ impl fmt::Display for Error {
             Error::Pki(msg) => f.write_str(msg),
             Error::Unsupported { family, what } => write!(f, "{family} does not support {what}"),
             Error::VerificationFailed(msg) => write!(f, "verification failed: {msg}"),
+            Error::CannotCheck(msg) => write!(f, "cannot check: {msg}"),
             Error::PreHashNotBound { algorithm, prehash } => write!(
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",

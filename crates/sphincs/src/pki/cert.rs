@@ -167,7 +167,9 @@ pub struct CertCheck {
 /// then be self-issued) at time `now`; see the module documentation for what
 /// is and is not checked. A signature that does not verify is
 /// [`Error::InvalidSignature`], a check that fails
-/// [`Error::VerificationFailed`], malformed or unsupported input [`Error::Pki`].
+/// [`Error::VerificationFailed`], an issuer that is missing, not the issuer,
+/// or whose key cannot verify it [`Error::CannotCheck`], malformed or
+/// unsupported input [`Error::Pki`].
 pub fn verify_certificate(
     cert: &Certificate,
     issuer: Option<&Certificate>,
@@ -194,32 +196,45 @@ pub fn verify_certificate(
     verifying_key_of(tbs.subject_public_key_info().owned_to_ref())?;
     let signer = issuer.unwrap_or(cert);
     if tbs.issuer() != signer.tbs_certificate().subject() {
-        return Err(Error::VerificationFailed(match issuer {
+        return Err(Error::CannotCheck(match issuer {
             None => format!(
                 "the certificate is not self-signed (issuer \"{}\", subject \"{}\"); give its issuer's certificate",
                 tbs.issuer(),
                 tbs.subject()
             ),
             Some(i) => format!(
-                "the certificate's issuer \"{}\" is not the subject \"{}\" of the issuer certificate",
+                "the certificate's issuer \"{}\" is not the subject \"{}\" of the issuer certificate; give its issuer's certificate",
                 tbs.issuer(),
                 i.tbs_certificate().subject()
             ),
         }));
     }
     checked.push("issuer name matches the issuer certificate's subject".to_string());
+    // An issuer key we cannot verify with (another family, another
+    // parameter set than the signature names) leaves the certificate
+    // unchecked rather than invalid.
+    let cannot = |e: Error| {
+        Error::CannotCheck(format!(
+            "the issuer's key cannot check this certificate: {e}"
+        ))
+    };
     let key = verifying_key_of(
         signer
             .tbs_certificate()
             .subject_public_key_info()
             .owned_to_ref(),
-    )?;
+    )
+    .map_err(cannot)?;
     verify_rfc9909(
         &key,
         cert.signature_algorithm(),
         &to_der(tbs, "certificate")?,
         bits(cert.signature(), "certificate")?,
-    )?;
+    )
+    .map_err(|e| match e {
+        Error::Pki(_) => cannot(e),
+        e => e,
+    })?;
     checked.push(format!(
         "signature ({}) verifies with the issuer's key",
         mode_name(cert.signature_algorithm())

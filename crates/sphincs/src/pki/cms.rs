@@ -492,7 +492,7 @@ pub fn verify_signers(
         out.push(check);
     }
     if !out.iter().any(|c| c.checked) {
-        return Err(Error::VerificationFailed(
+        return Err(Error::CannotCheck(
             "the given certificate is not the one any SignerInfo names".into(),
         ));
     }
@@ -560,12 +560,14 @@ fn verify_one(
     digests: &mut Vec<(PreHash, Vec<u8>)>,
 ) -> Result<(String, Option<String>), Error> {
     let signer_cert = find_signer(sd, info, cert)?;
+    // A signer key of another family leaves the SignerInfo unchecked, not invalid.
     let key = verifying_key_of(
         signer_cert
             .tbs_certificate()
             .subject_public_key_info()
             .owned_to_ref(),
-    )?;
+    )
+    .map_err(|e| Error::CannotCheck(format!("the signer's certificate key: {e}")))?;
     if let Some((_, KeyMode::HashSlhDsa(_))) =
         crate::encoding::algorithm_from_oid(&info.signature_algorithm.oid)
     {
@@ -743,7 +745,7 @@ fn find_signer<'a>(
         return if names(info, c) {
             Ok(c)
         } else {
-            Err(Error::VerificationFailed(
+            Err(Error::CannotCheck(
                 "the given certificate is not the one the SignerInfo names".into(),
             ))
         };
@@ -757,6 +759,8 @@ fn find_signer<'a>(
         })
         .find(|c| names(info, c))
         .ok_or_else(|| {
-            Error::Pki("the SignedData does not embed the signer's certificate; give it".into())
+            Error::CannotCheck(
+                "the SignedData does not embed the signer's certificate; give it".into(),
+            )
         })
 }
