@@ -213,10 +213,13 @@ pub fn verify_certificate(
     // An issuer key we cannot verify with (another family, another
     // parameter set than the signature names) leaves the certificate
     // unchecked rather than invalid.
-    let cannot = |e: Error| {
-        Error::CannotCheck(format!(
+    // (A self-signed certificate whose own key does not fit its signature
+    // algorithm is malformed, not uncheckable: that stays Error::Pki.)
+    let cannot = |e: Error| match issuer {
+        Some(_) => Error::CannotCheck(format!(
             "the issuer's key cannot check this certificate: {e}"
-        ))
+        )),
+        None => e,
     };
     let key = verifying_key_of(
         signer
