@@ -6,9 +6,10 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
+use sphincs::any::AnySigningKey;
 use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
 
-use crate::errors::{no_panic, to_py};
+use crate::errors::{detached, to_py};
 use crate::stream::Streamed;
 use crate::{args, mode};
 
@@ -108,12 +109,8 @@ impl SLHDSAPrivateKey {
             None => KeyMode::Unrestricted,
         };
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| {
-                DynSigningKey::generate_with_threads(alg, threads)
-                    .and_then(|k| k.with_mode(mode))
-                    .map_err(to_py)
-            })
+        let inner = detached(py, || {
+            DynSigningKey::generate_with_threads(alg, threads).and_then(|k| k.with_mode(mode))
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -128,8 +125,7 @@ impl SLHDSAPrivateKey {
     ) -> PyResult<Self> {
         let alg = args::algorithm(algorithm)?;
         let data = args::bytes(data, "data")?;
-        let inner =
-            py.detach(|| no_panic(|| DynSigningKey::from_bytes(alg, &data).map_err(to_py)))?;
+        let inner = detached(py, || DynSigningKey::from_bytes(alg, &data))?;
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -152,10 +148,8 @@ impl SLHDSAPrivateKey {
             args::bytes(pk_seed, "pk_seed")?,
         );
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| {
-                DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads).map_err(to_py)
-            })
+        let inner = detached(py, || {
+            DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -223,7 +217,7 @@ impl SLHDSAPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let sig = py.detach(|| no_panic(|| self.inner.sign(&data, &a.options()).map_err(to_py)))?;
+        let sig = detached(py, || self.inner.sign(&data, &a.options()))?;
         Ok(py_bytes(py, &sig))
     }
 
@@ -250,14 +244,8 @@ impl SLHDSAPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let mut src = Streamed::new(file)?;
-        let result =
-            py.detach(|| no_panic(|| Ok(self.inner.sign_stream(&mut src, &a.options()))))?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (Ok(sig), None) => Ok(py_bytes(py, &sig)),
-            (Err(e), None) => Err(to_py(e)),
-        }
+        let sig = Streamed::run(py, file, |src| self.inner.sign_stream(src, &a.options()))?;
+        Ok(py_bytes(py, &sig))
     }
 
     /// Signs each message with the same options; the whole batch runs in
@@ -284,7 +272,8 @@ impl SLHDSAPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = crate::batch::sign_many(py, &self.inner, &msgs, &a.options())?;
+        let key = AnySigningKey::from(self.inner.clone());
+        let sigs = crate::batch::sign_many(py, &key, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
     }
 
@@ -299,8 +288,7 @@ impl SLHDSAPrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let m = args::bytes(message, "message")?;
         let r = args::opt_bytes(randomness, "randomness")?;
-        let sig =
-            py.detach(|| no_panic(|| self.inner.sign_internal(&m, r.as_deref()).map_err(to_py)))?;
+        let sig = detached(py, || self.inner.sign_internal(&m, r.as_deref()))?;
         Ok(py_bytes(py, &sig))
     }
 
@@ -395,12 +383,9 @@ impl SLHDSAPublicKey {
         let data = args::bytes(data, "data")?;
         let ctx = args::opt_bytes(context, "context")?;
         let ph = args::prehash(prehash)?;
-        py.detach(|| {
-            no_panic(|| {
-                self.inner
-                    .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
-                    .map_err(to_py)
-            })
+        detached(py, || {
+            self.inner
+                .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
         })
     }
 
@@ -418,18 +403,10 @@ impl SLHDSAPublicKey {
         let sig = args::bytes(signature, "signature")?;
         let ctx = args::opt_bytes(context, "context")?;
         let ph = args::prehash(prehash)?;
-        let mut src = Streamed::new(file)?;
-        let result = py.detach(|| {
-            no_panic(|| {
-                Ok(self
-                    .inner
-                    .verify_stream(&mut src, &sig, ctx.as_deref().unwrap_or_default(), ph))
-            })
-        })?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (r, None) => r.map_err(to_py),
-        }
+        Streamed::run(py, file, |src| {
+            self.inner
+                .verify_stream(src, &sig, ctx.as_deref().unwrap_or_default(), ph)
+        })
     }
 
     /// `slh_verify_internal` (FIPS 205 Algorithm 20) on M' as given, for test
@@ -442,7 +419,7 @@ impl SLHDSAPublicKey {
     ) -> PyResult<bool> {
         let m = args::bytes(message, "message")?;
         let sig = args::bytes(signature, "signature")?;
-        py.detach(|| no_panic(|| Ok(self.inner.verify_internal(&m, &sig))))
+        detached(py, || Ok(self.inner.verify_internal(&m, &sig)))
     }
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
@@ -523,7 +500,7 @@ fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
 
 fn load_private(py: Python<'_>, data: &[u8]) -> PyResult<SLHDSAPrivateKey> {
     // Loading recomputes PK.root (about one key generation): without the GIL.
-    let inner = py.detach(|| no_panic(|| DynSigningKey::from_pkcs8(data).map_err(to_py)))?;
+    let inner = detached(py, || DynSigningKey::from_pkcs8(data))?;
     Ok(SLHDSAPrivateKey { inner })
 }
 

@@ -277,6 +277,8 @@ class Sphincs256PrivateKey:
         """The 41000-byte detached signature (the same for any thread count)."""
     def sign_attached(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
         """SUPERCOP crypto_sign: signature || data."""
+    def sign_many(self, messages: Iterable[Buffer], *, threads: Optional[int] = None) -> list[bytes]:
+        """Signs every message in one call on `threads` threads (default: every core)."""
     def public_key(self) -> "Sphincs256PublicKey": ...
     def private_bytes_raw(self) -> bytes: ...
 
@@ -299,14 +301,16 @@ class Sphincs256PublicKey:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+AnyPublicKey = Union[SLHDSAPublicKey, SpxPublicKey, Sphincs256PublicKey]
 VerifyItem = Union[
-    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer],
-    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer, Optional[Buffer]],
-    Tuple[SLHDSAPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
+    Tuple[AnyPublicKey, Buffer, Buffer],
+    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer]],
+    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
 ]
 
 def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -> list[bool]:
-    """(public_key, signature, data, context[, prehash]) tuples -> True/False each."""
+    """(public_key, signature, data, context[, prehash]) tuples of any family -> True/False each.
+    A context or pre-hash on a key whose family lacks it raises ValueError."""
 
 # The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
 def load_pem_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
