@@ -1,13 +1,12 @@
 //! `SLHDSAPrivateKey` and `SLHDSAPublicKey`: the core's `DynSigningKey` and
 //! `DynVerifyingKey`, with RFC 9909 PEM/DER from the core's encoding module.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
 use sphincs::any::AnySigningKey;
-use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
 
 use crate::errors::{detached, to_py};
 use crate::stream::Streamed;
@@ -317,6 +316,21 @@ impl SLHDSAPrivateKey {
         ))
     }
 
+    /// pyca/cryptography's `private_bytes`: `encoding` PEM or DER with
+    /// `format` PKCS8, and `encryption_algorithm` `NoEncryption()` or
+    /// `BestAvailableEncryption(password)` (PKCS#8 `EncryptedPrivateKeyInfo`:
+    /// scrypt, AES-256-CBC); or Raw, Raw, `NoEncryption()` for the raw key.
+    /// pyca's own `serialization` enums and classes are taken too.
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &Bound<'py, PyAny>,
+        format: &Bound<'py, PyAny>,
+        encryption_algorithm: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        crate::keyfile::private_bytes(py, &self.inner, encoding, format, encryption_algorithm)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<SLHDSAPrivateKey {} mode={}>",
@@ -470,73 +484,4 @@ impl SLHDSAPublicKey {
             mode::name(self.inner.mode())
         )
     }
-}
-
-/// The bytes of `data` if it is PEM, else a `ValueError` pointing to the DER loader.
-fn require_pem(data: &[u8], what: &str) -> PyResult<()> {
-    if encoding::pem_label(data).is_some() {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "not PEM (no \"-----BEGIN {what}-----\" line); for DER use load_der_{}_key",
-            if what == encoding::PUBLIC_KEY_LABEL {
-                "public"
-            } else {
-                "private"
-            }
-        )))
-    }
-}
-
-fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
-    if data.first() == Some(&0x30) {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "not DER (a DER key starts with a SEQUENCE, byte 0x30); for PEM use load_pem_{kind}_key"
-        )))
-    }
-}
-
-fn load_private(py: Python<'_>, data: &[u8]) -> PyResult<SLHDSAPrivateKey> {
-    // Loading recomputes PK.root (about one key generation): without the GIL.
-    let inner = detached(py, || DynSigningKey::from_pkcs8(data))?;
-    Ok(SLHDSAPrivateKey { inner })
-}
-
-/// Reads a PEM ("PRIVATE KEY") PKCS#8 SLH-DSA key (RFC 9909), checking the
-/// key pair; the key has the mode of its OID (pure or HashSLH-DSA).
-#[pyfunction]
-pub fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    require_pem(&data, encoding::PRIVATE_KEY_LABEL)?;
-    load_private(py, &data)
-}
-
-/// Reads a DER PKCS#8 SLH-DSA key (RFC 9909), checking the key pair; the
-/// key has the mode of its OID.
-#[pyfunction]
-pub fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    require_der(&data, "private")?;
-    load_private(py, &data)
-}
-
-/// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
-/// in the mode of its OID.
-#[pyfunction]
-pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_pem(&data, encoding::PUBLIC_KEY_LABEL)?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
-}
-
-/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
-#[pyfunction]
-pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_der(&data, "public")?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
 }

@@ -5,7 +5,6 @@ keys of every family in one call, SPHINCS-256 included, and each family's
 from __future__ import annotations
 
 import pytest
-
 import sphincs
 
 

@@ -11,6 +11,24 @@ FileArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
 __version__: str
 PREHASHES: Tuple[str, ...]
 
+class Encoding(str, enum.Enum):
+    PEM = "PEM"
+    DER = "DER"
+    Raw = "Raw"
+
+class PrivateFormat(str, enum.Enum):
+    PKCS8 = "PKCS8"
+    Raw = "Raw"
+
+class NoEncryption:
+    """private_bytes(..., NoEncryption()): the key in clear."""
+
+class BestAvailableEncryption:
+    """private_bytes(..., BestAvailableEncryption(password)): encrypted PKCS#8 (scrypt, AES-256-CBC)."""
+
+    password: bytes
+    def __init__(self, password: bytes) -> None: ...
+
 class InvalidSignature(Exception):
     """The signature does not verify (including a signature of the wrong length)."""
 
@@ -171,6 +189,13 @@ class SLHDSAPrivateKey:
     def private_bytes_raw(self) -> bytes: ...
     def private_bytes_der(self) -> bytes: ...
     def private_bytes_pem(self) -> bytes: ...
+    def private_bytes(
+        self,
+        encoding: Union["Encoding", str],
+        format: Union["PrivateFormat", str],
+        encryption_algorithm: Union["NoEncryption", "BestAvailableEncryption"],
+    ) -> bytes:
+        """PEM/DER PKCS#8, encrypted or not, or Raw/Raw/NoEncryption (pyca's shape)."""
 
 class SLHDSAPublicKey:
     """An SLH-DSA public key. Verification releases the GIL."""
@@ -313,7 +338,9 @@ def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -
     A context or pre-hash on a key whose family lacks it raises ValueError."""
 
 # The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
-def load_pem_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
-def load_der_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
+# An encrypted key (ENCRYPTED PRIVATE KEY) needs password=; TypeError without
+# one (or with one for a plain key), ValueError for a wrong one.
+def load_pem_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
+def load_der_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
 def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
