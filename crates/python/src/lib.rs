@@ -13,6 +13,7 @@ mod batch;
 mod errors;
 mod keyfile;
 mod mode;
+mod pki;
 mod slh_dsa;
 mod sphincs256;
 mod spx;
@@ -83,6 +84,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(keyfile::load_pem_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(keyfile::load_der_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(batch::verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::self_signed_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::verify_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::cms_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::cms_verify, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(spx_algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(prehashes, m)?)?;

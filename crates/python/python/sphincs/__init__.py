@@ -26,10 +26,14 @@ from ._native import (
     Sphincs256PublicKey,
     SpxPrivateKey,
     SpxPublicKey,
+    cms_sign,
+    cms_verify,
     load_der_private_key,
     load_der_public_key,
     load_pem_private_key,
     load_pem_public_key,
+    self_signed_certificate,
+    verify_certificate,
     verify_many,
 )
 
@@ -48,10 +52,14 @@ __all__ = [
     "SpxAlgorithm",
     "SpxPrivateKey",
     "SpxPublicKey",
+    "cms_sign",
+    "cms_verify",
     "load_der_private_key",
     "load_der_public_key",
     "load_pem_private_key",
     "load_pem_public_key",
+    "self_signed_certificate",
+    "verify_certificate",
     "verify_many",
 ]
 

@@ -344,3 +344,23 @@ def load_pem_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLH
 def load_der_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
 def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
+
+# Certificates (RFC 9909) and CMS SignedData (RFC 9814); bytes in, bytes out.
+def self_signed_certificate(
+    key: SLHDSAPrivateKey, subject: str, days: int = 365, *, ca: bool = False, pem: bool = True
+) -> bytes:
+    """A self-signed certificate, valid from now for `days` days (PEM, or DER with pem=False)."""
+def verify_certificate(certificate: Buffer, issuer: Optional[Buffer] = None) -> str:
+    """Checks the certificate now (against `issuer`, or itself); returns its subject."""
+def cms_sign(
+    key: SLHDSAPrivateKey,
+    certificate: Buffer,
+    data: Buffer,
+    *,
+    detached: bool = True,
+    digest: Optional[str] = None,
+    pem: bool = False,
+) -> bytes:
+    """A CMS SignedData of `data`, detached by default (DER, or PEM with pem=True)."""
+def cms_verify(signed: Buffer, data: Optional[Buffer] = None, *, certificate: Optional[Buffer] = None) -> bytes:
+    """Verifies every SignerInfo; returns the content. `data` for a detached SignedData."""
