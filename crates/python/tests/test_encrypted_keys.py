@@ -95,3 +95,31 @@ def test_reads_a_key_encrypted_by_openssl_3_5():
     pub.verify(key.sign(b"interop"), b"interop")
     with pytest.raises(ValueError, match="wrong passphrase"):
         sphincs.load_pem_private_key(pem, password=b"nope")
+
+
+def test_takes_objects_shaped_like_pyca_cryptography(key):
+    # pyca/cryptography's serialization.Encoding / PrivateFormat are plain
+    # enums with str values, and its encryption classes are matched by name
+    # (NoEncryption) or by their `password` attribute; stand-ins of that
+    # shape (cryptography itself is not a test dependency).
+    import enum
+
+    class PycaEncoding(enum.Enum):
+        PEM = "PEM"
+        DER = "DER"
+
+    class PycaPrivateFormat(enum.Enum):
+        PKCS8 = "PKCS8"
+
+    class NoEncryption:  # pyca's name
+        pass
+
+    class PycaBest:
+        def __init__(self, password: bytes):
+            self.password = password
+
+    assert key.private_bytes(PycaEncoding.DER, PycaPrivateFormat.PKCS8, NoEncryption()) == key.private_bytes_der()
+    pem = key.private_bytes(PycaEncoding.PEM, PycaPrivateFormat.PKCS8, PycaBest(PASSWORD))
+    assert sphincs.load_pem_private_key(pem, PASSWORD).private_bytes_raw() == key.private_bytes_raw()
+    with pytest.raises(TypeError, match="Encoding"):
+        key.private_bytes(1, PycaPrivateFormat.PKCS8, NoEncryption())

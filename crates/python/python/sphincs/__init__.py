@@ -38,12 +38,12 @@ from ._native import (
 )
 
 __all__ = [
+    "PREHASHES",
     "Algorithm",
     "BestAvailableEncryption",
     "Encoding",
     "InvalidSignature",
     "NoEncryption",
-    "PREHASHES",
     "PrivateFormat",
     "SLHDSAPrivateKey",
     "SLHDSAPublicKey",
