@@ -141,6 +141,18 @@ typedef enum {
      * differ. Nothing was signed.
      */
     SPHINCS_ERR_MESSAGE_CHANGED = 19,
+    /**
+     * An encrypted private key that does not decrypt with the passphrase
+     * given: a wrong passphrase (or a corrupted key; the two cannot be
+     * told apart).
+     */
+    SPHINCS_ERR_WRONG_PASSPHRASE = 20,
+    /**
+     * An encrypted private key whose scrypt or PBKDF2 parameters ask more
+     * memory or work than the library accepts (64 MiB, N·r·p ≤ 2^22,
+     * 5 000 000 PBKDF2 iterations); refused before any of it is done.
+     */
+    SPHINCS_ERR_KDF_TOO_COSTLY = 21,
 } sphincs_status;
 
 /**
@@ -637,6 +649,44 @@ sphincs_status sphincs_public_key_to_spki(const sphincs_public_key *pk,
                                           uint8_t *out,
                                           size_t cap,
                                           size_t *out_len);
+
+/**
+ * Reads a private key that may be encrypted, PEM or DER: an `ENCRYPTED
+ * PRIVATE KEY` (PKCS#8 PBES2, as `sphincs keygen --encrypt` and
+ * `openssl genpkey -aes-256-cbc` / `openssl pkcs8 -topk8 -scrypt` write
+ * it) is decrypted with the `pass_len` bytes at `pass` (no NUL needed; a
+ * text passphrase as its UTF-8 bytes, without a trailing newline); a plain
+ * `PRIVATE KEY` is read as `sphincs_secret_key_from_pkcs8` does and `pass`
+ * is ignored. `SPHINCS_ERR_WRONG_PASSPHRASE` if it does not decrypt,
+ * `SPHINCS_ERR_KDF_TOO_COSTLY` if its scrypt/PBKDF2 parameters ask more
+ * than the library accepts (refused before any work), `SPHINCS_ERR_ENCODING`
+ * if it is malformed (truncated, unknown algorithms). The passphrase is not
+ * copied. FIPS 205 sets only.
+ */
+sphincs_status sphincs_secret_key_from_encrypted_pkcs8(const uint8_t *data,
+                                                       size_t len,
+                                                       const uint8_t *pass,
+                                                       size_t pass_len,
+                                                       sphincs_secret_key **sk);
+
+/**
+ * Writes the secret key as an encrypted PKCS#8 private key in `format`
+ * (`SPHINCS_FORMAT_DER`, or `SPHINCS_FORMAT_PEM`: `ENCRYPTED PRIVATE KEY`)
+ * under the `pass_len` bytes at `pass` (at least one byte, else
+ * `SPHINCS_ERR_INVALID_ARGUMENT`), with the CLI's defaults: PBES2, scrypt
+ * N=2^14, r=8, p=1 (16 MiB, as OpenSSL 3.5), a random 16-byte salt, and
+ * AES-256-CBC with a random IV. `openssl pkey -passin` reads it. The
+ * output differs on every call (salt, IV) but its length does not; each
+ * call, the size query too, runs scrypt once (tens of milliseconds).
+ * `SPHINCS_ERR_UNSUPPORTED` for a round-3.1 or SPHINCS-256 key.
+ */
+sphincs_status sphincs_secret_key_to_encrypted_pkcs8(const sphincs_secret_key *sk,
+                                                     sphincs_format format,
+                                                     const uint8_t *pass,
+                                                     size_t pass_len,
+                                                     uint8_t *out,
+                                                     size_t cap,
+                                                     size_t *out_len);
 
 /**
  * The mode of a FIPS 205 secret key: `*mode` is a `SPHINCS_KEY_MODE_*`

@@ -16,13 +16,15 @@
 mod ffi;
 
 // The header lists the API in this order (cbindgen follows the modules):
-// status codes, algorithm handles, keys, key modes, options, one-shot signing and
+// status codes, algorithm handles, keys, encrypted keys, key modes, options, one-shot signing and
 // verification, streams, batches, then the NIST-API entry points.
 mod status;
 
 mod alg;
 
 mod keys;
+
+mod encrypted;
 
 mod mode;
 
@@ -38,6 +40,7 @@ mod nist;
 
 pub use alg::*;
 pub use batch::*;
+pub use encrypted::*;
 pub use keys::*;
 pub use mode::*;
 pub use nist::*;

@@ -60,6 +60,14 @@ pub enum sphincs_status {
     /// each pass (pure signing reads it twice): its length or SHA-256
     /// differ. Nothing was signed.
     SPHINCS_ERR_MESSAGE_CHANGED = 19,
+    /// An encrypted private key that does not decrypt with the passphrase
+    /// given: a wrong passphrase (or a corrupted key; the two cannot be
+    /// told apart).
+    SPHINCS_ERR_WRONG_PASSPHRASE = 20,
+    /// An encrypted private key whose scrypt or PBKDF2 parameters ask more
+    /// memory or work than the library accepts (64 MiB, N·r·p ≤ 2^22,
+    /// 5 000 000 PBKDF2 iterations); refused before any of it is done.
+    SPHINCS_ERR_KDF_TOO_COSTLY = 21,
 }
 
 pub use sphincs_status::*;
@@ -84,6 +92,8 @@ impl From<Error> for sphincs_status {
             Error::PreHashNotBound { .. } => SPHINCS_ERR_PREHASH_NOT_BOUND,
             Error::Unsupported { .. } => SPHINCS_ERR_UNSUPPORTED,
             Error::MessageChanged => SPHINCS_ERR_MESSAGE_CHANGED,
+            Error::WrongPassphrase => SPHINCS_ERR_WRONG_PASSPHRASE,
+            Error::KdfTooCostly(_) => SPHINCS_ERR_KDF_TOO_COSTLY,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
         }
@@ -113,6 +123,8 @@ fn message(status: c_int) -> &'static str {
         17 => "wrong key mode: the key's OID binds it to pure SLH-DSA or to HashSLH-DSA with one pre-hash, and another mode was asked for (RFC 9909 allows one mode per key)\0",
         18 => "this pre-hash is not the one RFC 9909 binds to the parameter set's HashSLH-DSA OID\0",
         19 => "the message changed between the two reads of signing (length or content differ); nothing was signed\0",
+        20 => "cannot decrypt the private key: wrong passphrase (or a corrupt key)\0",
+        21 => "the encrypted private key's scrypt or PBKDF2 parameters are too costly; refused before any work\0",
         _ => "unknown status code\0",
     }
 }
@@ -134,15 +146,17 @@ mod tests {
     #[test]
     fn every_status_has_its_own_message() {
         let mut seen = std::collections::HashSet::new();
-        for s in 0..=19 {
+        for s in 0..=21 {
             let m = message(s);
             assert!(m.ends_with('\0') && !m[..m.len() - 1].contains('\0'));
             assert!(seen.insert(m), "{s}");
         }
-        assert_eq!(message(20), "unknown status code\0");
+        assert_eq!(message(22), "unknown status code\0");
         assert_eq!(message(-1), "unknown status code\0");
         assert_eq!(SPHINCS_ERR_INTERNAL as c_int, 16);
         assert_eq!(SPHINCS_ERR_PREHASH_NOT_BOUND as c_int, 18);
         assert_eq!(SPHINCS_ERR_MESSAGE_CHANGED as c_int, 19);
+        assert_eq!(SPHINCS_ERR_WRONG_PASSPHRASE as c_int, 20);
+        assert_eq!(SPHINCS_ERR_KDF_TOO_COSTLY as c_int, 21);
     }
 }

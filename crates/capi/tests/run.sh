@@ -12,6 +12,8 @@
 #                             (three cases extracted below), refusals, bad input,
 #                             streams and batches
 #   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
+#   tests/c/test_encrypted.c  encrypted PKCS#8 keys: the CLI's `keygen --encrypt`, round
+#                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
 #   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
 #                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
 #   README.md                 the C example, extracted and run
@@ -100,6 +102,9 @@ head -c 200000 /dev/urandom >"$out/message"
 # A HashSLH-DSA key of the CLI and its signature, for test_key_modes.
 "$cli" keygen -a SLH-DSA-SHA2-128f --prehash SHA2-256 -o "$out/hash.key" --pub "$out/hash.pub"
 "$cli" sign -k "$out/hash.key" -o "$out/message.hsig" "$out/message"
+# An encrypted key of the CLI, for test_encrypted.
+printf 'C test passphrase\n' >"$out/pass.txt"
+"$cli" -q --passphrase-file "$out/pass.txt" keygen --encrypt -a SLH-DSA-SHA2-128f -o "$out/enc.key" --pub "$out/enc.pub"
 
 # Three SPHINCS-256 known answers (cases 0 and 10 with the whole signature,
 # case 2 with its SHA-256) as text lines test_sphincs256 reads:
@@ -176,6 +181,15 @@ variant() {
             ok
         else
             bad "the CLI does not verify the C library's HashSLH-DSA signature ($tag)"
+        fi
+    fi
+    if build "test_encrypted-$tag" "$link" "$san" "$here/test_encrypted.c"; then
+        run "test_encrypted-$tag" "$out/test_encrypted-$tag" "$out/enc.key" "$out/pass.txt" "$out/enc.pub" \
+            "$out/c-enc-$tag.key"
+        if "$cli" --passphrase-file "$out/pass.txt" pubkey "$out/c-enc-$tag.key" 2>/dev/null | cmp -s - "$out/enc.pub"; then
+            ok
+        else
+            bad "the CLI does not read the C library's encrypted key ($tag)"
         fi
     fi
     for s in $nist_sets; do

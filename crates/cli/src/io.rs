@@ -431,6 +431,9 @@ pub enum Cap {
     SignedData,
     /// An ACVP prompt (JSON; NIST's largest is about 26 MB).
     Prompt,
+    /// A draft SP 800-230 key's tree cache (`KEY.tree`: the 2^15 nodes of
+    /// level 7 of a 2^22-leaf tree at most, about 1 MiB).
+    TreeCache,
 }
 
 impl Cap {
@@ -443,6 +446,7 @@ impl Cap {
             Cap::Certificate => (MIB, "certificate or request"),
             Cap::SignedData => (256 * MIB, "CMS SignedData this tool reads"),
             Cap::Prompt => (256 * MIB, "ACVP prompt this tool reads"),
+            Cap::TreeCache => (4 * MIB, "tree cache"),
         }
     }
 

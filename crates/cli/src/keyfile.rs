@@ -11,10 +11,16 @@ use zeroize::Zeroizing;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
-/// Parses `-a ALG` (a FIPS 205 set: a round-3.1 name says where it goes).
+/// Parses `-a ALG`: a FIPS 205 set or a draft SP 800-230 set (both run on
+/// the FIPS 205 engine, `Algorithm`); any other family's name gets
+/// `fips205_algorithm`'s answer, which says where that family goes.
 pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError> {
-    name.map(|n| sphincs::fips205_algorithm(n).map_err(CliError::from))
-        .transpose()
+    name.map(|n| {
+        n.parse::<Algorithm>()
+            .or_else(|_| sphincs::fips205_algorithm(n))
+            .map_err(CliError::from)
+    })
+    .transpose()
 }
 
 /// What a key file turned out to hold.

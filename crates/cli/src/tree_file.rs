@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sphincs::{Algorithm, DynSigningKey};
 
 use crate::error::CliError;
-use crate::io::{read_file, write_output};
+use crate::io::{read_capped, write_output, Cap};
 
 /// `KEY.tree` for the key file `KEY`.
 pub fn cache_path(key: &Path) -> PathBuf {
@@ -56,7 +56,7 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
         Ok(_) => {
             let mut key = DynSigningKey::from_bytes_unchecked(alg, bytes)
                 .map_err(|e| CliError::file(path, e))?;
-            match read_file(&cache).and_then(|c| {
+            match read_capped(&cache, Cap::TreeCache).and_then(|c| {
                 key.load_tree_cache(&c)
                     .map_err(|e| CliError::file(&cache, e))
             }) {

@@ -420,3 +420,63 @@ fn an_interrupt_leaves_no_temporary_file() {
         &["big.p7s"],
     );
 }
+
+/// A draft SP 800-230 key's tree cache (`KEY.tree`) is read with a cap too:
+/// `/dev/zero` there is refused at once (in little memory) and the key's tree
+/// recomputed from the seeds, which this test does not wait for.
+#[test]
+fn an_endless_tree_cache_is_refused() {
+    let s = Scratch::new("robust-tree");
+    // Any 4n bytes are a raw key of the set; the cache is checked against
+    // the key only after it has been read.
+    fs::write(s.path("k.key"), [7u8; 64]).unwrap();
+    fs::write(s.path("doc"), b"firmware").unwrap();
+    symlink("/dev/zero", s.path("k.key.tree")).unwrap();
+    let (k, doc, out) = (s.p("k.key"), s.p("doc"), s.p("doc.sig"));
+    let args = [
+        "sign",
+        "-a",
+        "SLH-DSA-SHA2-128-24",
+        "-k",
+        &k,
+        &doc,
+        "-o",
+        &out,
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let line = rx.recv_timeout(Duration::from_secs(5));
+    // Its peak memory so far, before it is stopped.
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let hwm_kib: i64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    // SAFETY: kill(2) on our own child, which may still be running.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    child.wait().unwrap();
+    let line = line.expect("a message about the tree cache within 5 s");
+    assert!(
+        line.contains("larger than any tree cache") && line.contains("not using it"),
+        "{line}"
+    );
+    assert!(hwm_kib < 64 * 1024, "peaked at {hwm_kib} KiB");
+    assert!(!s.path("doc.sig").exists());
+}

@@ -10,14 +10,13 @@ use std::time::Duration;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use sphincs::sphincsplus::{self, SpxSignOptions, SpxSigningKey, SpxVerifyItem, SpxVerifyingKey};
-use sphincs::{
-    verify_batch_until, DynSigningKey, DynVerifyingKey, Error, PreHash, SignOptions, VerifyItem,
-};
+use sphincs::any::{self, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
+use sphincs::{Error, PreHash, SignOptions};
 
 use crate::args;
 use crate::errors::{is_invalid_signature, no_panic, to_py};
 use crate::slh_dsa::SLHDSAPublicKey;
+use crate::sphincs256::Sphincs256PublicKey;
 use crate::spx::SpxPublicKey;
 
 /// Every message of an iterable, held without the GIL.
@@ -80,11 +79,12 @@ fn interruptible<T: Send>(
     })
 }
 
-/// Signs every message with `opts` through the core's batch API
-/// (`opts.threads` is the budget of the whole batch), stopping on Ctrl-C.
+/// Signs every message with `opts` through the core's front door
+/// (`AnySigningKey::sign_batch_until`, any family; `opts.threads` is the
+/// budget of the whole batch), stopping on Ctrl-C.
 pub fn sign_many(
     py: Python<'_>,
-    key: &DynSigningKey,
+    key: &AnySigningKey,
     msgs: &[PyBackedBytes],
     opts: &SignOptions<'_>,
 ) -> PyResult<Vec<Vec<u8>>> {
@@ -92,28 +92,25 @@ pub fn sign_many(
     interruptible(py, |stop| key.sign_batch_until(&msgs, opts, stop))
 }
 
-/// [`sign_many`] for a SPHINCS+ round-3.1 key.
-pub fn spx_sign_many(
-    py: Python<'_>,
-    key: &SpxSigningKey,
-    msgs: &[PyBackedBytes],
-    opts: &SpxSignOptions<'_>,
-) -> PyResult<Vec<Vec<u8>>> {
-    let msgs = slices(msgs);
-    interruptible(py, |stop| key.sign_batch_until(&msgs, opts, stop))
-}
-
-enum Key {
-    Slh(DynVerifyingKey),
-    Spx(SpxVerifyingKey),
-}
-
 struct Item {
-    key: Key,
+    key: AnyVerifyingKey,
     signature: PyBackedBytes,
     data: PyBackedBytes,
     context: Option<PyBackedBytes>,
     prehash: Option<PreHash>,
+}
+
+/// The core key behind any of the package's public-key classes.
+fn public_key(obj: &Bound<'_, PyAny>) -> Option<AnyVerifyingKey> {
+    if let Ok(k) = obj.cast::<SLHDSAPublicKey>() {
+        Some(k.get().inner.into())
+    } else if let Ok(k) = obj.cast::<SpxPublicKey>() {
+        Some(k.get().inner.into())
+    } else {
+        obj.cast::<Sphincs256PublicKey>()
+            .ok()
+            .map(|k| k.get().inner.clone().into())
+    }
 }
 
 fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
@@ -127,15 +124,11 @@ fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
                 "items[{i}] must be a (public_key, signature, data[, context[, prehash]]) tuple"
             ))
         })?;
-    let key = if let Ok(k) = fields[0].cast::<SLHDSAPublicKey>() {
-        Key::Slh(k.get().inner)
-    } else if let Ok(k) = fields[0].cast::<SpxPublicKey>() {
-        Key::Spx(k.get().inner)
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "items[{i}][0] must be an SLHDSAPublicKey or SpxPublicKey"
-        )));
-    };
+    let key = public_key(&fields[0]).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "items[{i}][0] must be an SLHDSAPublicKey, SpxPublicKey or Sphincs256PublicKey"
+        ))
+    })?;
     let context = args::opt_bytes(fields.get(3), &format!("items[{i}] context"))?;
     let prehash = match fields.get(4) {
         Some(p) if !p.is_none() => {
@@ -146,13 +139,6 @@ fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
         }
         _ => None,
     };
-    if matches!(key, Key::Spx(_))
-        && (context.as_ref().is_some_and(|c| !c.is_empty()) || prehash.is_some())
-    {
-        return Err(PyValueError::new_err(format!(
-            "items[{i}]: SPHINCS+ round 3.1 has no context string or pre-hash; pass None"
-        )));
-    }
     Ok(Item {
         key,
         signature: args::bytes(&fields[1], &format!("items[{i}] signature"))?,
@@ -165,10 +151,12 @@ fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
 /// Verifies a batch of `(public_key, signature, data, context)` tuples
 /// (`context` may be left out or None; a fifth element may name a pre-hash):
 /// `True` for each valid signature, `False` for each
-/// invalid one (wrong length included), in order. Items may mix keys and
-/// parameter sets (SLH-DSA and SPHINCS+ round 3.1 alike). An item that is
-/// malformed (wrong types, a context over 255 bytes) raises instead.
-/// Runs without the GIL on `threads` threads (default: every core).
+/// invalid one (wrong length included), in order. Items may mix keys,
+/// families and parameter sets (SLH-DSA, SPHINCS+ round 3.1 and SPHINCS-256
+/// alike: the core's `any::verify_batch_until`). An item that is malformed
+/// (wrong types, a context over 255 bytes, a context or pre-hash its family
+/// lacks) raises instead. Runs without the GIL on `threads` threads
+/// (default: every core).
 #[pyfunction]
 #[pyo3(signature = (items, *, threads=None))]
 pub fn verify_many(
@@ -182,7 +170,17 @@ pub fn verify_many(
         .map(|(i, o)| item(i, &o?))
         .collect::<PyResult<_>>()?;
     let threads = args::batch_threads(threads)?;
-    let results = interruptible(py, |stop| verify_items(&items, threads, stop))?;
+    let batch: Vec<AnyVerifyItem<'_>> = items
+        .iter()
+        .map(|it| AnyVerifyItem {
+            key: &it.key,
+            message: &it.data,
+            signature: &it.signature,
+            context: it.context.as_deref().unwrap_or_default(),
+            prehash: it.prehash,
+        })
+        .collect();
+    let results = interruptible(py, |stop| any::verify_batch_until(&batch, threads, stop))?;
     results
         .into_iter()
         .enumerate()
@@ -192,55 +190,4 @@ pub fn verify_many(
             Err(e) => Err(PyValueError::new_err(format!("items[{i}]: {e}"))),
         })
         .collect()
-}
-
-/// The items through the core's two batch verifiers (FIPS 205 and round
-/// 3.1), results put back in the items' order.
-fn verify_items(
-    items: &[Item],
-    threads: usize,
-    stop: &AtomicBool,
-) -> Result<Vec<Result<(), Error>>, Error> {
-    let (mut slh, mut slh_at, mut spx, mut spx_at) = (vec![], vec![], vec![], vec![]);
-    for (i, it) in items.iter().enumerate() {
-        match &it.key {
-            Key::Slh(key) => {
-                slh_at.push(i);
-                slh.push(VerifyItem {
-                    key,
-                    message: &it.data,
-                    signature: &it.signature,
-                    context: it.context.as_deref().unwrap_or_default(),
-                    prehash: it.prehash,
-                });
-            }
-            Key::Spx(key) => {
-                spx_at.push(i);
-                spx.push(SpxVerifyItem {
-                    key,
-                    message: &it.data,
-                    signature: &it.signature,
-                });
-            }
-        }
-    }
-    let mut out: Vec<Result<(), Error>> = vec![Ok(()); items.len()];
-    let slh_results = if slh.is_empty() {
-        vec![]
-    } else {
-        verify_batch_until(&slh, threads, stop)?
-    };
-    let spx_results = if spx.is_empty() {
-        vec![]
-    } else {
-        sphincsplus::verify_batch_until(&spx, threads, stop)?
-    };
-    for (i, r) in slh_at
-        .into_iter()
-        .zip(slh_results)
-        .chain(spx_at.into_iter().zip(spx_results))
-    {
-        out[i] = r;
-    }
-    Ok(out)
 }

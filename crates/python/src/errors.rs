@@ -84,3 +84,13 @@ pub fn no_panic<T>(f: impl FnOnce() -> Result<T, PyErr>) -> Result<T, PyErr> {
         )))
     })
 }
+
+/// The body every native call shares: `f` (a core call) runs without the
+/// GIL, a panic becomes a `RuntimeError` ([`no_panic`]) and a core error
+/// its Python exception ([`to_py`]). Written once, used by every class.
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    py.detach(|| no_panic(|| f().map_err(to_py)))
+}

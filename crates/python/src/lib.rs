@@ -11,7 +11,9 @@ use sphincs::{Algorithm, PreHash};
 mod args;
 mod batch;
 mod errors;
+mod keyfile;
 mod mode;
+mod pki;
 mod slh_dsa;
 mod sphincs256;
 mod spx;
@@ -77,11 +79,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "InvalidSignature",
         m.py().get_type::<errors::InvalidSignature>(),
     )?;
-    m.add_function(wrap_pyfunction!(slh_dsa::load_pem_private_key, m)?)?;
-    m.add_function(wrap_pyfunction!(slh_dsa::load_der_private_key, m)?)?;
-    m.add_function(wrap_pyfunction!(slh_dsa::load_pem_public_key, m)?)?;
-    m.add_function(wrap_pyfunction!(slh_dsa::load_der_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::load_pem_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::load_der_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::load_pem_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(keyfile::load_der_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(batch::verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::self_signed_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::verify_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::cms_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::cms_verify, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(spx_algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(prehashes, m)?)?;

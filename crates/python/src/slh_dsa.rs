@@ -1,14 +1,14 @@
 //! `SLHDSAPrivateKey` and `SLHDSAPublicKey`: the core's `DynSigningKey` and
 //! `DynVerifyingKey`, with RFC 9909 PEM/DER from the core's encoding module.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
-use sphincs::{encoding, Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
+use sphincs::any::AnySigningKey;
+use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
 
-use crate::errors::{no_panic, to_py};
+use crate::errors::{detached, to_py};
 use crate::stream::Streamed;
 use crate::{args, mode};
 
@@ -108,12 +108,8 @@ impl SLHDSAPrivateKey {
             None => KeyMode::Unrestricted,
         };
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| {
-                DynSigningKey::generate_with_threads(alg, threads)
-                    .and_then(|k| k.with_mode(mode))
-                    .map_err(to_py)
-            })
+        let inner = detached(py, || {
+            DynSigningKey::generate_with_threads(alg, threads).and_then(|k| k.with_mode(mode))
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -128,8 +124,7 @@ impl SLHDSAPrivateKey {
     ) -> PyResult<Self> {
         let alg = args::algorithm(algorithm)?;
         let data = args::bytes(data, "data")?;
-        let inner =
-            py.detach(|| no_panic(|| DynSigningKey::from_bytes(alg, &data).map_err(to_py)))?;
+        let inner = detached(py, || DynSigningKey::from_bytes(alg, &data))?;
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -152,10 +147,8 @@ impl SLHDSAPrivateKey {
             args::bytes(pk_seed, "pk_seed")?,
         );
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| {
-                DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads).map_err(to_py)
-            })
+        let inner = detached(py, || {
+            DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -223,7 +216,7 @@ impl SLHDSAPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let sig = py.detach(|| no_panic(|| self.inner.sign(&data, &a.options()).map_err(to_py)))?;
+        let sig = detached(py, || self.inner.sign(&data, &a.options()))?;
         Ok(py_bytes(py, &sig))
     }
 
@@ -250,14 +243,8 @@ impl SLHDSAPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let mut src = Streamed::new(file)?;
-        let result =
-            py.detach(|| no_panic(|| Ok(self.inner.sign_stream(&mut src, &a.options()))))?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (Ok(sig), None) => Ok(py_bytes(py, &sig)),
-            (Err(e), None) => Err(to_py(e)),
-        }
+        let sig = Streamed::run(py, file, |src| self.inner.sign_stream(src, &a.options()))?;
+        Ok(py_bytes(py, &sig))
     }
 
     /// Signs each message with the same options; the whole batch runs in
@@ -284,7 +271,8 @@ impl SLHDSAPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = crate::batch::sign_many(py, &self.inner, &msgs, &a.options())?;
+        let key = AnySigningKey::from(self.inner.clone());
+        let sigs = crate::batch::sign_many(py, &key, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
     }
 
@@ -299,8 +287,7 @@ impl SLHDSAPrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let m = args::bytes(message, "message")?;
         let r = args::opt_bytes(randomness, "randomness")?;
-        let sig =
-            py.detach(|| no_panic(|| self.inner.sign_internal(&m, r.as_deref()).map_err(to_py)))?;
+        let sig = detached(py, || self.inner.sign_internal(&m, r.as_deref()))?;
         Ok(py_bytes(py, &sig))
     }
 
@@ -327,6 +314,21 @@ impl SLHDSAPrivateKey {
             py,
             self.inner.to_pkcs8_pem().map_err(to_py)?.as_bytes(),
         ))
+    }
+
+    /// pyca/cryptography's `private_bytes`: `encoding` PEM or DER with
+    /// `format` PKCS8, and `encryption_algorithm` `NoEncryption()` or
+    /// `BestAvailableEncryption(password)` (PKCS#8 `EncryptedPrivateKeyInfo`:
+    /// scrypt, AES-256-CBC); or Raw, Raw, `NoEncryption()` for the raw key.
+    /// pyca's own `serialization` enums and classes are taken too.
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &Bound<'py, PyAny>,
+        format: &Bound<'py, PyAny>,
+        encryption_algorithm: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        crate::keyfile::private_bytes(py, &self.inner, encoding, format, encryption_algorithm)
     }
 
     fn __repr__(&self) -> String {
@@ -395,12 +397,9 @@ impl SLHDSAPublicKey {
         let data = args::bytes(data, "data")?;
         let ctx = args::opt_bytes(context, "context")?;
         let ph = args::prehash(prehash)?;
-        py.detach(|| {
-            no_panic(|| {
-                self.inner
-                    .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
-                    .map_err(to_py)
-            })
+        detached(py, || {
+            self.inner
+                .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
         })
     }
 
@@ -418,18 +417,10 @@ impl SLHDSAPublicKey {
         let sig = args::bytes(signature, "signature")?;
         let ctx = args::opt_bytes(context, "context")?;
         let ph = args::prehash(prehash)?;
-        let mut src = Streamed::new(file)?;
-        let result = py.detach(|| {
-            no_panic(|| {
-                Ok(self
-                    .inner
-                    .verify_stream(&mut src, &sig, ctx.as_deref().unwrap_or_default(), ph))
-            })
-        })?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (r, None) => r.map_err(to_py),
-        }
+        Streamed::run(py, file, |src| {
+            self.inner
+                .verify_stream(src, &sig, ctx.as_deref().unwrap_or_default(), ph)
+        })
     }
 
     /// `slh_verify_internal` (FIPS 205 Algorithm 20) on M' as given, for test
@@ -442,7 +433,7 @@ impl SLHDSAPublicKey {
     ) -> PyResult<bool> {
         let m = args::bytes(message, "message")?;
         let sig = args::bytes(signature, "signature")?;
-        py.detach(|| no_panic(|| Ok(self.inner.verify_internal(&m, &sig))))
+        detached(py, || Ok(self.inner.verify_internal(&m, &sig)))
     }
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
@@ -493,73 +484,4 @@ impl SLHDSAPublicKey {
             mode::name(self.inner.mode())
         )
     }
-}
-
-/// The bytes of `data` if it is PEM, else a `ValueError` pointing to the DER loader.
-fn require_pem(data: &[u8], what: &str) -> PyResult<()> {
-    if encoding::pem_label(data).is_some() {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "not PEM (no \"-----BEGIN {what}-----\" line); for DER use load_der_{}_key",
-            if what == encoding::PUBLIC_KEY_LABEL {
-                "public"
-            } else {
-                "private"
-            }
-        )))
-    }
-}
-
-fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
-    if data.first() == Some(&0x30) {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "not DER (a DER key starts with a SEQUENCE, byte 0x30); for PEM use load_pem_{kind}_key"
-        )))
-    }
-}
-
-fn load_private(py: Python<'_>, data: &[u8]) -> PyResult<SLHDSAPrivateKey> {
-    // Loading recomputes PK.root (about one key generation): without the GIL.
-    let inner = py.detach(|| no_panic(|| DynSigningKey::from_pkcs8(data).map_err(to_py)))?;
-    Ok(SLHDSAPrivateKey { inner })
-}
-
-/// Reads a PEM ("PRIVATE KEY") PKCS#8 SLH-DSA key (RFC 9909), checking the
-/// key pair; the key has the mode of its OID (pure or HashSLH-DSA).
-#[pyfunction]
-pub fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    require_pem(&data, encoding::PRIVATE_KEY_LABEL)?;
-    load_private(py, &data)
-}
-
-/// Reads a DER PKCS#8 SLH-DSA key (RFC 9909), checking the key pair; the
-/// key has the mode of its OID.
-#[pyfunction]
-pub fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    require_der(&data, "private")?;
-    load_private(py, &data)
-}
-
-/// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
-/// in the mode of its OID.
-#[pyfunction]
-pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_pem(&data, encoding::PUBLIC_KEY_LABEL)?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
-}
-
-/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
-#[pyfunction]
-pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_der(&data, "public")?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
 }

@@ -5,10 +5,12 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use sphincs::any::AnySigningKey;
 use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey, ALGORITHM};
+use sphincs::SignOptions;
 
 use crate::args;
-use crate::errors::{no_panic, to_py};
+use crate::errors::{detached, to_py};
 
 /// A SPHINCS-256 private key: the 1088 bytes `SK1 ‖ Q ‖ SK2` of the SUPERCOP
 /// reference (any 1088 bytes are a key). Signing releases the GIL.
@@ -21,7 +23,7 @@ pub struct Sphincs256PrivateKey {
 /// releases the GIL. Keys compare and hash by their bytes.
 #[pyclass(module = "sphincs", frozen)]
 pub struct Sphincs256PublicKey {
-    inner: Sphincs256VerifyingKey,
+    pub inner: Sphincs256VerifyingKey,
 }
 
 #[pymethods]
@@ -54,7 +56,7 @@ impl Sphincs256PrivateKey {
     /// `crypto_sign_keypair` (building its top subtree, without the GIL).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<Self> {
-        let inner = py.detach(|| no_panic(|| Sphincs256SigningKey::generate().map_err(to_py)))?;
+        let inner = detached(py, Sphincs256SigningKey::generate)?;
         Ok(Sphincs256PrivateKey { inner })
     }
 
@@ -62,8 +64,7 @@ impl Sphincs256PrivateKey {
     #[staticmethod]
     fn from_private_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
         let data = args::bytes(data, "data")?;
-        let inner =
-            py.detach(|| no_panic(|| Sphincs256SigningKey::from_bytes(&data).map_err(to_py)))?;
+        let inner = detached(py, || Sphincs256SigningKey::from_bytes(&data))?;
         Ok(Sphincs256PrivateKey { inner })
     }
 
@@ -79,7 +80,7 @@ impl Sphincs256PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let data = args::bytes(data, "data")?;
         let threads = args::threads(threads)?;
-        let sig = py.detach(|| no_panic(|| Ok(self.inner.sign_with_threads(&data, threads))))?;
+        let sig = detached(py, || Ok(self.inner.sign_with_threads(&data, threads)))?;
         Ok(PyBytes::new(py, &sig))
     }
 
@@ -93,8 +94,28 @@ impl Sphincs256PrivateKey {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let data = args::bytes(data, "data")?;
         let threads = args::threads(threads)?;
-        let sm = py.detach(|| no_panic(|| Ok(self.inner.sign_attached(&data, threads))))?;
+        let sm = detached(py, || Ok(self.inner.sign_attached(&data, threads)))?;
         Ok(PyBytes::new(py, &sm))
+    }
+
+    /// Signs each message (deterministic, as `sign`); the batch runs in
+    /// Rust without the GIL on `threads` threads (default: every core) and
+    /// Ctrl-C stops it. The signatures equal signing one by one.
+    #[pyo3(signature = (messages, *, threads=None))]
+    fn sign_many<'py>(
+        &self,
+        py: Python<'py>,
+        messages: &Bound<'py, PyAny>,
+        threads: Option<i64>,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let msgs = crate::batch::messages(messages)?;
+        let opts = SignOptions {
+            threads: args::batch_threads(threads)?,
+            ..SignOptions::default()
+        };
+        let key = AnySigningKey::from(self.inner.clone());
+        let sigs = crate::batch::sign_many(py, &key, &msgs, &opts)?;
+        Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 
     /// The public key.
@@ -159,7 +180,7 @@ impl Sphincs256PublicKey {
     ) -> PyResult<()> {
         let sig = args::bytes(signature, "signature")?;
         let data = args::bytes(data, "data")?;
-        py.detach(|| no_panic(|| self.inner.verify(&data, &sig).map_err(to_py)))
+        detached(py, || self.inner.verify(&data, &sig))
     }
 
     /// SUPERCOP's `crypto_sign_open`: checks `signed` = signature ‖ message
@@ -170,14 +191,7 @@ impl Sphincs256PublicKey {
         signed: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let sm = args::bytes(signed, "signed")?;
-        let msg_at = py.detach(|| {
-            no_panic(|| {
-                self.inner
-                    .open(&sm)
-                    .map(|m| sm.len() - m.len())
-                    .map_err(to_py)
-            })
-        })?;
+        let msg_at = detached(py, || self.inner.open(&sm).map(|m| sm.len() - m.len()))?;
         Ok(PyBytes::new(py, &sm[msg_at..]))
     }
 

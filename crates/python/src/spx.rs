@@ -6,10 +6,12 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
+use sphincs::any::AnySigningKey;
 use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
+use sphincs::SignOptions;
 
 use crate::args;
-use crate::errors::{no_panic, to_py};
+use crate::errors::{detached, to_py};
 use crate::stream::Streamed;
 
 fn algorithm_member(py: Python<'_>, alg: SpxAlgorithm) -> PyResult<Bound<'_, PyAny>> {
@@ -78,9 +80,7 @@ impl SpxPrivateKey {
     ) -> PyResult<Self> {
         let alg = args::spx_algorithm(algorithm)?;
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| SpxSigningKey::generate_with_threads(alg, threads).map_err(to_py))
-        })?;
+        let inner = detached(py, || SpxSigningKey::generate_with_threads(alg, threads))?;
         Ok(SpxPrivateKey { inner })
     }
 
@@ -93,8 +93,7 @@ impl SpxPrivateKey {
     ) -> PyResult<Self> {
         let alg = args::spx_algorithm(algorithm)?;
         let data = args::bytes(data, "data")?;
-        let inner =
-            py.detach(|| no_panic(|| SpxSigningKey::from_bytes(alg, &data).map_err(to_py)))?;
+        let inner = detached(py, || SpxSigningKey::from_bytes(alg, &data))?;
         Ok(SpxPrivateKey { inner })
     }
 
@@ -111,8 +110,8 @@ impl SpxPrivateKey {
         let alg = args::spx_algorithm(algorithm)?;
         let seed = args::bytes(seed, "seed")?;
         let threads = args::threads(threads)?;
-        let inner = py.detach(|| {
-            no_panic(|| SpxSigningKey::from_seed_with_threads(alg, &seed, threads).map_err(to_py))
+        let inner = detached(py, || {
+            SpxSigningKey::from_seed_with_threads(alg, &seed, threads)
         })?;
         Ok(SpxPrivateKey { inner })
     }
@@ -143,7 +142,7 @@ impl SpxPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let sig = py.detach(|| no_panic(|| self.inner.sign(&data, &a.options()).map_err(to_py)))?;
+        let sig = detached(py, || self.inner.sign(&data, &a.options()))?;
         Ok(PyBytes::new(py, &sig))
     }
 
@@ -164,14 +163,8 @@ impl SpxPrivateKey {
             args::threads(threads)?,
             fault_hardened,
         )?;
-        let mut src = Streamed::new(file)?;
-        let result =
-            py.detach(|| no_panic(|| Ok(self.inner.sign_stream(&mut src, &a.options()))))?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (Ok(sig), None) => Ok(PyBytes::new(py, &sig)),
-            (Err(e), None) => Err(to_py(e)),
-        }
+        let sig = Streamed::run(py, file, |src| self.inner.sign_stream(src, &a.options()))?;
+        Ok(PyBytes::new(py, &sig))
     }
 
     /// Signs each message; the batch runs in Rust without the GIL on
@@ -192,7 +185,15 @@ impl SpxPrivateKey {
             args::batch_threads(threads)?,
             fault_hardened,
         )?;
-        let sigs = crate::batch::spx_sign_many(py, &self.inner, &msgs, &a.options())?;
+        let o = a.options();
+        let opts = SignOptions {
+            randomness: o.randomness,
+            threads: o.threads,
+            fault_hardened: o.fault_hardened,
+            ..SignOptions::default()
+        };
+        let key = AnySigningKey::from(self.inner.clone());
+        let sigs = crate::batch::sign_many(py, &key, &msgs, &opts)?;
         Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 
@@ -239,7 +240,7 @@ impl SpxPublicKey {
     ) -> PyResult<()> {
         let sig = args::bytes(signature, "signature")?;
         let data = args::bytes(data, "data")?;
-        py.detach(|| no_panic(|| self.inner.verify(&data, &sig).map_err(to_py)))
+        detached(py, || self.inner.verify(&data, &sig))
     }
 
     /// Verifies a signature of a file (a path or a binary file object).
@@ -250,12 +251,7 @@ impl SpxPublicKey {
         file: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let sig = args::bytes(signature, "signature")?;
-        let mut src = Streamed::new(file)?;
-        let result = py.detach(|| no_panic(|| Ok(self.inner.verify_stream(&mut src, &sig))))?;
-        match (result, src.take_error()) {
-            (_, Some(e)) => Err(e),
-            (r, None) => r.map_err(to_py),
-        }
+        Streamed::run(py, file, |src| self.inner.verify_stream(src, &sig))
     }
 
     /// The raw public key (2n bytes).

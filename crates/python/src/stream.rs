@@ -13,6 +13,8 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyMemoryView, PyString};
 use sphincs::{Error, MessageSource};
 
+use crate::errors::{detached, to_py};
+
 const CHUNK: usize = 1 << 16;
 
 enum Inner {
@@ -66,6 +68,22 @@ impl Streamed {
     /// The error that stopped reading, to raise in place of the core's `Io` error.
     pub fn take_error(&mut self) -> Option<PyErr> {
         self.error.take()
+    }
+
+    /// Opens `file` and runs the core call `f` over it through
+    /// [`detached`]; an error raised while reading (a Python exception from
+    /// the file object, an `OSError`) wins over the core's `Io` error.
+    pub fn run<T: Send>(
+        py: Python<'_>,
+        file: &Bound<'_, PyAny>,
+        f: impl FnOnce(&mut Streamed) -> Result<T, Error> + Send,
+    ) -> PyResult<T> {
+        let mut src = Streamed::new(file)?;
+        let result = detached(py, || Ok(f(&mut src)))?;
+        match (result, src.take_error()) {
+            (_, Some(e)) => Err(e),
+            (r, None) => r.map_err(to_py),
+        }
     }
 
     fn feed_file(file: &mut File, start: u64, sink: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {

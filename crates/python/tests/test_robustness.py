@@ -156,6 +156,17 @@ def test_ctrl_c_stops_sign_many_within_a_second(key):
     finally:
         timer.cancel()
     assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
+    # SPHINCS-256 batches go through the same front door and stop too.
+    s256 = sphincs.Sphincs256PrivateKey.from_private_bytes(bytes(1088))
+    timer = _interrupt_after(0.3)
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s256.sign_many(msgs, threads=2)
+        took = time.monotonic() - start
+    finally:
+        timer.cancel()
+    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
     # Afterwards the key signs as before.
     assert key.sign_many([b"a"], deterministic=True) == [key.sign(b"a", deterministic=True)]
 

@@ -78,6 +78,14 @@ pub enum Error {
     InvalidSignature,
     /// Malformed DER or PEM, or a key of an unexpected kind.
     Encoding(String),
+    /// An encrypted private key that does not decrypt with the passphrase
+    /// given (a wrong passphrase, or a corrupted ciphertext: the two cannot
+    /// be told apart).
+    WrongPassphrase,
+    /// An encrypted private key whose key derivation (scrypt, PBKDF2) asks
+    /// more memory or work than [`crate::encoding::encrypted`] accepts;
+    /// refused before any of it is done.
+    KdfTooCostly(String),
     /// The operating system's random number generator failed.
     Rng(String),
     /// Reading the message failed.
@@ -181,6 +189,10 @@ impl fmt::Display for Error {
             ),
             Error::InvalidSignature => f.write_str("invalid signature"),
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
+            Error::WrongPassphrase => f.write_str(
+                "cannot decrypt the private key: wrong passphrase (or a corrupt key)",
+            ),
+            Error::KdfTooCostly(msg) => write!(f, "encrypted private key refused: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
             Error::UnknownBackend(name) => {

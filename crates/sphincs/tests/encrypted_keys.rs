@@ -24,8 +24,9 @@ fn key(alg: Algorithm) -> DynSigningKey {
 
 fn message(e: Error) -> String {
     match e {
-        Error::Encoding(m) => m,
-        other => panic!("expected an encoding error, got {other:?}"),
+        Error::Encoding(m) | Error::KdfTooCostly(m) => m,
+        Error::WrongPassphrase => e.to_string(),
+        other => panic!("expected an encoding, KDF or passphrase error, got {other:?}"),
     }
 }
 
@@ -102,10 +103,14 @@ fn reads_pbkdf2_hmac_sha256() {
 fn wrong_passphrase_and_truncation_are_clear_errors() {
     let k = key(Algorithm::Sha2_128f);
     let der = k.to_encrypted_pkcs8_der(PASS).unwrap();
-    let m = message(decrypt_private_key(&der, b"wrong").unwrap_err());
+    let e = decrypt_private_key(&der, b"wrong").unwrap_err();
+    assert!(matches!(e, Error::WrongPassphrase), "{e:?}");
+    let m = message(e);
     assert!(m.contains("wrong passphrase"), "{m}");
     for len in (0..der.len()).step_by(3) {
-        assert!(decrypt_private_key(&der[..len], PASS).is_err(), "{len}");
+        // A truncated key is malformed, not a wrong passphrase.
+        let e = decrypt_private_key(&der[..len], PASS).unwrap_err();
+        assert!(matches!(e, Error::Encoding(_)), "{len}: {e:?}");
     }
     // The ciphertext altered: padding or key check fails.
     let mut bad = der.clone();
@@ -136,10 +141,12 @@ fn hostile_kdf_costs_are_refused_quickly() {
     // N not a power of two.
     let mut odd_n = der.clone();
     odd_n[at + 3] = 0x01;
-    for (what, input) in [("r", big_r), ("p", big_p), ("N", odd_n)] {
+    for (what, input, costly) in [("r", big_r, true), ("p", big_p, true), ("N", odd_n, false)] {
         let t = Instant::now();
-        let m = message(decrypt_private_key(&input, PASS).unwrap_err());
+        let e = decrypt_private_key(&input, PASS).unwrap_err();
         assert!(t.elapsed() < Duration::from_secs(1), "{what}");
+        assert_eq!(matches!(e, Error::KdfTooCostly(_)), costly, "{what}: {e:?}");
+        let m = message(e);
         assert!(m.contains("scrypt"), "{what}: {m}");
     }
     // PBKDF2 with more iterations than accepted: refused before any work.
@@ -159,8 +166,10 @@ fn hostile_kdf_costs_are_refused_quickly() {
     .to_der()
     .unwrap();
     let t = Instant::now();
-    let m = message(decrypt_private_key(&hostile, PASS).unwrap_err());
+    let e = decrypt_private_key(&hostile, PASS).unwrap_err();
     assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(matches!(e, Error::KdfTooCostly(_)), "{e:?}");
+    let m = message(e);
     assert!(
         m.contains(&format!("at most {MAX_PBKDF2_ITERATIONS}")),
         "{m}"

@@ -26,9 +26,24 @@
 //!   bytes. The public chain lengths have the same distribution in both
 //!   classes, so a large |t| here would point at timing that depends on the
 //!   secret's bit pattern.
+//!
+//! One bench per hash family, short enough for 10^6 measurements in minutes
+//! (the SECURITY.md campaign), each with all-zero versus random secrets, on
+//! the kernels the CPU picks:
+//! - `{shake,sha2,haraka}_chains_zero_vs_random`: the secret-key work of one
+//!   WOTS+ key in miniature through the library's tweakable hash (n = 16):
+//!   16 PRF calls on SK.seed, then 15 F steps on each of the 16 secret chain
+//!   values, batched as signing batches them.
+//! - `chacha12_chains_zero_vs_random`: sixteen full WOTS+ chains of
+//!   SPHINCS-256 (15 masked ChaCha12 permutations each) from secret start
+//!   values; a whole SPHINCS-256 keygen is this 2,144 times over, too slow
+//!   for 10^6 measurements.
 
 use dudect_bencher::rand::{Rng, RngExt};
 use dudect_bencher::{ctbench_main, BenchRng, Class, CtRunner};
+use sphincs::address::{Adrs, AdrsType};
+use sphincs::hash::backend::chacha12::{chains_x16_current, Half, LANES};
+use sphincs::hash::{HarakaSimple, Node, Sha2Cat1, Shake, TweakableHash};
 use sphincs::{slh_keygen_internal, slh_sign, Sha2_128f, SigningKey};
 
 type P = Sha2_128f;
@@ -69,16 +84,88 @@ fn classes(rng: &mut BenchRng) -> Vec<Class> {
 }
 
 fn keygen_zero_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
-    let inputs: Vec<(Class, [u8; N], [u8; N])> = classes(rng)
+    for (class, sk_seed, sk_prf) in secret_inputs(rng) {
+        runner.run_one(class, || {
+            slh_keygen_internal::<P>(&sk_seed, &sk_prf, &PK_SEED).expect("keygen")
+        });
+    }
+}
+
+/// All-zero or random secrets, one per measurement, in random class order.
+fn secret_inputs(rng: &mut BenchRng) -> Vec<(Class, [u8; N], [u8; N])> {
+    classes(rng)
         .into_iter()
         .map(|c| match c {
             Class::Left => (c, [0u8; N], [0u8; N]),
             Class::Right => (c, random_secret(rng, false), random_secret(rng, false)),
         })
+        .collect()
+}
+
+/// 16 PRF calls on SK.seed, then 15 F steps on the 16 secret values.
+fn prf_and_chains<H: TweakableHash>(sk_seed: &[u8; N]) -> Node {
+    let t = H::new(N, &PK_SEED, Some(sk_seed));
+    let mut adrs = [Adrs::new(); 16];
+    for (i, a) in adrs.iter_mut().enumerate() {
+        a.set_type_and_clear(AdrsType::WotsPrf);
+        a.set_chain_address(i as u32);
+    }
+    let mut vals = [[0u8; sphincs::params::MAX_N]; 16];
+    t.prf_batch(&adrs, &mut vals);
+    for a in &mut adrs {
+        a.set_type_and_clear(AdrsType::WotsHash);
+    }
+    for step in 0..15 {
+        for (i, a) in adrs.iter_mut().enumerate() {
+            a.set_chain_address(i as u32);
+            a.set_hash_address(step);
+        }
+        t.f_batch(&adrs, &mut vals);
+    }
+    vals[0]
+}
+
+fn chains_zero_vs_random<H: TweakableHash>(runner: &mut CtRunner, rng: &mut BenchRng) {
+    for (class, sk_seed, _) in secret_inputs(rng) {
+        runner.run_one(class, || prf_and_chains::<H>(&sk_seed));
+    }
+}
+
+fn shake_chains_zero_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    chains_zero_vs_random::<Shake>(runner, rng);
+}
+
+fn sha2_chains_zero_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    chains_zero_vs_random::<Sha2Cat1>(runner, rng);
+}
+
+fn haraka_chains_zero_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    chains_zero_vs_random::<HarakaSimple>(runner, rng);
+}
+
+fn chacha12_chains_zero_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
+    // SPHINCS-256's Q: public, fixed.
+    let masks: Vec<[u32; 8]> = (0..15u32)
+        .map(|i| [i.wrapping_mul(0x9e37_79b9); 8])
         .collect();
-    for (class, sk_seed, sk_prf) in inputs {
+    let (start, end) = ([0u8; LANES], [15u8; LANES]);
+    let inputs: Vec<(Class, Half)> = classes(rng)
+        .into_iter()
+        .map(|c| {
+            let mut cur: Half = [[0u32; LANES]; 8];
+            if matches!(c, Class::Right) {
+                cur.iter_mut().flatten().for_each(|w| *w = rng.random());
+            }
+            (c, cur)
+        })
+        .collect();
+    for (class, cur) in inputs {
         runner.run_one(class, || {
-            slh_keygen_internal::<P>(&sk_seed, &sk_prf, &PK_SEED).expect("keygen")
+            // A copy per run (`run_one` takes a shared closure); 512 bytes,
+            // the same for both classes.
+            let mut x = cur;
+            chains_x16_current(&mut x, &masks, &start, &end);
+            x[0][0]
         });
     }
 }
@@ -118,7 +205,11 @@ fn sign_sparse_vs_random(runner: &mut CtRunner, rng: &mut BenchRng) {
 }
 
 ctbench_main!(
+    chacha12_chains_zero_vs_random,
+    haraka_chains_zero_vs_random,
     keygen_zero_vs_random,
+    sha2_chains_zero_vs_random,
+    shake_chains_zero_vs_random,
     sign_sparse_vs_random,
     sign_zero_vs_random
 );

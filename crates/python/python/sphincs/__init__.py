@@ -26,17 +26,25 @@ from ._native import (
     Sphincs256PublicKey,
     SpxPrivateKey,
     SpxPublicKey,
+    cms_sign,
+    cms_verify,
     load_der_private_key,
     load_der_public_key,
     load_pem_private_key,
     load_pem_public_key,
+    self_signed_certificate,
+    verify_certificate,
     verify_many,
 )
 
 __all__ = [
-    "Algorithm",
-    "InvalidSignature",
     "PREHASHES",
+    "Algorithm",
+    "BestAvailableEncryption",
+    "Encoding",
+    "InvalidSignature",
+    "NoEncryption",
+    "PrivateFormat",
     "SLHDSAPrivateKey",
     "SLHDSAPublicKey",
     "Sphincs256PrivateKey",
@@ -44,10 +52,14 @@ __all__ = [
     "SpxAlgorithm",
     "SpxPrivateKey",
     "SpxPublicKey",
+    "cms_sign",
+    "cms_verify",
     "load_der_private_key",
     "load_der_public_key",
     "load_pem_private_key",
     "load_pem_public_key",
+    "self_signed_certificate",
+    "verify_certificate",
     "verify_many",
 ]
 
@@ -141,6 +153,36 @@ SpxAlgorithm = _Spx(
     [(_member_name(a[0]), a[0]) for a in _native.spx_algorithms()],
     module=__name__,
 )
+
+class Encoding(str, _enum.Enum):
+    """How ``private_bytes`` writes a key (as pyca/cryptography's ``Encoding``)."""
+
+    PEM = "PEM"
+    DER = "DER"
+    Raw = "Raw"
+
+
+class PrivateFormat(str, _enum.Enum):
+    """What ``private_bytes`` writes: PKCS#8 (RFC 9909) or the raw key."""
+
+    PKCS8 = "PKCS8"
+    Raw = "Raw"
+
+
+class NoEncryption:
+    """``private_bytes(..., NoEncryption())``: the key in clear."""
+
+
+class BestAvailableEncryption:
+    """``private_bytes(..., BestAvailableEncryption(password))``: PKCS#8
+    ``EncryptedPrivateKeyInfo`` under ``password`` (PBES2: scrypt N=2^14,
+    r=8, p=1 and AES-256-CBC, as ``openssl pkcs8 -topk8 -scrypt``)."""
+
+    def __init__(self, password: bytes):
+        if not isinstance(password, bytes) or not password:
+            raise ValueError("password must be 1 or more bytes")
+        self.password = password
+
 
 #: The HashSLH-DSA pre-hash names that ``prehash=`` takes (FIPS 205 §10.2.2).
 PREHASHES: tuple = tuple(_native.prehashes())

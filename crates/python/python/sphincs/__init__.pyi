@@ -11,6 +11,24 @@ FileArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
 __version__: str
 PREHASHES: Tuple[str, ...]
 
+class Encoding(str, enum.Enum):
+    PEM = "PEM"
+    DER = "DER"
+    Raw = "Raw"
+
+class PrivateFormat(str, enum.Enum):
+    PKCS8 = "PKCS8"
+    Raw = "Raw"
+
+class NoEncryption:
+    """private_bytes(..., NoEncryption()): the key in clear."""
+
+class BestAvailableEncryption:
+    """private_bytes(..., BestAvailableEncryption(password)): encrypted PKCS#8 (scrypt, AES-256-CBC)."""
+
+    password: bytes
+    def __init__(self, password: bytes) -> None: ...
+
 class InvalidSignature(Exception):
     """The signature does not verify (including a signature of the wrong length)."""
 
@@ -171,6 +189,13 @@ class SLHDSAPrivateKey:
     def private_bytes_raw(self) -> bytes: ...
     def private_bytes_der(self) -> bytes: ...
     def private_bytes_pem(self) -> bytes: ...
+    def private_bytes(
+        self,
+        encoding: Union["Encoding", str],
+        format: Union["PrivateFormat", str],
+        encryption_algorithm: Union["NoEncryption", "BestAvailableEncryption"],
+    ) -> bytes:
+        """PEM/DER PKCS#8, encrypted or not, or Raw/Raw/NoEncryption (pyca's shape)."""
 
 class SLHDSAPublicKey:
     """An SLH-DSA public key. Verification releases the GIL."""
@@ -277,6 +302,8 @@ class Sphincs256PrivateKey:
         """The 41000-byte detached signature (the same for any thread count)."""
     def sign_attached(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
         """SUPERCOP crypto_sign: signature || data."""
+    def sign_many(self, messages: Iterable[Buffer], *, threads: Optional[int] = None) -> list[bytes]:
+        """Signs every message in one call on `threads` threads (default: every core)."""
     def public_key(self) -> "Sphincs256PublicKey": ...
     def private_bytes_raw(self) -> bytes: ...
 
@@ -299,17 +326,41 @@ class Sphincs256PublicKey:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+AnyPublicKey = Union[SLHDSAPublicKey, SpxPublicKey, Sphincs256PublicKey]
 VerifyItem = Union[
-    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer],
-    Tuple[Union[SLHDSAPublicKey, SpxPublicKey], Buffer, Buffer, Optional[Buffer]],
-    Tuple[SLHDSAPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
+    Tuple[AnyPublicKey, Buffer, Buffer],
+    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer]],
+    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
 ]
 
 def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -> list[bool]:
-    """(public_key, signature, data, context[, prehash]) tuples -> True/False each."""
+    """(public_key, signature, data, context[, prehash]) tuples of any family -> True/False each.
+    A context or pre-hash on a key whose family lacks it raises ValueError."""
 
 # The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
-def load_pem_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
-def load_der_private_key(data: Buffer) -> SLHDSAPrivateKey: ...
+# An encrypted key (ENCRYPTED PRIVATE KEY) needs password=; TypeError without
+# one (or with one for a plain key), ValueError for a wrong one.
+def load_pem_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
+def load_der_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
 def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
+
+# Certificates (RFC 9909) and CMS SignedData (RFC 9814); bytes in, bytes out.
+def self_signed_certificate(
+    key: SLHDSAPrivateKey, subject: str, days: int = 365, *, ca: bool = False, pem: bool = True
+) -> bytes:
+    """A self-signed certificate, valid from now for `days` days (PEM, or DER with pem=False)."""
+def verify_certificate(certificate: Buffer, issuer: Optional[Buffer] = None) -> str:
+    """Checks the certificate now (against `issuer`, or itself); returns its subject."""
+def cms_sign(
+    key: SLHDSAPrivateKey,
+    certificate: Buffer,
+    data: Buffer,
+    *,
+    detached: bool = True,
+    digest: Optional[str] = None,
+    pem: bool = False,
+) -> bytes:
+    """A CMS SignedData of `data`, detached by default (DER, or PEM with pem=True)."""
+def cms_verify(signed: Buffer, data: Optional[Buffer] = None, *, certificate: Optional[Buffer] = None) -> bytes:
+    """Verifies every SignerInfo; returns the content. `data` for a detached SignedData."""

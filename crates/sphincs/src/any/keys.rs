@@ -137,6 +137,12 @@ impl AnySigningKey {
         DynSigningKey::from_pkcs8(input).map(Self::from)
     }
 
+    /// Reads a PKCS#8 private key that may be encrypted (FIPS 205 keys only):
+    /// [`DynSigningKey::from_pkcs8_with_passphrase`].
+    pub fn from_pkcs8_with_passphrase(input: &[u8], passphrase: &[u8]) -> Result<Self, Error> {
+        DynSigningKey::from_pkcs8_with_passphrase(input, passphrase).map(Self::from)
+    }
+
     /// The parameter set.
     pub fn algorithm(&self) -> AnyAlgorithm {
         match &self.0 {
@@ -184,6 +190,18 @@ impl AnySigningKey {
     /// PKCS#8 PEM (`PRIVATE KEY`) under the key mode's OID (FIPS 205 keys only).
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
         self.fips(ENCODING)?.to_pkcs8_pem()
+    }
+
+    /// Encrypted PKCS#8 DER under `passphrase` (FIPS 205 keys only):
+    /// [`DynSigningKey::to_encrypted_pkcs8_der`].
+    pub fn to_encrypted_pkcs8_der(&self, passphrase: &[u8]) -> Result<Vec<u8>, Error> {
+        self.fips(ENCODING)?.to_encrypted_pkcs8_der(passphrase)
+    }
+
+    /// Encrypted PKCS#8 PEM (`ENCRYPTED PRIVATE KEY`) under `passphrase`
+    /// (FIPS 205 keys only): [`DynSigningKey::to_encrypted_pkcs8_pem`].
+    pub fn to_encrypted_pkcs8_pem(&self, passphrase: &[u8]) -> Result<String, Error> {
+        self.fips(ENCODING)?.to_encrypted_pkcs8_pem(passphrase)
     }
 
     /// The public half.

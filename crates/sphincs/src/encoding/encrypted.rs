@@ -94,8 +94,9 @@ pub fn encrypt_private_key_pem(pkcs8_der: &[u8], passphrase: &[u8]) -> Result<St
 
 /// Decrypts an encrypted PKCS#8 private key (PEM or DER) with `passphrase`:
 /// the plain PKCS#8 DER, wiped on drop. A wrong passphrase (or a corrupt
-/// ciphertext) is an [`Error::Encoding`] saying so; KDF costs beyond the
-/// limits of the module documentation are refused before any work.
+/// ciphertext) is [`Error::WrongPassphrase`]; KDF costs beyond the limits
+/// of the module documentation are [`Error::KdfTooCostly`], refused before
+/// any work; anything malformed is [`Error::Encoding`].
 pub fn decrypt_private_key(input: &[u8], passphrase: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
     let der = unwrap_pem(input, ENCRYPTED_PRIVATE_KEY_LABEL, NAME)?;
     let bytes = match &der {
@@ -130,7 +131,7 @@ pub fn decrypt_private_key(input: &[u8], passphrase: &[u8]) -> Result<Zeroizing<
 }
 
 fn wrong_passphrase() -> Error {
-    Error::Encoding("cannot decrypt the private key: wrong passphrase (or a corrupt key)".into())
+    Error::WrongPassphrase
 }
 
 fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
@@ -149,7 +150,7 @@ fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
                 )));
             }
             if p.iteration_count > MAX_PBKDF2_ITERATIONS {
-                return Err(Error::Encoding(format!(
+                return Err(Error::KdfTooCostly(format!(
                     "PBKDF2 asks {} iterations; at most {MAX_PBKDF2_ITERATIONS} are accepted",
                     p.iteration_count
                 )));
@@ -169,7 +170,7 @@ fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
             let memory = n.saturating_mul(r).saturating_mul(128);
             let work = n.saturating_mul(r).saturating_mul(p);
             if memory > MAX_SCRYPT_MEMORY || work > MAX_SCRYPT_WORK {
-                return Err(Error::Encoding(format!(
+                return Err(Error::KdfTooCostly(format!(
                     "scrypt parameters N={n}, r={r}, p={p} are too costly (at most {} MiB of memory and N·r·p ≤ 2^22 are accepted)",
                     MAX_SCRYPT_MEMORY >> 20
                 )));

@@ -85,7 +85,10 @@ impl Sphincs256SigningKey {
         let top = sign::top_subtree(&Hasher::current(), &key);
         let mut pk = Box::new([0u8; PK_BYTES]);
         pk[..PK_BYTES - params::N].copy_from_slice(sign::q(&key[..]));
-        pk[PK_BYTES - params::N..].copy_from_slice(&subtree::root(&top));
+        // Public: PK1, the root of the top subtree, is the public key.
+        let mut root = subtree::root(&top);
+        crate::ct_check::declassify(&mut root);
+        pk[PK_BYTES - params::N..].copy_from_slice(&root);
         Ok(Sphincs256SigningKey { sk: key, pk, top })
     }
 

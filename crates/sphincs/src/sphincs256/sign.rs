@@ -10,6 +10,7 @@
 
 use subtle::ConstantTimeEq;
 
+use crate::ct_check::declassify;
 use crate::hash::blake::blake512;
 use crate::schedule::parallel_map;
 
@@ -66,7 +67,10 @@ pub(crate) fn sign(
     threads: usize,
 ) -> Vec<u8> {
     let masks = Masks::new(q(sk));
-    let rnd = zeroize::Zeroizing::new(blake512(&[sk2(sk), msg]));
+    let mut rnd = zeroize::Zeroizing::new(blake512(&[sk2(sk), msg]));
+    // Public: the leaf index and R1 are written into the signature.
+    declassify(&mut rnd[..8]);
+    declassify(&mut rnd[16..16 + N]);
     let idx = u64::from_le_bytes(rnd[..8].try_into().expect("8 bytes")) & ((1 << TOTAL_HEIGHT) - 1);
     let r1 = &rnd[16..16 + N];
     let digest = blake512(&[r1, pk, msg]);
@@ -120,6 +124,11 @@ pub(crate) fn sign(
             subtree::root(layers[layer - 1])
         };
         seeds[layer] = address_seed(sk1(sk), layer as u64, subtree, leaf as u64);
+    }
+    // Public: the verifier recomputes each root from the signature; the
+    // WOTS+ chain lengths are its digits.
+    for m in &mut msgs {
+        declassify(m);
     }
     let mut outs: Vec<&mut [u8]> = Vec::with_capacity(LAYERS);
     for (layer, part) in ht_sig.chunks_exact_mut(LAYER_SIG_BYTES).enumerate() {

@@ -1,0 +1,129 @@
+//! Certificates and CMS SignedData from Python, thin over the core's
+//! `sphincs::pki` (RFC 9909 certificates, RFC 9814 CMS): make and check a
+//! self-signed certificate, sign and verify a detached or attached
+//! SignedData. Everything is bytes in, bytes out (PEM or DER).
+
+use std::time::SystemTime;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use sphincs::pki::cert::{self, CertOptions};
+use sphincs::pki::cms::{self, CmsSignOptions};
+
+use crate::args;
+use crate::errors::detached;
+use crate::slh_dsa::SLHDSAPrivateKey;
+
+/// A self-signed certificate for `key` (RFC 9909) with subject and issuer
+/// `subject` (RFC 4514 text, "CN=Release signing,O=Example"), valid from now
+/// for `days` days; `ca=True` makes a CA certificate. PEM, or DER with
+/// `pem=False`.
+#[pyfunction]
+#[pyo3(signature = (key, subject, days=365, *, ca=false, pem=true))]
+pub fn self_signed_certificate<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, SLHDSAPrivateKey>,
+    subject: &str,
+    days: u32,
+    ca: bool,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let key = &key.get().inner;
+    let name = cert::parse_name(subject).map_err(crate::errors::to_py)?;
+    let opts = CertOptions { days, ca };
+    let out = detached(py, || {
+        cert::encode_certificate(&cert::self_signed(key, &name, opts)?, pem)
+    })?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Checks a certificate (PEM or DER) now: against `issuer` (the issuer's
+/// certificate), or against itself when it is self-signed. Returns the
+/// subject (RFC 4514 text); raises `sphincs.InvalidSignature` for a
+/// signature that does not verify and `ValueError` for anything else
+/// (expired, not self-signed and no issuer given, malformed).
+#[pyfunction]
+#[pyo3(signature = (certificate, issuer=None))]
+pub fn verify_certificate(
+    py: Python<'_>,
+    certificate: &Bound<'_, PyAny>,
+    issuer: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let data = args::bytes(certificate, "certificate")?;
+    let issuer = args::opt_bytes(issuer, "issuer")?;
+    detached(py, || {
+        let c = cert::parse_certificate(&data)?;
+        let i = issuer.as_deref().map(cert::parse_certificate).transpose()?;
+        Ok(cert::verify_certificate(&c, i.as_ref(), SystemTime::now())?.subject)
+    })
+}
+
+/// Signs `data` as a CMS SignedData (RFC 9814): `key` with its certificate
+/// `certificate` (PEM or DER, embedded in the output), the content left out
+/// (`detached=True`, the default) or embedded. `digest` names the message
+/// digest (default: the one RFC 9814 pairs with the set). DER, or PEM
+/// ("CMS") with `pem=True`.
+#[pyfunction]
+#[pyo3(signature = (key, certificate, data, *, detached=true, digest=None, pem=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn cms_sign<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, SLHDSAPrivateKey>,
+    certificate: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    detached: bool,
+    digest: Option<&str>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let key = &key.get().inner;
+    let cert_bytes = args::bytes(certificate, "certificate")?;
+    let data = args::bytes(data, "data")?;
+    let opts = CmsSignOptions {
+        digest: args::prehash(digest)?,
+        detached,
+    };
+    let out = crate::errors::detached(py, || {
+        let c = cert::parse_certificate(&cert_bytes)?;
+        let parts = cms::sign(key, &c, &mut &data[..], opts, SystemTime::now())?;
+        cms::encode(parts.assemble(&data), pem)
+    })?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Verifies a CMS SignedData (PEM, DER or BER): every SignerInfo must
+/// verify. `data` is the content of a detached SignedData (None when it is
+/// embedded); `certificate` the signer's certificate (default: the one the
+/// SignedData embeds). The certificate itself is not checked here (see
+/// `verify_certificate`). Returns the content (the embedded one, or `data`);
+/// raises `sphincs.InvalidSignature` or `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (signed, data=None, *, certificate=None))]
+pub fn cms_verify<'py>(
+    py: Python<'py>,
+    signed: &Bound<'py, PyAny>,
+    data: Option<&Bound<'py, PyAny>>,
+    certificate: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let signed = args::bytes(signed, "signed")?;
+    let data = args::opt_bytes(data, "data")?;
+    let cert_bytes = args::opt_bytes(certificate, "certificate")?;
+    let content = detached(py, || {
+        let sd = cms::parse_signed_data(&signed)?;
+        let c = cert_bytes
+            .as_deref()
+            .map(cert::parse_certificate)
+            .transpose()?;
+        let mut detached_content = data.as_deref();
+        let source = detached_content
+            .as_mut()
+            .map(|d| d as &mut dyn sphincs::MessageSource);
+        cms::verify(&sd, c.as_ref(), source)?;
+        // The content signed: the embedded OCTET STRING's octets (the
+        // parser made it DER), or the detached data given.
+        Ok(match &sd.encap_content_info.econtent {
+            Some(any) => any.value().to_vec(),
+            None => data.as_deref().unwrap_or_default().to_vec(),
+        })
+    })?;
+    Ok(PyBytes::new(py, &content))
+}

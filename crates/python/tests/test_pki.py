@@ -1,0 +1,88 @@
+"""Certificates and CMS SignedData from Python (thin over the core's
+sphincs::pki): a self-signed certificate made and checked, detached and
+attached SignedData signed and verified, tampering refused, and the CLI
+reading what Python wrote."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import sphincs
+
+
+@pytest.fixture(scope="module")
+def key():
+    return sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")
+
+
+@pytest.fixture(scope="module")
+def cert(key):
+    return sphincs.self_signed_certificate(key, "CN=Release signing,O=Example", 30)
+
+
+def test_self_signed_certificate(key, cert):
+    assert cert.startswith(b"-----BEGIN CERTIFICATE-----")
+    subject = sphincs.verify_certificate(cert)
+    assert subject == "CN=Release signing,O=Example"
+    der = sphincs.self_signed_certificate(key, "CN=DER", pem=False)
+    assert der[0] == 0x30
+    assert sphincs.verify_certificate(der) == "CN=DER"
+    tampered = bytearray(der)
+    tampered[-3] ^= 1  # in the signature
+    with pytest.raises(sphincs.InvalidSignature):
+        sphincs.verify_certificate(bytes(tampered))
+    other = sphincs.self_signed_certificate(sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f"), "CN=Other")
+    with pytest.raises(ValueError, match="issuer"):
+        sphincs.verify_certificate(cert, issuer=other)
+    with pytest.raises(ValueError):
+        sphincs.verify_certificate(b"not a certificate")
+    with pytest.raises(ValueError, match="name"):
+        sphincs.self_signed_certificate(key, "no equals sign")
+
+
+def test_cms_detached_and_attached(key, cert):
+    data = b"release.tar.gz contents"
+    sd = sphincs.cms_sign(key, cert, data)
+    assert sd[0] == 0x30 and data not in sd
+    assert sphincs.cms_verify(sd, data) == data
+    assert sphincs.cms_verify(sd, bytearray(data), certificate=cert) == data
+    with pytest.raises(ValueError, match="message digest .* does not match the content"):
+        sphincs.cms_verify(sd, data + b"!")
+    with pytest.raises(ValueError, match="detached"):
+        sphincs.cms_verify(sd)
+    attached = sphincs.cms_sign(key, cert, data, detached=False, pem=True)
+    assert attached.startswith(b"-----BEGIN CMS-----")
+    assert sphincs.cms_verify(attached) == data
+    with pytest.raises(ValueError, match="carries its content"):
+        sphincs.cms_verify(attached, data)
+    other = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")
+    with pytest.raises(ValueError, match="not the key of the certificate"):
+        sphincs.cms_sign(other, cert, data)
+    other_cert = sphincs.self_signed_certificate(other, "CN=Other")
+    with pytest.raises(ValueError, match="not the one any SignerInfo names"):
+        sphincs.cms_verify(sd, data, certificate=other_cert)
+    with pytest.raises(TypeError):
+        sphincs.cms_sign(cert, cert, data)
+
+
+def test_cli_verifies_what_python_signed(key, cert, cli, tmp_path):
+    data = b"shipped to the CLI"
+    (tmp_path / "data").write_bytes(data)
+    (tmp_path / "cert.pem").write_bytes(cert)
+    (tmp_path / "data.p7s").write_bytes(sphincs.cms_sign(key, cert, data))
+    ok = subprocess.run(
+        [cli, "cms", "verify", "--content", tmp_path / "data", tmp_path / "data.p7s"],
+        capture_output=True,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    run = subprocess.run([cli, "cert", "verify", tmp_path / "cert.pem"], capture_output=True, check=False)
+    assert run.returncode == 0, run.stderr
+    (tmp_path / "data").write_bytes(data + b"!")
+    bad = subprocess.run(
+        [cli, "cms", "verify", "--content", tmp_path / "data", tmp_path / "data.p7s"],
+        capture_output=True,
+        check=False,
+    )
+    assert bad.returncode == 1, bad.stderr
