@@ -12,7 +12,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pki_common::{sphincs, Out, Scratch};
+use pki_common::{first_stderr_line, sphincs, Out, Scratch};
 
 const SAME: &str = "is the same file as the input";
 
@@ -443,35 +443,8 @@ fn an_endless_tree_cache_is_refused() {
         "-o",
         &out,
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as i32;
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        use std::io::BufRead;
-        for line in std::io::BufReader::new(stderr).lines() {
-            if tx.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
-    let line = rx.recv_timeout(Duration::from_secs(5));
-    // Its peak memory so far, before it is stopped.
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let hwm_kib: i64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    // SAFETY: kill(2) on our own child, which may still be running.
-    unsafe { libc::kill(pid, libc::SIGINT) };
-    child.wait().unwrap();
+    // Its first message, and its peak memory until then; then it is stopped.
+    let (line, hwm_kib) = first_stderr_line(&args, Duration::from_secs(5));
     let line = line.expect("a message about the tree cache within 5 s");
     assert!(
         line.contains("larger than any tree cache") && line.contains("not using it"),

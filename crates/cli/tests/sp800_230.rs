@@ -5,7 +5,9 @@
 
 mod pki_common;
 
-use pki_common::{sphincs, Scratch};
+use std::time::Duration;
+
+use pki_common::{first_stderr_line, sphincs, Scratch};
 
 const SET: &str = "sha2-128-24";
 
@@ -38,32 +40,9 @@ fn keygen_sign_verify_and_the_tree_cache() {
     let last = bad.len() - 1;
     bad[last] ^= 1;
     s.write("k.key.tree", &bad);
-    let line = first_stderr_line(&["sign", "-a", SET, "-k", &k, &doc, "-o", &s.p("x.sig")]);
+    let args = ["sign", "-a", SET, "-k", &k, &doc, "-o", &s.p("x.sig")];
+    let (line, _) = first_stderr_line(&args, Duration::from_secs(10));
+    let line = line.expect("a line on standard error within 10 s");
     assert!(line.contains("not using it"), "{line}");
     assert!(!s.path("x.sig").exists());
-}
-
-/// Starts the CLI, returns the first line it writes to standard error
-/// (within 10 s) and stops it.
-fn first_stderr_line(args: &[&str]) -> String {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(std::time::Duration::from_secs(10));
-    let _ = child.kill();
-    child.wait().unwrap();
-    line.expect("a line on standard error within 10 s")
 }

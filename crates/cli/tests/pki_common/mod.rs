@@ -100,3 +100,35 @@ pub fn sphincs(args: &[&str]) -> Out {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Starts `sphincs ARGS`, waits up to `wait` for its first line on standard
+/// error, then stops it (for commands that would go on for minutes). Returns
+/// that line (None if none came in time) and the process's peak resident
+/// memory so far in KiB (0 if /proc could not say).
+pub fn first_stderr_line(args: &[&str], wait: std::time::Duration) -> (Option<String>, i64) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(wait).ok();
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let peak_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    let _ = child.kill();
+    child.wait().unwrap();
+    (line, peak_kib)
+}
