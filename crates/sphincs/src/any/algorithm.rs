@@ -51,28 +51,36 @@ pub enum AnyAlgorithm {
 
 impl AnyAlgorithm {
     /// How many sets there are, of every family.
-    pub const COUNT: usize = Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1;
+    pub const COUNT: usize =
+        Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1 + Algorithm::SP800_230.len();
 
     /// The `index`-th set in the order of [`AnyAlgorithm::all`], `None` past
     /// the end; `const`, so that tables (the C library's handles) are built
     /// from this one list at compile time. New sets go at the end of their
-    /// family's list.
+    /// family's list; the draft SP 800-230 sets came last, so they are at
+    /// the end (an index, once given out, keeps its set).
     pub const fn at(index: usize) -> Option<AnyAlgorithm> {
         let fips = Algorithm::ALL.len();
         let spx = SpxAlgorithm::ALL.len();
+        let limited = Algorithm::SP800_230.len();
         if index < fips {
             Some(AnyAlgorithm::SlhDsa(Algorithm::ALL[index]))
         } else if index < fips + spx {
             Some(AnyAlgorithm::SphincsPlus(SpxAlgorithm::ALL[index - fips]))
         } else if index == fips + spx {
             Some(AnyAlgorithm::Sphincs256)
+        } else if index < fips + spx + 1 + limited {
+            Some(AnyAlgorithm::SlhDsa(
+                Algorithm::SP800_230[index - fips - spx - 1],
+            ))
         } else {
             None
         }
     }
 
     /// Every set of every family: the FIPS 205 sets in OID order, then the
-    /// 36 round-3.1 sets, then SPHINCS-256.
+    /// 36 round-3.1 sets, then SPHINCS-256, then the six draft SP 800-230
+    /// (ipd) sets.
     pub fn all() -> impl Iterator<Item = AnyAlgorithm> {
         (0..Self::COUNT).filter_map(Self::at)
     }
@@ -94,6 +102,23 @@ impl AnyAlgorithm {
             AnyAlgorithm::SphincsPlus(a) => a.name(),
             AnyAlgorithm::Sphincs256 => sphincs256::ALGORITHM,
         }
+    }
+
+    /// How many signatures one key may make: `Some(2^24)` for the draft SP
+    /// 800-230 (ipd) sets, whose security falls quickly beyond that; `None`
+    /// (no practical limit) for every other set.
+    pub const fn max_signatures(self) -> Option<u64> {
+        match self {
+            AnyAlgorithm::SlhDsa(a) if a.is_sp800_230() => Some(1 << 24),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a draft SP 800-230 (ipd) limited-signature set: one
+    /// XMSS tree (2^21–2^22 leaves) that key generation builds in full, and
+    /// at most [`AnyAlgorithm::max_signatures`] signatures per key.
+    pub const fn is_limited(self) -> bool {
+        self.max_signatures().is_some()
     }
 
     /// The FIPS 205 set, if this is one.
@@ -209,17 +234,6 @@ impl FromStr for AnyAlgorithm {
     /// or `sphincs256`. [`Error::UnknownAlgorithm`] for anything else.
     fn from_str(s: &str) -> Result<Self, Error> {
         if let Ok(a) = s.parse::<Algorithm>() {
-            // The draft SP 800-230 sets are not in this list yet (the C and
-            // Python handles and their every-set tests are built from it):
-            // say where they are instead of mapping them to something else.
-            if !Algorithm::ALL.contains(&a) {
-                return Err(Error::WrongScheme {
-                    name: s.to_string(),
-                    is: "a draft SP 800-230 (ipd) set",
-                    takes: "the FIPS 205 sets, round 3.1 and SPHINCS-256",
-                    instead: "the typed and dynamic Rust API (sphincs::Algorithm, DynSigningKey) or the CLI",
-                });
-            }
             return Ok(AnyAlgorithm::SlhDsa(a));
         }
         let t = s.trim();
@@ -241,8 +255,14 @@ mod tests {
         let all: Vec<AnyAlgorithm> = AnyAlgorithm::all().collect();
         assert_eq!(
             all.len(),
-            Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1
+            Algorithm::ALL.len() + SpxAlgorithm::ALL.len() + 1 + Algorithm::SP800_230.len()
         );
+        // The indices given out before the SP 800-230 sets keep their sets.
+        assert_eq!(
+            all[Algorithm::ALL.len() + SpxAlgorithm::ALL.len()],
+            AnyAlgorithm::Sphincs256
+        );
+        assert_eq!(all[0], AnyAlgorithm::SlhDsa(Algorithm::ALL[0]));
         for a in &all {
             assert_eq!(a.name().parse::<AnyAlgorithm>(), Ok(*a));
             assert_eq!(a.name().to_uppercase().parse::<AnyAlgorithm>(), Ok(*a));
@@ -267,11 +287,16 @@ mod tests {
         assert_eq!(spx.name(), "sphincs-haraka-256s-robust");
         assert!(matches!(p("sphincs-512"), Err(Error::UnknownAlgorithm(n)) if n == "sphincs-512"));
         for a in Algorithm::SP800_230 {
-            assert!(
-                matches!(p(a.name()), Err(Error::WrongScheme { .. })),
-                "{a} is not in the front door's list yet"
-            );
+            let any = p(a.name()).unwrap();
+            assert_eq!(any, AnyAlgorithm::SlhDsa(a));
+            assert_eq!(any.max_signatures(), Some(1 << 24));
+            assert!(any.is_limited());
         }
+        assert_eq!(p("shake-128-24").unwrap().name(), "SLH-DSA-SHAKE-128-24");
+        for a in Algorithm::ALL {
+            assert_eq!(AnyAlgorithm::SlhDsa(a).max_signatures(), None);
+        }
+        assert_eq!(AnyAlgorithm::Sphincs256.max_signatures(), None);
         assert_eq!(AnyAlgorithm::Sphincs256.security_category(), None);
         assert_eq!(AnyAlgorithm::Sphincs256.signature_len(), 41000);
         assert_eq!(AnyAlgorithm::Sphincs256.randomness_len(), 0);

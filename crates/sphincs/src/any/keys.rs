@@ -131,6 +131,66 @@ impl AnySigningKey {
         }))
     }
 
+    /// [`AnySigningKey::generate`], calling `progress(done, total)` while a
+    /// draft SP 800-230 set builds its one tree (2^21–2^22 leaves: a minute
+    /// or more); the other sets do not call it.
+    pub fn generate_with_progress(
+        alg: AnyAlgorithm,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        match alg {
+            AnyAlgorithm::SlhDsa(a) => Ok(AnySigningKey(Secret::SlhDsa(
+                DynSigningKey::generate_with_progress(a, threads, progress)?,
+            ))),
+            _ => Self::generate(alg, threads),
+        }
+    }
+
+    /// [`AnySigningKey::from_bytes`], recomputing the tree of a draft SP
+    /// 800-230 key on `threads` threads with `progress(done, total)` (the
+    /// key then keeps it as its tree cache; load a saved cache instead with
+    /// [`AnySigningKey::from_bytes_unchecked`] and
+    /// [`AnySigningKey::load_tree_cache`]).
+    pub fn from_bytes_with_progress(
+        alg: AnyAlgorithm,
+        sk: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Self, Error> {
+        match alg {
+            AnyAlgorithm::SlhDsa(a) => Ok(AnySigningKey(Secret::SlhDsa(
+                DynSigningKey::from_bytes_with_progress(a, sk, threads, progress)?,
+            ))),
+            _ => Self::from_bytes(alg, sk),
+        }
+    }
+
+    /// The serialized tree cache of a draft SP 800-230 key (public data: the
+    /// nodes its signatures need, see [`DynSigningKey::tree_cache`]); `None`
+    /// for every other set, and for such a key loaded without its tree.
+    pub fn tree_cache(&self) -> Option<Vec<u8>> {
+        match &self.0 {
+            Secret::SlhDsa(k) => k.tree_cache(),
+            _ => None,
+        }
+    }
+
+    /// Adopts a saved tree cache after checking it belongs to this key and
+    /// set ([`DynSigningKey::load_tree_cache`]); on an error the key is
+    /// unchanged and still signs (recomputing its tree). Other sets keep no
+    /// tree: [`Error::Unsupported`] naming the family.
+    pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let alg = self.algorithm();
+        match &mut self.0 {
+            Secret::SlhDsa(k) if alg.is_limited() => k.load_tree_cache(bytes),
+            _ => Err(Error::Unsupported {
+                family: alg.family().name(),
+                what: "tree caches (only the draft SP 800-230 sets keep one)",
+            }),
+        }
+    }
+
     /// Reads a PKCS#8 `PrivateKeyInfo`, DER or PEM (FIPS 205 keys only: the
     /// other families have no OID).
     pub fn from_pkcs8(input: &[u8]) -> Result<Self, Error> {
