@@ -502,6 +502,14 @@ size_t sphincs_alg_signature_bytes(const sphincs_alg *alg);
 size_t sphincs_alg_seed_bytes(const sphincs_alg *alg);
 
 /**
+ * How many signatures one key of this set may make: 2^24 (16777216) for the
+ * draft SP 800-230 (ipd) limited-signature sets; 0 for every other set (no
+ * practical limit) and for an invalid handle. The library does not count:
+ * keeping a key under its limit is the caller's job.
+ */
+uint64_t sphincs_alg_max_signatures(const sphincs_alg *alg);
+
+/**
  * The NIST security category (1, 3 or 5); 0 for an invalid handle and for
  * SPHINCS-256, which predates the categories.
  */
@@ -541,6 +549,35 @@ sphincs_status sphincs_secret_key_import(const sphincs_alg *alg,
                                          const uint8_t *bytes,
                                          size_t len,
                                          sphincs_secret_key **sk);
+
+/**
+ * Loads a raw secret key of a draft SP 800-230 (ipd) set together with its
+ * saved tree cache (`sphincs_secret_key_tree_cache`), so that neither loading
+ * nor signing rebuilds the key's 2^21–2^22-leaf tree. The cache is checked
+ * (set, key, checksum): a cache that does not belong to this key is
+ * `SPHINCS_ERR_ENCODING` and no key is made; fall back to
+ * `sphincs_secret_key_import`, which recomputes the tree. Every signature of
+ * these sets is verified before it is returned, so a wrong secret key gives
+ * `SPHINCS_ERR_FAULT_DETECTED` when signing, never a wrong signature.
+ * Other sets keep no tree: `SPHINCS_ERR_UNSUPPORTED`.
+ */
+sphincs_status sphincs_secret_key_import_with_tree_cache(const sphincs_alg *alg,
+                                                         const uint8_t *bytes,
+                                                         size_t len,
+                                                         const uint8_t *cache,
+                                                         size_t cache_len,
+                                                         sphincs_secret_key **sk);
+
+/**
+ * Writes the tree cache of a draft SP 800-230 (ipd) key (public data, under
+ * 1 MiB: the nodes its signatures need) to `out` (capacity `cap`) and its
+ * length to `*out_len`, for `sphincs_secret_key_import_with_tree_cache`.
+ * `SPHINCS_ERR_UNSUPPORTED` for a key of another set.
+ */
+sphincs_status sphincs_secret_key_tree_cache(const sphincs_secret_key *sk,
+                                             uint8_t *out,
+                                             size_t cap,
+                                             size_t *out_len);
 
 /**
  * Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)`

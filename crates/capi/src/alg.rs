@@ -171,6 +171,17 @@ pub extern "C" fn sphincs_alg_seed_bytes(alg: *const sphincs_alg) -> usize {
     size(alg, AnyAlgorithm::seed_len)
 }
 
+/// How many signatures one key of this set may make: 2^24 (16777216) for the
+/// draft SP 800-230 (ipd) limited-signature sets; 0 for every other set (no
+/// practical limit) and for an invalid handle. The library does not count:
+/// keeping a key under its limit is the caller's job.
+#[no_mangle]
+pub extern "C" fn sphincs_alg_max_signatures(alg: *const sphincs_alg) -> u64 {
+    guard_value(0, || {
+        resolve(alg).map_or(0, |a| a.max_signatures().unwrap_or(0))
+    })
+}
+
 /// The NIST security category (1, 3 or 5); 0 for an invalid handle and for
 /// SPHINCS-256, which predates the categories.
 #[no_mangle]

@@ -126,6 +126,59 @@ pub unsafe extern "C" fn sphincs_secret_key_import(
     })
 }
 
+/// Loads a raw secret key of a draft SP 800-230 (ipd) set together with its
+/// saved tree cache (`sphincs_secret_key_tree_cache`), so that neither loading
+/// nor signing rebuilds the key's 2^21–2^22-leaf tree. The cache is checked
+/// (set, key, checksum): a cache that does not belong to this key is
+/// `SPHINCS_ERR_ENCODING` and no key is made; fall back to
+/// `sphincs_secret_key_import`, which recomputes the tree. Every signature of
+/// these sets is verified before it is returned, so a wrong secret key gives
+/// `SPHINCS_ERR_FAULT_DETECTED` when signing, never a wrong signature.
+/// Other sets keep no tree: `SPHINCS_ERR_UNSUPPORTED`.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_import_with_tree_cache(
+    alg: *const sphincs_alg,
+    bytes: *const u8,
+    len: usize,
+    cache: *const u8,
+    cache_len: usize,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(sk)?;
+        let alg = resolve(alg)?;
+        non_null(bytes)?;
+        non_null(cache)?;
+        // SAFETY: `bytes` holds `len` bytes and `cache` holds `cache_len`
+        // bytes by the API contract.
+        let (raw, tree) = unsafe { (input(bytes, len)?, input(cache, cache_len)?) };
+        let mut key = AnySigningKey::from_bytes_unchecked(alg, raw)?;
+        key.load_tree_cache(tree)?;
+        // SAFETY: `sk` is writable by the API contract.
+        unsafe { give(sk, sphincs_secret_key(key)) }
+    })
+}
+
+/// Writes the tree cache of a draft SP 800-230 (ipd) key (public data, under
+/// 1 MiB: the nodes its signatures need) to `out` (capacity `cap`) and its
+/// length to `*out_len`, for `sphincs_secret_key_import_with_tree_cache`.
+/// `SPHINCS_ERR_UNSUPPORTED` for a key of another set.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_secret_key_tree_cache(
+    sk: *const sphincs_secret_key,
+    out: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> sphincs_status {
+    guard(|| {
+        // SAFETY: a live key handle by the API contract.
+        let key = unsafe { borrow(sk)? };
+        let tree = key.0.tree_cache().ok_or(SPHINCS_ERR_UNSUPPORTED)?;
+        // SAFETY: `out`/`out_len` are writable by the API contract.
+        unsafe { output(out, cap, out_len, &tree) }
+    })
+}
+
 /// Loads a raw public key `PK.seed ‖ PK.root` (`sphincs_alg_public_key_bytes(alg)`
 /// bytes; SPHINCS-256: `Q ‖ PK1`, 1056).
 #[no_mangle]

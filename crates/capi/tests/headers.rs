@@ -73,10 +73,12 @@ struct Set {
     /// SPHINCS-256's header says where it comes from (SUPERCOP), that it
     /// signs deterministically, and what its seed is.
     supercop: bool,
+    /// A draft SP 800-230 set: its header names the 2^24-signature limit.
+    limited: bool,
 }
 
 fn sets() -> Vec<Set> {
-    let fips = Algorithm::ALL.iter().map(|a| Set {
+    let fips = Algorithm::EVERY.iter().map(|a| Set {
         file: a.name().to_ascii_lowercase(),
         lookup: a.name(),
         algname: a.name(),
@@ -85,6 +87,7 @@ fn sets() -> Vec<Set> {
         sig: a.signature_len(),
         seed: 3 * a.params().n,
         supercop: false,
+        limited: a.is_sp800_230(),
     });
     let spx = SpxAlgorithm::ALL.iter().map(|a| Set {
         file: a.name().to_ascii_lowercase(),
@@ -95,6 +98,7 @@ fn sets() -> Vec<Set> {
         sig: a.signature_len(),
         seed: a.seed_len(),
         supercop: false,
+        limited: false,
     });
     // SUPERCOP's crypto_sign_keypair draws the whole secret key from
     // randombytes, so the "seed" of the seed keypair is those 1088 bytes.
@@ -107,6 +111,7 @@ fn sets() -> Vec<Set> {
         sig: s256::SIG_BYTES,
         seed: s256::SK_BYTES,
         supercop: true,
+        limited: false,
     };
     fips.chain(spx).chain([s256]).collect()
 }
@@ -135,10 +140,17 @@ fn nist_header(s: &Set) -> String {
             "SK.seed || SK.prf || PK.seed",
         )
     };
+    let limit = if s.limited {
+        "\n/* Draft SP 800-230 (ipd) limited-signature set: a key must never make\n \
+         * more than this many signatures (the library does not count them). */\n\
+         #define SPHINCS_NIST_MAX_SIGNATURES 16777216"
+    } else {
+        ""
+    };
     template
         .replace("@ORIGIN@", origin)
         .replace("@RANDOMNESS@", randomness)
-        .replace("@EXTRA_DEFINES@", extra)
+        .replace("@EXTRA_DEFINES@", &format!("{extra}{limit}"))
         .replace("@SEED_DOC@", seed_doc)
         .replace("@GUARD@", &guard)
         .replace("@FILE@", &s.file)
@@ -158,7 +170,7 @@ fn nist_headers_match_the_sets() {
     );
     let dir = crate_dir().join("include/sphincs/nist");
     let sets = sets();
-    assert_eq!(sets.len(), 49);
+    assert_eq!(sets.len(), 55);
     for s in &sets {
         check(&dir.join(format!("{}.h", s.file)), &nist_header(s));
     }

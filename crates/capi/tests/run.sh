@@ -11,6 +11,8 @@
 #   tests/c/test_sphincs256.c SPHINCS-256: the SUPERCOP reference's known answers
 #                             (three cases extracted below), refusals, bad input,
 #                             streams and batches
+#   tests/c/test_sp800_230.c  the draft SP 800-230 sets: handles, the 2^24 limit, our
+#                             known answers, tree-cache import refusals
 #   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
 #   tests/c/test_encrypted.c  encrypted PKCS#8 keys: the CLI's `keygen --encrypt`, round
 #                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
@@ -119,6 +121,16 @@ with open(sys.argv[2], "w") as f:
         f.write(" ".join(fields) + "\n")
 PY
 
+# The draft SP 800-230 known answers as text lines test_sp800_230 reads:
+# "NAME PK MSG CTX SIG SK_SEED SK_PRF", hex.
+python3 - crates/sphincs/tests/data/sp800-230-kat.json.gz "$out/sp800_230.kat" <<'PY'
+import gzip, json, sys
+with open(sys.argv[2], "w") as f:
+    for e in json.load(gzip.open(sys.argv[1], "rt")):
+        keys = ("algorithm", "pk", "message", "context", "sig", "sk_seed", "sk_prf")
+        f.write(" ".join(e[k] for k in keys) + "\n")
+PY
+
 # Every drop-in header compiles as the reference api.h would be used.
 for header in crates/capi/include/sphincs/nist/*.h; do
     set_name=$(basename "$header" .h)
@@ -173,6 +185,9 @@ variant() {
     fi
     if build "test_sphincs256-$tag" "$link" "$san" "${crypto_cflags[@]}" "$here/test_sphincs256.c"; then
         run "test_sphincs256-$tag" "$out/test_sphincs256-$tag" "$out/sphincs256.kat"
+    fi
+    if build "test_sp800_230-$tag" "$link" "$san" "$here/test_sp800_230.c"; then
+        run "test_sp800_230-$tag" "$out/test_sp800_230-$tag" "$out/sp800_230.kat"
     fi
     if build "test_key_modes-$tag" "$link" "$san" "$here/test_key_modes.c"; then
         run "test_key_modes-$tag" "$out/test_key_modes-$tag" "$out/hash.key" "$out/hash.pub" "$out/message" \

@@ -5,7 +5,7 @@
 //! from reaching Python.
 
 use pyo3::prelude::*;
-use sphincs::sphincsplus::SpxAlgorithm;
+use sphincs::any::{AnyAlgorithm, Family};
 use sphincs::{Algorithm, PreHash};
 
 mod args;
@@ -19,46 +19,50 @@ mod sphincs256;
 mod spx;
 mod stream;
 
-/// One parameter set's facts, for building the Python enums:
-/// (name, public key, private key, signature bytes, OID or None, n, category).
-type AlgorithmInfo = (&'static str, usize, usize, usize, Option<String>, usize, u8);
+/// One parameter set's facts, for building the Python enums: (name, public
+/// key, private key, signature bytes, OID or None, n, category, the most
+/// signatures one key may make or None).
+type AlgorithmInfo = (
+    &'static str,
+    usize,
+    usize,
+    usize,
+    Option<String>,
+    usize,
+    u8,
+    Option<u64>,
+);
 
-/// The twelve FIPS 205 sets, from the core's table.
-#[pyfunction]
-fn algorithms() -> Vec<AlgorithmInfo> {
-    Algorithm::ALL
-        .iter()
+/// The facts of every set of `family`, in the core's order.
+fn family_sets(family: Family) -> Vec<AlgorithmInfo> {
+    AnyAlgorithm::all()
+        .filter(|a| a.family() == family)
         .map(|a| {
             (
                 a.name(),
                 a.public_key_len(),
                 a.secret_key_len(),
                 a.signature_len(),
-                a.oid(),
-                a.params().n,
-                a.security_category(),
+                a.slh_dsa().and_then(Algorithm::oid),
+                a.randomness_len(),
+                a.security_category().unwrap_or(0),
+                a.max_signatures(),
             )
         })
         .collect()
 }
 
+/// The SLH-DSA sets from the core's table: the twelve of FIPS 205, then the
+/// six limited-signature sets of draft SP 800-230 (ipd).
+#[pyfunction]
+fn algorithms() -> Vec<AlgorithmInfo> {
+    family_sets(Family::SlhDsa)
+}
+
 /// The 36 SPHINCS+ round-3.1 sets, from the core's table.
 #[pyfunction]
 fn spx_algorithms() -> Vec<AlgorithmInfo> {
-    SpxAlgorithm::ALL
-        .iter()
-        .map(|a| {
-            (
-                a.name(),
-                a.public_key_len(),
-                a.secret_key_len(),
-                a.signature_len(),
-                None,
-                a.params().n,
-                a.security_category(),
-            )
-        })
-        .collect()
+    family_sets(Family::SphincsPlus)
 }
 
 /// The HashSLH-DSA pre-hash names (FIPS 205 §10.2.2).

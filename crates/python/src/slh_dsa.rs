@@ -116,16 +116,42 @@ impl SLHDSAPrivateKey {
 
     /// Loads a raw private key (4n bytes), checking that its PK.root is the
     /// root its seeds give (`ValueError` if not).
+    ///
+    /// A draft SP 800-230 key recomputes its one tree for that (a minute or
+    /// more, on `threads` threads); given the `tree_cache` that
+    /// `tree_cache()` returned for this key, it loads at once instead. A
+    /// cache that is not this key's is a `ValueError` (load without it).
     #[staticmethod]
+    #[pyo3(signature = (algorithm, data, *, tree_cache=None, threads=None))]
     fn from_private_bytes(
         py: Python<'_>,
         algorithm: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
+        tree_cache: Option<&Bound<'_, PyAny>>,
+        threads: Option<i64>,
     ) -> PyResult<Self> {
         let alg = args::algorithm(algorithm)?;
         let data = args::bytes(data, "data")?;
-        let inner = detached(py, || DynSigningKey::from_bytes(alg, &data))?;
+        let cache = args::opt_bytes(tree_cache, "tree_cache")?;
+        let threads = args::threads(threads)?;
+        let inner = detached(py, || match cache {
+            Some(cache) => {
+                let mut key = DynSigningKey::from_bytes_unchecked(alg, &data)?;
+                key.load_tree_cache(&cache)?;
+                Ok(key)
+            }
+            None => DynSigningKey::from_bytes_with_progress(alg, &data, threads, &|_, _| ()),
+        })?;
         Ok(SLHDSAPrivateKey { inner })
+    }
+
+    /// The key's tree cache (public data, under 1 MiB) for a draft SP 800-230
+    /// set, to save beside the key and pass to `from_private_bytes` so that
+    /// loading does not rebuild the tree; `None` for every other set. Every
+    /// signature of these sets is verified before it is returned, so a bad
+    /// cache can never yield a wrong signature.
+    fn tree_cache<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.inner.tree_cache().map(|c| py_bytes(py, &c))
     }
 
     /// The key `slh_keygen_internal` (FIPS 205 Algorithm 18) makes from three
@@ -169,13 +195,10 @@ impl SLHDSAPrivateKey {
 
     /// The RFC 9909 OID the key is written under (dotted): its HashSLH-DSA
     /// OID, or the pure one for a pure or raw key.
+    /// `None` for the draft SP 800-230 sets, which have no OID yet.
     #[getter]
-    fn oid(&self) -> String {
-        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
-        self.inner
-            .mode()
-            .oid(self.inner.algorithm())
-            .unwrap_or_default()
+    fn oid(&self) -> Option<String> {
+        self.inner.mode().oid(self.inner.algorithm())
     }
 
     /// This key in another mode (see `mode`): "unrestricted", "pure", or a
@@ -364,13 +387,10 @@ impl SLHDSAPublicKey {
     }
 
     /// The RFC 9909 OID the key is written under, as `SLHDSAPrivateKey.oid`.
+    /// `None` for the draft SP 800-230 sets, which have no OID yet.
     #[getter]
-    fn oid(&self) -> String {
-        // Python exposes the twelve FIPS 205 sets only, all with OIDs.
-        self.inner
-            .mode()
-            .oid(self.inner.algorithm())
-            .unwrap_or_default()
+    fn oid(&self) -> Option<String> {
+        self.inner.mode().oid(self.inner.algorithm())
     }
 
     /// This key in another mode, as `SLHDSAPrivateKey.with_mode`.

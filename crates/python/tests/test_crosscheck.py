@@ -26,11 +26,15 @@ def _pq_module(alg):
     return importlib.import_module("pqcrypto.sign.slh_dsa_" + alg.value[len("SLH-DSA-"):].lower().replace("-", "_"))
 
 
-@pytest.mark.parametrize("alg", list(sphincs.Algorithm), ids=lambda a: a.value)
+# The twelve FIPS 205 sets (pqcrypto has no draft SP 800-230 set).
+FIPS205 = [a for a in sphincs.Algorithm if not a.is_limited]
+
+
+@pytest.mark.parametrize("alg", FIPS205, ids=lambda a: a.value)
 def test_pqcrypto(alg):
     pq = _pq_module(alg)
     # Rotate through the pre-hash functions so all twelve are covered.
-    prehash = sphincs.PREHASHES[list(sphincs.Algorithm).index(alg)]
+    prehash = sphincs.PREHASHES[FIPS205.index(alg)]
     pq_hash = getattr(pqcrypto.HashAlgorithm, PQ_HASH[prehash])
     ctx = os.urandom(1 + os.urandom(1)[0] % 255)
     msg = os.urandom(100)

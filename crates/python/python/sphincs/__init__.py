@@ -92,6 +92,20 @@ class _Sizes(str, _enum.Enum):
         """NIST security category (1, 3 or 5)."""
         return _INFO[self.value][5]
 
+    @property
+    def max_signatures(self) -> int | None:
+        """How many signatures one key may make: ``2**24`` for the draft SP
+        800-230 (ipd) limited-signature sets, ``None`` (no practical limit)
+        for every other set. The library does not count them."""
+        return _INFO[self.value][6]
+
+    @property
+    def is_limited(self) -> bool:
+        """Whether this is a draft SP 800-230 (ipd) limited-signature set: its
+        key generation builds one tree of 2^21-2^22 leaves (a minute or more),
+        and a key must never make more than ``max_signatures`` signatures."""
+        return self.max_signatures is not None
+
     def __str__(self) -> str:
         return self.value
 
@@ -106,8 +120,8 @@ class _Sizes(str, _enum.Enum):
 
 
 _INFO = {
-    name: (pk, sk, sig, oid, n, cat)
-    for (name, pk, sk, sig, oid, n, cat) in _native.algorithms() + _native.spx_algorithms()
+    name: (pk, sk, sig, oid, n, cat, limit)
+    for (name, pk, sk, sig, oid, n, cat, limit) in _native.algorithms() + _native.spx_algorithms()
 }
 
 
@@ -138,8 +152,10 @@ class _Spx(_Sizes):
         return self.value[len("sphincs-"):]
 
 
-#: The twelve FIPS 205 parameter sets: ``Algorithm.SHAKE_128F`` is
-#: ``"SLH-DSA-SHAKE-128f"``. ``Algorithm("shake-128f")`` looks one up by name.
+#: The SLH-DSA parameter sets: the twelve of FIPS 205 (``Algorithm.SHAKE_128F``
+#: is ``"SLH-DSA-SHAKE-128f"``), then the six limited-signature sets of draft
+#: SP 800-230 (ipd), such as ``Algorithm.SHA2_128_24`` (``is_limited``: at most
+#: 2^24 signatures per key). ``Algorithm("shake-128f")`` looks one up by name.
 Algorithm = _SlhDsa(
     "Algorithm",
     [(_member_name(a[0]), a[0]) for a in _native.algorithms()],

@@ -33,7 +33,8 @@ class InvalidSignature(Exception):
     """The signature does not verify (including a signature of the wrong length)."""
 
 class Algorithm(str, enum.Enum):
-    """The twelve FIPS 205 parameter sets; the value is the FIPS 205 name."""
+    """The SLH-DSA parameter sets: the twelve of FIPS 205, then the six
+    limited-signature sets of draft SP 800-230 (ipd); the value is the name."""
 
     SHA2_128S = "SLH-DSA-SHA2-128s"
     SHA2_128F = "SLH-DSA-SHA2-128f"
@@ -47,7 +48,19 @@ class Algorithm(str, enum.Enum):
     SHAKE_192F = "SLH-DSA-SHAKE-192f"
     SHAKE_256S = "SLH-DSA-SHAKE-256s"
     SHAKE_256F = "SLH-DSA-SHAKE-256f"
+    SHA2_128_24 = "SLH-DSA-SHA2-128-24"
+    SHA2_192_24 = "SLH-DSA-SHA2-192-24"
+    SHA2_256_24 = "SLH-DSA-SHA2-256-24"
+    SHAKE_128_24 = "SLH-DSA-SHAKE-128-24"
+    SHAKE_192_24 = "SLH-DSA-SHAKE-192-24"
+    SHAKE_256_24 = "SLH-DSA-SHAKE-256-24"
 
+    @property
+    def max_signatures(self) -> Optional[int]:
+        """2**24 for the draft SP 800-230 sets, None for the others."""
+    @property
+    def is_limited(self) -> bool:
+        """A draft SP 800-230 (ipd) set: one 2^21-2^22-leaf tree, at most 2^24 signatures per key."""
     @property
     def public_key_size(self) -> int: ...
     @property
@@ -59,8 +72,8 @@ class Algorithm(str, enum.Enum):
     @property
     def security_category(self) -> int: ...
     @property
-    def oid(self) -> str:
-        """The RFC 9909 OID, dotted."""
+    def oid(self) -> Optional[str]:
+        """The RFC 9909 OID, dotted; None for the draft SP 800-230 sets (none is assigned)."""
 
 class SpxAlgorithm(str, enum.Enum):
     """The 36 SPHINCS+ round-3.1 sets; the value is the reference code's name."""
@@ -129,8 +142,13 @@ class SLHDSAPrivateKey:
         (mode "unrestricted"), or with `prehash` a HashSLH-DSA key bound to it
         (only the pre-hash RFC 9909 pairs with the set)."""
     @staticmethod
-    def from_private_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPrivateKey":
-        """Loads a raw 4n-byte key; ValueError if its PK.root does not match its seeds."""
+    def from_private_bytes(
+        algorithm: AlgorithmArg, data: Buffer, *, tree_cache: Optional[Buffer] = None, threads: Optional[int] = None
+    ) -> "SLHDSAPrivateKey":
+        """Loads a raw 4n-byte key; ValueError if its PK.root does not match its seeds.
+        A draft SP 800-230 key given its saved ``tree_cache()`` loads without rebuilding its tree."""
+    def tree_cache(self) -> Optional[bytes]:
+        """A draft SP 800-230 key's tree cache (public, under 1 MiB); None for other sets."""
     @staticmethod
     def from_seeds(
         algorithm: AlgorithmArg, sk_seed: Buffer, sk_prf: Buffer, pk_seed: Buffer, *, threads: Optional[int] = None
