@@ -2,9 +2,13 @@
 //! sets of draft SP 800-230 (ipd), as zero-sized types for the typed API and
 //! as the runtime [`Algorithm`] enum for the dynamic one.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
 
+#[cfg(feature = "alloc")]
 use crate::error::Error;
 use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
@@ -347,12 +351,26 @@ macro_rules! with_parameter_set {
     };
 }
 
+/// Writes `2.16.840.1.101.3.4.3.{arc}`, or nothing for `None` (error
+/// messages, without a heap).
+pub(crate) struct DottedOid(pub Option<u32>);
+
+impl fmt::Display for DottedOid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(arc) => write!(f, "2.16.840.1.101.3.4.3.{arc}"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// DER body of the OID arcs `2.16.840.1.101.3.4.3` shared by the twelve FIPS 205 sets.
 const OID_PREFIX: [u8; 8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03];
 
 impl Algorithm {
     /// The dotted RFC 9909 OID, e.g. `2.16.840.1.101.3.4.3.20`; `None` for
     /// the SP 800-230 sets.
+    #[cfg(feature = "alloc")]
     pub fn oid(self) -> Option<String> {
         self.oid_arc()
             .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
@@ -378,6 +396,7 @@ impl Algorithm {
     }
 
     /// The set with this dotted OID.
+    #[cfg(feature = "alloc")]
     pub fn from_oid(dotted: &str) -> Option<Algorithm> {
         Algorithm::ALL
             .into_iter()
@@ -408,6 +427,7 @@ impl Algorithm {
 
     /// The dotted HashSLH-DSA OID, e.g. `2.16.840.1.101.3.4.3.35` for
     /// `id-hash-slh-dsa-sha2-128s-with-sha256`.
+    #[cfg(feature = "alloc")]
     pub fn hash_oid(self) -> Option<String> {
         self.hash_oid_arc()
             .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
@@ -451,6 +471,7 @@ impl fmt::Display for Algorithm {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl FromStr for Algorithm {
     type Err = Error;
 

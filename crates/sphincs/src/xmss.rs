@@ -2,7 +2,9 @@
 
 use crate::address::{Adrs, AdrsType};
 use crate::hash::{Node, TweakableHash};
-use crate::merkle::{level_nodes, root_and_path, root_and_path_from_level, Tree};
+#[cfg(feature = "alloc")]
+use crate::merkle::level_nodes;
+use crate::merkle::{root_and_path, root_and_path_from_level, Tree};
 use crate::params::{Instance, MAX_HP, MAX_N};
 use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
 
@@ -43,6 +45,7 @@ pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -
 /// The nodes at height `level` of the tree at `adrs` (all `2^(h'−level)`
 /// of them, into `out`), spread over `threads`: the part of Algorithm 9's
 /// work a signing key of a one-tree set (SP 800-230, d = 1) keeps.
+#[cfg(feature = "alloc")]
 pub(crate) fn xmss_level<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,
@@ -59,6 +62,7 @@ pub(crate) fn xmss_level<P: Instance>(
 }
 
 /// The root (Algorithm 9) of the tree at `adrs` from its nodes at height `level`.
+#[cfg(feature = "alloc")]
 pub(crate) fn xmss_root_from_level<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,

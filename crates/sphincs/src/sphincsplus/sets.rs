@@ -3,6 +3,7 @@
 //! Table 2 (which kept them); the hash families and the digest's index order
 //! are round 3.1's.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
