@@ -1,7 +1,7 @@
 //! XMSS trees (FIPS 205 §6, Algorithms 9–11).
 
 use crate::address::{Adrs, AdrsType};
-use crate::hash::{Node, TweakableHash};
+use crate::hash::{Node, TweakableHash, MULTI_LANE};
 #[cfg(feature = "alloc")]
 use crate::merkle::level_nodes;
 use crate::merkle::{root_and_path, root_and_path_from_level, Tree};
@@ -178,8 +178,9 @@ pub(crate) fn xmss_pk_from_sig<P: Instance, const G: usize>(
     climb(t, &mut a[..g], &mut out[..g], idx, &auths[..g], p.n);
 }
 
-/// Most paths [`climb`] hashes in one batch: enough for every kernel's lanes.
-const CLIMB_LANES: usize = 16;
+/// Most paths [`climb`] hashes in one batch: enough for every kernel's lanes
+/// (one where there are no multi-lane kernels: less stack).
+const CLIMB_LANES: usize = if MULTI_LANE { 16 } else { 1 };
 
 /// Walks from leaves to roots along authentication paths (the loops of
 /// Algorithms 11 and 17), the paths side by side: path `j` starts at

@@ -24,6 +24,8 @@ pub mod heap_counter;
 pub mod keccak;
 #[cfg(target_arch = "aarch64")]
 pub mod keccak_neon;
+// The round body of the SIMD Keccak kernels (x86-64, AArch64 only).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod keccak_rounds;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
