@@ -296,7 +296,10 @@ fn stack_of<P: ParameterSet>(out: &mut Console) -> bool {
 }
 
 fn run(out: &mut Console) -> bool {
-    let _ = writeln!(out, "embedded-verify: SLH-DSA on a Cortex-M4F (no_std, no heap)");
+    let _ = writeln!(
+        out,
+        "embedded-verify: SLH-DSA on a Cortex-M4F (no_std, no heap)"
+    );
     let ok = check_vector::<sphincs::Sha2_128s, 7856>(out, SHA2_128S_PK, SHA2_128S_SIG);
     #[cfg(feature = "all-sets")]
     let ok = {
