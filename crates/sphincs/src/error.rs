@@ -94,7 +94,7 @@ pub enum Error {
     /// be told apart).
     WrongPassphrase,
     /// An encrypted private key whose key derivation (scrypt, PBKDF2) asks
-    /// more memory or work than [`crate::encoding::encrypted`] accepts;
+    /// more memory or work than `encoding::encrypted` accepts;
     /// refused before any of it is done.
     KdfTooCostly(Text),
     /// The operating system's random number generator failed.

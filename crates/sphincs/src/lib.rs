@@ -13,7 +13,7 @@
 //! Features (see `ARCHITECTURE.md`): without any (`default-features = false`)
 //! the crate is `no_std` and uses no heap: [`VerifyingKey::verify`] and
 //! [`SigningKey::sign_into`] over byte slices, every FIPS 205 and SP 800-230
-//! set, one thread. `alloc` adds the Vec-returning APIs, [`any`], batches,
+//! set, one thread. `alloc` adds the Vec-returning APIs, `any`, batches,
 //! the other families and the encodings; `std` (default) OS threads, OS
 //! randomness and run-time CPU detection; `pki` (default) X.509 and CMS.
 // `unsafe` is allowed only in `hash::backend` (the SIMD kernels).
