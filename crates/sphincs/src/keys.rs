@@ -266,8 +266,8 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// Signs `msg` per `opts` into `sig`, which must be exactly the set's
     /// signature length ([`Error::InvalidSignatureLength`] otherwise): no
-    /// heap, so it works without the `alloc` feature. On error `sig` holds
-    /// no signature. Without `std` there is no OS randomness: pass
+    /// heap, so it works without the `alloc` feature. On error `sig` is
+    /// wiped. Without `std` there is no OS randomness: pass
     /// [`Randomness::Given`] or [`Randomness::Deterministic`]; and without
     /// `alloc`, `fault_hardened` is [`Error::Unsupported`] (it needs a second
     /// signature buffer).
@@ -280,7 +280,7 @@ impl<P: ParameterSet> SigningKey<P> {
         let prehash = self.mode.resolve(P::ALGORITHM, opts.prehash)?;
         let n = P::PARAMS.n;
         let rnd = addrnd(opts.randomness, n)?;
-        sign_external_into::<P>(
+        let r = sign_external_into::<P>(
             &self.parts,
             &mut &msg[..],
             opts.context,
@@ -289,7 +289,11 @@ impl<P: ParameterSet> SigningKey<P> {
             opts.threads,
             opts.fault_hardened,
             sig,
-        )
+        );
+        if r.is_err() {
+            zeroize::Zeroize::zeroize(sig);
+        }
+        r
     }
 }
 

@@ -89,3 +89,20 @@ fn sign_into_checks_the_buffer_length() {
             if expected == Shake128f::PARAMS.sig_bytes() && got == expected - 1
     ));
 }
+
+#[test]
+fn sign_into_wipes_the_buffer_on_error() {
+    let sk = SigningKey::<Shake128f>::from_seeds(&[1; 16], &[2; 16], &[3; 16]).unwrap();
+    let mut buf = vec![0xAAu8; Shake128f::PARAMS.sig_bytes()];
+    let long = [0u8; 256];
+    let opts = SignOptions {
+        context: &long,
+        randomness: Randomness::Deterministic,
+        ..Default::default()
+    };
+    assert_eq!(
+        sk.sign_into(b"m", &opts, &mut buf),
+        Err(Error::ContextTooLong(256))
+    );
+    assert!(buf.iter().all(|&b| b == 0), "the buffer was not wiped");
+}
