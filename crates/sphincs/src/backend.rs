@@ -1,7 +1,11 @@
 //! Choosing the hash kernels from the API: the hash layer's own answers
 //! ([`Unavailable`], an unknown name) as the crate's [`Error`].
 
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
+
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 
 use crate::error::Error;
 use crate::hash::backend::{self, Backend, Unavailable};
@@ -19,6 +23,7 @@ impl From<Unavailable> for Error {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl FromStr for Backend {
     type Err = Error;
     /// A [`Backend::name`], any case; [`Error::UnknownBackend`] otherwise.

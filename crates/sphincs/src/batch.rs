@@ -20,7 +20,8 @@
 //! # Ok::<(), sphincs::Error>(())
 //! ```
 
-use std::sync::atomic::AtomicBool;
+use crate::prelude::*;
+use core::sync::atomic::AtomicBool;
 
 use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;

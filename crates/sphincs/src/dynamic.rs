@@ -1,6 +1,7 @@
 //! The dynamic API: keys whose parameter set is chosen at run time (CLI,
 //! bindings). Each call dispatches once to the generic engine.
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
@@ -130,7 +131,7 @@ impl DynSigningKey {
         let parts = &mut self.parts;
         with_parameter_set!(self.alg, P => {
             let cache = crate::tree_cache::TreeCache::from_bytes::<P>(bytes, &parts.pk)?;
-            parts.cache = Some(std::sync::Arc::new(cache));
+            parts.cache = Some(alloc::sync::Arc::new(cache));
             Ok(())
         })
     }

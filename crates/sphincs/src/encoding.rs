@@ -16,6 +16,7 @@
 //! The decoders take PEM or DER and tell which by looking. Every rejection is
 //! an [`Error::Encoding`] that says what was expected.
 
+use crate::prelude::*;
 use core::fmt;
 
 use der::asn1::{BitStringRef, OctetStringRef};

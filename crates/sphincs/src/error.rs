@@ -2,11 +2,22 @@
 //! what to call instead, in the library's terms (front ends add their own
 //! hints: the CLI names its commands).
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
 
 use crate::hash::backend::Backend;
 use crate::mode::{wrong_mode_message, KeyMode, RequestedMode};
 use crate::{Algorithm, PreHash};
+
+/// The text an error carries (a name as given, a decoder's message): a
+/// `String` with the `alloc` feature, a fixed `&'static str` without it.
+#[cfg(feature = "alloc")]
+pub type Text = String;
+/// The text an error carries (a name as given, a decoder's message): a
+/// `String` with the `alloc` feature, a fixed `&'static str` without it.
+#[cfg(not(feature = "alloc"))]
+pub type Text = &'static str;
 
 /// Everything that can go wrong, short of a signature that does not verify
 /// (that is a `false`, or [`Error::InvalidSignature`] where a `Result` is expected).
@@ -15,13 +26,13 @@ use crate::{Algorithm, PreHash};
 pub enum Error {
     /// A name that is none of the twelve FIPS 205 parameter sets (or, where a
     /// round-3.1 name is expected, none of the 36 SPHINCS+ round-3.1 sets).
-    UnknownAlgorithm(String),
+    UnknownAlgorithm(Text),
     /// The name of a parameter set of another scheme than the call takes: a
     /// SPHINCS+ round-3.1 or SPHINCS-256 name where FIPS 205 sets are
     /// expected, or a FIPS 205 name where round-3.1 sets are.
     WrongScheme {
         /// The name as given.
-        name: String,
+        name: Text,
         /// What it names, e.g. "a SPHINCS+ round-3.1 set".
         is: &'static str,
         /// What the call takes, e.g. "FIPS 205 (SLH-DSA) sets".
@@ -30,7 +41,7 @@ pub enum Error {
         instead: &'static str,
     },
     /// A name that is none of the pre-hash functions of FIPS 205 §10.2.2.
-    UnknownPreHash(String),
+    UnknownPreHash(Text),
     /// A public or secret key of the wrong length for its parameter set.
     InvalidKeyLength {
         /// "public key" or "secret key".
@@ -77,21 +88,21 @@ pub enum Error {
     /// The signature does not verify.
     InvalidSignature,
     /// Malformed DER or PEM, or a key of an unexpected kind.
-    Encoding(String),
+    Encoding(Text),
     /// An encrypted private key that does not decrypt with the passphrase
     /// given (a wrong passphrase, or a corrupted ciphertext: the two cannot
     /// be told apart).
     WrongPassphrase,
     /// An encrypted private key whose key derivation (scrypt, PBKDF2) asks
-    /// more memory or work than [`crate::encoding::encrypted`] accepts;
+    /// more memory or work than `encoding::encrypted` accepts;
     /// refused before any of it is done.
-    KdfTooCostly(String),
+    KdfTooCostly(Text),
     /// The operating system's random number generator failed.
-    Rng(String),
+    Rng(Text),
     /// Reading the message failed.
-    Io(String),
+    Io(Text),
     /// A hash backend name that is none of [`Backend::ALL`].
-    UnknownBackend(String),
+    UnknownBackend(Text),
     /// A hash backend this CPU cannot run.
     BackendUnavailable(&'static str),
     /// Fault-hardened signing computed two different signatures: a hardware
@@ -126,7 +137,7 @@ pub enum Error {
     /// A certificate, certification request or CMS message that is malformed,
     /// or uses something this crate does not support (an unknown OID, a
     /// signature algorithm that is not the signer key's).
-    Pki(String),
+    Pki(Text),
     /// Something a signature family does not have, asked of one of its keys:
     /// a context string, a pre-hash, an OID encoding or a key mode of a
     /// round-3.1 or SPHINCS-256 key, say.
@@ -140,13 +151,13 @@ pub enum Error {
     /// yet or no longer valid, an issuer that is not a CA or not the issuer,
     /// a message digest that does not match the content. (A signature that
     /// does not verify is [`Error::InvalidSignature`].)
-    VerificationFailed(String),
+    VerificationFailed(Text),
     /// A certificate or CMS signer that cannot be checked with what was
     /// given: no issuer certificate for a certificate that is not
     /// self-signed, an issuer certificate that is not the issuer, or an
     /// issuer key this crate cannot verify with (another algorithm family).
     /// Neither valid nor invalid: the caller must supply what is missing.
-    CannotCheck(String),
+    CannotCheck(Text),
 }
 
 impl fmt::Display for Error {
@@ -223,20 +234,21 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} HashSLH-DSA keys use {} (RFC 9909 OID {}); no OID pairs {algorithm} with {prehash}. Bind the key to {} for HashSLH-DSA, or sign with {prehash} through a raw key (no OID)",
                 algorithm.bound_prehash(),
-                algorithm.hash_oid().unwrap_or_default(),
+                crate::params::DottedOid(algorithm.hash_oid_arc()),
                 algorithm.bound_prehash()
             ),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl From<Error> for signature::Error {
     /// Only RNG failures carry their source: the `signature` crate asks that
     /// cryptographic failures stay opaque.
     fn from(e: Error) -> Self {
         match e {
+            #[cfg(feature = "alloc")]
             Error::Rng(_) => signature::Error::from_source(e),
             _ => signature::Error::new(),
         }

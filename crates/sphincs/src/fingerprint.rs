@@ -8,6 +8,7 @@
 //! the same bytes (they are different keys to a verifier). SPHINCS+ round 3.1
 //! and SPHINCS-256 keys have no OID, so the digest is over the raw public key.
 
+use crate::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::any::AnyVerifyingKey;

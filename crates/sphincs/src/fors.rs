@@ -4,7 +4,7 @@ use zeroize::Zeroize;
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::{base_2b, base_2b_lsb_first};
-use crate::hash::{Node, TweakableHash};
+use crate::hash::{Node, TweakableHash, MULTI_LANE};
 use crate::merkle::{root_and_path, Tree, CHUNK};
 use crate::params::{IndexOrder, Instance, MAX_A, MAX_K, MAX_N};
 use crate::xmss::climb;
@@ -114,6 +114,69 @@ pub(crate) fn fors_pk_from_sig<P: Instance, const G: usize>(
     adrs: &[Adrs],
     out: &mut [Node],
 ) {
+    if !MULTI_LANE {
+        // No multi-lane kernels (a microcontroller): one path at a time,
+        // keeping only the k roots (less stack, the same hash calls).
+        for (j, o) in out[..sigs.len()].iter_mut().enumerate() {
+            fors_pk_from_sig_one::<P>(t, sigs[j], mds[j], &adrs[j], o);
+        }
+        return;
+    }
+    fors_pk_from_sig_batched::<P, G>(t, sigs, mds, adrs, out);
+}
+
+/// [`fors_pk_from_sig`] of one signature, path by path (Algorithm 17 as
+/// written).
+fn fors_pk_from_sig_one<P: Instance>(
+    t: &P::Hash,
+    sig: &[u8],
+    md: &[u8],
+    adrs: &Adrs,
+    out: &mut Node,
+) {
+    let p = P::PARAMS;
+    let (n, a, k) = (p.n, p.a, p.k);
+    let part = (a + 1) * n;
+    let leaves = fors_indices::<P>(md);
+    let mut roots = [[0u8; MAX_N]; MAX_K];
+    for (i, root) in roots[..k].iter_mut().enumerate() {
+        let s = &sig[i * part..(i + 1) * part];
+        let index = ((i as u32) << a) + leaves[i];
+        let mut tree_adrs = *adrs;
+        tree_adrs.set_tree_height(0);
+        tree_adrs.set_tree_index(index);
+        root[..n].copy_from_slice(&s[..n]);
+        t.f_batch(
+            core::slice::from_ref(&tree_adrs),
+            core::slice::from_mut(root),
+        );
+        climb(
+            t,
+            core::slice::from_mut(&mut tree_adrs),
+            core::slice::from_mut(root),
+            &[index],
+            &[&s[n..]],
+            n,
+        );
+    }
+    let mut pk_adrs = *adrs;
+    pk_adrs.set_type_and_clear(AdrsType::ForsRoots);
+    pk_adrs.set_key_pair_address(adrs.key_pair_address());
+    t.t_batch(
+        core::slice::from_ref(&pk_adrs),
+        &[&roots[..k]],
+        core::slice::from_mut(out),
+    );
+}
+
+/// [`fors_pk_from_sig`] with the k paths of every signature side by side.
+fn fors_pk_from_sig_batched<P: Instance, const G: usize>(
+    t: &P::Hash,
+    sigs: &[&[u8]],
+    mds: &[&[u8]],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let p = P::PARAMS;
     let (n, a, k) = (p.n, p.a, p.k);
     let g = sigs.len();
@@ -159,4 +222,43 @@ pub(crate) fn fors_pk_from_sig<P: Instance, const G: usize>(
         roots[j] = &nodes[j * k..(j + 1) * k];
     }
     t.t_batch(&pk_adrs[..g], &roots[..g], &mut out[..g]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Sha2_128s, Sha2_256f, Shake128_24, Shake192f};
+
+    /// The path-by-path FORS (targets without multi-lane kernels) gives the
+    /// batched path's public keys.
+    fn one_lane_equals_batched<P: Instance>() {
+        let p = P::PARAMS;
+        let n = p.n;
+        let t = P::Hash::new(n, &[9u8; MAX_N][..n], None);
+        let sig: std::vec::Vec<u8> = (0..p.fors_sig_bytes())
+            .map(|i| (i * 89 % 253) as u8)
+            .collect();
+        for j in 0..3u8 {
+            let md: std::vec::Vec<u8> = (0..p.md_bytes())
+                .map(|i| (i as u8).wrapping_mul(53) ^ j)
+                .collect();
+            let mut adrs = Adrs::new();
+            adrs.set_tree_address(0x1234 + u64::from(j));
+            adrs.set_type_and_clear(AdrsType::ForsTree);
+            adrs.set_key_pair_address(7);
+            let mut want = [[0u8; MAX_N]];
+            fors_pk_from_sig_batched::<P, 1>(&t, &[&sig], &[&md], &[adrs], &mut want);
+            let mut got = [0u8; MAX_N];
+            fors_pk_from_sig_one::<P>(&t, &sig, &md, &adrs, &mut got);
+            assert_eq!(got, want[0], "{} digest {j}", P::NAME);
+        }
+    }
+
+    #[test]
+    fn one_lane_path_equals_batched_path() {
+        one_lane_equals_batched::<Sha2_128s>();
+        one_lane_equals_batched::<Shake192f>();
+        one_lane_equals_batched::<Sha2_256f>();
+        one_lane_equals_batched::<Shake128_24>();
+    }
 }

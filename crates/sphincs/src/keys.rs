@@ -1,22 +1,30 @@
 //! The typed API: keys and signatures bound to one parameter set, and the
 //! `signature` crate's traits.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
 use core::marker::PhantomData;
 
+#[cfg(feature = "alloc")]
 use signature::rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
 use crate::message::MessageSource;
 use crate::mode::KeyMode;
-use crate::params::{ParameterSet, MAX_N};
+use crate::params::ParameterSet;
+#[cfg(feature = "alloc")]
+use crate::params::MAX_N;
 use crate::prehash::PreHash;
 use crate::rand::{addrnd, os_random, Randomness};
+#[cfg(feature = "alloc")]
+use crate::slh_dsa::sign_external;
 use crate::slh_dsa::{
-    keygen_parts_with_progress, root_matches, sign_external, verify_external, PublicParts,
+    keygen_parts_with_progress, root_matches, sign_external_into, verify_external, PublicParts,
     SecretParts,
 };
+#[cfg(feature = "alloc")]
 use crate::tree_cache::TreeCache;
 
 /// How to sign: context string, pure or pre-hash, and randomness.
@@ -41,6 +49,7 @@ pub struct SignOptions<'a> {
 
 /// Signs a streamed message per `opts` with the key parts of set `P`, in the
 /// key's `mode` (which decides the pre-hash when `opts.prehash` is `None`).
+#[cfg(feature = "alloc")]
 pub(crate) fn sign_with_options<P: ParameterSet>(
     sk: &SecretParts,
     mode: KeyMode,
@@ -81,7 +90,10 @@ pub struct VerifyingKey<P: ParameterSet> {
     _p: PhantomData<P>,
 }
 
-/// An SLH-DSA signature of parameter set `P`, always of the set's length.
+/// An SLH-DSA signature of parameter set `P`, always of the set's length
+/// (needs the `alloc` feature; without it, sign with [`SigningKey::sign_into`]
+/// into a buffer and verify byte slices).
+#[cfg(feature = "alloc")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct Signature<P: ParameterSet> {
     bytes: Vec<u8>,
@@ -123,6 +135,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// The serialized tree cache of a one-tree set's key (draft SP 800-230:
     /// public data, kept beside the key so that loading it need not recompute
     /// the tree); `None` for the other sets, or a key loaded without it.
+    #[cfg(feature = "alloc")]
     pub fn tree_cache(&self) -> Option<Vec<u8>> {
         self.parts.cache.as_ref().map(|c| c.to_bytes(&P::PARAMS))
     }
@@ -132,9 +145,10 @@ impl<P: ParameterSet> SigningKey<P> {
     /// [`Error::Encoding`] saying which, and the key keeps signing without it
     /// (recomputing its tree each time). Signatures are verified before
     /// release either way.
+    #[cfg(feature = "alloc")]
     pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let cache = TreeCache::from_bytes::<P>(bytes, &self.parts.pk)?;
-        self.parts.cache = Some(std::sync::Arc::new(cache));
+        self.parts.cache = Some(alloc::sync::Arc::new(cache));
         Ok(())
     }
 
@@ -212,11 +226,13 @@ impl<P: ParameterSet> SigningKey<P> {
         Ok(self)
     }
 
+    #[cfg(feature = "alloc")]
     pub(crate) fn parts(&self) -> &SecretParts {
         &self.parts
     }
 
     /// `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`, wiped when dropped.
+    #[cfg(feature = "alloc")]
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         self.parts.to_raw(P::PARAMS.n)
     }
@@ -233,17 +249,51 @@ impl<P: ParameterSet> SigningKey<P> {
     /// Signs `msg` per `opts` (pure or pre-hash, context, randomness). The
     /// key's mode decides when `opts.prehash` is `None` (a HashSLH-DSA key
     /// uses its pre-hash); a request against the mode is [`Error::WrongKeyMode`].
+    #[cfg(feature = "alloc")]
     pub fn sign(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Signature<P>, Error> {
         self.sign_stream(&mut &msg[..], opts)
     }
 
     /// Signs a streamed message (read twice for pure signing, once with a pre-hash).
+    #[cfg(feature = "alloc")]
     pub fn sign_stream(
         &self,
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Signature<P>, Error> {
         sign_with_options::<P>(&self.parts, self.mode, msg, opts).map(Signature::from_vec_unchecked)
+    }
+
+    /// Signs `msg` per `opts` into `sig`, which must be exactly the set's
+    /// signature length ([`Error::InvalidSignatureLength`] otherwise): no
+    /// heap, so it works without the `alloc` feature. On error `sig` is
+    /// wiped. Without `std` there is no OS randomness: pass
+    /// [`Randomness::Given`] or [`Randomness::Deterministic`]; and without
+    /// `alloc`, `fault_hardened` is [`Error::Unsupported`] (it needs a second
+    /// signature buffer).
+    pub fn sign_into(
+        &self,
+        msg: &[u8],
+        opts: &SignOptions<'_>,
+        sig: &mut [u8],
+    ) -> Result<(), Error> {
+        let prehash = self.mode.resolve(P::ALGORITHM, opts.prehash)?;
+        let n = P::PARAMS.n;
+        let rnd = addrnd(opts.randomness, n)?;
+        let r = sign_external_into::<P>(
+            &self.parts,
+            &mut &msg[..],
+            opts.context,
+            prehash,
+            rnd.as_ref().map(|r| &r[..n]),
+            opts.threads,
+            opts.fault_hardened,
+            sig,
+        );
+        if r.is_err() {
+            zeroize::Zeroize::zeroize(sig);
+        }
+        r
     }
 }
 
@@ -275,6 +325,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
         })
     }
 
+    #[cfg(feature = "alloc")]
     pub(crate) fn parts(&self) -> &PublicParts {
         &self.parts
     }
@@ -291,6 +342,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     }
 
     /// `PK.seed ‖ PK.root`.
+    #[cfg(feature = "alloc")]
     pub fn to_bytes(&self) -> Vec<u8> {
         self.parts.to_raw(P::PARAMS.n)
     }
@@ -326,19 +378,24 @@ impl<P: ParameterSet> fmt::Debug for VerifyingKey<P> {
         f.debug_struct("VerifyingKey")
             .field("algorithm", &P::ALGORITHM)
             .field("mode", &self.mode)
-            .field("bytes", &HexBytes(&self.to_bytes()))
+            .field("bytes", &HexBytes(&self.parts, P::PARAMS.n))
             .finish()
     }
 }
 
-struct HexBytes<'a>(&'a [u8]);
+/// `PK.seed ‖ PK.root` of n bytes each, in hex.
+struct HexBytes<'a>(&'a PublicParts, usize);
 
 impl fmt::Debug for HexBytes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+        let HexBytes(pk, n) = *self;
+        (pk.pk_seed[..n].iter())
+            .chain(&pk.pk_root[..n])
+            .try_for_each(|b| write!(f, "{b:02x}"))
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> Signature<P> {
     pub(crate) fn from_vec_unchecked(bytes: Vec<u8>) -> Self {
         debug_assert_eq!(bytes.len(), P::PARAMS.sig_bytes());
@@ -359,18 +416,21 @@ impl<P: ParameterSet> Signature<P> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> fmt::Debug for Signature<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Signature<{}>({} bytes)", P::ALGORITHM, self.bytes.len())
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> AsRef<[u8]> for Signature<P> {
     fn as_ref(&self) -> &[u8] {
         &self.bytes
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
     type Error = Error;
 
@@ -387,16 +447,19 @@ impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> From<Signature<P>> for Vec<u8> {
     fn from(sig: Signature<P>) -> Vec<u8> {
         sig.bytes
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> signature::SignatureEncoding for Signature<P> {
     type Repr = Vec<u8>;
 }
 
+#[cfg(feature = "alloc")]
 /// Hedged: each call draws a fresh `addrnd` from the operating system.
 /// Empty context, in the key's mode (pure, or HashSLH-DSA with its
 /// pre-hash); use [`SigningKey::sign`] for more.
@@ -406,6 +469,7 @@ impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
     }
 }
 
+#[cfg(feature = "alloc")]
 /// Hedged with `addrnd` drawn from the caller's RNG; empty context, the key's mode.
 impl<P: ParameterSet> signature::RandomizedSigner<Signature<P>> for SigningKey<P> {
     fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
@@ -434,6 +498,7 @@ impl<P: ParameterSet> signature::Keypair for SigningKey<P> {
 }
 
 /// Empty context, in the key's mode (pure, or HashSLH-DSA with its pre-hash).
+#[cfg(feature = "alloc")]
 impl<P: ParameterSet> signature::Verifier<Signature<P>> for VerifyingKey<P> {
     fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
         Ok(VerifyingKey::verify(self, msg, sig.as_bytes(), &[], None)?)

@@ -11,6 +11,8 @@
 use crate::address::Adrs;
 use crate::hash::{Node, TweakableHash};
 use crate::params::{MAX_A, MAX_HP, MAX_N};
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 
 const CHUNK_LOG: usize = 7;
 /// Most leaves a [`Tree::leaves`] call is asked for at once.
@@ -155,7 +157,7 @@ fn spread_chunk_tops<T: TweakableHash>(
     let chunks = tops.len();
     let per = chunks.div_ceil(workers);
     let holder = (idx >> low) as usize / per;
-    std::thread::scope(|s| {
+    crate::sync::scope(|s| {
         let mut low_auth = Some(low_auth);
         for (w, mine) in tops.chunks_mut(per).enumerate() {
             let my_auth = if w == holder { low_auth.take() } else { None };
@@ -253,6 +255,7 @@ impl<T: TweakableHash, X: Tree<T> + Sync> Tree<T> for Level<'_, X> {
 
 /// Fills `out` with the nodes at height `level` of `tree` (`out.len()` of
 /// them, from the first), split over `threads` threads.
+#[cfg(feature = "alloc")]
 pub(crate) fn level_nodes<T: TweakableHash>(
     t: &T,
     tree: &(impl Tree<T> + Sync),
@@ -271,12 +274,12 @@ pub(crate) fn level_nodes<T: TweakableHash>(
     };
     let workers = threads.clamp(1, out.len().max(1));
     // Work in rounds of a few nodes per worker, so progress moves steadily.
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = core::sync::atomic::AtomicUsize::new(0);
     const STEP: usize = 16;
-    let slots: Vec<std::sync::Mutex<&mut [Node]>> =
-        out.chunks_mut(STEP).map(std::sync::Mutex::new).collect();
+    let slots: Vec<crate::sync::Mutex<&mut [Node]>> =
+        out.chunks_mut(STEP).map(crate::sync::Mutex::new).collect();
     let work = || loop {
-        let s = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let s = next.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
         let Some(slot) = slots.get(s) else { break };
         let mut part = slot.lock().unwrap_or_else(|e| e.into_inner());
         for (i, o) in part.iter_mut().enumerate() {
@@ -287,7 +290,7 @@ pub(crate) fn level_nodes<T: TweakableHash>(
     if workers == 1 {
         work();
     } else {
-        std::thread::scope(|s| {
+        crate::sync::scope(|s| {
             for _ in 1..workers {
                 s.spawn(work);
             }

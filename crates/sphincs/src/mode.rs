@@ -5,10 +5,12 @@
 //! its mode from the OID; a raw key (no OID) may be used in either mode, as
 //! FIPS 205 itself allows.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
 
 use crate::error::Error;
-use crate::params::Algorithm;
+use crate::params::{Algorithm, DottedOid};
 use crate::prehash::PreHash;
 
 /// How a key may sign and verify.
@@ -89,10 +91,19 @@ impl KeyMode {
     /// The RFC 9909 OID under which a key of `alg` in this mode is written
     /// (the pure one for a raw key), dotted; `None` for the draft SP 800-230
     /// sets, which have none.
+    #[cfg(feature = "alloc")]
     pub fn oid(self, alg: Algorithm) -> Option<String> {
         match self {
             KeyMode::HashSlhDsa(_) => alg.hash_oid(),
             _ => alg.oid(),
+        }
+    }
+
+    /// The last arc of [`KeyMode::oid`].
+    pub(crate) fn oid_arc(self, alg: Algorithm) -> Option<u32> {
+        match self {
+            KeyMode::HashSlhDsa(_) => alg.hash_oid_arc(),
+            _ => alg.oid_arc(),
         }
     }
 }
@@ -129,7 +140,7 @@ pub(crate) fn wrong_mode_message(
     write!(
         f,
         "this {alg} key is bound to {key_mode} by its OID {}, so it cannot be used for ",
-        key_mode.oid(alg).unwrap_or_default()
+        DottedOid(key_mode.oid_arc(alg))
     )?;
     match requested {
         RequestedMode::Pure => f.write_str("pure SLH-DSA")?,
@@ -148,7 +159,7 @@ pub(crate) fn wrong_mode_message(
         _ => write!(
             f,
             "sign and verify without a pre-hash, or use a HashSLH-DSA key, bound to {bound} (KeyMode::hash_slh_dsa, OID {}); a raw key, with no OID, takes any pre-hash",
-            alg.hash_oid().unwrap_or_default()
+            DottedOid(alg.hash_oid_arc())
         ),
     }
 }

@@ -3,6 +3,7 @@
 //! ([`Error::WrongScheme`]) rather than "unknown".
 
 use crate::any::AnyAlgorithm;
+use crate::prelude::*;
 use crate::{Algorithm, Error};
 
 /// Parses a FIPS 205 parameter-set name for a call that takes only those

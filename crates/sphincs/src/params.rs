@@ -2,11 +2,15 @@
 //! sets of draft SP 800-230 (ipd), as zero-sized types for the typed API and
 //! as the runtime [`Algorithm`] enum for the dynamic one.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
 
+#[cfg(feature = "alloc")]
 use crate::error::Error;
-use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
+use crate::hash::{Node, Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
 
 pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
@@ -119,6 +123,22 @@ pub trait Instance: 'static + Copy + Clone + Default + fmt::Debug + Send + Sync 
     const INDEX_ORDER: IndexOrder;
     /// The set's name, for error messages.
     const NAME: &'static str;
+    /// Exactly `PARAMS.wots_len()` nodes: where one WOTS+ key's chain ends
+    /// are kept one key at a time (targets without multi-lane kernels), a
+    /// buffer sized for this set rather than the largest.
+    type WotsNodes: NodeBuf;
+}
+
+/// A fixed number of nodes, all zero to start with (see [`Instance::WotsNodes`]).
+pub trait NodeBuf: AsRef<[Node]> + AsMut<[Node]> {
+    /// The buffer with every node zero.
+    fn zeroed() -> Self;
+}
+
+impl<const L: usize> NodeBuf for [Node; L] {
+    fn zeroed() -> Self {
+        [[0u8; MAX_N]; L]
+    }
 }
 
 /// How the FORS part of the message digest splits into k indices of a bits.
@@ -149,6 +169,7 @@ macro_rules! parameter_sets {
             pub struct $ty;
             impl Instance for $ty {
                 const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat, lg_w: LG_W };
+                type WotsNodes = [Node; Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat, lg_w: LG_W }.wots_len()];
                 type Hash = $hash;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
                 const NAME: &'static str = concat!("SLH-DSA-", $name);
@@ -163,6 +184,7 @@ macro_rules! parameter_sets {
             pub struct $ty2;
             impl Instance for $ty2 {
                 const PARAMS: Params = Params { n: $n2, h: $h2, d: $d2, hp: $hp2, a: $a2, k: $k2, m: $m2, category: $cat2, lg_w: $lgw2 };
+                type WotsNodes = [Node; Params { n: $n2, h: $h2, d: $d2, hp: $hp2, a: $a2, k: $k2, m: $m2, category: $cat2, lg_w: $lgw2 }.wots_len()];
                 type Hash = $hash2;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
                 const NAME: &'static str = concat!("SLH-DSA-", $name2);
@@ -347,12 +369,26 @@ macro_rules! with_parameter_set {
     };
 }
 
+/// Writes `2.16.840.1.101.3.4.3.{arc}`, or nothing for `None` (error
+/// messages, without a heap).
+pub(crate) struct DottedOid(pub Option<u32>);
+
+impl fmt::Display for DottedOid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(arc) => write!(f, "2.16.840.1.101.3.4.3.{arc}"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// DER body of the OID arcs `2.16.840.1.101.3.4.3` shared by the twelve FIPS 205 sets.
 const OID_PREFIX: [u8; 8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03];
 
 impl Algorithm {
     /// The dotted RFC 9909 OID, e.g. `2.16.840.1.101.3.4.3.20`; `None` for
     /// the SP 800-230 sets.
+    #[cfg(feature = "alloc")]
     pub fn oid(self) -> Option<String> {
         self.oid_arc()
             .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
@@ -378,6 +414,7 @@ impl Algorithm {
     }
 
     /// The set with this dotted OID.
+    #[cfg(feature = "alloc")]
     pub fn from_oid(dotted: &str) -> Option<Algorithm> {
         Algorithm::ALL
             .into_iter()
@@ -408,6 +445,7 @@ impl Algorithm {
 
     /// The dotted HashSLH-DSA OID, e.g. `2.16.840.1.101.3.4.3.35` for
     /// `id-hash-slh-dsa-sha2-128s-with-sha256`.
+    #[cfg(feature = "alloc")]
     pub fn hash_oid(self) -> Option<String> {
         self.hash_oid_arc()
             .map(|arc| format!("2.16.840.1.101.3.4.3.{arc}"))
@@ -451,6 +489,7 @@ impl fmt::Display for Algorithm {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl FromStr for Algorithm {
     type Err = Error;
 

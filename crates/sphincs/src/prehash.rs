@@ -1,7 +1,10 @@
 //! The pre-hash functions of HashSLH-DSA (FIPS 205 §10.2.2) and the DER OIDs
 //! that bind each one into M'.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
 
 use sha2::Digest;
@@ -169,6 +172,7 @@ impl fmt::Display for PreHash {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl FromStr for PreHash {
     type Err = Error;
 

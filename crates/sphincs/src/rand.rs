@@ -40,6 +40,24 @@ pub(crate) fn addrnd(r: Randomness<'_>, n: usize) -> Result<Option<Zeroizing<[u8
 /// n fresh bytes from the operating system.
 pub(crate) fn os_random(n: usize) -> Result<[u8; MAX_N], Error> {
     let mut out = [0u8; MAX_N];
-    getrandom::fill(&mut out[..n]).map_err(|e| Error::Rng(e.to_string()))?;
+    fill_random(&mut out[..n])?;
     Ok(out)
+}
+
+/// Fills `buf` from the operating system's RNG.
+#[cfg(feature = "std")]
+pub(crate) fn fill_random(buf: &mut [u8]) -> Result<(), Error> {
+    use crate::prelude::ToString;
+    getrandom::fill(buf).map_err(|e| Error::Rng(e.to_string()))
+}
+
+/// Without the `std` feature there is no operating system to ask:
+/// [`Error::Rng`] (sign with [`Randomness::Deterministic`] or
+/// [`Randomness::Given`] instead).
+#[cfg(not(feature = "std"))]
+#[allow(clippy::useless_conversion)] // `Error::Rng` holds a `String` with `alloc`
+pub(crate) fn fill_random(_buf: &mut [u8]) -> Result<(), Error> {
+    Err(Error::Rng(
+        "no operating-system randomness without the std feature; pass the randomness (Randomness::Given) or sign deterministically".into(),
+    ))
 }

@@ -4,8 +4,10 @@
 //! items under one key into runs that can be hashed side by side. It knows
 //! nothing of keys or parameter sets; callers pass closures.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::prelude::*;
+use crate::sync::{scope, Mutex};
 
 use crate::error::Error;
 use crate::hash::backend::{forced_backend, with_backend};
@@ -106,7 +108,7 @@ pub(crate) fn parallel_map_until<T: Send>(
         *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
     };
     let backend = forced_backend();
-    std::thread::scope(|s| {
+    scope(|s| {
         for _ in 1..threads {
             s.spawn(|| match backend {
                 // The caller's forced backend was available there, so it is here.

@@ -11,8 +11,9 @@
 //! idles while another still has a tree to compute. The result is the same
 //! whatever the thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::sync::{scope, Condvar, Mutex, MutexGuard};
 
 use crate::address::{Adrs, AdrsType};
 use crate::error::Error;
@@ -210,7 +211,7 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
             break;
         }
     };
-    std::thread::scope(|s| {
+    scope(|s| {
         for _ in 1..threads.min(2 * d + k) {
             s.spawn(work);
         }
@@ -261,6 +262,6 @@ fn take<'a>(slot: &Mutex<Option<&'a mut [u8]>>) -> &'a mut [u8] {
 
 /// A lock that a panicking thread cannot poison for the others (the panic
 /// itself ends the signing when the scope joins).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }

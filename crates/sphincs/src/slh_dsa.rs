@@ -2,6 +2,8 @@
 //! verification functions over M', and the external ones that build M' from a
 //! message, a context string and, for HashSLH-DSA, a pre-hash.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
@@ -16,9 +18,7 @@ use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
-use crate::tree_cache::{uses_cache, TreeCache};
-use crate::xmss::xmss_root;
-use std::sync::Arc;
+use crate::tree_cache::{root_and_cache, uses_cache, SharedCache};
 
 /// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
@@ -35,7 +35,7 @@ pub(crate) struct SecretParts {
     pub sk_prf: Node,
     pub pk: PublicParts,
     #[zeroize(skip)]
-    pub cache: Option<Arc<TreeCache>>,
+    pub cache: Option<SharedCache>,
 }
 
 fn node(bytes: &[u8]) -> Node {
@@ -54,6 +54,7 @@ impl PublicParts {
         }
     }
 
+    #[cfg(feature = "alloc")]
     pub fn to_raw(self, n: usize) -> Vec<u8> {
         [&self.pk_seed[..n], &self.pk_root[..n]].concat()
     }
@@ -71,6 +72,7 @@ impl SecretParts {
         }
     }
 
+    #[cfg(feature = "alloc")]
     pub fn to_raw(&self, n: usize) -> zeroize::Zeroizing<Vec<u8>> {
         let mut out = zeroize::Zeroizing::new(Vec::with_capacity(4 * n));
         for part in [
@@ -86,6 +88,7 @@ impl SecretParts {
 }
 
 /// `slh_keygen_internal` (Algorithm 18) on raw seeds of n bytes each.
+#[cfg(feature = "alloc")]
 pub(crate) fn keygen_parts<P: Instance>(
     sk_seed: &[u8],
     sk_prf: &[u8],
@@ -120,14 +123,7 @@ pub(crate) fn keygen_parts_with_progress<P: Instance>(
         }
     }
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
-    let (mut pk_root, cache) = if uses_cache(&p) {
-        let (cache, root) = TreeCache::build::<P>(&t, pk_seed, threads, progress);
-        (root, Some(Arc::new(cache)))
-    } else {
-        let mut adrs = Adrs::new();
-        adrs.set_layer_address(p.d as u32 - 1);
-        (xmss_root::<P>(&t, &adrs, threads), None)
-    };
+    let (mut pk_root, cache) = root_and_cache::<P>(&t, pk_seed, threads, progress);
     // Public: PK.root is half of the public key.
     declassify(&mut pk_root[..p.n]);
     Ok(SecretParts {
@@ -147,16 +143,7 @@ pub(crate) fn keygen_parts_with_progress<P: Instance>(
 pub(crate) fn root_matches<P: Instance>(sk: &mut SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
-    let mut adrs = Adrs::new();
-    adrs.set_layer_address(P::PARAMS.d as u32 - 1);
-    let mut cache = None;
-    let root = if uses_cache(&P::PARAMS) {
-        let (c, root) = TreeCache::build::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {});
-        cache = Some(Arc::new(c));
-        root
-    } else {
-        xmss_root::<P>(&t, &adrs, threads)
-    };
+    let (root, cache) = root_and_cache::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {});
     let mut matches = [root[..n].ct_eq(&sk.pk.pk_root[..n]).unwrap_u8()];
     // Public: the caller is told whether the key loads (one bit, nothing of the root).
     declassify(&mut matches);
@@ -222,9 +209,9 @@ pub(crate) fn sign_parts<P: Instance>(
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
     let cache = sk
         .cache
-        .as_deref()
+        .as_ref()
         .filter(|c| c.belongs_to::<P>(&sk.pk))
-        .map(TreeCache::nodes);
+        .map(|c| c.nodes());
     fors_and_ht_sign::<P>(
         &t,
         &digest[..md_len],
@@ -271,6 +258,19 @@ pub(crate) fn sign_parts_checked<P: Instance>(
     if !fault_hardened {
         return Ok(());
     }
+    second_computation_agrees::<P>(sk, msg, opt_rand, sig, threads)
+}
+
+/// The second computation of [`sign_parts_checked`] into a buffer of its
+/// own, compared with `sig` in constant time; `sig` is wiped unless they agree.
+#[cfg(feature = "alloc")]
+fn second_computation_agrees<P: Instance>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+    sig: &mut [u8],
+    threads: usize,
+) -> Result<(), Error> {
     let mut second = Zeroizing::new(vec![0u8; sig.len()]);
     if let Err(e) = sign_parts::<P>(sk, msg, opt_rand, &mut second, threads) {
         sig.zeroize();
@@ -282,6 +282,24 @@ pub(crate) fn sign_parts_checked<P: Instance>(
         sig.zeroize();
         Err(Error::FaultDetected)
     }
+}
+
+/// Without a heap there is no room for the second signature: fault-hardened
+/// signing is unsupported (`sig` is wiped).
+#[cfg(not(feature = "alloc"))]
+#[allow(clippy::extra_unused_type_parameters)] // the same signature as with `alloc`
+fn second_computation_agrees<P: Instance>(
+    _sk: &SecretParts,
+    _msg: &mut dyn MessageSource,
+    _opt_rand: &[u8],
+    sig: &mut [u8],
+    _threads: usize,
+) -> Result<(), Error> {
+    sig.zeroize();
+    Err(Error::Unsupported {
+        family: "the core without the alloc feature",
+        what: "fault-hardened signing (it needs a second signature buffer)",
+    })
 }
 
 /// Test-only fault injection: flips one bit of the FORS root in the k-th
@@ -336,6 +354,7 @@ pub(crate) fn verify_parts<P: Instance>(
 /// Signatures under one key that [`verify_external_many`] checks side by
 /// side: the WOTS+ chains of eight signatures' layers in one F batch fill
 /// every kernel's lanes, and so do their FORS paths, T_l calls and climbs.
+#[cfg(feature = "alloc")]
 pub(crate) const VERIFY_LANES: usize = 8;
 
 /// The tree part of `slh_verify_internal` (Algorithm 20), after `H_msg`, for
@@ -384,6 +403,7 @@ fn verify_digested<P: Instance, const G: usize>(
 /// one by one; the trees of up to [`VERIFY_LANES`] signatures at a time are
 /// climbed side by side. `out[i]`: `Ok(())`, [`Error::InvalidSignature`], or
 /// the item's error.
+#[cfg(feature = "alloc")]
 pub(crate) fn verify_many<'a, P: Instance>(
     pk: &PublicParts,
     count: usize,
@@ -470,6 +490,7 @@ pub(crate) fn opt_rand(addrnd: Option<&[u8]>, n: usize, pk: &PublicParts) -> Res
 }
 
 /// Algorithms 22/23 over a streamed message.
+#[cfg(feature = "alloc")]
 pub(crate) fn sign_external<P: ParameterSet>(
     sk: &SecretParts,
     msg: &mut dyn MessageSource,
@@ -479,16 +500,50 @@ pub(crate) fn sign_external<P: ParameterSet>(
     threads: usize,
     fault_hardened: bool,
 ) -> Result<Vec<u8>, Error> {
-    let n = P::PARAMS.n;
-    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
-    with_m_prime(ctx, prehash, msg, |m| {
-        sign_parts_checked::<P>(sk, m, &r[..n], &mut sig, threads, fault_hardened)
-    })?;
+    sign_external_into::<P>(
+        sk,
+        msg,
+        ctx,
+        prehash,
+        addrnd,
+        threads,
+        fault_hardened,
+        &mut sig,
+    )?;
     Ok(sig)
 }
 
+/// Algorithms 22/23 into `sig`, which must be exactly the signature length
+/// ([`Error::InvalidSignatureLength`] otherwise).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sign_external_into<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+    addrnd: Option<&[u8]>,
+    threads: usize,
+    fault_hardened: bool,
+    sig: &mut [u8],
+) -> Result<(), Error> {
+    let expected = P::PARAMS.sig_bytes();
+    if sig.len() != expected {
+        return Err(Error::InvalidSignatureLength {
+            algorithm: P::ALGORITHM,
+            expected,
+            got: sig.len(),
+        });
+    }
+    let n = P::PARAMS.n;
+    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
+    with_m_prime(ctx, prehash, msg, |m| {
+        sign_parts_checked::<P>(sk, m, &r[..n], sig, threads, fault_hardened)
+    })
+}
+
 /// Algorithm 19 on a byte string, returning the signature.
+#[cfg(feature = "alloc")]
 pub(crate) fn sign_internal_vec<P: ParameterSet>(
     sk: &SecretParts,
     m: &[u8],

@@ -4,12 +4,19 @@
 
 /// `n` threads, 0 meaning every core this process may use (at least 1).
 /// ([`SignOptions::threads`](crate::SignOptions) itself keeps 0 = 1 thread.)
+#[cfg(feature = "std")]
 pub fn resolve_threads(n: usize) -> usize {
     if n == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         n
     }
+}
+
+/// Without the `std` feature there are no threads: every count is one.
+#[cfg(not(feature = "std"))]
+pub fn resolve_threads(_n: usize) -> usize {
+    1
 }
 
 #[cfg(test)]

@@ -10,13 +10,20 @@
 //! `magic ‖ len(name) ‖ name ‖ level ‖ PK.seed ‖ PK.root ‖ nodes (n bytes
 //! each) ‖ SHA-256 of everything before`.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
+#[cfg(feature = "alloc")]
 use sha2::{Digest, Sha256};
 
 use crate::address::Adrs;
+#[cfg(feature = "alloc")]
 use crate::error::Error;
-use crate::hash::{Node, TweakableHash};
+use crate::hash::Node;
+#[cfg(feature = "alloc")]
+use crate::hash::TweakableHash;
 use crate::params::{Instance, Params};
 use crate::slh_dsa::PublicParts;
+#[cfg(feature = "alloc")]
 use crate::xmss::{xmss_level, xmss_root_from_level};
 
 /// Height of the kept nodes: 2^7 leaves per signature (about 9k–17k WOTS+
@@ -24,9 +31,11 @@ use crate::xmss::{xmss_level, xmss_root_from_level};
 /// 2^15 nodes (512 KiB at n = 16 and 32, 384 KiB at n = 24) per key.
 pub const CACHE_LEVEL: usize = 7;
 
+#[cfg(feature = "alloc")]
 const MAGIC: &[u8; 16] = b"SLH-DSA-TREES\x00\x00\x01";
 
 /// The kept nodes of one key's XMSS tree.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeCache {
     name: &'static str,
@@ -35,6 +44,7 @@ pub struct TreeCache {
 }
 
 /// Number of kept nodes for a set.
+#[cfg(feature = "alloc")]
 fn node_count(p: &Params) -> usize {
     1 << (p.hp - CACHE_LEVEL)
 }
@@ -50,6 +60,52 @@ fn top_adrs(p: &Params) -> Adrs {
     adrs
 }
 
+/// A key's cache as its secret parts hold it (shared by clones of the key).
+#[cfg(feature = "alloc")]
+pub(crate) type SharedCache = alloc::sync::Arc<TreeCache>;
+
+/// Without a heap there is no cache: a one-tree set's key computes its tree
+/// whenever it signs. The type has no values (`Option<SharedCache>` is
+/// always `None`), so the code that would use one is the same.
+#[cfg(not(feature = "alloc"))]
+pub(crate) enum TreeCache {}
+
+/// See the `alloc` definition.
+#[cfg(not(feature = "alloc"))]
+pub(crate) type SharedCache = &'static TreeCache;
+
+#[cfg(not(feature = "alloc"))]
+impl TreeCache {
+    pub(crate) fn nodes(&self) -> &[Node] {
+        match *self {}
+    }
+
+    #[allow(clippy::extra_unused_type_parameters)] // the same signature as with `alloc`
+    pub(crate) fn belongs_to<P: Instance>(&self, _pk: &PublicParts) -> bool {
+        match *self {}
+    }
+}
+
+/// `PK.root` of the key with these seeds (Algorithm 18) and, with a heap, the
+/// tree cache of a one-tree set, built on `threads` threads with
+/// `progress(done, total)` calls.
+pub(crate) fn root_and_cache<P: Instance>(
+    t: &P::Hash,
+    pk_seed: &[u8],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Node, Option<SharedCache>) {
+    let p = P::PARAMS;
+    #[cfg(feature = "alloc")]
+    if uses_cache(&p) {
+        let (cache, root) = TreeCache::build::<P>(t, pk_seed, threads, progress);
+        return (root, Some(SharedCache::new(cache)));
+    }
+    let _ = (pk_seed, progress);
+    (crate::xmss::xmss_root::<P>(t, &top_adrs(&p), threads), None)
+}
+
+#[cfg(feature = "alloc")]
 impl TreeCache {
     /// Computes the cache of the key with these seeds on `threads` threads,
     /// calling `progress(done, total)` as nodes complete, and returns it with
@@ -63,9 +119,9 @@ impl TreeCache {
         let p = P::PARAMS;
         let total = node_count(&p);
         let mut nodes = vec![[0u8; crate::params::MAX_N]; total];
-        let done = std::sync::atomic::AtomicUsize::new(0);
+        let done = core::sync::atomic::AtomicUsize::new(0);
         let step = |k: usize| {
-            let d = done.fetch_add(k, std::sync::atomic::Ordering::Relaxed) + k;
+            let d = done.fetch_add(k, core::sync::atomic::Ordering::Relaxed) + k;
             progress(d, total);
         };
         xmss_level::<P>(t, &top_adrs(&p), CACHE_LEVEL, &mut nodes, threads, &step);

@@ -3,8 +3,8 @@
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
-use crate::hash::{wipe, Node, TweakableHash};
-use crate::params::{Instance, MAX_N, MAX_W, MAX_WOTS_LEN};
+use crate::hash::{wipe, Node, TweakableHash, MULTI_LANE};
+use crate::params::{Instance, NodeBuf, MAX_N, MAX_W, MAX_WOTS_LEN};
 
 /// The base-w digits of an n-byte message followed by its checksum digits
 /// (the first steps of Algorithms 7 and 8). lg_w is a constant of each set's
@@ -181,6 +181,26 @@ pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
     adrs: &[Adrs],
     out: &mut [Node],
 ) {
+    if !MULTI_LANE {
+        // No multi-lane kernels (a microcontroller): one chain at a time,
+        // keeping only the chain ends; the batch buffers below would cost
+        // about 13 KiB of stack more and gain nothing there.
+        for (j, o) in out[..sigs.len()].iter_mut().enumerate() {
+            wots_pk_from_sig_one::<P>(t, sigs[j], &msgs[j], &adrs[j], o);
+        }
+        return;
+    }
+    wots_pk_from_sig_batched::<P, G>(t, sigs, msgs, adrs, out);
+}
+
+/// [`wots_pk_from_sig`] with every chain of every key in one batch per step.
+fn wots_pk_from_sig_batched<P: Instance, const G: usize>(
+    t: &P::Hash,
+    sigs: &[&[u8]],
+    msgs: &[Node],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let (n, len) = (P::PARAMS.n, P::PARAMS.wots_len());
     let g = sigs.len();
     // Buffers for G keys, used packed: chain i of key j at j·len + i.
@@ -219,4 +239,76 @@ pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
         ends[j] = &vals[j * len..(j + 1) * len];
     }
     t.t_batch(&pk_adrs[..g], &ends[..g], &mut out[..g]);
+}
+
+/// [`wots_pk_from_sig`] of one signature, each chain advanced on its own
+/// (Algorithm 8 as written): the least stack.
+fn wots_pk_from_sig_one<P: Instance>(
+    t: &P::Hash,
+    sig: &[u8],
+    msg: &Node,
+    adrs: &Adrs,
+    out: &mut Node,
+) {
+    let n = P::PARAMS.n;
+    let d = digits::<P>(msg);
+    let last = (P::PARAMS.w() - 1) as u8;
+    let mut ends = P::WotsNodes::zeroed();
+    for (i, end) in ends.as_mut().iter_mut().enumerate() {
+        end[..n].copy_from_slice(&sig[i * n..(i + 1) * n]);
+        let mut a = *adrs;
+        a.set_chain_address(i as u32);
+        for s in d[i]..last {
+            a.set_hash_address(u32::from(s));
+            t.f_batch(core::slice::from_ref(&a), core::slice::from_mut(end));
+        }
+    }
+    let mut pk_adrs = *adrs;
+    pk_adrs.set_type_and_clear(AdrsType::WotsPk);
+    pk_adrs.set_key_pair_address(adrs.key_pair_address());
+    t.t_batch(
+        core::slice::from_ref(&pk_adrs),
+        &[ends.as_ref()],
+        core::slice::from_mut(out),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{Sha2_128s, Sha2_256f, Shake128_24, Shake128f, Shake256_24};
+
+    /// The one-chain-at-a-time path (targets without multi-lane kernels)
+    /// gives the batched path's public keys.
+    fn one_lane_equals_batched<P: Instance>() {
+        let p = P::PARAMS;
+        let (n, len) = (p.n, p.wots_len());
+        let t = P::Hash::new(n, &[7u8; MAX_N][..n], None);
+        let sig: std::vec::Vec<u8> = (0..len * n).map(|i| (i * 131 % 251) as u8).collect();
+        for k in 0..4u8 {
+            let mut msg = [0u8; MAX_N];
+            for (i, b) in msg[..n].iter_mut().enumerate() {
+                *b = (i as u8).wrapping_mul(37) ^ k.wrapping_mul(91);
+            }
+            let mut adrs = Adrs::new();
+            adrs.set_layer_address(1);
+            adrs.set_tree_address(5);
+            adrs.set_type_and_clear(AdrsType::WotsHash);
+            adrs.set_key_pair_address(3 + u32::from(k));
+            let mut want = [[0u8; MAX_N]];
+            wots_pk_from_sig_batched::<P, 1>(&t, &[&sig], &[msg], &[adrs], &mut want);
+            let mut got = [0u8; MAX_N];
+            wots_pk_from_sig_one::<P>(&t, &sig, &msg, &adrs, &mut got);
+            assert_eq!(got, want[0], "{} message {k}", P::NAME);
+        }
+    }
+
+    #[test]
+    fn one_lane_path_equals_batched_path() {
+        one_lane_equals_batched::<Shake128f>();
+        one_lane_equals_batched::<Sha2_128s>();
+        one_lane_equals_batched::<Sha2_256f>();
+        one_lane_equals_batched::<Shake128_24>();
+        one_lane_equals_batched::<Shake256_24>();
+    }
 }

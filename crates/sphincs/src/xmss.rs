@@ -1,8 +1,10 @@
 //! XMSS trees (FIPS 205 §6, Algorithms 9–11).
 
 use crate::address::{Adrs, AdrsType};
-use crate::hash::{Node, TweakableHash};
-use crate::merkle::{level_nodes, root_and_path, root_and_path_from_level, Tree};
+use crate::hash::{Node, TweakableHash, MULTI_LANE};
+#[cfg(feature = "alloc")]
+use crate::merkle::level_nodes;
+use crate::merkle::{root_and_path, root_and_path_from_level, Tree};
 use crate::params::{Instance, MAX_HP, MAX_N};
 use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
 
@@ -43,6 +45,7 @@ pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -
 /// The nodes at height `level` of the tree at `adrs` (all `2^(h'−level)`
 /// of them, into `out`), spread over `threads`: the part of Algorithm 9's
 /// work a signing key of a one-tree set (SP 800-230, d = 1) keeps.
+#[cfg(feature = "alloc")]
 pub(crate) fn xmss_level<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,
@@ -59,6 +62,7 @@ pub(crate) fn xmss_level<P: Instance>(
 }
 
 /// The root (Algorithm 9) of the tree at `adrs` from its nodes at height `level`.
+#[cfg(feature = "alloc")]
 pub(crate) fn xmss_root_from_level<P: Instance>(
     t: &P::Hash,
     adrs: &Adrs,
@@ -174,8 +178,9 @@ pub(crate) fn xmss_pk_from_sig<P: Instance, const G: usize>(
     climb(t, &mut a[..g], &mut out[..g], idx, &auths[..g], p.n);
 }
 
-/// Most paths [`climb`] hashes in one batch: enough for every kernel's lanes.
-const CLIMB_LANES: usize = 16;
+/// Most paths [`climb`] hashes in one batch: enough for every kernel's lanes
+/// (one where there are no multi-lane kernels: less stack).
+const CLIMB_LANES: usize = if MULTI_LANE { 16 } else { 1 };
 
 /// Walks from leaves to roots along authentication paths (the loops of
 /// Algorithms 11 and 17), the paths side by side: path `j` starts at

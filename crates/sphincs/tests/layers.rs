@@ -72,6 +72,8 @@ const RUNGS: &[(&str, &[&str])] = &[
             "bits",
             "ct_check",
             "threads",
+            "sync",
+            "prelude",
             "sphincs256::params",
         ],
     ),

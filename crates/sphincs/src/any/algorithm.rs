@@ -2,6 +2,7 @@
 //! `sphincs list`, the CLI's `-a`, Python and C all read, and the one set of
 //! name rules they all parse with.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -2,7 +2,8 @@
 //! through their family's batch code; SPHINCS-256 items are checked one by
 //! one (its scheme has no lane-parallel verifier), on the same threads.
 
-use std::sync::atomic::AtomicBool;
+use crate::prelude::*;
+use core::sync::atomic::AtomicBool;
 
 use super::algorithm::AnyAlgorithm;
 use super::keys::{AnyVerifyingKey, Public};

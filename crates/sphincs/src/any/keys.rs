@@ -2,7 +2,8 @@
 //! resolves the family once and hands over to that family's typed keys;
 //! options a family lacks are refused here, in one place.
 
-use std::sync::atomic::AtomicBool;
+use crate::prelude::*;
+use core::sync::atomic::AtomicBool;
 
 use zeroize::Zeroizing;
 

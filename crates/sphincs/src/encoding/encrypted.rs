@@ -11,6 +11,7 @@
 //! and memory. The passphrase is the caller's to wipe; the decrypted PKCS#8
 //! is returned in a buffer wiped on drop.
 
+use crate::prelude::*;
 use der::asn1::OctetStringRef;
 use der::pem::{self, LineEnding};
 use der::{Decode, Encode};
@@ -63,8 +64,8 @@ pub fn encrypt_private_key_der(pkcs8_der: &[u8], passphrase: &[u8]) -> Result<Ve
     super::decode_private_key(pkcs8_der)?;
     let mut salt = [0u8; 16];
     let mut iv = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| Error::Rng(e.to_string()))?;
-    getrandom::fill(&mut iv).map_err(|e| Error::Rng(e.to_string()))?;
+    crate::rand::fill_random(&mut salt)?;
+    crate::rand::fill_random(&mut iv)?;
     let scrypt = pbes2::ScryptParams {
         salt: pbes2::Salt::new(salt).map_err(der_error)?,
         cost_parameter: 1u64 << SCRYPT_LOG_N,

@@ -2,6 +2,7 @@
 //! keys, and the `pkcs8` / `spki` traits on the typed ones so they slot into
 //! code written against those crates.
 
+use crate::prelude::*;
 use der::asn1::BitStringRef;
 use der::{Document, SecretDocument, Tagged};
 use pkcs8::{EncodePrivateKey, KeyError, PrivateKeyInfoRef};

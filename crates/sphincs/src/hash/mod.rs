@@ -21,11 +21,16 @@ pub use self::shake::Shake;
 use crate::address::Adrs;
 use crate::limits::MAX_N;
 
+/// Whether this target has multi-lane kernels (x86-64, AArch64). Elsewhere
+/// (a Cortex-M, say) every call runs the portable code one at a time, and
+/// the groups below are 1: gathering calls would only cost stack there.
+pub(crate) const MULTI_LANE: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
 /// Most calls a family hands to the lane drivers at once: a multiple of every
 /// kernel's width, small enough to keep the per-call part lists on the stack.
-pub(crate) const GROUP: usize = 16;
+pub(crate) const GROUP: usize = if MULTI_LANE { 16 } else { 1 };
 /// The same for T_l, whose part lists are long.
-pub(crate) const T_GROUP: usize = 8;
+pub(crate) const T_GROUP: usize = if MULTI_LANE { 8 } else { 1 };
 
 /// One n-byte hash value, stored in a buffer sized for the largest n; only the
 /// first n bytes are meaningful and the rest stay zero.

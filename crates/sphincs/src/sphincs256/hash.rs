@@ -11,6 +11,7 @@
 
 use crate::hash::backend::chacha12::{chains_x16, h_x16, stream_blocks, Half, Soa, LANES};
 use crate::hash::backend::Kernels;
+use crate::prelude::*;
 
 use super::masks::MaskWords;
 use super::params::N;

@@ -11,6 +11,7 @@
 use super::hash::{Hasher, Node};
 use super::masks::Masks;
 use super::params::{HORST_K, HORST_LOG_T, HORST_SIG_BYTES, HORST_T, HORST_TOP_LEVEL, N};
+use crate::prelude::*;
 
 const CHUNK_LOG: usize = 12;
 const CHUNK: usize = 1 << CHUNK_LOG;

@@ -5,6 +5,7 @@
 use super::hash::{Hasher, Node};
 use super::masks::Masks;
 use super::params::{N, WOTS_LEN, WOTS_LOG_LEN};
+use crate::prelude::*;
 
 /// The L-tree roots of the public keys in `pks` (67 nodes each, key after
 /// key; overwritten), one per key into `out`.

@@ -28,6 +28,7 @@ mod sign;
 mod subtree;
 mod wots;
 
+use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
@@ -71,7 +72,7 @@ impl Sphincs256SigningKey {
     /// secret key is 1088 random bytes.
     pub fn generate() -> Result<Self, Error> {
         let mut sk = Box::new(Zeroizing::new([0u8; SK_BYTES]));
-        getrandom::fill(&mut sk[..]).map_err(|e| Error::Rng(e.to_string()))?;
+        crate::rand::fill_random(&mut sk[..])?;
         Self::from_bytes(&sk[..])
     }
 

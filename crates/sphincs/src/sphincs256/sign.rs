@@ -8,6 +8,7 @@
 //! roots with their WOTS+ keys in one batch. The output is the same for any
 //! thread count.
 
+use crate::prelude::*;
 use subtle::ConstantTimeEq;
 
 use crate::ct_check::declassify;

@@ -7,6 +7,7 @@ use super::masks::Masks;
 use super::params::{N, SUBTREE_HEIGHT, SUBTREE_LEAVES};
 use super::seed::address_seed;
 use super::wots::{pk_gen_paired, PAIRED_LEN};
+use crate::prelude::*;
 
 /// Every node of a subtree: the 32 leaves, then 16 nodes of level 1, … and
 /// the root last.

@@ -5,6 +5,7 @@
 use super::hash::{Hasher, Node};
 use super::masks::Masks;
 use super::params::{N, WOTS_LEN, WOTS_LEN1, WOTS_W};
+use crate::prelude::*;
 
 /// Keystream blocks of G per key: 67 nodes of 32 bytes need 33.5 blocks.
 const G_BLOCKS: usize = (WOTS_LEN * N).div_ceil(64);

@@ -2,7 +2,8 @@
 //! the 36 sets) and many messages signed under one key, on the shared
 //! scheduler, with exactly the one-by-one answers.
 
-use std::sync::atomic::AtomicBool;
+use crate::prelude::*;
+use core::sync::atomic::AtomicBool;
 
 use super::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
 use crate::error::Error;

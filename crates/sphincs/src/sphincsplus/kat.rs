@@ -2,6 +2,7 @@
 //! the AES-256 CTR-DRBG of the NIST `rng.c` and the `PQCsignKAT_<sk bytes>.rsp`
 //! file it produces, byte for byte.
 
+use crate::prelude::*;
 use core::fmt::Write as _;
 
 use aes::cipher::{BlockCipherEncrypt, KeyInit};

@@ -25,6 +25,7 @@ mod batch;
 pub mod kat;
 mod sets;
 
+use crate::prelude::*;
 pub use sets::*;
 
 pub use batch::{verify_batch, verify_batch_until, SpxVerifyItem};

@@ -3,6 +3,7 @@
 //! Table 2 (which kept them); the hash families and the digest's index order
 //! are round 3.1's.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
@@ -40,6 +41,7 @@ macro_rules! spx_sets {
             pub struct $ty;
             impl Instance for $ty {
                 const PARAMS: Params = <$params as Instance>::PARAMS;
+                type WotsNodes = <$params as Instance>::WotsNodes;
                 type Hash = $family;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Round31;
                 const NAME: &'static str = $name;

@@ -2,12 +2,14 @@
 //! one-call-at-a-time code and the multi-lane SIMD kernels. This is the only
 //! module where `unsafe` is allowed; each block says why it is sound.
 
+// ChaCha12 serves SPHINCS-256 alone, which needs the `alloc` feature.
+#[cfg(feature = "alloc")]
 pub mod chacha12;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 mod chacha12_avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 mod chacha12_avx512;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(feature = "alloc", target_arch = "aarch64"))]
 mod chacha12_neon;
 pub mod cycles;
 pub(crate) mod haraka;
@@ -17,10 +19,13 @@ mod haraka_aesni;
 mod haraka_armv8;
 #[cfg(target_arch = "x86_64")]
 mod haraka_vaes;
+#[cfg(feature = "std")]
 pub mod heap_counter;
 pub mod keccak;
 #[cfg(target_arch = "aarch64")]
 pub mod keccak_neon;
+// The round body of the SIMD Keccak kernels (x86-64, AArch64 only).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod keccak_rounds;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
@@ -31,7 +36,9 @@ mod select;
 pub mod sha2;
 
 pub use cycles::cycle_counter;
+#[cfg(feature = "std")]
 pub use heap_counter::{heap_in_use, heap_peak, reset_heap_peak, CountingAllocator};
+#[cfg(feature = "alloc")]
 pub(crate) use select::forced_backend;
 pub use select::{with_backend, Backend, Kernels, Unavailable};
 #[cfg(target_arch = "aarch64")]

@@ -5,8 +5,42 @@
 //! key, so one signature uses one set of kernels even when its work is spread
 //! over threads.
 
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
+#[cfg(feature = "std")]
 use core::cell::Cell;
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
+
+/// Whether the CPU has every x86 feature named: asked at run time with `std`,
+/// else what the target was compiled for (`-C target-feature`, `target-cpu`).
+#[cfg(feature = "std")]
+#[allow(unused_macros)]
+macro_rules! x86_has {
+    ($first:tt $(, $f:tt)*) => {
+        std::is_x86_feature_detected!($first) $(&& std::is_x86_feature_detected!($f))*
+    };
+}
+#[cfg(not(feature = "std"))]
+#[allow(unused_macros)]
+macro_rules! x86_has {
+    ($($f:tt),+) => { cfg!(all($(target_feature = $f),+)) };
+}
+
+/// [`x86_has`] for AArch64.
+#[cfg(feature = "std")]
+#[allow(unused_macros)]
+macro_rules! arm_has {
+    ($first:tt $(, $f:tt)*) => {
+        std::arch::is_aarch64_feature_detected!($first)
+            $(&& std::arch::is_aarch64_feature_detected!($f))*
+    };
+}
+#[cfg(not(feature = "std"))]
+#[allow(unused_macros)]
+macro_rules! arm_has {
+    ($($f:tt),+) => { cfg!(all($(target_feature = $f),+)) };
+}
 
 /// A family of hash kernels. Forcing one applies it to every primitive that
 /// has a kernel of that family; the others run their portable code.
@@ -58,38 +92,42 @@ impl Backend {
 
     /// Parses a [`Backend::name`], ignoring case.
     pub fn from_name(name: &str) -> Option<Backend> {
-        let name = name.trim().to_ascii_lowercase().replace('_', "-");
-        let name = if name == "shani" {
-            "sha-ni".into()
-        } else {
-            name
+        let name = name.trim();
+        // Equal up to case, with '_' read as '-' (no allocation: no_std too).
+        let same = |known: &str| {
+            name.len() == known.len()
+                && name.bytes().zip(known.bytes()).all(|(x, k)| {
+                    let x = if x == b'_' {
+                        b'-'
+                    } else {
+                        x.to_ascii_lowercase()
+                    };
+                    x == k
+                })
         };
-        Backend::ALL.into_iter().find(|b| b.name() == name)
+        if same("shani") {
+            return Some(Backend::ShaNi);
+        }
+        Backend::ALL.into_iter().find(|b| same(b.name()))
     }
 
-    /// Whether this CPU can run the backend.
+    /// Whether this CPU can run the backend (without the `std` feature: whether
+    /// the target was compiled with its features).
     pub fn is_available(self) -> bool {
         match self {
             Backend::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
+            Backend::Avx2 => x86_has!("avx2"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => {
-                std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("avx512vl")
-                    && std::is_x86_feature_detected!("avx2")
+                x86_has!("avx512f", "avx512bw", "avx512vl", "avx2")
             }
             #[cfg(target_arch = "x86_64")]
-            Backend::ShaNi => {
-                std::is_x86_feature_detected!("sha")
-                    && std::is_x86_feature_detected!("sse4.1")
-                    && std::is_x86_feature_detected!("ssse3")
-            }
+            Backend::ShaNi => x86_has!("sha", "sse4.1", "ssse3"),
             #[cfg(target_arch = "aarch64")]
-            Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            Backend::Neon => arm_has!("neon"),
             #[cfg(target_arch = "aarch64")]
-            Backend::Sha3 => std::arch::is_aarch64_feature_detected!("sha3"),
+            Backend::Sha3 => arm_has!("sha3"),
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -276,11 +314,16 @@ impl Kernels {
     /// What the calling thread should use now: its forced backend (see
     /// [`with_backend`]), else `SPHINCS_BACKEND`, else the best available.
     pub fn current() -> Kernels {
-        if let Some(b) = FORCED.with(Cell::get) {
+        if let Some(b) = forced_backend() {
             if let Some(k) = Kernels::forced(b) {
                 return k;
             }
         }
+        // Without `std` there is no environment and the choice is fixed at
+        // compile time: nothing to remember.
+        #[cfg(not(feature = "std"))]
+        return Kernels::best();
+        #[cfg(feature = "std")]
         *DEFAULT.get_or_init(|| {
             std::env::var("SPHINCS_BACKEND")
                 .ok()
@@ -318,6 +361,7 @@ impl Kernels {
 
     /// Names the kernels a parameter set of the given hash family runs on:
     /// SHAKE, SHA-2 category 1 (SHA-256 only), or SHA-2 categories 3 and 5.
+    #[cfg(feature = "alloc")]
     pub fn describe(self, sha2: bool, cat35: bool) -> String {
         let keccak = match self.keccak {
             KeccakKernel::Scalar => "keccak-scalar",
@@ -351,7 +395,7 @@ impl Kernels {
 fn has_aesni() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("avx")
+        x86_has!("aes", "avx")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -363,7 +407,7 @@ fn has_aesni() -> bool {
 fn has_arm_sha2() -> bool {
     #[cfg(target_arch = "aarch64")]
     {
-        std::arch::is_aarch64_feature_detected!("sha2")
+        arm_has!("sha2")
     }
     #[cfg(not(target_arch = "aarch64"))]
     {
@@ -375,7 +419,7 @@ fn has_arm_sha2() -> bool {
 fn has_arm_aes() -> bool {
     #[cfg(target_arch = "aarch64")]
     {
-        std::arch::is_aarch64_feature_detected!("aes")
+        arm_has!("aes")
     }
     #[cfg(not(target_arch = "aarch64"))]
     {
@@ -387,7 +431,7 @@ fn has_arm_aes() -> bool {
 fn has_vaes() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("vaes") && std::is_x86_feature_detected!("avx512f")
+        x86_has!("vaes", "avx512f")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -395,16 +439,45 @@ fn has_vaes() -> bool {
     }
 }
 
+#[cfg(feature = "std")]
 thread_local! {
     static FORCED: Cell<Option<Backend>> = const { Cell::new(None) };
 }
 
+#[cfg(feature = "std")]
 static DEFAULT: OnceLock<Kernels> = OnceLock::new();
 
 /// The backend forced on this thread by [`with_backend`], if any (threads a
 /// batch spawns force the same one).
+#[cfg(feature = "std")]
 pub(crate) fn forced_backend() -> Option<Backend> {
     FORCED.with(Cell::get)
+}
+
+/// Forces `b` on this thread; returns what was forced before.
+#[cfg(feature = "std")]
+fn replace_forced(b: Option<Backend>) -> Option<Backend> {
+    FORCED.with(|c| c.replace(b))
+}
+
+/// Without `std` there are no threads of ours: the forced backend is the
+/// program's, kept as 0 (none) or 1 + its index in [`Backend::ALL`].
+#[cfg(not(feature = "std"))]
+static FORCED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+#[cfg(not(feature = "std"))]
+pub(crate) fn forced_backend() -> Option<Backend> {
+    let i = FORCED.load(core::sync::atomic::Ordering::Relaxed) as usize;
+    i.checked_sub(1).map(|i| Backend::ALL[i])
+}
+
+#[cfg(not(feature = "std"))]
+fn replace_forced(b: Option<Backend>) -> Option<Backend> {
+    let code = b.map_or(0, |b| {
+        1 + Backend::ALL.iter().position(|&x| x == b).unwrap_or(0) as u8
+    });
+    let old = FORCED.swap(code, core::sync::atomic::Ordering::Relaxed) as usize;
+    old.checked_sub(1).map(|i| Backend::ALL[i])
 }
 
 /// The backend asked of [`with_backend`] needs CPU features this machine
@@ -422,9 +495,9 @@ pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Una
     struct Restore(Option<Backend>);
     impl Drop for Restore {
         fn drop(&mut self) {
-            FORCED.with(|c| c.set(self.0));
+            replace_forced(self.0);
         }
     }
-    let _restore = Restore(FORCED.with(|c| c.replace(Some(backend))));
+    let _restore = Restore(replace_forced(Some(backend)));
     Ok(f())
 }
