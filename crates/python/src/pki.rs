@@ -30,7 +30,11 @@ pub fn self_signed_certificate<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let key = &key.get().inner;
     let name = cert::parse_name(subject).map_err(crate::errors::to_py)?;
-    let opts = CertOptions { days, ca };
+    let opts = CertOptions {
+        days,
+        ca,
+        ..Default::default()
+    };
     let out = detached(py, || {
         cert::encode_certificate(&cert::self_signed(key, &name, opts)?, pem)
     })?;

@@ -342,6 +342,22 @@ pub struct ParsedSignedData {
     signers: Vec<(SignerInfo, Option<Vec<u8>>)>,
 }
 
+impl ParsedSignedData {
+    /// The certificates the SignedData carries (other certificate formats
+    /// are skipped).
+    pub fn certificates(&self) -> Vec<Certificate> {
+        self.signed_data
+            .certificates
+            .iter()
+            .flat_map(|set| set.0.iter())
+            .filter_map(|choice| match choice {
+                CertificateChoices::Certificate(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 impl std::ops::Deref for ParsedSignedData {
     type Target = SignedData;
     fn deref(&self) -> &SignedData {
@@ -430,6 +446,9 @@ pub struct SignerCheck {
     pub checked: bool,
     /// `Ok` if it verified.
     pub result: Result<(), Error>,
+    /// The signer's certificate, when it verified (for a chain check with
+    /// [`super::chain::verify_chain`]).
+    pub certificate: Option<Certificate>,
 }
 
 /// Verifies the SignerInfos of `sd` and reports on each (see [`verify`] for
@@ -475,6 +494,7 @@ pub fn verify_signers(
             signing_time: None,
             checked: cert.is_none_or(|c| names(info, c)),
             result: Ok(()),
+            certificate: None,
         };
         if check.checked {
             let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
@@ -483,8 +503,9 @@ pub fn verify_signers(
                 (None, None) => unreachable!("checked above"),
             };
             check.result = verify_one(sd, info, attrs.as_deref(), cert, source, &mut digests).map(
-                |(subject, time)| {
-                    check.signer = Some(subject);
+                |(signer_cert, time)| {
+                    check.signer = Some(signer_cert.tbs_certificate().subject().to_string());
+                    check.certificate = Some(signer_cert);
                     check.signing_time = time;
                 },
             );
@@ -558,7 +579,7 @@ fn verify_one(
     cert: Option<&Certificate>,
     source: &mut dyn MessageSource,
     digests: &mut Vec<(PreHash, Vec<u8>)>,
-) -> Result<(String, Option<String>), Error> {
+) -> Result<(Certificate, Option<String>), Error> {
     let signer_cert = find_signer(sd, info, cert)?;
     // A signer key of another family leaves the SignerInfo unchecked, not invalid.
     let key = verifying_key_of(
@@ -606,10 +627,7 @@ fn verify_one(
             ))
         }
     };
-    Ok((
-        signer_cert.tbs_certificate().subject().to_string(),
-        signing_time,
-    ))
+    Ok((signer_cert.clone(), signing_time))
 }
 
 struct EmbeddedSource<'a>(&'a [u8]);
