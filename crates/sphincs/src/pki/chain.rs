@@ -118,10 +118,9 @@ pub fn verify_chain(
         }),
         None => Err(first_failure.unwrap_or_else(|| {
             Error::CannotCheck(format!(
-                "no chain to a trust anchor: no certificate given or in the SignedData was issued \"{}\" by a trusted issuer",
-                path.last()
-                    .map(|c| c.tbs_certificate().issuer().to_string())
-                    .unwrap_or_default()
+                "no chain to a trust anchor: the issuer \"{}\" of \"{}\" is neither a given trust anchor nor among the intermediate certificates",
+                cert.tbs_certificate().issuer(),
+                cert.tbs_certificate().subject()
             ))
         })),
     }
