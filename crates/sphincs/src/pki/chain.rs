@@ -6,7 +6,7 @@
 //! [`super::cert::verify_certificate`] (the signature over the certificate
 //! as received, the validity periods, basicConstraints cA and keyCertSign on
 //! the issuer, no unknown critical extension), plus the issuers'
-//! pathLenConstraint. A trust anchor is a certificate trusted as given: its
+//! pathLenConstraint (self-issued intermediates not counted). A trust anchor is a certificate trusted as given: its
 //! own signature is not checked, its validity period and CA constraints are.
 //! Revocation, name constraints and policies are not checked.
 
@@ -172,7 +172,7 @@ fn extend(
             continue;
         }
         let link = super::cert::verify_certificate(&last, Some(candidate), now)
-            .and_then(|_| path_len_ok(candidate, path.len() - 1));
+            .and_then(|_| path_len_ok(candidate, intermediate_count(path)));
         match link {
             Ok(()) => {}
             Err(Error::CannotCheck(_)) => continue,
@@ -195,6 +195,15 @@ fn extend(
         path.pop();
     }
     Ok(None)
+}
+
+/// The intermediate CA certificates of a path (all but its first), not
+/// counting self-issued ones (RFC 5280 §4.2.1.9).
+fn intermediate_count(path: &[Certificate]) -> usize {
+    path.iter()
+        .skip(1)
+        .filter(|c| c.tbs_certificate().subject() != c.tbs_certificate().issuer())
+        .count()
 }
 
 /// The issuer's pathLenConstraint allows `below` intermediate CA
