@@ -256,6 +256,16 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                 .map_err(|e| CliError::file(&ca_cert, e))?;
             let request = cert::parse_request(&read_capped(&csr, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&csr, e))?;
+            if !copy_extensions && !crate::say::quiet() {
+                if let Ok(asked) = extensions::requested_extensions(&request) {
+                    if asked.ca || !asked.options.is_default() {
+                        eprintln!(
+                            "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
+                            csr.display()
+                        );
+                    }
+                }
+            }
             let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
             let c = cert::issue(&sk, &ca, &request, opts).map_err(|e| match e {
                 Error::InvalidSignature => {

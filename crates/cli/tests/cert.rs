@@ -398,11 +398,18 @@ fn certificate_options() {
 
     // Without --copy-extensions nothing is copied; with it all three are.
     let issue = format!("cert issue --ca-key {d}/ca.key --ca-cert {d}/ca.pem {d}/leaf.csr");
-    run(&format!("{issue} -o {d}/plain.pem")).ok();
+    let out = run(&format!("{issue} -o {d}/plain.pem")).ok();
+    assert!(
+        out.stderr
+            .contains("the request asks for extensions, not copied without --copy-extensions"),
+        "{}",
+        out.stderr
+    );
     let show = run(&format!("cert show {d}/plain.pem")).ok().text();
     assert!(!show.contains("Subject alternative"), "{show}");
     assert!(!show.contains("Extended key usage"), "{show}");
-    run(&format!("{issue} --copy-extensions -o {d}/leaf.pem")).ok();
+    let out = run(&format!("{issue} --copy-extensions -o {d}/leaf.pem")).ok();
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
     let show = run(&format!("cert show {d}/leaf.pem")).ok().text();
     assert!(
         show.contains("Subject alternative names: dns:leaf.example"),

@@ -507,6 +507,12 @@ fn chain_to_the_anchor() {
     assert_eq!(check.path, vec!["CN=Signer"]);
     let check = verify_chain(&p.root, &[], &[p.root.clone()], now).unwrap();
     assert_eq!(check.anchor, "CN=Root");
+    // ... but not outside its validity period.
+    let later = now + Duration::from_secs(400 * 86_400);
+    failed(
+        verify_chain(&p.leaf, &[], &[p.leaf.clone()], later),
+        "trust anchor \"CN=Signer\": the trust anchor expired",
+    );
 }
 
 fn cannot(r: Result<impl std::fmt::Debug, Error>, needle: &str) {

@@ -480,7 +480,7 @@ fn mode_name(id: &spki::AlgorithmIdentifierOwned) -> String {
     }
 }
 
-fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(), Error> {
+pub(crate) fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(), Error> {
     let v = cert.tbs_certificate().validity();
     if now < v.not_before.to_system_time() {
         return Err(Error::VerificationFailed(format!(

@@ -140,7 +140,7 @@ fn extend(
     // The certificate itself is a trust anchor: trusted as given.
     let last_der = to_der(&last, "certificate")?;
     if let Some(i) = anchor_der.iter().position(|a| *a == last_der) {
-        match super::cert::verify_certificate(&last, None, now) {
+        match super::cert::check_validity(&last, "trust anchor", now) {
             Err(Error::VerificationFailed(m)) => {
                 first_failure.get_or_insert(Error::VerificationFailed(format!(
                     "trust anchor \"{}\": {m}",
