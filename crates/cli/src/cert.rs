@@ -119,9 +119,9 @@ pub struct ExtArgs {
     #[arg(long, value_name = "PURPOSE")]
     eku: Vec<String>,
     /// Key usage (repeatable or comma-separated): digitalSignature,
-    /// nonRepudiation (contentCommitment), keyCertSign, cRLSign. Default:
-    /// digitalSignature,nonRepudiation; with --ca
-    /// digitalSignature,keyCertSign,cRLSign.
+    /// nonRepudiation (contentCommitment), keyCertSign, cRLSign. Default in
+    /// a certificate: digitalSignature,nonRepudiation; with --ca
+    /// digitalSignature,keyCertSign,cRLSign. A request asks for none unless given.
     #[arg(long = "key-usage", value_name = "USAGE")]
     key_usage: Vec<String>,
 }

@@ -488,7 +488,13 @@ fn good_chain() -> Pki {
 fn chain_to_the_anchor() {
     let p = good_chain();
     let now = SystemTime::now();
-    let check = verify_chain(&p.leaf, &[p.int.clone()], &[p.root.clone()], now).unwrap();
+    let check = verify_chain(
+        &p.leaf,
+        std::slice::from_ref(&p.int),
+        std::slice::from_ref(&p.root),
+        now,
+    )
+    .unwrap();
     assert_eq!(check.anchor, "CN=Root");
     assert_eq!(check.path, vec!["CN=Signer", "CN=Intermediate"]);
     // Unrelated intermediates and anchors are ignored, order does not matter.
@@ -502,15 +508,15 @@ fn chain_to_the_anchor() {
     .unwrap();
     assert_eq!(check.anchor, "CN=Root");
     // The intermediate as the anchor; the certificate itself as the anchor.
-    let check = verify_chain(&p.leaf, &[], &[p.int.clone()], now).unwrap();
+    let check = verify_chain(&p.leaf, &[], std::slice::from_ref(&p.int), now).unwrap();
     assert_eq!(check.anchor, "CN=Intermediate");
     assert_eq!(check.path, vec!["CN=Signer"]);
-    let check = verify_chain(&p.root, &[], &[p.root.clone()], now).unwrap();
+    let check = verify_chain(&p.root, &[], std::slice::from_ref(&p.root), now).unwrap();
     assert_eq!(check.anchor, "CN=Root");
     // ... but not outside its validity period.
     let later = now + Duration::from_secs(400 * 86_400);
     failed(
-        verify_chain(&p.leaf, &[], &[p.leaf.clone()], later),
+        verify_chain(&p.leaf, &[], std::slice::from_ref(&p.leaf), later),
         "trust anchor \"CN=Signer\": the trust anchor expired",
     );
 }
@@ -536,23 +542,23 @@ fn no_path_cannot_be_checked() {
     let p = good_chain();
     let now = SystemTime::now();
     cannot(
-        verify_chain(&p.leaf, &[], &[p.root.clone()], now),
+        verify_chain(&p.leaf, &[], std::slice::from_ref(&p.root), now),
         "the issuer \"CN=Intermediate\" of \"CN=Signer\"",
     );
     cannot(
-        verify_chain(&p.leaf, &[p.int.clone()], &[], now),
+        verify_chain(&p.leaf, std::slice::from_ref(&p.int), &[], now),
         "no trust anchor",
     );
     let other = self_signed(&key(60), &parse_name("CN=Other").unwrap(), ca_opts()).unwrap();
     cannot(
-        verify_chain(&p.leaf, &[p.int.clone()], &[other], now),
+        verify_chain(&p.leaf, std::slice::from_ref(&p.int), &[other], now),
         "no chain to a trust anchor",
     );
     // An impostor anchor with the root's name but another key: its key
     // cannot have made the signature, so the path fails (invalid).
     let impostor = self_signed(&key(70), &parse_name("CN=Root").unwrap(), ca_opts()).unwrap();
     failed(
-        verify_chain(&p.leaf, &[p.int.clone()], &[impostor], now),
+        verify_chain(&p.leaf, std::slice::from_ref(&p.int), &[impostor], now),
         "its signature does not verify",
     );
 }
@@ -566,13 +572,23 @@ fn failing_links_are_invalid() {
     der[n - 1] ^= 1;
     let bad_int = parse_certificate(&der).unwrap();
     failed(
-        verify_chain(&p.leaf, &[bad_int], &[p.root.clone()], SystemTime::now()),
+        verify_chain(
+            &p.leaf,
+            &[bad_int],
+            std::slice::from_ref(&p.root),
+            SystemTime::now(),
+        ),
         "certificate \"CN=Intermediate\" (issued by \"CN=Root\"): its signature does not verify",
     );
     // Out of the validity period (the leaf, at a time after it expired).
     let later = SystemTime::now() + Duration::from_secs(400 * 86_400);
     failed(
-        verify_chain(&p.leaf, &[p.int.clone()], &[p.root.clone()], later),
+        verify_chain(
+            &p.leaf,
+            std::slice::from_ref(&p.int),
+            std::slice::from_ref(&p.root),
+            later,
+        ),
         "expired",
     );
     // An anchor out of its validity period.
@@ -588,7 +604,12 @@ fn failing_links_are_invalid() {
     )
     .unwrap();
     failed(
-        verify_chain(&p.leaf, &[p.int.clone()], &[old_root], SystemTime::now()),
+        verify_chain(
+            &p.leaf,
+            std::slice::from_ref(&p.int),
+            &[old_root],
+            SystemTime::now(),
+        ),
         "expired",
     );
 }
@@ -606,8 +627,8 @@ fn issuer_constraints() {
     failed(
         verify_chain(
             &p.leaf,
-            &[p.int.clone()],
-            &[p.root.clone()],
+            std::slice::from_ref(&p.int),
+            std::slice::from_ref(&p.root),
             SystemTime::now(),
         ),
         "allows 0 intermediate CA certificate(s) below it; the path has 1",
@@ -625,8 +646,8 @@ fn issuer_constraints() {
     );
     verify_chain(
         &p.leaf,
-        &[p.int.clone()],
-        &[p.root.clone()],
+        std::slice::from_ref(&p.int),
+        std::slice::from_ref(&p.root),
         SystemTime::now(),
     )
     .unwrap();

@@ -62,7 +62,7 @@ pub fn parse_certificates(input: &[u8]) -> Result<Vec<Certificate>, Error> {
                 "the bundle holds more than {MAX_BUNDLE} certificates"
             )));
         }
-        let cert = parse_certificate(after[..stop].as_bytes())
+        let cert = parse_certificate(&after.as_bytes()[..stop])
             .map_err(|e| Error::Pki(format!("certificate {} of the bundle: {e}", out.len() + 1)))?;
         out.push(cert);
         rest = &after[stop..];

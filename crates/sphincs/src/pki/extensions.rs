@@ -414,7 +414,7 @@ pub(crate) fn key_usage_for(opts: &ExtensionOptions, ca: bool) -> Result<KeyUsag
         .map(|u| KeyUsage(u.flag().into()).0)
         .ok_or_else(|| bad("the key usage list is empty".into()))?;
     for u in list {
-        flags = flags | u.flag();
+        flags |= u.flag();
     }
     Ok(KeyUsage(flags))
 }
