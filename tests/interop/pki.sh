@@ -223,6 +223,15 @@ expect 2 "$set: sphincs cms verify --ca another root: cannot check" "$sphincs" c
 expect 0 "$set: openssl cms -sign without the intermediate" ossl cms -sign -binary -md "$md" -nodetach -in msg.txt -signer oleaf.pem -inkey oleaf.key -outform DER -out o-noint.p7s
 expect 2 "$set: sphincs: no intermediate, no chain (cannot check)" "$sphincs" cms verify --ca oroot.pem o-noint.p7s
 expect 0 "$set: sphincs cert verify OpenSSL signer against its intermediate" "$sphincs" cert verify oleaf.pem --issuer oint.pem
+# OpenSSL's request extensions, copied by us
+expect 0 "$set: openssl request with SAN/EKU" ossl req -new -key oleaf.key -subj "/CN=OSSL Req" -addext "subjectAltName=DNS:req.example,email:req@example.org" -addext "extendedKeyUsage=codeSigning" -out oreq.csr
+expect 0 "$set: sphincs cert show OpenSSL request" "$sphincs" cert show oreq.csr
+has "$set: we read OpenSSL's requested SAN" out.log 'Subject alternative names: dns:req.example, email:req@example.org'
+expect 0 "$set: sphincs cert issue --copy-extensions from OpenSSL's request" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem oreq.csr --copy-extensions -o oreq.pem
+expect 0 "$set: openssl verify -purpose codesign on it" ossl verify -CAfile root.pem -untrusted int.pem -purpose codesign oreq.pem
+expect 0 "$set: openssl request with an IP SAN" ossl req -new -key oleaf.key -subj "/CN=OSSL IP" -addext "subjectAltName=IP:192.0.2.1" -out oip.csr
+expect 2 "$set: an IP SAN is not copied silently" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem oip.csr --copy-extensions -o oip.pem
+has "$set: the refusal names the iPAddress kind" err.log 'of a kind this tool does not copy \(iPAddress\)'
 cd "$work" || exit 2
 
 # --- HashSLH-DSA keys: OpenSSL 3.5 cannot load them, but its OID table names them ---

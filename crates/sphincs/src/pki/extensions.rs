@@ -489,7 +489,8 @@ pub fn requested_extensions(csr: &CertReq) -> Result<RequestedExtensions, Error>
                                 }
                                 other => {
                                     return Err(bad(format!(
-                                        "the request asks for a subject alternative name of a kind this tool does not copy ({other:?}); only DNS, email and URI"
+                                        "the request asks for a subject alternative name of a kind this tool does not copy ({}); only DNS, email and URI",
+                                        general_name_kind(&other)
                                     )))
                                 }
                             });
@@ -588,6 +589,20 @@ pub(crate) fn eku_names(eku: &ExtendedKeyUsage) -> String {
         .join(", ")
 }
 
+/// The kind of a GeneralName, as RFC 5280 names it.
+fn general_name_kind(n: &GeneralName) -> &'static str {
+    match n {
+        GeneralName::OtherName(_) => "otherName",
+        GeneralName::Rfc822Name(_) => "rfc822Name",
+        GeneralName::DnsName(_) => "dNSName",
+        GeneralName::DirectoryName(_) => "directoryName",
+        GeneralName::EdiPartyName(_) => "ediPartyName",
+        GeneralName::UniformResourceIdentifier(_) => "uniformResourceIdentifier",
+        GeneralName::IpAddress(_) => "iPAddress",
+        GeneralName::RegisteredId(_) => "registeredID",
+    }
+}
+
 /// A line describing subjectAltName entries.
 pub(crate) fn san_names(san: &SubjectAltName) -> String {
     san.0
@@ -596,7 +611,14 @@ pub(crate) fn san_names(san: &SubjectAltName) -> String {
             GeneralName::DnsName(v) => format!("dns:{v}"),
             GeneralName::Rfc822Name(v) => format!("email:{v}"),
             GeneralName::UniformResourceIdentifier(v) => format!("uri:{v}"),
-            other => format!("{other:?}"),
+            GeneralName::IpAddress(ip) => match ip.as_bytes() {
+                [a, b, c, d] => format!("ip:{a}.{b}.{c}.{d}"),
+                other => format!(
+                    "ip:{}",
+                    other.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                ),
+            },
+            other => general_name_kind(other).to_string(),
         })
         .collect::<Vec<_>>()
         .join(", ")
