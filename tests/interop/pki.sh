@@ -197,13 +197,18 @@ expect 0 "$set: request a second intermediate" "$sphincs" cert request -k int2.k
 expect 0 "$set: issue it below the pathlen-0 intermediate" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem int2.csr --copy-extensions --ca -o int2.pem
 expect 0 "$set: issue a leaf below it" "$sphincs" cert issue --ca-key int2.key --ca-cert int2.pem leaf.csr -o deep.pem
 expect_fail "$set: openssl refuses a path beyond pathlen 0" ossl verify -CAfile root.pem -untrusted int.pem -untrusted int2.pem deep.pem
-# our CMS with our chain (the signer certificate only is embedded: the intermediate is the anchor)
+# our CMS with our chain (without --chain only the signer certificate is embedded)
 printf 'options\n' >msg.txt
 expect 0 "$set: cms sign with the leaf" "$sphincs" cms sign -k leaf.key --cert leaf.pem msg.txt -o msg.p7s
 expect 0 "$set: cms verify --ca (intermediate as anchor)" "$sphincs" cms verify --ca int.pem msg.p7s
 has "$set: chain OK line" out.log '^  chain: OK to CN=Options Int$'
 expect 2 "$set: cms verify --ca root without the intermediate: cannot check" "$sphincs" cms verify --ca root.pem msg.p7s
 expect 0 "$set: openssl cms -verify our SignedData against our root" ossl cms -verify -binary -inform DER -in msg.p7s -CAfile root.pem -certfile int.pem -purpose codesign -out /dev/null
+expect 0 "$set: cms sign --chain (intermediate embedded)" "$sphincs" cms sign -k leaf.key --cert leaf.pem --chain int.pem msg.txt -o chain.p7s
+expect 0 "$set: cms verify --ca root through the embedded intermediate" "$sphincs" cms verify --ca root.pem chain.p7s
+has "$set: chain OK to our root" out.log '^  chain: OK to CN=Options Root$'
+expect 0 "$set: openssl cms -verify our SignedData with its embedded chain" ossl cms -verify -binary -inform DER -in chain.p7s -CAfile root.pem -purpose codesign -out /dev/null
+expect_fail "$set: openssl cms -verify -purpose sslserver refuses it" ossl cms -verify -binary -inform DER -in chain.p7s -CAfile root.pem -purpose sslserver -out /dev/null
 # OpenSSL-made chain root → intermediate → signer, the intermediate in the SignedData
 md="$(ossl_md "$(digests_for "$set" | cut -d' ' -f1)")"
 expect 0 "$set: openssl root" ossl req -x509 -newkey "$set" -nodes -keyout oroot.key -subj "/CN=OSSL Root" -days 30 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" -out oroot.pem

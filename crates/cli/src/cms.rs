@@ -28,6 +28,10 @@ pub enum CmsCommand {
         /// The key's certificate (PEM or DER); it names the signer and is embedded.
         #[arg(long, value_name = "CERT")]
         cert: PathBuf,
+        /// Intermediate CA certificates to embed too (PEM bundle or DER;
+        /// repeatable), so that `cms verify --ca ROOT` can build the path.
+        #[arg(long, value_name = "FILE")]
+        chain: Vec<PathBuf>,
         /// Leave the content out of the SignedData.
         #[arg(long)]
         detached: bool,
@@ -86,6 +90,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
         CmsCommand::Sign {
             key,
             cert,
+            chain,
             detached,
             pem,
             digest,
@@ -105,11 +110,19 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             }
             let signer_cert = parse_certificate(&read_capped(&cert, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&cert, e))?;
+            let mut intermediates = Vec::new();
+            for p in &chain {
+                intermediates.extend(
+                    parse_certificates(&read_capped(p, Cap::SignedData)?)
+                        .map_err(|e| CliError::file(p, e))?,
+                );
+            }
             let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
             let mut message = Message::open(file.as_deref())?;
-            let parts = cms::sign(
+            let parts = cms::sign_with_chain(
                 &sk,
                 &signer_cert,
+                &intermediates,
                 message.source(),
                 CmsSignOptions { digest, detached },
                 SystemTime::now(),

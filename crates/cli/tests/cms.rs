@@ -218,3 +218,59 @@ fn verify_chain_with_ca() {
     s.write("bad.p7s", &der);
     run(&format!("cms verify --ca {d}/root.pem {d}/bad.p7s")).invalid("does not verify");
 }
+
+#[test]
+fn sign_with_chain_then_verify_to_the_root() {
+    let s = Scratch::new("cms-chain");
+    let d = s.p("");
+    for k in ["root", "int", "leaf"] {
+        run(&format!("keygen -a shake-128f -o {d}/{k}.key")).ok();
+    }
+    run(&format!(
+        "cert self-signed -k {d}/root.key --subject CN=Root --ca --path-len 1 -o {d}/root.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert request -k {d}/int.key --subject CN=Int --ca -o {d}/int.csr"
+    ))
+    .ok();
+    run(&format!(
+        "cert issue --ca-key {d}/root.key --ca-cert {d}/root.pem {d}/int.csr --copy-extensions --ca -o {d}/int.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert request -k {d}/leaf.key --subject CN=Signer -o {d}/leaf.csr"
+    ))
+    .ok();
+    run(&format!(
+        "cert issue --ca-key {d}/int.key --ca-cert {d}/int.pem {d}/leaf.csr -o {d}/leaf.pem"
+    ))
+    .ok();
+    let content = s.write("msg.txt", b"release 2.0\n");
+    // Without the intermediate in the SignedData there is no path: 2.
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem {content} -o {d}/bare.p7s"
+    ))
+    .ok();
+    run(&format!("cms verify --ca {d}/root.pem {d}/bare.p7s")).code(2);
+    // --chain embeds it (a duplicate of the signer's certificate is left out).
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem --chain {d}/int.pem --chain {d}/leaf.pem {content} -o {d}/full.p7s"
+    ))
+    .ok();
+    let out = run(&format!("cms verify --ca {d}/root.pem {d}/full.p7s"))
+        .ok()
+        .text();
+    assert!(out.contains("  chain: OK to CN=Root\n"), "{out}");
+    assert!(
+        out.contains("    CN=Signer\n    CN=Int\n    CN=Root (trust anchor)"),
+        "{out}"
+    );
+    // A --chain file that holds no certificate is an error before signing.
+    s.write("junk.pem", b"junk");
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem --chain {d}/junk.pem {content} -o {d}/x.p7s"
+    ))
+    .usage_error("no certificate found");
+    assert!(!s.path("x.p7s").exists());
+}

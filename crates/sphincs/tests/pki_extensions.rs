@@ -699,3 +699,37 @@ fn bundles() {
     broken[40] = b'!';
     pki_err(parse_certificates(&broken), "certificate 1 of the bundle");
 }
+
+#[test]
+fn signed_data_with_chain_verifies_to_the_root() {
+    use sphincs::pki::cms::{parse_signed_data, sign_with_chain, verify, CmsSignOptions};
+    let p = good_chain();
+    let leaf_key = key(40);
+    let content = b"release 3.0".to_vec();
+    let parts = sign_with_chain(
+        &leaf_key,
+        &p.leaf,
+        &[p.int.clone(), p.leaf.clone(), p.int.clone()],
+        &mut &content[..],
+        CmsSignOptions::default(),
+        SystemTime::now(),
+    )
+    .unwrap();
+    let sd = parse_signed_data(&parts.assemble(&content)).unwrap();
+    // The signer's certificate and the intermediate, once each.
+    let certs = sd.certificates();
+    assert_eq!(certs.len(), 2);
+    assert!(certs.contains(&p.int) && certs.contains(&p.leaf));
+    let check = verify(&sd, None, None).unwrap();
+    let signer = check.signers[0].certificate.as_ref().unwrap();
+    assert_eq!(signer, &p.leaf);
+    let chain = verify_chain(
+        signer,
+        &certs,
+        std::slice::from_ref(&p.root),
+        SystemTime::now(),
+    )
+    .unwrap();
+    assert_eq!(chain.path, vec!["CN=Signer", "CN=Intermediate"]);
+    assert_eq!(chain.anchor, "CN=Root");
+}

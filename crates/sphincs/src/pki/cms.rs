@@ -151,6 +151,20 @@ pub fn sign(
     opts: CmsSignOptions,
     now: SystemTime,
 ) -> Result<SignedDataParts, Error> {
+    sign_with_chain(key, cert, &[], content, opts, now)
+}
+
+/// As [`sign`], also embedding the certificates of `chain` (intermediate CA
+/// certificates, for a verifier to build the path to its trust anchor;
+/// duplicates of `cert` or of each other are left out).
+pub fn sign_with_chain(
+    key: &DynSigningKey,
+    cert: &Certificate,
+    chain: &[Certificate],
+    content: &mut dyn MessageSource,
+    opts: CmsSignOptions,
+    now: SystemTime,
+) -> Result<SignedDataParts, Error> {
     let alg = key.algorithm();
     if let KeyMode::HashSlhDsa(_) = key.mode() {
         return Err(Error::Pki(format!(
@@ -207,10 +221,17 @@ pub fn sign(
     digests.insert(digest_alg).map_err(der_error)?;
     let digests = to_der(&digests, "digest algorithms")?;
     let mut certs = CertificateSet(SetOfVec::new());
-    certs
-        .0
-        .insert(CertificateChoices::Certificate(cert.clone()))
-        .map_err(der_error)?;
+    let mut seen: Vec<&Certificate> = Vec::with_capacity(chain.len() + 1);
+    for c in std::iter::once(cert).chain(chain) {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
+        certs
+            .0
+            .insert(CertificateChoices::Certificate(c.clone()))
+            .map_err(der_error)?;
+    }
     let mut certs = to_der(&certs, "certificates")?;
     certs[0] = 0xa0; // SET OF → [0] IMPLICIT, constructed
     let mut infos = SignerInfos(SetOfVec::new());
