@@ -24,6 +24,13 @@
 #   * refusals on both sides: a tampered certificate, content or signature.
 #   * HashSLH-DSA keys (which OpenSSL 3.5 cannot load): OpenSSL's OID table
 #     names the OIDs of our keys and certificates, and ours round-trip.
+#   * certificate options (first set only): `openssl x509 -text` shows our
+#     serial, notBefore, subjectAltName, extendedKeyUsage and keyUsage;
+#     `openssl req -text -verify` reads our request's extensionRequest;
+#     `openssl verify -purpose codesign|smimesign|sslserver` accepts a chain
+#     we issued (CA → intermediate → leaf) for the EKU it has and refuses
+#     another; `sphincs cms verify --ca` checks the chain of OpenSSL-made
+#     certificates (root → intermediate in the SignedData → signer).
 # Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
 set -uo pipefail
 
@@ -151,6 +158,86 @@ EOF
     expect 0 "$set: sphincs cms verify OpenSSL detached SignedData" "$sphincs" cms verify --content "$work/content.bin" o-det.pem
     cd "$work" || exit 2
 done
+
+# --- certificate options and chains (one set) ---
+set="${sets%% *}"
+d="$work/options"; mkdir -p "$d"; cd "$d" || exit 2
+# has DESCRIPTION FILE PATTERN: the file has a line matching the pattern.
+has() { if grep -Eq -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(head -c 600 "$2")"; fi; }
+expect 0 "$set: keygen root" "$sphincs" keygen -a "$set" -o root.key
+expect 0 "$set: keygen intermediate" "$sphincs" keygen -a "$set" -o int.key
+expect 0 "$set: keygen leaf" "$sphincs" keygen -a "$set" -o leaf.key
+expect 0 "$set: self-signed CA with --serial --not-before" "$sphincs" cert self-signed -k root.key --subject "CN=Options Root" --ca --serial 0a:1b:2c --not-before 2025-01-02T03:04:05Z --days 3650 -o root.pem
+ossl x509 -in root.pem -noout -text >x.txt 2>&1
+has "$set: openssl shows our serial" x.txt 'Serial Number: 662316 \(0xa1b2c\)'
+has "$set: openssl shows our notBefore" x.txt 'Not Before: Jan  2 03:04:05 2025 GMT'
+has "$set: openssl shows our CA key usage" x.txt 'Digital Signature, Certificate Sign, CRL Sign'
+expect 0 "$set: request for an intermediate CA" "$sphincs" cert request -k int.key --subject "CN=Options Int" --ca -o int.csr
+expect 0 "$set: issue the intermediate (--copy-extensions --ca --path-len 0)" "$sphincs" cert issue --ca-key root.key --ca-cert root.pem int.csr --copy-extensions --ca --path-len 0 -o int.pem
+expect 0 "$set: request with SAN/EKU/key usage" "$sphincs" cert request -k leaf.key --subject "CN=Options Leaf" --san dns:leaf.example --san email:leaf@example.org --san uri:https://leaf.example/ --eku codeSigning,emailProtection --key-usage digitalSignature -o leaf.csr
+ossl req -in leaf.csr -noout -text -verify >x.txt 2>&1
+has "$set: openssl req -verify our request" x.txt 'verify OK'
+has "$set: openssl sees the extensionRequest" x.txt 'Requested Extensions:'
+has "$set: openssl sees the requested SAN" x.txt 'DNS:leaf.example, email:leaf@example.org, URI:https://leaf.example/'
+has "$set: openssl sees the requested EKU" x.txt 'Code Signing, E-mail Protection'
+expect 0 "$set: issue the leaf with --copy-extensions" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem leaf.csr --copy-extensions -o leaf.pem
+ossl x509 -in leaf.pem -noout -text >x.txt 2>&1
+has "$set: openssl shows the copied SAN" x.txt 'DNS:leaf.example, email:leaf@example.org, URI:https://leaf.example/'
+has "$set: openssl shows the copied EKU" x.txt 'Code Signing, E-mail Protection'
+has "$set: openssl shows the copied key usage" x.txt '^ *Digital Signature$'
+expect 0 "$set: openssl verify -purpose codesign (our chain)" ossl verify -CAfile root.pem -untrusted int.pem -purpose codesign leaf.pem
+expect 0 "$set: openssl verify -purpose smimesign (our chain)" ossl verify -CAfile root.pem -untrusted int.pem -purpose smimesign leaf.pem
+expect_fail "$set: openssl verify -purpose sslserver refuses a code-signing leaf" ossl verify -CAfile root.pem -untrusted int.pem -purpose sslserver leaf.pem
+expect 0 "$set: TLS server certificate" "$sphincs" cert request -k leaf.key --subject "CN=tls.example" --san dns:tls.example -o tls.csr
+expect 0 "$set: issue it with --eku serverAuth" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem tls.csr --copy-extensions --eku serverAuth -o tls.pem
+expect 0 "$set: openssl verify -purpose sslserver" ossl verify -CAfile root.pem -untrusted int.pem -purpose sslserver tls.pem
+expect_fail "$set: openssl verify -purpose codesign refuses a TLS leaf" ossl verify -CAfile root.pem -untrusted int.pem -purpose codesign tls.pem
+expect 0 "$set: keygen second intermediate" "$sphincs" keygen -a "$set" -o int2.key
+expect 0 "$set: request a second intermediate" "$sphincs" cert request -k int2.key --subject "CN=Options Int2" --ca -o int2.csr
+expect 0 "$set: issue it below the pathlen-0 intermediate" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem int2.csr --copy-extensions --ca -o int2.pem
+expect 0 "$set: issue a leaf below it" "$sphincs" cert issue --ca-key int2.key --ca-cert int2.pem leaf.csr -o deep.pem
+expect_fail "$set: openssl refuses a path beyond pathlen 0" ossl verify -CAfile root.pem -untrusted int.pem -untrusted int2.pem deep.pem
+# our CMS with our chain (without --chain only the signer certificate is embedded)
+printf 'options\n' >msg.txt
+expect 0 "$set: cms sign with the leaf" "$sphincs" cms sign -k leaf.key --cert leaf.pem msg.txt -o msg.p7s
+expect 0 "$set: cms verify --ca (intermediate as anchor)" "$sphincs" cms verify --ca int.pem msg.p7s
+has "$set: chain OK line" out.log '^  chain: OK to CN=Options Int$'
+expect 2 "$set: cms verify --ca root without the intermediate: cannot check" "$sphincs" cms verify --ca root.pem msg.p7s
+expect 0 "$set: openssl cms -verify our SignedData against our root" ossl cms -verify -binary -inform DER -in msg.p7s -CAfile root.pem -certfile int.pem -purpose codesign -out /dev/null
+expect 0 "$set: cms sign --chain (intermediate embedded)" "$sphincs" cms sign -k leaf.key --cert leaf.pem --chain int.pem msg.txt -o chain.p7s
+expect 0 "$set: cms verify --ca root through the embedded intermediate" "$sphincs" cms verify --ca root.pem chain.p7s
+has "$set: chain OK to our root" out.log '^  chain: OK to CN=Options Root$'
+expect 0 "$set: openssl cms -verify our SignedData with its embedded chain" ossl cms -verify -binary -inform DER -in chain.p7s -CAfile root.pem -purpose codesign -out /dev/null
+expect_fail "$set: openssl cms -verify -purpose sslserver refuses it" ossl cms -verify -binary -inform DER -in chain.p7s -CAfile root.pem -purpose sslserver -out /dev/null
+# OpenSSL-made chain root → intermediate → signer, the intermediate in the SignedData
+md="$(ossl_md "$(digests_for "$set" | cut -d' ' -f1)")"
+expect 0 "$set: openssl root" ossl req -x509 -newkey "$set" -nodes -keyout oroot.key -subj "/CN=OSSL Root" -days 30 -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" -out oroot.pem
+printf 'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n' >ca.ext
+printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=codeSigning\n' >leaf.ext
+expect 0 "$set: openssl intermediate request" ossl req -new -newkey "$set" -nodes -keyout oint.key -subj "/CN=OSSL Int" -out oint.csr
+expect 0 "$set: openssl intermediate" ossl x509 -req -in oint.csr -CA oroot.pem -CAkey oroot.key -days 30 -extfile ca.ext -out oint.pem
+expect 0 "$set: openssl signer request" ossl req -new -newkey "$set" -nodes -keyout oleaf.key -subj "/CN=OSSL Signer" -out oleaf.csr
+expect 0 "$set: openssl signer" ossl x509 -req -in oleaf.csr -CA oint.pem -CAkey oint.key -days 30 -extfile leaf.ext -out oleaf.pem
+expect 0 "$set: openssl cms -sign -certfile intermediate" ossl cms -sign -binary -md "$md" -nodetach -in msg.txt -signer oleaf.pem -inkey oleaf.key -certfile oint.pem -outform DER -out o.p7s
+expect 0 "$set: sphincs cms verify --ca OpenSSL root" "$sphincs" cms verify --ca oroot.pem o.p7s
+has "$set: chain OK to OpenSSL's root" out.log '^  chain: OK to CN=OSSL Root$'
+has "$set: the path goes through OpenSSL's intermediate" out.log '^    CN=OSSL Int$'
+cat root.pem oroot.pem >bundle.pem
+expect 0 "$set: sphincs cms verify --ca bundle" "$sphincs" cms verify --ca bundle.pem o.p7s
+expect 2 "$set: sphincs cms verify --ca another root: cannot check" "$sphincs" cms verify --ca root.pem o.p7s
+expect 0 "$set: openssl cms -sign without the intermediate" ossl cms -sign -binary -md "$md" -nodetach -in msg.txt -signer oleaf.pem -inkey oleaf.key -outform DER -out o-noint.p7s
+expect 2 "$set: sphincs: no intermediate, no chain (cannot check)" "$sphincs" cms verify --ca oroot.pem o-noint.p7s
+expect 0 "$set: sphincs cert verify OpenSSL signer against its intermediate" "$sphincs" cert verify oleaf.pem --issuer oint.pem
+# OpenSSL's request extensions, copied by us
+expect 0 "$set: openssl request with SAN/EKU" ossl req -new -key oleaf.key -subj "/CN=OSSL Req" -addext "subjectAltName=DNS:req.example,email:req@example.org" -addext "extendedKeyUsage=codeSigning" -out oreq.csr
+expect 0 "$set: sphincs cert show OpenSSL request" "$sphincs" cert show oreq.csr
+has "$set: we read OpenSSL's requested SAN" out.log 'Subject alternative names: dns:req.example, email:req@example.org'
+expect 0 "$set: sphincs cert issue --copy-extensions from OpenSSL's request" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem oreq.csr --copy-extensions -o oreq.pem
+expect 0 "$set: openssl verify -purpose codesign on it" ossl verify -CAfile root.pem -untrusted int.pem -purpose codesign oreq.pem
+expect 0 "$set: openssl request with an IP SAN" ossl req -new -key oleaf.key -subj "/CN=OSSL IP" -addext "subjectAltName=IP:192.0.2.1" -out oip.csr
+expect 2 "$set: an IP SAN is not copied silently" "$sphincs" cert issue --ca-key int.key --ca-cert int.pem oip.csr --copy-extensions -o oip.pem
+has "$set: the refusal names the iPAddress kind" err.log 'of a kind this tool does not copy \(iPAddress\)'
+cd "$work" || exit 2
 
 # --- HashSLH-DSA keys: OpenSSL 3.5 cannot load them, but its OID table names them ---
 cd "$work" || exit 2

@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use clap::{Args, Subcommand};
 use sphincs::pki::cert::{self, CertOptions};
+use sphincs::pki::extensions::{self, ExtensionOptions};
 use sphincs::Error;
 
 use crate::error::CliError;
@@ -25,6 +26,8 @@ pub enum CertCommand {
         #[arg(long, value_name = "NAME")]
         subject: String,
         #[command(flatten)]
+        ext: ExtArgs,
+        #[command(flatten)]
         profile: ProfileArgs,
         #[command(flatten)]
         out: OutArgs,
@@ -36,6 +39,12 @@ pub enum CertCommand {
         /// Subject name, RFC 4514 text.
         #[arg(long, value_name = "NAME")]
         subject: String,
+        #[command(flatten)]
+        ext: ExtArgs,
+        /// Ask for a CA certificate (basicConstraints cA); the issuer must
+        /// still pass --ca for it to be granted.
+        #[arg(long)]
+        ca: bool,
         #[command(flatten)]
         out: OutArgs,
     },
@@ -53,6 +62,14 @@ pub enum CertCommand {
         /// Parameter set of a raw CA key.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
+        /// Copy the subject alternative names, extended and plain key usage
+        /// the request asks for (given --san/--eku/--key-usage take
+        /// precedence). Without it they are not copied. A request asking
+        /// for a CA certificate is refused unless --ca is given too.
+        #[arg(long = "copy-extensions")]
+        copy_extensions: bool,
+        #[command(flatten)]
+        ext: ExtArgs,
         #[command(flatten)]
         profile: ProfileArgs,
         #[command(flatten)]
@@ -70,9 +87,11 @@ pub enum CertCommand {
         #[arg(long, value_name = "CERT")]
         issuer: Option<PathBuf>,
     },
-    /// Describe a certificate: names, serial, validity, key, signature algorithm, extensions.
+    /// Describe a certificate (names, serial, validity, key, signature
+    /// algorithm, extensions) or a certification request (subject, key, the
+    /// extensions it asks for, whether its own signature verifies).
     Show {
-        /// The certificate (PEM or DER).
+        /// The certificate or request (PEM or DER).
         #[arg(value_name = "CERT")]
         cert: PathBuf,
     },
@@ -89,14 +108,75 @@ pub struct KeyArgs {
     algorithm: Option<String>,
 }
 
+/// The extensions a certificate or request carries beyond the defaults.
+#[derive(Args)]
+pub struct ExtArgs {
+    /// Subject alternative name: dns:NAME, email:ADDR or uri:URI (repeatable).
+    #[arg(long, value_name = "KIND:VALUE")]
+    san: Vec<String>,
+    /// Extended key usage (repeatable or comma-separated): codeSigning,
+    /// emailProtection, serverAuth, clientAuth, timeStamping. Default: none.
+    #[arg(long, value_name = "PURPOSE")]
+    eku: Vec<String>,
+    /// Key usage (repeatable or comma-separated): digitalSignature,
+    /// nonRepudiation (contentCommitment), keyCertSign, cRLSign. Default in
+    /// a certificate: digitalSignature,nonRepudiation; with --ca
+    /// digitalSignature,keyCertSign,cRLSign. A request asks for none unless given.
+    #[arg(long = "key-usage", value_name = "USAGE")]
+    key_usage: Vec<String>,
+}
+
+impl ExtArgs {
+    fn options(&self) -> Result<ExtensionOptions, CliError> {
+        let mut out = ExtensionOptions::default();
+        for s in &self.san {
+            out.san.push(extensions::parse_san(s)?);
+        }
+        for e in &self.eku {
+            for p in extensions::parse_eku(e)? {
+                if !out.eku.contains(&p) {
+                    out.eku.push(p);
+                }
+            }
+        }
+        if !self.key_usage.is_empty() {
+            let mut list = Vec::new();
+            for k in &self.key_usage {
+                for u in extensions::parse_key_usage(k)? {
+                    if !list.contains(&u) {
+                        list.push(u);
+                    }
+                }
+            }
+            out.key_usage = Some(list);
+        }
+        Ok(out)
+    }
+}
+
 #[derive(Args)]
 pub struct ProfileArgs {
-    /// Days of validity from now.
-    #[arg(long, value_name = "N", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    /// Days of validity from the not-before time.
+    #[arg(long, value_name = "N", default_value_t = 365, value_parser = clap::value_parser!(u32).range(1..=36_500), conflicts_with = "not_after")]
     days: u32,
+    /// Start of validity, RFC 3339 UTC date or date-time (2026-01-31 or
+    /// 2026-01-31T12:00:00Z). Default: now.
+    #[arg(long = "not-before", value_name = "TIME")]
+    not_before: Option<String>,
+    /// End of validity, RFC 3339 (instead of --days); must be after not-before.
+    #[arg(long = "not-after", value_name = "TIME")]
+    not_after: Option<String>,
+    /// Serial number in hex: positive, at most 20 octets (RFC 5280).
+    /// Default: 16 random octets.
+    #[arg(long, value_name = "HEX")]
+    serial: Option<String>,
     /// A CA certificate (basicConstraints cA, keyUsage keyCertSign and cRLSign).
     #[arg(long)]
     ca: bool,
+    /// With --ca: how many intermediate CA certificates may follow this one
+    /// (basicConstraints pathLenConstraint). Default: no limit.
+    #[arg(long = "path-len", value_name = "N", requires = "ca")]
+    path_len: Option<u8>,
 }
 
 #[derive(Args)]
@@ -135,20 +215,29 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         CertCommand::SelfSigned {
             key,
             subject,
+            ext,
             profile,
             out,
         } => {
             let name = cert::parse_name(&subject)?;
+            let opts = profile.options(ext.options()?, false)?;
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
-            let c = cert::self_signed(&sk, &name, profile.options())?;
+            let c = cert::self_signed(&sk, &name, opts)?;
             out.write(&cert::encode_certificate(&c, !out.der)?)
         }
-        CertCommand::Request { key, subject, out } => {
+        CertCommand::Request {
+            key,
+            subject,
+            ext,
+            ca,
+            out,
+        } => {
             let name = cert::parse_name(&subject)?;
+            let wanted = ext.options()?;
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
-            let csr = cert::request(&sk, &name)?;
+            let csr = cert::request_with(&sk, &name, &wanted, ca)?;
             out.write(&cert::encode_request(&csr, !out.der)?)
         }
         CertCommand::Issue {
@@ -156,16 +245,29 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             ca_cert,
             csr,
             algorithm,
+            copy_extensions,
+            ext,
             profile,
             out,
         } => {
+            let opts = profile.options(ext.options()?, copy_extensions)?;
             out.check()?;
             let ca = cert::parse_certificate(&read_capped(&ca_cert, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&ca_cert, e))?;
             let request = cert::parse_request(&read_capped(&csr, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&csr, e))?;
+            if !copy_extensions && !crate::say::quiet() {
+                if let Ok(asked) = extensions::requested_extensions(&request) {
+                    if asked.ca || !asked.options.is_default() {
+                        eprintln!(
+                            "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
+                            csr.display()
+                        );
+                    }
+                }
+            }
             let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
-            let c = cert::issue(&sk, &ca, &request, profile.options()).map_err(|e| match e {
+            let c = cert::issue(&sk, &ca, &request, opts).map_err(|e| match e {
                 Error::InvalidSignature => {
                     CliError::file(&csr, "the request's signature does not verify")
                 }
@@ -175,19 +277,49 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         }
         CertCommand::Verify { cert: path, issuer } => verify(&path, issuer.as_deref()),
         CertCommand::Show { cert: path } => {
-            let c = cert::parse_certificate(&read_capped(&path, Cap::Certificate)?)
-                .map_err(|e| CliError::file(&path, e))?;
-            write_stdout(cert::describe(&c).as_bytes(), false)
+            let bytes = read_capped(&path, Cap::Certificate)?;
+            let text = if is_request(&bytes) {
+                cert::describe_request(
+                    &cert::parse_request(&bytes).map_err(|e| CliError::file(&path, e))?,
+                )
+            } else {
+                cert::describe(
+                    &cert::parse_certificate(&bytes).map_err(|e| CliError::file(&path, e))?,
+                )
+            };
+            write_stdout(text.as_bytes(), false)
         }
     }
 }
 
 impl ProfileArgs {
-    fn options(&self) -> CertOptions {
-        CertOptions {
+    fn options(
+        &self,
+        extensions: ExtensionOptions,
+        copy_extensions: bool,
+    ) -> Result<CertOptions, CliError> {
+        let time = |t: &Option<String>, flag: &str| -> Result<_, CliError> {
+            t.as_deref()
+                .map(|t| {
+                    extensions::parse_time(t)
+                        .map_err(|e| CliError::Failed(format!("--{flag}: {e}")))
+                })
+                .transpose()
+        };
+        Ok(CertOptions {
             days: self.days,
             ca: self.ca,
-        }
+            path_len: self.path_len,
+            not_before: time(&self.not_before, "not-before")?,
+            not_after: time(&self.not_after, "not-after")?,
+            serial: self
+                .serial
+                .as_deref()
+                .map(extensions::parse_serial)
+                .transpose()?,
+            extensions,
+            copy_extensions,
+        })
     }
 }
 

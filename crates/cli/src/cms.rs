@@ -8,6 +8,7 @@ use std::time::SystemTime;
 
 use clap::Subcommand;
 use sphincs::pki::cert::parse_certificate;
+use sphincs::pki::chain::{parse_certificates, verify_chain, ChainCheck};
 use sphincs::pki::cms::{self, CmsSignOptions, SignedDataParts};
 use sphincs::{Error, MessageSource, PreHash};
 
@@ -27,6 +28,10 @@ pub enum CmsCommand {
         /// The key's certificate (PEM or DER); it names the signer and is embedded.
         #[arg(long, value_name = "CERT")]
         cert: PathBuf,
+        /// Intermediate CA certificates to embed too (PEM bundle or DER;
+        /// repeatable), so that `cms verify --ca ROOT` can build the path.
+        #[arg(long, value_name = "FILE")]
+        chain: Vec<PathBuf>,
         /// Leave the content out of the SignedData.
         #[arg(long)]
         detached: bool,
@@ -52,16 +57,25 @@ pub enum CmsCommand {
         force: bool,
     },
     /// Verify a SignedData (DER, or BER as Bouncy Castle writes it); exit 0
-    /// if every signature checked verifies, 1 if one does not, 2 if one
-    /// cannot be checked (its certificate neither embedded nor given, the
-    /// given certificate not the signer's, a signer key of another family)
-    /// or the input is malformed. Each SignerInfo (at most 16) is reported.
+    /// if every signature checked verifies (and, with --ca, every signer's
+    /// certificate chains to a trust anchor), 1 if one does not (a bad
+    /// signature; with --ca also a chain certificate with a bad signature,
+    /// out of its validity period, an issuer that is not a CA, a path length
+    /// exceeded), 2 if one cannot be checked (its certificate neither
+    /// embedded nor given, the given certificate not the signer's, a signer
+    /// key of another family; with --ca no chain to a given anchor) or the
+    /// input is malformed. Each SignerInfo (at most 16) is reported.
     Verify {
         /// The signer's certificate (default: the one embedded). With
-        /// several signers, only the SignerInfos naming it are checked. The
-        /// certificate itself is not checked; use `sphincs cert verify`.
+        /// several signers, only the SignerInfos naming it are checked.
         #[arg(long, value_name = "CERT")]
         cert: Option<PathBuf>,
+        /// Trust anchor certificate(s), PEM (a bundle of any number) or DER;
+        /// repeatable. The signer's certificate must chain to one of them,
+        /// through the certificates the SignedData carries. Without it the
+        /// signer's certificate is not checked.
+        #[arg(long, value_name = "FILE")]
+        ca: Vec<PathBuf>,
         /// The content of a detached SignedData.
         #[arg(long, value_name = "FILE")]
         content: Option<PathBuf>,
@@ -76,6 +90,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
         CmsCommand::Sign {
             key,
             cert,
+            chain,
             detached,
             pem,
             digest,
@@ -95,11 +110,19 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             }
             let signer_cert = parse_certificate(&read_capped(&cert, Cap::Certificate)?)
                 .map_err(|e| CliError::file(&cert, e))?;
+            let mut intermediates = Vec::new();
+            for p in &chain {
+                intermediates.extend(
+                    parse_certificates(&read_capped(p, Cap::SignedData)?)
+                        .map_err(|e| CliError::file(p, e))?,
+                );
+            }
             let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
             let mut message = Message::open(file.as_deref())?;
-            let parts = cms::sign(
+            let parts = cms::sign_with_chain(
                 &sk,
                 &signer_cert,
+                &intermediates,
                 message.source(),
                 CmsSignOptions { digest, detached },
                 SystemTime::now(),
@@ -108,9 +131,17 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
         }
         CmsCommand::Verify {
             cert,
+            ca,
             content,
             signed,
         } => {
+            let mut anchors = Vec::new();
+            for p in &ca {
+                anchors.extend(
+                    parse_certificates(&read_capped(p, Cap::SignedData)?)
+                        .map_err(|e| CliError::file(p, e))?,
+                );
+            }
             let sd = cms::parse_signed_data(&read_capped(&signed, Cap::SignedData)?)
                 .map_err(|e| CliError::file(&signed, e))?;
             let signer = match &cert {
@@ -134,19 +165,35 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                         Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
                         e => CliError::file(&signed, e),
                     })?;
-            report(&signed, attached, &signers)
+            let chains = (!ca.is_empty()).then(|| {
+                let intermediates = sd.certificates();
+                signers
+                    .iter()
+                    .map(|s| {
+                        s.certificate
+                            .as_ref()
+                            .map(|c| verify_chain(c, &intermediates, &anchors, SystemTime::now()))
+                    })
+                    .collect::<Vec<_>>()
+            });
+            report(&signed, attached, &signers, chains.as_deref())
         }
     }
 }
 
 /// One line per SignerInfo; exit 1 (invalid) if any checked one failed,
 /// 2 if one could not be checked (malformed, unsupported).
-fn report(signed: &Path, attached: bool, signers: &[cms::SignerCheck]) -> Result<(), CliError> {
+fn report(
+    signed: &Path,
+    attached: bool,
+    signers: &[cms::SignerCheck],
+    chains: Option<&[Option<Result<ChainCheck, Error>>]>,
+) -> Result<(), CliError> {
     let many = signers.len() > 1;
     let mut text = String::new();
     let mut invalid = None;
     let mut broken = None;
-    for s in signers {
+    for (n, s) in signers.iter().enumerate() {
         let who = |s: &cms::SignerCheck| match (&s.signer, many) {
             (Some(n), _) => n.clone(),
             (None, true) => format!("SignerInfo {}", s.index),
@@ -170,6 +217,39 @@ fn report(signed: &Path, attached: bool, signers: &[cms::SignerCheck]) -> Result
                         .map(|t| format!(", signed at {t}"))
                         .unwrap_or_default()
                 );
+                let prefix = if many {
+                    format!("SignerInfo {}: ", s.index)
+                } else {
+                    String::new()
+                };
+                match chains.and_then(|c| c.get(n)).and_then(Option::as_ref) {
+                    None => {}
+                    Some(Ok(chain)) => {
+                        text += &format!("  chain: OK to {}\n", chain.anchor);
+                        for subject in &chain.path {
+                            text += &format!("    {subject}\n");
+                        }
+                        text += &format!("    {} (trust anchor)\n", chain.anchor);
+                    }
+                    Some(Err(Error::CannotCheck(msg))) => {
+                        text += &format!("  chain: cannot check: {msg}\n");
+                        broken.get_or_insert(CliError::cannot_check(
+                            signed,
+                            &format!("{prefix}chain: {msg}"),
+                        ));
+                    }
+                    Some(Err(Error::VerificationFailed(msg))) => {
+                        text += &format!("  chain: invalid: {msg}\n");
+                        invalid.get_or_insert(format!(
+                            "invalid: {}: {prefix}chain: {msg}",
+                            signed.display()
+                        ));
+                    }
+                    Some(Err(e)) => {
+                        text += &format!("  chain: cannot check: {e}\n");
+                        broken.get_or_insert(CliError::file(signed, format!("{prefix}chain: {e}")));
+                    }
+                }
             }
             Err(Error::InvalidSignature) => {
                 invalid.get_or_insert(format!(
@@ -212,8 +292,8 @@ fn report(signed: &Path, attached: bool, signers: &[cms::SignerCheck]) -> Result
             }
         }
     }
-    if invalid.is_none() && broken.is_none() {
-        text += "  the signer's certificate was not checked; use `sphincs cert verify`\n";
+    if invalid.is_none() && broken.is_none() && chains.is_none() {
+        text += "  the signer's certificate was not checked (no --ca given): chain not checked\n";
     }
     // With several signers, say which verified even when one did not.
     if many || (invalid.is_none() && broken.is_none()) {

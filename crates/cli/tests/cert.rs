@@ -340,3 +340,182 @@ fn swapped_multi_valued_rdn_is_refused() {
     let bad = s.write("bad.der", &bytes);
     sphincs(&["cert", "verify", &bad]).usage_error("canonical DER");
 }
+
+/// Runs `sphincs` with the arguments split on spaces (none of ours have one).
+fn run(line: &str) -> pki_common::Out {
+    sphincs(&line.split(' ').collect::<Vec<_>>())
+}
+
+#[test]
+fn certificate_options() {
+    let s = Scratch::new("cert-options");
+    let d = s.p("");
+    run(&format!("keygen -a shake-128f -o {d}/ca.key")).ok();
+    run(&format!("keygen -a shake-128f -o {d}/leaf.key")).ok();
+    run(&format!(
+        "cert self-signed -k {d}/ca.key --subject CN=Opt-CA --ca --path-len 0 --serial 0x01:FF --not-before 2025-01-01T00:00:00Z --days 3650 -o {d}/ca.pem"
+    ))
+    .ok();
+    let show = run(&format!("cert show {d}/ca.pem")).ok().text();
+    assert!(show.contains("Serial:     01ff"), "{show}");
+    assert!(show.contains("Not before: 2025-01-01T00:00:00Z"), "{show}");
+    assert!(show.contains("Not after:  2034-12-30T00:00:00Z"), "{show}");
+    assert!(
+        show.contains("Basic constraints: CA true, path length 0 (critical)"),
+        "{show}"
+    );
+
+    // A request asking for SAN, EKU and key usage; `cert show` reads it.
+    run(&format!(
+        "cert request -k {d}/leaf.key --subject CN=Leaf --san dns:leaf.example --san email:me@leaf.example --san uri:https://leaf.example/ --eku codeSigning --eku emailProtection,codeSigning --key-usage digitalSignature,contentCommitment --der -o {d}/leaf.csr"
+    ))
+    .ok();
+    let show = run(&format!("cert show {d}/leaf.csr")).ok().text();
+    assert!(
+        show.starts_with("Certificate request (PKCS#10)\n"),
+        "{show}"
+    );
+    assert!(show.contains("Subject:    CN=Leaf"), "{show}");
+    assert!(show.contains("Public key: SLH-DSA-SHAKE-128f"), "{show}");
+    assert!(
+        show.contains(
+            "  Subject alternative names: dns:leaf.example, email:me@leaf.example, uri:https://leaf.example/"
+        ),
+        "{show}"
+    );
+    assert!(
+        show.contains("  Extended key usage: codeSigning, emailProtection"),
+        "{show}"
+    );
+    assert!(
+        show.contains("  Key usage:  DigitalSignature, NonRepudiation (critical)"),
+        "{show}"
+    );
+    assert!(
+        show.contains("Self-signature: verifies with the request's own key"),
+        "{show}"
+    );
+
+    // Without --copy-extensions nothing is copied; with it all three are.
+    let issue = format!("cert issue --ca-key {d}/ca.key --ca-cert {d}/ca.pem {d}/leaf.csr");
+    let out = run(&format!("{issue} -o {d}/plain.pem")).ok();
+    assert!(
+        out.stderr
+            .contains("the request asks for extensions, not copied without --copy-extensions"),
+        "{}",
+        out.stderr
+    );
+    let show = run(&format!("cert show {d}/plain.pem")).ok().text();
+    assert!(!show.contains("Subject alternative"), "{show}");
+    assert!(!show.contains("Extended key usage"), "{show}");
+    let out = run(&format!("{issue} --copy-extensions -o {d}/leaf.pem")).ok();
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let show = run(&format!("cert show {d}/leaf.pem")).ok().text();
+    assert!(
+        show.contains("Subject alternative names: dns:leaf.example"),
+        "{show}"
+    );
+    assert!(
+        show.contains("Extended key usage: codeSigning, emailProtection"),
+        "{show}"
+    );
+    assert!(show.contains("Issuer:     CN=Opt-CA"), "{show}");
+    run(&format!("cert verify {d}/leaf.pem --issuer {d}/ca.pem")).ok();
+    // The issuer's own --eku wins over the request's.
+    run(&format!(
+        "{issue} --copy-extensions --eku serverAuth --serial 1234 -o {d}/mine.pem"
+    ))
+    .ok();
+    let show = run(&format!("cert show {d}/mine.pem")).ok().text();
+    assert!(show.contains("Extended key usage: serverAuth\n"), "{show}");
+    assert!(show.contains("Serial:     1234"), "{show}");
+
+    // A request for a CA certificate: refused when copying unless --ca.
+    run(&format!(
+        "cert request -k {d}/leaf.key --subject CN=Sub --ca -o {d}/sub.csr"
+    ))
+    .ok();
+    let show = run(&format!("cert show {d}/sub.csr")).ok().text();
+    assert!(
+        show.contains("  Basic constraints: CA true (critical)"),
+        "{show}"
+    );
+    let sub = format!("cert issue --ca-key {d}/ca.key --ca-cert {d}/ca.pem {d}/sub.csr");
+    run(&format!("{sub} --copy-extensions -o {d}/sub.pem"))
+        .usage_error("the request asks for a CA certificate");
+    assert!(!s.path("sub.pem").exists());
+    run(&format!("{sub} --copy-extensions --ca -o {d}/sub.pem")).ok();
+    assert!(run(&format!("cert show {d}/sub.pem"))
+        .ok()
+        .text()
+        .contains("Basic constraints: CA true"));
+}
+
+#[test]
+fn certificate_option_errors() {
+    let s = Scratch::new("cert-option-errors");
+    let d = s.p("");
+    run(&format!("keygen -a shake-128f -o {d}/k")).ok();
+    let base = format!("cert self-signed -k {d}/k --subject CN=x -o {d}/out.pem");
+    for (args, needle) in [
+        ("--eku codeSign", "unknown extended key usage \"codeSign\""),
+        ("--eku codeSigning,", "unknown extended key usage \"\""),
+        ("--san dns:", "is not a DNS name"),
+        (
+            "--san example.org",
+            "expected dns:NAME, email:ADDR or uri:URI",
+        ),
+        ("--san ip:10.0.0.1", "unknown kind \"ip\""),
+        ("--san email:nobody", "is not an email address"),
+        ("--san uri:nowhere", "is not an absolute URI"),
+        ("--key-usage keyEncipherment", "unknown key usage"),
+        (
+            "--key-usage keyCertSign",
+            "keyCertSign is for CA certificates",
+        ),
+        ("--ca --key-usage digitalSignature", "needs keyCertSign"),
+        ("--serial 0", "positive serial number"),
+        ("--serial 00:00", "positive serial number"),
+        (
+            "--serial 0102030405060708090a0b0c0d0e0f101112131415",
+            "21 octets; RFC 5280 allows at most 20",
+        ),
+        ("--serial 12g4", "not hexadecimal"),
+        (
+            "--not-before 2030-01-01 --not-after 2029-12-31",
+            "is not before notAfter",
+        ),
+        (
+            "--not-before 2026-02-30",
+            "--not-before: \"2026-02-30\" is not an RFC 3339",
+        ),
+        (
+            "--not-after tomorrow",
+            "--not-after: \"tomorrow\" is not an RFC 3339",
+        ),
+        ("--not-before 9999-12-31", "notAfter cannot be written"),
+    ] {
+        run(&format!("{base} {args}")).usage_error(needle);
+        assert!(!s.path("out.pem").exists(), "{args}");
+    }
+    // Flags clap refuses: --path-len without --ca, --days with --not-after.
+    for args in [
+        "--path-len 1",
+        "--days 3 --not-after 2030-01-01",
+        "--path-len 300 --ca",
+    ] {
+        let out = run(&format!("{base} {args}")).code(2);
+        assert!(out.stderr.contains("error"), "{}", out.stderr);
+        assert!(!s.path("out.pem").exists(), "{args}");
+    }
+    // The same checks on a request.
+    run(&format!(
+        "cert request -k {d}/k --subject CN=x --eku nope -o {d}/out.csr"
+    ))
+    .usage_error("unknown extended key usage");
+    run(&format!(
+        "cert request -k {d}/k --subject CN=x --san dns:a_b..c -o {d}/out.csr"
+    ))
+    .usage_error("is not a DNS name");
+    assert!(!s.path("out.csr").exists());
+}

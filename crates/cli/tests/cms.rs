@@ -135,3 +135,142 @@ fn sign_and_verify() {
         "{names:?}"
     );
 }
+
+/// Runs `sphincs` with the arguments split on spaces (none of ours have one).
+fn run(line: &str) -> pki_common::Out {
+    sphincs(&line.split(' ').collect::<Vec<_>>())
+}
+
+#[test]
+fn verify_chain_with_ca() {
+    let s = Scratch::new("cms-ca");
+    let d = s.p("");
+    for k in ["root", "int", "leaf", "other"] {
+        run(&format!("keygen -a shake-128f -o {d}/{k}.key")).ok();
+    }
+    run(&format!(
+        "cert self-signed -k {d}/root.key --subject CN=Root --ca -o {d}/root.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert self-signed -k {d}/other.key --subject CN=Other --ca -o {d}/other.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert self-signed -k {d}/root.key --subject CN=Root --ca --not-before 2020-01-01 --not-after 2021-01-01 -o {d}/old-root.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert request -k {d}/leaf.key --subject CN=Signer --eku codeSigning -o {d}/leaf.csr"
+    ))
+    .ok();
+    run(&format!(
+        "cert issue --ca-key {d}/root.key --ca-cert {d}/root.pem {d}/leaf.csr --copy-extensions -o {d}/leaf.pem"
+    ))
+    .ok();
+    let content = s.write("msg.txt", b"release 1.0\n");
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem {content} -o {d}/msg.p7s"
+    ))
+    .ok();
+
+    let out = run(&format!("cms verify {d}/msg.p7s")).ok().text();
+    assert!(out.contains("chain not checked"), "{out}");
+    let out = run(&format!("cms verify --ca {d}/root.pem {d}/msg.p7s"))
+        .ok()
+        .text();
+    assert!(
+        out.contains("CMS signature OK: signed by CN=Signer"),
+        "{out}"
+    );
+    assert!(out.contains("  chain: OK to CN=Root\n"), "{out}");
+    assert!(out.contains("    CN=Root (trust anchor)"), "{out}");
+    assert!(!out.contains("not checked"), "{out}");
+    // A bundle, and --ca repeated, both find the anchor.
+    let mut bundle = s.read("other.pem");
+    bundle.extend(s.read("root.pem"));
+    s.write("bundle.pem", &bundle);
+    run(&format!("cms verify --ca {d}/bundle.pem {d}/msg.p7s")).ok();
+    run(&format!(
+        "cms verify --ca {d}/other.pem --ca {d}/root.pem {d}/msg.p7s"
+    ))
+    .ok();
+    // No path to the given anchor: cannot check (2).
+    let out = run(&format!("cms verify --ca {d}/other.pem {d}/msg.p7s")).code(2);
+    assert!(
+        out.stderr.contains("cannot check: ")
+            && out.stderr.contains("chain: no chain to a trust anchor"),
+        "{}",
+        out.stderr
+    );
+    // A path that fails its checks (the anchor expired): invalid (1).
+    run(&format!("cms verify --ca {d}/old-root.pem {d}/msg.p7s")).invalid(
+        "chain: certificate \"CN=Signer\" (issued by \"CN=Root\"): the issuer certificate expired",
+    );
+    // Unreadable --ca files are errors (2), not a silent "not checked".
+    s.write("junk.pem", b"not a certificate\n");
+    run(&format!("cms verify --ca {d}/junk.pem {d}/msg.p7s")).usage_error("no certificate found");
+    run(&format!("cms verify --ca {d}/missing.pem {d}/msg.p7s")).code(2);
+    // A bad signature stays invalid (1) with --ca.
+    let mut der = s.read("msg.p7s");
+    let n = der.len();
+    der[n - 1] ^= 1;
+    s.write("bad.p7s", &der);
+    run(&format!("cms verify --ca {d}/root.pem {d}/bad.p7s")).invalid("does not verify");
+}
+
+#[test]
+fn sign_with_chain_then_verify_to_the_root() {
+    let s = Scratch::new("cms-chain");
+    let d = s.p("");
+    for k in ["root", "int", "leaf"] {
+        run(&format!("keygen -a shake-128f -o {d}/{k}.key")).ok();
+    }
+    run(&format!(
+        "cert self-signed -k {d}/root.key --subject CN=Root --ca --path-len 1 -o {d}/root.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert request -k {d}/int.key --subject CN=Int --ca -o {d}/int.csr"
+    ))
+    .ok();
+    run(&format!(
+        "cert issue --ca-key {d}/root.key --ca-cert {d}/root.pem {d}/int.csr --copy-extensions --ca -o {d}/int.pem"
+    ))
+    .ok();
+    run(&format!(
+        "cert request -k {d}/leaf.key --subject CN=Signer -o {d}/leaf.csr"
+    ))
+    .ok();
+    run(&format!(
+        "cert issue --ca-key {d}/int.key --ca-cert {d}/int.pem {d}/leaf.csr -o {d}/leaf.pem"
+    ))
+    .ok();
+    let content = s.write("msg.txt", b"release 2.0\n");
+    // Without the intermediate in the SignedData there is no path: 2.
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem {content} -o {d}/bare.p7s"
+    ))
+    .ok();
+    run(&format!("cms verify --ca {d}/root.pem {d}/bare.p7s")).code(2);
+    // --chain embeds it (a duplicate of the signer's certificate is left out).
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem --chain {d}/int.pem --chain {d}/leaf.pem {content} -o {d}/full.p7s"
+    ))
+    .ok();
+    let out = run(&format!("cms verify --ca {d}/root.pem {d}/full.p7s"))
+        .ok()
+        .text();
+    assert!(out.contains("  chain: OK to CN=Root\n"), "{out}");
+    assert!(
+        out.contains("    CN=Signer\n    CN=Int\n    CN=Root (trust anchor)"),
+        "{out}"
+    );
+    // A --chain file that holds no certificate is an error before signing.
+    s.write("junk.pem", b"junk");
+    run(&format!(
+        "cms sign -k {d}/leaf.key --cert {d}/leaf.pem --chain {d}/junk.pem {content} -o {d}/x.p7s"
+    ))
+    .usage_error("no certificate found");
+    assert!(!s.path("x.p7s").exists());
+}

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use sphincs::pki::cert::{self, CertOptions};
 use sphincs::pki::cms::{self, CmsSignOptions};
+use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
 use crate::errors::detached;
@@ -17,9 +18,14 @@ use crate::slh_dsa::SLHDSAPrivateKey;
 /// A self-signed certificate for `key` (RFC 9909) with subject and issuer
 /// `subject` (RFC 4514 text, "CN=Release signing,O=Example"), valid from now
 /// for `days` days; `ca=True` makes a CA certificate. PEM, or DER with
-/// `pem=False`.
+/// `pem=False`. The keyword options are the CLI's (`sphincs cert
+/// self-signed --help`), read by the core's parsers: `san` ("dns:NAME",
+/// "email:ADDR", "uri:URI"), `eku` and `key_usage` (names, each entry may
+/// be a comma list), `serial` (hex), `not_before` / `not_after` (RFC 3339),
+/// `path_len` (CA only). Bad values raise `ValueError`.
 #[pyfunction]
-#[pyo3(signature = (key, subject, days=365, *, ca=false, pem=true))]
+#[pyo3(signature = (key, subject, days=365, *, ca=false, pem=true, san=None, eku=None, key_usage=None, serial=None, not_before=None, not_after=None, path_len=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn self_signed_certificate<'py>(
     py: Python<'py>,
     key: &Bound<'py, SLHDSAPrivateKey>,
@@ -27,14 +33,71 @@ pub fn self_signed_certificate<'py>(
     days: u32,
     ca: bool,
     pem: bool,
+    san: Option<Vec<String>>,
+    eku: Option<Vec<String>>,
+    key_usage: Option<Vec<String>>,
+    serial: Option<&str>,
+    not_before: Option<&str>,
+    not_after: Option<&str>,
+    path_len: Option<u8>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let key = &key.get().inner;
     let name = cert::parse_name(subject).map_err(crate::errors::to_py)?;
-    let opts = CertOptions { days, ca };
+    let opts = cert_options(
+        days, ca, san, eku, key_usage, serial, not_before, not_after, path_len,
+    )
+    .map_err(crate::errors::to_py)?;
     let out = detached(py, || {
         cert::encode_certificate(&cert::self_signed(key, &name, opts)?, pem)
     })?;
     Ok(PyBytes::new(py, &out))
+}
+
+/// The core's options from the keyword arguments, through the core's parsers.
+#[allow(clippy::too_many_arguments)]
+fn cert_options(
+    days: u32,
+    ca: bool,
+    san: Option<Vec<String>>,
+    eku: Option<Vec<String>>,
+    key_usage: Option<Vec<String>>,
+    serial: Option<&str>,
+    not_before: Option<&str>,
+    not_after: Option<&str>,
+    path_len: Option<u8>,
+) -> Result<CertOptions, sphincs::Error> {
+    let mut ext = ExtensionOptions::default();
+    for s in san.unwrap_or_default() {
+        ext.san.push(extensions::parse_san(&s)?);
+    }
+    for e in eku.unwrap_or_default() {
+        for p in extensions::parse_eku(&e)? {
+            if !ext.eku.contains(&p) {
+                ext.eku.push(p);
+            }
+        }
+    }
+    if let Some(list) = key_usage {
+        let mut usages = Vec::new();
+        for k in list {
+            for u in extensions::parse_key_usage(&k)? {
+                if !usages.contains(&u) {
+                    usages.push(u);
+                }
+            }
+        }
+        ext.key_usage = Some(usages);
+    }
+    Ok(CertOptions {
+        days,
+        ca,
+        path_len,
+        not_before: not_before.map(extensions::parse_time).transpose()?,
+        not_after: not_after.map(extensions::parse_time).transpose()?,
+        serial: serial.map(extensions::parse_serial).transpose()?,
+        extensions: ext,
+        copy_extensions: false,
+    })
 }
 
 /// Checks a certificate (PEM or DER) now: against `issuer` (the issuer's

@@ -86,3 +86,41 @@ def test_cli_verifies_what_python_signed(key, cert, cli, tmp_path):
         check=False,
     )
     assert bad.returncode == 1, bad.stderr
+
+
+def test_self_signed_certificate_options(key, cli, tmp_path):
+    cert = sphincs.self_signed_certificate(
+        key,
+        "CN=Code signing",
+        10,
+        san=["dns:example.org", "email:release@example.org"],
+        eku=["codeSigning,emailProtection"],
+        key_usage=["digitalSignature"],
+        serial="0a0b0c",
+        not_before="2025-06-01T00:00:00Z",
+    )
+    path = tmp_path / "c.pem"
+    path.write_bytes(cert)
+    shown = subprocess.run(
+        [cli, "cert", "show", path], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Serial:     0a0b0c" in shown
+    assert "Not before: 2025-06-01T00:00:00Z" in shown
+    assert "Not after:  2025-06-11T00:00:00Z" in shown
+    assert "Subject alternative names: dns:example.org, email:release@example.org" in shown
+    assert "Extended key usage: codeSigning, emailProtection" in shown
+    assert "Key usage:  DigitalSignature (critical)" in shown
+    ca = sphincs.self_signed_certificate(key, "CN=CA", ca=True, path_len=0, pem=False)
+    assert sphincs.verify_certificate(ca) == "CN=CA"
+    for kwargs, message in [
+        ({"eku": ["codeSign"]}, "unknown extended key usage"),
+        ({"san": ["example.org"]}, "subject alternative name"),
+        ({"serial": "0"}, "positive"),
+        ({"serial": "ff" * 20}, "at most 20"),
+        ({"not_before": "2030-01-01", "not_after": "2029-01-01"}, "not before notAfter"),
+        ({"not_before": "yesterday"}, "RFC 3339"),
+        ({"key_usage": ["keyCertSign"]}, "CA certificates"),
+        ({"path_len": 1}, "path length"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            sphincs.self_signed_certificate(key, "CN=Bad", **kwargs)

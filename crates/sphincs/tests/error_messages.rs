@@ -61,7 +61,16 @@ fn a_pem_without_its_end_line_is_said_to_be_cut_short() {
     );
     assert!(!msg.contains("pre-encapsulation"), "{msg}");
     let name = cert::parse_name("CN=x").unwrap();
-    let c = cert::self_signed(&key(), &name, CertOptions { days: 1, ca: true }).unwrap();
+    let c = cert::self_signed(
+        &key(),
+        &name,
+        CertOptions {
+            days: 1,
+            ca: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let pem = cert::encode_certificate(&c, true).unwrap();
     let cut = &pem[..pem.windows(8).position(|w| w == b"-----END").unwrap()];
     let msg = text(cert::parse_certificate(cut).unwrap_err());
@@ -71,7 +80,16 @@ fn a_pem_without_its_end_line_is_said_to_be_cut_short() {
 #[test]
 fn signature_algorithms_differing_in_parameters_are_named() {
     let name = cert::parse_name("CN=x").unwrap();
-    let c = cert::self_signed(&key(), &name, CertOptions { days: 1, ca: true }).unwrap();
+    let c = cert::self_signed(
+        &key(),
+        &name,
+        CertOptions {
+            days: 1,
+            ca: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let der = cert::encode_certificate(&c, false).unwrap();
     // Certificate ::= SEQUENCE { tbs, signatureAlgorithm, signature }: give
     // the outer AlgorithmIdentifier NULL parameters (the OID unchanged) and

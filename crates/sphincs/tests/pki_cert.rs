@@ -21,7 +21,11 @@ fn key(alg: Algorithm, seed: u8, hashed: bool) -> DynSigningKey {
 }
 
 fn ca_opts() -> CertOptions {
-    CertOptions { days: 30, ca: true }
+    CertOptions {
+        days: 30,
+        ca: true,
+        ..Default::default()
+    }
 }
 
 /// Every position of `needle` in `hay`.

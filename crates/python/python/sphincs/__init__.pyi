@@ -2,7 +2,7 @@
 
 import enum
 import os
-from typing import BinaryIO, ClassVar, Iterable, Optional, Tuple, Union
+from typing import BinaryIO, ClassVar, Iterable, Optional, Sequence, Tuple, Union
 
 Buffer = Union[bytes, bytearray, memoryview]
 #: A path (str, bytes or os.PathLike) or a binary file object with read().
@@ -365,9 +365,25 @@ def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 
 # Certificates (RFC 9909) and CMS SignedData (RFC 9814); bytes in, bytes out.
 def self_signed_certificate(
-    key: SLHDSAPrivateKey, subject: str, days: int = 365, *, ca: bool = False, pem: bool = True
+    key: SLHDSAPrivateKey,
+    subject: str,
+    days: int = 365,
+    *,
+    ca: bool = False,
+    pem: bool = True,
+    san: Optional[Sequence[str]] = None,
+    eku: Optional[Sequence[str]] = None,
+    key_usage: Optional[Sequence[str]] = None,
+    serial: Optional[str] = None,
+    not_before: Optional[str] = None,
+    not_after: Optional[str] = None,
+    path_len: Optional[int] = None,
 ) -> bytes:
-    """A self-signed certificate, valid from now for `days` days (PEM, or DER with pem=False)."""
+    """A self-signed certificate, valid from now (or not_before) for `days` days (PEM, or DER with pem=False).
+
+    san: "dns:NAME" / "email:ADDR" / "uri:URI"; eku: codeSigning, emailProtection, serverAuth,
+    clientAuth, timeStamping; key_usage: digitalSignature, nonRepudiation, keyCertSign, cRLSign;
+    serial: hex; not_before / not_after: RFC 3339. ValueError for bad values."""
 def verify_certificate(certificate: Buffer, issuer: Optional[Buffer] = None) -> str:
     """Checks the certificate now (against `issuer`, or itself); returns its subject."""
 def cms_sign(

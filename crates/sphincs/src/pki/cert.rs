@@ -21,14 +21,16 @@ use x509_cert::builder::profile::BuilderProfile;
 use x509_cert::builder::{Builder, CertificateBuilder, RequestBuilder};
 use x509_cert::certificate::{Certificate, TbsCertificate};
 use x509_cert::ext::pkix::{
-    AuthorityKeyIdentifier, BasicConstraints, KeyUsage, KeyUsages, SubjectKeyIdentifier,
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, SubjectAltName,
+    SubjectKeyIdentifier,
 };
 use x509_cert::ext::{Extension, ToExtension};
 use x509_cert::name::Name;
 use x509_cert::request::CertReq;
 use x509_cert::serial_number::SerialNumber;
-use x509_cert::time::Validity;
+use x509_cert::time::{Time, Validity};
 
+use super::extensions::{self, ExtensionOptions};
 use super::{
     der_or_pem, from_der, from_der_exact, pem_or_der, to_der, verify_rfc9909, verifying_key_of,
     PkiSigner,
@@ -41,14 +43,30 @@ pub const CERTIFICATE_LABEL: &str = "CERTIFICATE";
 pub const REQUEST_LABEL: &str = "CERTIFICATE REQUEST";
 
 /// What a new certificate is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CertOptions {
-    /// Days from now until notAfter (notBefore is now).
+    /// Days from notBefore until notAfter (unless `not_after` is given).
     pub days: u32,
     /// A CA certificate (basicConstraints cA, keyUsage keyCertSign and
     /// cRLSign besides digitalSignature) rather than a signing key's
     /// (digitalSignature, nonRepudiation).
     pub ca: bool,
+    /// A CA certificate's pathLenConstraint: how many intermediate CA
+    /// certificates may follow it (none: no limit). Only with `ca`.
+    pub path_len: Option<u8>,
+    /// notBefore (default: now).
+    pub not_before: Option<SystemTime>,
+    /// notAfter (default: notBefore plus `days`); must be after notBefore.
+    pub not_after: Option<SystemTime>,
+    /// The serial number (default: 16 random octets); see
+    /// [`super::extensions::parse_serial`].
+    pub serial: Option<SerialNumber>,
+    /// subjectAltName, extendedKeyUsage and keyUsage.
+    pub extensions: ExtensionOptions,
+    /// [`issue`] only: copy the subjectAltName, extendedKeyUsage and keyUsage
+    /// a request asks for (those in `extensions` take precedence). A request
+    /// asking for a CA certificate is refused unless `ca` is set.
+    pub copy_extensions: bool,
 }
 
 impl Default for CertOptions {
@@ -56,6 +74,12 @@ impl Default for CertOptions {
         CertOptions {
             days: 365,
             ca: false,
+            path_len: None,
+            not_before: None,
+            not_after: None,
+            serial: None,
+            extensions: ExtensionOptions::default(),
+            copy_extensions: false,
         }
     }
 }
@@ -111,8 +135,26 @@ pub fn self_signed(
 
 /// A PKCS#10 request for `key` with subject `subject`, signed by `key`.
 pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
+    request_with(key, subject, &ExtensionOptions::default(), false)
+}
+
+/// A PKCS#10 request asking, in its extensionRequest attribute (PKCS#9),
+/// for the extensions of `extensions` and, with `ca`, for a CA certificate
+/// (basicConstraints cA). Only what is asked for is written: no keyUsage
+/// unless `extensions.key_usage` is set.
+pub fn request_with(
+    key: &DynSigningKey,
+    subject: &Name,
+    extensions: &ExtensionOptions,
+    ca: bool,
+) -> Result<CertReq, Error> {
     super::signature_algorithm(key)?;
-    let builder = RequestBuilder::new(subject.clone()).map_err(builder_error)?;
+    let mut builder = RequestBuilder::new(subject.clone()).map_err(builder_error)?;
+    for ext in super::extensions::request_extensions(extensions, ca)? {
+        builder
+            .add_extension(ext)
+            .map_err(|e| Error::Pki(format!("adding a requested extension failed: {e}")))?;
+    }
     builder
         .build::<_, super::PkiSignature>(&PkiSigner(key))
         .map_err(builder_error)
@@ -141,6 +183,25 @@ pub fn issue(
         ));
     }
     check_is_ca(ca_cert)?;
+    let mut opts = opts;
+    if opts.copy_extensions {
+        let asked = super::extensions::requested_extensions(csr)?;
+        if asked.ca && !opts.ca {
+            return Err(Error::Pki(
+                "the request asks for a CA certificate (basicConstraints cA); it is not copied unless the issuer asks for a CA certificate explicitly".into(),
+            ));
+        }
+        let ext = &mut opts.extensions;
+        if ext.san.is_empty() {
+            ext.san = asked.options.san;
+        }
+        if ext.eku.is_empty() {
+            ext.eku = asked.options.eku;
+        }
+        if ext.key_usage.is_none() {
+            ext.key_usage = asked.options.key_usage;
+        }
+    }
     build(
         ca_key,
         csr.info.subject.clone(),
@@ -296,17 +357,117 @@ pub fn describe(cert: &Certificate) -> String {
         mode_name(cert.signature_algorithm()),
         cert.signature_algorithm().oid
     );
-    if let Ok(Some((critical, bc))) = tbs.get_extension::<BasicConstraints>() {
-        out += &format!(
-            "Basic constraints: CA {}{}\n",
-            bc.ca,
-            if critical { " (critical)" } else { "" }
-        );
+    describe_extensions(
+        tbs.extensions().map(|e| e.as_slice()).unwrap_or(&[]),
+        &mut out,
+    );
+    out
+}
+
+/// The lines for the extensions we know, and the OIDs of the others.
+fn describe_extensions(exts: &[Extension], out: &mut String) {
+    use der::Decode;
+    let crit = |e: &Extension| if e.critical { " (critical)" } else { "" };
+    for e in exts {
+        let der = e.extn_value.as_bytes();
+        let line = match e.extn_id.to_string().as_str() {
+            "2.5.29.19" => BasicConstraints::from_der(der).map(|bc| {
+                format!(
+                    "Basic constraints: CA {}{}{}",
+                    bc.ca,
+                    bc.path_len_constraint
+                        .map(|n| format!(", path length {n}"))
+                        .unwrap_or_default(),
+                    crit(e)
+                )
+            }),
+            "2.5.29.15" => KeyUsage::from_der(der).map(|ku| {
+                format!(
+                    "Key usage:  {}{}",
+                    extensions::key_usage_names(&ku),
+                    crit(e)
+                )
+            }),
+            "2.5.29.37" => ExtendedKeyUsage::from_der(der).map(|eku| {
+                format!(
+                    "Extended key usage: {}{}",
+                    extensions::eku_names(&eku),
+                    crit(e)
+                )
+            }),
+            "2.5.29.17" => SubjectAltName::from_der(der).map(|san| {
+                format!(
+                    "Subject alternative names: {}{}",
+                    extensions::san_names(&san),
+                    crit(e)
+                )
+            }),
+            "2.5.29.14" | "2.5.29.35" => continue,
+            oid => Ok(format!("Extension:  {oid}{}", crit(e))),
+        };
+        *out += &match line {
+            Ok(l) => format!("{l}\n"),
+            Err(err) => format!("Extension:  {} (unreadable: {err})\n", e.extn_id),
+        };
     }
-    if let Ok(Some((_, ku))) = tbs.get_extension::<KeyUsage>() {
-        let names: Vec<String> = ku.0.into_iter().map(|u| format!("{u:?}")).collect();
-        out += &format!("Key usage:  {}\n", names.join(", "));
+}
+
+/// A plain-text description of a request: subject, key, signature
+/// algorithm, the extensions it asks for, and whether its self-signature
+/// verifies.
+pub fn describe_request(csr: &CertReq) -> String {
+    let mut out = String::from("Certificate request (PKCS#10)\n");
+    out += &format!("Subject:    {}\n", csr.info.subject);
+    let key = match verifying_key_of(csr.info.public_key.owned_to_ref()) {
+        Ok(k) => format!(
+            "{} ({}), OID {}",
+            k.algorithm(),
+            k.mode(),
+            k.mode().oid(k.algorithm()).unwrap_or_default()
+        ),
+        Err(e) => format!(
+            "OID {} (not SLH-DSA: {e})",
+            csr.info.public_key.algorithm.oid
+        ),
+    };
+    out += &format!("Public key: {key}\n");
+    out += &format!(
+        "Signature:  {}, OID {}\n",
+        mode_name(&csr.algorithm),
+        csr.algorithm.oid
+    );
+    let mut requested = Vec::new();
+    let mut unreadable = None;
+    for attr in csr.info.attributes.iter() {
+        if attr.oid != extensions::EXTENSION_REQUEST_OID {
+            out += &format!("Attribute:  {}\n", attr.oid);
+            continue;
+        }
+        for v in attr.values.iter() {
+            match v.decode_as::<Vec<Extension>>() {
+                Ok(exts) => requested.extend(exts),
+                Err(e) => unreadable = Some(e),
+            }
+        }
     }
+    if requested.is_empty() {
+        out += "Requested extensions: none\n";
+    } else {
+        out += "Requested extensions:\n";
+        let mut lines = String::new();
+        describe_extensions(&requested, &mut lines);
+        for l in lines.lines() {
+            out += &format!("  {l}\n");
+        }
+    }
+    if let Some(e) = unreadable {
+        out += &format!("Requested extensions: unreadable ({e})\n");
+    }
+    out += &match verify_request(csr) {
+        Ok(()) => "Self-signature: verifies with the request's own key\n".to_string(),
+        Err(Error::InvalidSignature) => "Self-signature: DOES NOT VERIFY\n".to_string(),
+        Err(e) => format!("Self-signature: cannot be checked ({e})\n"),
+    };
     out
 }
 
@@ -319,7 +480,7 @@ fn mode_name(id: &spki::AlgorithmIdentifierOwned) -> String {
     }
 }
 
-fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(), Error> {
+pub(crate) fn check_validity(cert: &Certificate, what: &str, now: SystemTime) -> Result<(), Error> {
     let v = cert.tbs_certificate().validity();
     if now < v.not_before.to_system_time() {
         return Err(Error::VerificationFailed(format!(
@@ -427,26 +588,68 @@ fn build(
     opts: CertOptions,
 ) -> Result<Certificate, Error> {
     super::signature_algorithm(signer)?;
-    let validity = Validity::from_now(Duration::from_secs(u64::from(opts.days) * 86_400))
-        .map_err(|e| Error::Pki(format!("validity of {} days: {e}", opts.days)))?;
+    let validity = validity_of(&opts)?;
+    if opts.path_len.is_some() && !opts.ca {
+        return Err(Error::Pki(
+            "a path length constraint is for CA certificates".into(),
+        ));
+    }
     let profile = Profile {
         subject,
         issuer,
         ca: opts.ca,
+        path_len: opts.path_len,
+        key_usage: extensions::key_usage_for(&opts.extensions, opts.ca)?,
+        san: extensions::subject_alt_name(&opts.extensions)?,
+        eku: extensions::extended_key_usage(&opts.extensions),
     };
-    let builder = CertificateBuilder::new(profile, random_serial()?, validity, spki)
-        .map_err(builder_error)?;
+    let serial = match opts.serial {
+        Some(s) => s,
+        None => random_serial()?,
+    };
+    let builder =
+        CertificateBuilder::new(profile, serial, validity, spki).map_err(builder_error)?;
     builder
         .build::<_, super::PkiSignature>(&PkiSigner(signer))
         .map_err(builder_error)
 }
 
+/// notBefore and notAfter of the options, checked.
+fn validity_of(opts: &CertOptions) -> Result<Validity, Error> {
+    let not_before = opts.not_before.unwrap_or_else(SystemTime::now);
+    let not_after = match opts.not_after {
+        Some(t) => t,
+        None => not_before
+            .checked_add(Duration::from_secs(u64::from(opts.days) * 86_400))
+            .ok_or_else(|| Error::Pki(format!("validity of {} days is too long", opts.days)))?,
+    };
+    let time = |t: SystemTime, what: &str| {
+        Time::try_from(t).map_err(|e| {
+            Error::Pki(format!(
+                "{what} cannot be written in a certificate (years 1970 to 9999): {e}"
+            ))
+        })
+    };
+    let (nb, na) = (time(not_before, "notBefore")?, time(not_after, "notAfter")?);
+    if na.to_unix_duration() <= nb.to_unix_duration() {
+        return Err(Error::Pki(format!(
+            "notBefore ({nb}) is not before notAfter ({na})"
+        )));
+    }
+    Ok(Validity::new(nb, na))
+}
+
 /// Our certificate profile: basic constraints and key usage (both critical),
-/// subject and authority key identifiers.
+/// subject and authority key identifiers, and the subjectAltName and
+/// extendedKeyUsage asked for.
 struct Profile {
     subject: Name,
     issuer: Name,
     ca: bool,
+    path_len: Option<u8>,
+    key_usage: KeyUsage,
+    san: Option<SubjectAltName>,
+    eku: Option<ExtendedKeyUsage>,
 }
 
 impl BuilderProfile for Profile {
@@ -468,15 +671,10 @@ impl BuilderProfile for Profile {
         let mut exts: Vec<Extension> = Vec::new();
         let bc = BasicConstraints {
             ca: self.ca,
-            path_len_constraint: None,
+            path_len_constraint: self.path_len,
         };
         exts.push((&bc).to_extension(subject, &exts)?);
-        let usages = if self.ca {
-            KeyUsages::DigitalSignature | KeyUsages::KeyCertSign | KeyUsages::CRLSign
-        } else {
-            KeyUsages::DigitalSignature | KeyUsages::NonRepudiation
-        };
-        exts.push((&KeyUsage(usages)).to_extension(subject, &exts)?);
+        exts.push((&self.key_usage).to_extension(subject, &exts)?);
         let ski = SubjectKeyIdentifier::try_from(spk)?;
         exts.push((&ski).to_extension(subject, &exts)?);
         let aki = AuthorityKeyIdentifier {
@@ -487,6 +685,12 @@ impl BuilderProfile for Profile {
             authority_cert_serial_number: None,
         };
         exts.push((&aki).to_extension(subject, &exts)?);
+        if let Some(san) = &self.san {
+            exts.push(san.to_extension(subject, &exts)?);
+        }
+        if let Some(eku) = &self.eku {
+            exts.push(eku.to_extension(subject, &exts)?);
+        }
         Ok(exts)
     }
 }

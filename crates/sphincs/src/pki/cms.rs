@@ -151,6 +151,20 @@ pub fn sign(
     opts: CmsSignOptions,
     now: SystemTime,
 ) -> Result<SignedDataParts, Error> {
+    sign_with_chain(key, cert, &[], content, opts, now)
+}
+
+/// As [`sign`], also embedding the certificates of `chain` (intermediate CA
+/// certificates, for a verifier to build the path to its trust anchor;
+/// duplicates of `cert` or of each other are left out).
+pub fn sign_with_chain(
+    key: &DynSigningKey,
+    cert: &Certificate,
+    chain: &[Certificate],
+    content: &mut dyn MessageSource,
+    opts: CmsSignOptions,
+    now: SystemTime,
+) -> Result<SignedDataParts, Error> {
     let alg = key.algorithm();
     if let KeyMode::HashSlhDsa(_) = key.mode() {
         return Err(Error::Pki(format!(
@@ -207,10 +221,17 @@ pub fn sign(
     digests.insert(digest_alg).map_err(der_error)?;
     let digests = to_der(&digests, "digest algorithms")?;
     let mut certs = CertificateSet(SetOfVec::new());
-    certs
-        .0
-        .insert(CertificateChoices::Certificate(cert.clone()))
-        .map_err(der_error)?;
+    let mut seen: Vec<&Certificate> = Vec::with_capacity(chain.len() + 1);
+    for c in std::iter::once(cert).chain(chain) {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
+        certs
+            .0
+            .insert(CertificateChoices::Certificate(c.clone()))
+            .map_err(der_error)?;
+    }
     let mut certs = to_der(&certs, "certificates")?;
     certs[0] = 0xa0; // SET OF → [0] IMPLICIT, constructed
     let mut infos = SignerInfos(SetOfVec::new());
@@ -342,6 +363,22 @@ pub struct ParsedSignedData {
     signers: Vec<(SignerInfo, Option<Vec<u8>>)>,
 }
 
+impl ParsedSignedData {
+    /// The certificates the SignedData carries (other certificate formats
+    /// are skipped).
+    pub fn certificates(&self) -> Vec<Certificate> {
+        self.signed_data
+            .certificates
+            .iter()
+            .flat_map(|set| set.0.iter())
+            .filter_map(|choice| match choice {
+                CertificateChoices::Certificate(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 impl std::ops::Deref for ParsedSignedData {
     type Target = SignedData;
     fn deref(&self) -> &SignedData {
@@ -430,6 +467,9 @@ pub struct SignerCheck {
     pub checked: bool,
     /// `Ok` if it verified.
     pub result: Result<(), Error>,
+    /// The signer's certificate, when it verified (for a chain check with
+    /// [`super::chain::verify_chain`]).
+    pub certificate: Option<Certificate>,
 }
 
 /// Verifies the SignerInfos of `sd` and reports on each (see [`verify`] for
@@ -475,6 +515,7 @@ pub fn verify_signers(
             signing_time: None,
             checked: cert.is_none_or(|c| names(info, c)),
             result: Ok(()),
+            certificate: None,
         };
         if check.checked {
             let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
@@ -483,8 +524,9 @@ pub fn verify_signers(
                 (None, None) => unreachable!("checked above"),
             };
             check.result = verify_one(sd, info, attrs.as_deref(), cert, source, &mut digests).map(
-                |(subject, time)| {
-                    check.signer = Some(subject);
+                |(signer_cert, time)| {
+                    check.signer = Some(signer_cert.tbs_certificate().subject().to_string());
+                    check.certificate = Some(signer_cert);
                     check.signing_time = time;
                 },
             );
@@ -558,7 +600,7 @@ fn verify_one(
     cert: Option<&Certificate>,
     source: &mut dyn MessageSource,
     digests: &mut Vec<(PreHash, Vec<u8>)>,
-) -> Result<(String, Option<String>), Error> {
+) -> Result<(Certificate, Option<String>), Error> {
     let signer_cert = find_signer(sd, info, cert)?;
     // A signer key of another family leaves the SignerInfo unchecked, not invalid.
     let key = verifying_key_of(
@@ -606,10 +648,7 @@ fn verify_one(
             ))
         }
     };
-    Ok((
-        signer_cert.tbs_certificate().subject().to_string(),
-        signing_time,
-    ))
+    Ok((signer_cert.clone(), signing_time))
 }
 
 struct EmbeddedSource<'a>(&'a [u8]);

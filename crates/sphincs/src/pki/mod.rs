@@ -18,7 +18,9 @@ use crate::{DynSigningKey, DynVerifyingKey, Error, KeyMode, Randomness, SignOpti
 
 mod ber;
 pub mod cert;
+pub mod chain;
 pub mod cms;
+pub mod extensions;
 mod signer;
 
 /// The ASN.1 types of the API, re-exported so callers need not depend on
