@@ -270,13 +270,24 @@ impl<P: ParameterSet> SigningKey<P> {
     /// wiped. Without `std` there is no OS randomness: pass
     /// [`Randomness::Given`] or [`Randomness::Deterministic`]; and without
     /// `alloc`, `fault_hardened` is [`Error::Unsupported`] (it needs a second
-    /// signature buffer).
+    /// signature buffer), and so is signing with a draft SP 800-230 set (its
+    /// tree cache needs a heap; verification works without one).
     pub fn sign_into(
         &self,
         msg: &[u8],
         opts: &SignOptions<'_>,
         sig: &mut [u8],
     ) -> Result<(), Error> {
+        // Without a heap a one-tree set keeps no tree cache: each signature
+        // would rebuild its 2^21–2^22-leaf tree, which is not offered.
+        #[cfg(not(feature = "alloc"))]
+        if crate::tree_cache::uses_cache(&P::PARAMS) {
+            zeroize::Zeroize::zeroize(sig);
+            return Err(Error::Unsupported {
+                family: "SLH-DSA draft SP 800-230 (ipd)",
+                what: "signing without the `alloc` feature (their tree cache needs a heap)",
+            });
+        }
         let prehash = self.mode.resolve(P::ALGORITHM, opts.prehash)?;
         let n = P::PARAMS.n;
         let rnd = addrnd(opts.randomness, n)?;
