@@ -455,8 +455,8 @@ const char *sphincs_strerror(int status);
 sphincs_status sphincs_alg_by_name(const char *name, const sphincs_alg **alg);
 
 /**
- * The number of parameter sets (49: 12 FIPS 205, 36 SPHINCS+ round 3.1,
- * then SPHINCS-256).
+ * The number of parameter sets (55: 12 FIPS 205, 36 SPHINCS+ round 3.1,
+ * SPHINCS-256, then the six draft SP 800-230 sets).
  */
 size_t sphincs_alg_count(void);
 

@@ -99,8 +99,8 @@ pub unsafe extern "C" fn sphincs_alg_by_name(
     })
 }
 
-/// The number of parameter sets (49: 12 FIPS 205, 36 SPHINCS+ round 3.1,
-/// then SPHINCS-256).
+/// The number of parameter sets (55: 12 FIPS 205, 36 SPHINCS+ round 3.1,
+/// SPHINCS-256, then the six draft SP 800-230 sets).
 #[no_mangle]
 pub extern "C" fn sphincs_alg_count() -> usize {
     COUNT
@@ -197,8 +197,13 @@ mod tests {
 
     #[test]
     fn table_matches_the_core_lists() {
-        assert_eq!(sphincs_alg_count(), 49);
+        assert_eq!(sphincs_alg_count(), 55);
         assert_eq!(resolve(sphincs_alg_at(48)), Ok(AnyAlgorithm::Sphincs256));
+        // The draft SP 800-230 sets come after every earlier index.
+        for i in 49..55 {
+            assert_eq!(sphincs_alg_max_signatures(sphincs_alg_at(i)), 1 << 24);
+        }
+        assert_eq!(sphincs_alg_max_signatures(sphincs_alg_at(0)), 0);
         for i in 0..COUNT {
             let p = sphincs_alg_at(i);
             let a = resolve(p).unwrap();
