@@ -24,12 +24,13 @@ Usage::
 Make keys with ``sphincs keygen -a SLH-DSA-SHAKE-128f -o release.key --pub release.pub``
 or ``sphincs.SLHDSAPrivateKey.generate(...)`` and ``private_bytes_pem()``.
 """
+from __future__ import annotations
 
 import argparse
 import os
 import pathlib
 import sys
-from typing import Iterable, List, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 import sphincs
 
@@ -37,12 +38,12 @@ import sphincs
 VALID, INVALID, MISSING_SIGNATURE = "valid", "invalid signature", "missing signature"
 
 
-def sign_chunk(key, paths: Sequence[str], context: Optional[bytes] = None) -> List[bytes]:
+def sign_chunk(key, paths: Sequence[str], context: bytes | None = None) -> list[bytes]:
     """One task: the signatures of a chunk of files, each file streamed."""
     return [key.sign_file(p, context, threads=0) for p in paths]
 
 
-def verify_chunk(pub, paths: Sequence[str], context: Optional[bytes] = None) -> List[str]:
+def verify_chunk(pub, paths: Sequence[str], context: bytes | None = None) -> list[str]:
     """One task: each file of a chunk against its FILE.sig, streamed. A
     missing signature or an unreadable file is a result, not an exception."""
     results = []
@@ -70,14 +71,14 @@ def _chunks(seq: Sequence, size: int) -> Iterable[Sequence]:
         yield seq[i : i + size]
 
 
-def sign_files(client, key, paths: Sequence[str], chunk_size: int = 8, context: Optional[bytes] = None) -> List[bytes]:
+def sign_files(client, key, paths: Sequence[str], chunk_size: int = 8, context: bytes | None = None) -> list[bytes]:
     """The signatures of `paths`, in order, computed by the cluster's workers."""
     key_future = client.scatter(key, broadcast=True)
     futures = [client.submit(sign_chunk, key_future, list(c), context, pure=False) for c in _chunks(paths, chunk_size)]
     return [sig for chunk in client.gather(futures) for sig in chunk]
 
 
-def verify_files(client, pub, paths: Sequence[str], chunk_size: int = 8, context: Optional[bytes] = None) -> List[str]:
+def verify_files(client, pub, paths: Sequence[str], chunk_size: int = 8, context: bytes | None = None) -> list[str]:
     """Each file checked against its FILE.sig by the cluster's workers: one
     of VALID, INVALID, MISSING_SIGNATURE or an "error: ..." line per file."""
     futures = [client.submit(verify_chunk, pub, list(c), context, pure=False) for c in _chunks(paths, chunk_size)]
@@ -102,7 +103,7 @@ def write_signatures(paths: Sequence[str], sigs: Sequence[bytes], force: bool) -
                 os.remove(temp)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     from dask.distributed import Client, LocalCluster
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -2,7 +2,8 @@
 # The Python suite, set up from the project's own files: a virtualenv under
 # target/python-venv with the pinned packages of crates/python/requirements-test.txt,
 # the `sphincs` CLI (for the key interop tests), the package built and installed
-# exactly as the README says (`pip install ./crates/python`), then pytest.
+# exactly as the README says (`pip install ./crates/python`), then ruff
+# (the package's lint settings are in crates/python/pyproject.toml) and pytest.
 # Extra arguments go to pytest (e.g. `-k acvp`, `-x`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
@@ -16,4 +17,5 @@ fi
 cargo build --release -p sphincs-cli
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python
 cd crates/python
+"$venv/bin/ruff" check --no-cache .
 "$venv/bin/python" -m pytest tests -q -p no:cacheprovider "$@"

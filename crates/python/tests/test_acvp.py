@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
 import sphincs
 from conftest import load_vectors
 

@@ -7,7 +7,6 @@ import io
 import os
 
 import pytest
-
 import sphincs
 
 ALG = "SLH-DSA-SHAKE-128f"
@@ -191,9 +190,8 @@ def test_files_and_streams(key, tmp_path):
     pub.verify(ph, data, prehash="SHA2-512")
     with pytest.raises(FileNotFoundError):
         key.sign_file(tmp_path / "missing")
-    with open(path, "r", encoding="latin-1") as text:
-        with pytest.raises(TypeError, match="binary mode"):
-            key.sign_file(text)
+    with open(path, encoding="latin-1") as text, pytest.raises(TypeError, match="binary mode"):
+        key.sign_file(text)
     with pytest.raises(TypeError):
         key.sign_file(12.5)
 

@@ -8,7 +8,6 @@ import importlib
 import os
 
 import pytest
-
 import sphincs
 
 pqcrypto = pytest.importorskip("pqcrypto")

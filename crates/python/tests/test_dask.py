@@ -8,12 +8,11 @@ import pathlib
 import sys
 
 import pytest
-
 import sphincs
 
 distributed = pytest.importorskip("dask.distributed")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
-import dask_sign  # noqa: E402
+import dask_sign
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ import mmap
 import pickle
 
 import pytest
-
 import sphincs
 
 

@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-
 import sphincs
 
 ALG = "SLH-DSA-SHAKE-128f"
@@ -81,9 +80,8 @@ def test_a_file_rewritten_between_passes_is_refused(key, tmp_path):
                 path.write_bytes(b"y" * 200_000)
             return data
 
-    with Racing(path, "rb") as f:
-        with pytest.raises(OSError, match="message changed"):
-            key.sign_file(f, deterministic=True)
+    with Racing(path, "rb") as f, pytest.raises(OSError, match="message changed"):
+        key.sign_file(f, deterministic=True)
 
 
 class _Returns(io.RawIOBase):

@@ -14,7 +14,7 @@ import pathlib
 import pytest
 
 slhdsa = pytest.importorskip("slhdsa")
-from slhdsa.lowlevel import parameters as lp  # noqa: E402
+from slhdsa.lowlevel import parameters as lp
 
 KAT = pathlib.Path(__file__).resolve().parents[2] / "sphincs/tests/data/sp800-230-kat.json.gz"
 
@@ -62,7 +62,7 @@ def test_slh_dsa_verifies_our_signatures(entry):
 
 # --- The same known answers through this package ---------------------------
 
-import sphincs  # noqa: E402
+import sphincs
 
 
 @pytest.mark.parametrize("entry", _entries(), ids=lambda e: e["algorithm"])

@@ -13,7 +13,6 @@ import random
 import subprocess
 
 import pytest
-
 import sphincs
 from conftest import VECTORS
 
@@ -142,7 +141,7 @@ def test_generate_and_compare():
 
 
 def run(cli, *args, ok=True):
-    p = subprocess.run([str(cli), *map(str, args)], capture_output=True)
+    p = subprocess.run([str(cli), *map(str, args)], check=False, capture_output=True)
     if ok:
         assert p.returncode == 0, p.stderr
     return p

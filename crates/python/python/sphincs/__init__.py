@@ -13,6 +13,7 @@ Every sign and verify call releases the GIL. Errors: ``ValueError`` or
 ``TypeError`` for bad arguments, :class:`InvalidSignature` for a signature
 that does not verify.
 """
+from __future__ import annotations
 
 import copyreg as _copyreg
 import enum as _enum
@@ -127,8 +128,7 @@ _INFO = {
 
 def _member_name(name: str) -> str:
     for prefix in ("SLH-DSA-", "sphincs-"):
-        if name.startswith(prefix):
-            name = name[len(prefix):]
+        name = name.removeprefix(prefix)
     return name.upper().replace("-", "_")
 
 
@@ -249,9 +249,10 @@ for _cls, _raw, _mode in (
     )
 del _cls, _raw, _mode
 
-try:
-    from importlib.metadata import version as _version
+from importlib.metadata import PackageNotFoundError as _NotInstalled
+from importlib.metadata import version as _version
 
+try:
     __version__ = _version("sphincs")
-except Exception:  # not installed as a distribution (e.g. a source checkout)
+except _NotInstalled:  # not installed as a distribution (e.g. a source checkout)
     __version__ = "unknown"

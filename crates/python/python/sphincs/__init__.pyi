@@ -2,14 +2,17 @@
 
 import enum
 import os
-from typing import BinaryIO, ClassVar, Iterable, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import BinaryIO, ClassVar
 
-Buffer = Union[bytes, bytearray, memoryview]
+from typing_extensions import TypeAlias
+
+Buffer: TypeAlias = bytes | bytearray | memoryview
 #: A path (str, bytes or os.PathLike) or a binary file object with read().
-FileArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
+FileArg: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes] | BinaryIO
 
 __version__: str
-PREHASHES: Tuple[str, ...]
+PREHASHES: tuple[str, ...]
 
 class Encoding(str, enum.Enum):
     PEM = "PEM"
@@ -56,7 +59,7 @@ class Algorithm(str, enum.Enum):
     SHAKE_256_24 = "SLH-DSA-SHAKE-256-24"
 
     @property
-    def max_signatures(self) -> Optional[int]:
+    def max_signatures(self) -> int | None:
         """2**24 for the draft SP 800-230 sets, None for the others."""
     @property
     def is_limited(self) -> bool:
@@ -72,7 +75,7 @@ class Algorithm(str, enum.Enum):
     @property
     def security_category(self) -> int: ...
     @property
-    def oid(self) -> Optional[str]:
+    def oid(self) -> str | None:
         """The RFC 9909 OID, dotted; None for the draft SP 800-230 sets (none is assigned)."""
 
 class SpxAlgorithm(str, enum.Enum):
@@ -128,31 +131,31 @@ class SpxAlgorithm(str, enum.Enum):
     @property
     def is_robust(self) -> bool: ...
 
-AlgorithmArg = Union[Algorithm, str]
-SpxAlgorithmArg = Union[SpxAlgorithm, str]
+AlgorithmArg: TypeAlias = Algorithm | str
+SpxAlgorithmArg: TypeAlias = SpxAlgorithm | str
 
 class SLHDSAPrivateKey:
     """An SLH-DSA private key. Signing releases the GIL."""
 
     @staticmethod
     def generate(
-        algorithm: AlgorithmArg, *, prehash: Optional[str] = None, threads: Optional[int] = None
-    ) -> "SLHDSAPrivateKey":
+        algorithm: AlgorithmArg, *, prehash: str | None = None, threads: int | None = None
+    ) -> SLHDSAPrivateKey:
         """A fresh key from the OS's randomness (FIPS 205 Algorithm 21): raw
         (mode "unrestricted"), or with `prehash` a HashSLH-DSA key bound to it
         (only the pre-hash RFC 9909 pairs with the set)."""
     @staticmethod
     def from_private_bytes(
-        algorithm: AlgorithmArg, data: Buffer, *, tree_cache: Optional[Buffer] = None, threads: Optional[int] = None
-    ) -> "SLHDSAPrivateKey":
+        algorithm: AlgorithmArg, data: Buffer, *, tree_cache: Buffer | None = None, threads: int | None = None
+    ) -> SLHDSAPrivateKey:
         """Loads a raw 4n-byte key; ValueError if its PK.root does not match its seeds.
         A draft SP 800-230 key given its saved ``tree_cache()`` loads without rebuilding its tree."""
-    def tree_cache(self) -> Optional[bytes]:
+    def tree_cache(self) -> bytes | None:
         """A draft SP 800-230 key's tree cache (public, under 1 MiB); None for other sets."""
     @staticmethod
     def from_seeds(
-        algorithm: AlgorithmArg, sk_seed: Buffer, sk_prf: Buffer, pk_seed: Buffer, *, threads: Optional[int] = None
-    ) -> "SLHDSAPrivateKey":
+        algorithm: AlgorithmArg, sk_seed: Buffer, sk_prf: Buffer, pk_seed: Buffer, *, threads: int | None = None
+    ) -> SLHDSAPrivateKey:
         """slh_keygen_internal (FIPS 205 Algorithm 18) from three n-byte seeds."""
     @property
     def algorithm(self) -> Algorithm: ...
@@ -163,17 +166,17 @@ class SLHDSAPrivateKey:
     @property
     def oid(self) -> str:
         """The RFC 9909 OID the key is written under (its mode's), dotted."""
-    def with_mode(self, mode: str) -> "SLHDSAPrivateKey":
+    def with_mode(self, mode: str) -> SLHDSAPrivateKey:
         """This key in another mode: "unrestricted", "pure" or the set's RFC 9909 pre-hash."""
     def sign(
         self,
         data: Buffer,
-        context: Optional[Buffer] = None,
+        context: Buffer | None = None,
         *,
-        prehash: Optional[str] = None,
+        prehash: str | None = None,
         deterministic: bool = False,
-        threads: Optional[int] = None,
-        randomness: Optional[Buffer] = None,
+        threads: int | None = None,
+        randomness: Buffer | None = None,
         fault_hardened: bool = False,
     ) -> bytes:
         """Signs data (FIPS 205 Algorithm 22, or 23 with a prehash name);
@@ -181,37 +184,37 @@ class SLHDSAPrivateKey:
     def sign_file(
         self,
         file: FileArg,
-        context: Optional[Buffer] = None,
+        context: Buffer | None = None,
         *,
-        prehash: Optional[str] = None,
+        prehash: str | None = None,
         deterministic: bool = False,
-        threads: Optional[int] = None,
-        randomness: Optional[Buffer] = None,
+        threads: int | None = None,
+        randomness: Buffer | None = None,
         fault_hardened: bool = False,
     ) -> bytes:
         """Signs a file or binary stream in bounded memory."""
     def sign_many(
         self,
         messages: Iterable[Buffer],
-        context: Optional[Buffer] = None,
+        context: Buffer | None = None,
         *,
-        prehash: Optional[str] = None,
+        prehash: str | None = None,
         deterministic: bool = False,
-        threads: Optional[int] = None,
+        threads: int | None = None,
         fault_hardened: bool = False,
     ) -> list[bytes]:
         """Signs every message in one call on `threads` threads (default: every core)."""
-    def sign_internal(self, message: Buffer, randomness: Optional[Buffer] = None) -> bytes:
+    def sign_internal(self, message: Buffer, randomness: Buffer | None = None) -> bytes:
         """slh_sign_internal (FIPS 205 Algorithm 19), for test vectors."""
-    def public_key(self) -> "SLHDSAPublicKey": ...
+    def public_key(self) -> SLHDSAPublicKey: ...
     def private_bytes_raw(self) -> bytes: ...
     def private_bytes_der(self) -> bytes: ...
     def private_bytes_pem(self) -> bytes: ...
     def private_bytes(
         self,
-        encoding: Union["Encoding", str],
-        format: Union["PrivateFormat", str],
-        encryption_algorithm: Union["NoEncryption", "BestAvailableEncryption"],
+        encoding: Encoding | str,
+        format: PrivateFormat | str,
+        encryption_algorithm: NoEncryption | BestAvailableEncryption,
     ) -> bytes:
         """PEM/DER PKCS#8, encrypted or not, or Raw/Raw/NoEncryption (pyca's shape)."""
 
@@ -219,7 +222,7 @@ class SLHDSAPublicKey:
     """An SLH-DSA public key. Verification releases the GIL."""
 
     @staticmethod
-    def from_public_bytes(algorithm: AlgorithmArg, data: Buffer) -> "SLHDSAPublicKey": ...
+    def from_public_bytes(algorithm: AlgorithmArg, data: Buffer) -> SLHDSAPublicKey: ...
     @property
     def algorithm(self) -> Algorithm: ...
     @property
@@ -227,14 +230,14 @@ class SLHDSAPublicKey:
         """As SLHDSAPrivateKey.mode."""
     @property
     def oid(self) -> str: ...
-    def with_mode(self, mode: str) -> "SLHDSAPublicKey": ...
+    def with_mode(self, mode: str) -> SLHDSAPublicKey: ...
     def verify(
-        self, signature: Buffer, data: Buffer, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
+        self, signature: Buffer, data: Buffer, context: Buffer | None = None, *, prehash: str | None = None
     ) -> None:
         """Returns None if valid; raises InvalidSignature if not. prehash=None
         verifies in the key's mode; ValueError against the mode."""
     def verify_file(
-        self, signature: Buffer, file: FileArg, context: Optional[Buffer] = None, *, prehash: Optional[str] = None
+        self, signature: Buffer, file: FileArg, context: Buffer | None = None, *, prehash: str | None = None
     ) -> None: ...
     def verify_internal(self, message: Buffer, signature: Buffer) -> bool:
         """slh_verify_internal (FIPS 205 Algorithm 20), for test vectors."""
@@ -251,11 +254,11 @@ class SpxPrivateKey:
     """A SPHINCS+ round-3.1 private key (raw bytes; no context, no pre-hash)."""
 
     @staticmethod
-    def generate(algorithm: SpxAlgorithmArg, *, threads: Optional[int] = None) -> "SpxPrivateKey": ...
+    def generate(algorithm: SpxAlgorithmArg, *, threads: int | None = None) -> SpxPrivateKey: ...
     @staticmethod
-    def from_private_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> "SpxPrivateKey": ...
+    def from_private_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> SpxPrivateKey: ...
     @staticmethod
-    def from_seed(algorithm: SpxAlgorithmArg, seed: Buffer, *, threads: Optional[int] = None) -> "SpxPrivateKey":
+    def from_seed(algorithm: SpxAlgorithmArg, seed: Buffer, *, threads: int | None = None) -> SpxPrivateKey:
         """crypto_sign_seed_keypair on the 3n bytes SK.seed || SK.prf || PK.seed."""
     @property
     def algorithm(self) -> SpxAlgorithm: ...
@@ -264,8 +267,8 @@ class SpxPrivateKey:
         data: Buffer,
         *,
         deterministic: bool = False,
-        threads: Optional[int] = None,
-        randomness: Optional[Buffer] = None,
+        threads: int | None = None,
+        randomness: Buffer | None = None,
         fault_hardened: bool = False,
     ) -> bytes: ...
     def sign_file(
@@ -273,8 +276,8 @@ class SpxPrivateKey:
         file: FileArg,
         *,
         deterministic: bool = False,
-        threads: Optional[int] = None,
-        randomness: Optional[Buffer] = None,
+        threads: int | None = None,
+        randomness: Buffer | None = None,
         fault_hardened: bool = False,
     ) -> bytes: ...
     def sign_many(
@@ -282,17 +285,17 @@ class SpxPrivateKey:
         messages: Iterable[Buffer],
         *,
         deterministic: bool = False,
-        threads: Optional[int] = None,
+        threads: int | None = None,
         fault_hardened: bool = False,
     ) -> list[bytes]: ...
-    def public_key(self) -> "SpxPublicKey": ...
+    def public_key(self) -> SpxPublicKey: ...
     def private_bytes_raw(self) -> bytes: ...
 
 class SpxPublicKey:
     """A SPHINCS+ round-3.1 public key."""
 
     @staticmethod
-    def from_public_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> "SpxPublicKey": ...
+    def from_public_bytes(algorithm: SpxAlgorithmArg, data: Buffer) -> SpxPublicKey: ...
     @property
     def algorithm(self) -> SpxAlgorithm: ...
     def verify(self, signature: Buffer, data: Buffer) -> None: ...
@@ -312,17 +315,17 @@ class Sphincs256PrivateKey:
     private_key_size: ClassVar[int]
     signature_size: ClassVar[int]
     @staticmethod
-    def generate() -> "Sphincs256PrivateKey": ...
+    def generate() -> Sphincs256PrivateKey: ...
     @staticmethod
-    def from_private_bytes(data: Buffer) -> "Sphincs256PrivateKey":
+    def from_private_bytes(data: Buffer) -> Sphincs256PrivateKey:
         """Any 1088 bytes are a key; ValueError for another length."""
-    def sign(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
+    def sign(self, data: Buffer, *, threads: int | None = None) -> bytes:
         """The 41000-byte detached signature (the same for any thread count)."""
-    def sign_attached(self, data: Buffer, *, threads: Optional[int] = None) -> bytes:
+    def sign_attached(self, data: Buffer, *, threads: int | None = None) -> bytes:
         """SUPERCOP crypto_sign: signature || data."""
-    def sign_many(self, messages: Iterable[Buffer], *, threads: Optional[int] = None) -> list[bytes]:
+    def sign_many(self, messages: Iterable[Buffer], *, threads: int | None = None) -> list[bytes]:
         """Signs every message in one call on `threads` threads (default: every core)."""
-    def public_key(self) -> "Sphincs256PublicKey": ...
+    def public_key(self) -> Sphincs256PublicKey: ...
     def private_bytes_raw(self) -> bytes: ...
 
 class Sphincs256PublicKey:
@@ -333,7 +336,7 @@ class Sphincs256PublicKey:
     private_key_size: ClassVar[int]
     signature_size: ClassVar[int]
     @staticmethod
-    def from_public_bytes(data: Buffer) -> "Sphincs256PublicKey": ...
+    def from_public_bytes(data: Buffer) -> Sphincs256PublicKey: ...
     def verify(self, signature: Buffer, data: Buffer) -> None:
         """Returns None if valid; raises InvalidSignature if not (wrong length included)."""
     def open(self, signed: Buffer) -> bytes:
@@ -344,22 +347,18 @@ class Sphincs256PublicKey:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
-AnyPublicKey = Union[SLHDSAPublicKey, SpxPublicKey, Sphincs256PublicKey]
-VerifyItem = Union[
-    Tuple[AnyPublicKey, Buffer, Buffer],
-    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer]],
-    Tuple[AnyPublicKey, Buffer, Buffer, Optional[Buffer], Optional[str]],
-]
+AnyPublicKey: TypeAlias = SLHDSAPublicKey | SpxPublicKey | Sphincs256PublicKey
+VerifyItem: TypeAlias = tuple[AnyPublicKey, Buffer, Buffer] | tuple[AnyPublicKey, Buffer, Buffer, Buffer | None] | tuple[AnyPublicKey, Buffer, Buffer, Buffer | None, str | None]
 
-def verify_many(items: Iterable[VerifyItem], *, threads: Optional[int] = None) -> list[bool]:
+def verify_many(items: Iterable[VerifyItem], *, threads: int | None = None) -> list[bool]:
     """(public_key, signature, data, context[, prehash]) tuples of any family -> True/False each.
     A context or pre-hash on a key whose family lacks it raises ValueError."""
 
 # The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
 # An encrypted key (ENCRYPTED PRIVATE KEY) needs password=; TypeError without
 # one (or with one for a plain key), ValueError for a wrong one.
-def load_pem_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
-def load_der_private_key(data: Buffer, password: Optional[Buffer] = None) -> SLHDSAPrivateKey: ...
+def load_pem_private_key(data: Buffer, password: Buffer | None = None) -> SLHDSAPrivateKey: ...
+def load_der_private_key(data: Buffer, password: Buffer | None = None) -> SLHDSAPrivateKey: ...
 def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 
@@ -371,20 +370,20 @@ def self_signed_certificate(
     *,
     ca: bool = False,
     pem: bool = True,
-    san: Optional[Sequence[str]] = None,
-    eku: Optional[Sequence[str]] = None,
-    key_usage: Optional[Sequence[str]] = None,
-    serial: Optional[str] = None,
-    not_before: Optional[str] = None,
-    not_after: Optional[str] = None,
-    path_len: Optional[int] = None,
+    san: Sequence[str] | None = None,
+    eku: Sequence[str] | None = None,
+    key_usage: Sequence[str] | None = None,
+    serial: str | None = None,
+    not_before: str | None = None,
+    not_after: str | None = None,
+    path_len: int | None = None,
 ) -> bytes:
     """A self-signed certificate, valid from now (or not_before) for `days` days (PEM, or DER with pem=False).
 
     san: "dns:NAME" / "email:ADDR" / "uri:URI"; eku: codeSigning, emailProtection, serverAuth,
     clientAuth, timeStamping; key_usage: digitalSignature, nonRepudiation, keyCertSign, cRLSign;
     serial: hex; not_before / not_after: RFC 3339. ValueError for bad values."""
-def verify_certificate(certificate: Buffer, issuer: Optional[Buffer] = None) -> str:
+def verify_certificate(certificate: Buffer, issuer: Buffer | None = None) -> str:
     """Checks the certificate now (against `issuer`, or itself); returns its subject."""
 def cms_sign(
     key: SLHDSAPrivateKey,
@@ -392,9 +391,9 @@ def cms_sign(
     data: Buffer,
     *,
     detached: bool = True,
-    digest: Optional[str] = None,
+    digest: str | None = None,
     pem: bool = False,
 ) -> bytes:
     """A CMS SignedData of `data`, detached by default (DER, or PEM with pem=True)."""
-def cms_verify(signed: Buffer, data: Optional[Buffer] = None, *, certificate: Optional[Buffer] = None) -> bytes:
+def cms_verify(signed: Buffer, data: Buffer | None = None, *, certificate: Buffer | None = None) -> bytes:
     """Verifies every SignerInfo; returns the content. `data` for a detached SignedData."""
