@@ -8,7 +8,8 @@
 //! (of an all-zero signature: verification does the same work whatever the
 //! bytes, and rejects it). With `all-sets` it also signs the message with
 //! the SHAKE-128f vector's key through `sign_into` (no heap, one thread) and
-//! checks that the signature is the checked-in one. It exits through
+//! checks that the signature is the checked-in one, and that signing under a
+//! draft SP 800-230 set is refused (no heap, so no tree cache). It exits through
 //! semihosting with status 0 only if every check held.
 //!
 //! The startup is minimal: a vector table, a reset handler that turns on the
@@ -333,6 +334,35 @@ fn check_signing(out: &mut Console) -> bool {
     same
 }
 
+/// Without a heap there is no tree cache, so signing under a draft SP 800-230
+/// set must be refused at once (not a 2^22-leaf rebuild per signature), with
+/// the output buffer wiped.
+#[cfg(feature = "all-sets")]
+fn refuses_one_tree_signing(out: &mut Console) -> bool {
+    use sphincs::{Randomness, Sha2_128_24, SignOptions, SigningKey};
+    let sk = match SigningKey::<Sha2_128_24>::from_bytes_unchecked(&[0x44; 64]) {
+        Ok(sk) => sk,
+        Err(e) => {
+            let _ = writeln!(out, "sign SP 800-230: FAIL: key: {e}");
+            return false;
+        }
+    };
+    let opts = SignOptions {
+        randomness: Randomness::Deterministic,
+        ..Default::default()
+    };
+    let mut sig = [0xa5u8; 3856];
+    let r = sign_into(&sk, &opts, &mut sig);
+    let refused = matches!(r, Err(Error::Unsupported { .. })) && sig.iter().all(|&b| b == 0);
+    let _ = writeln!(
+        out,
+        "{}: sign_into without a heap {}",
+        <Sha2_128_24 as sphincs::Instance>::NAME,
+        if refused { "refused, buffer wiped" } else { "FAIL: not refused cleanly" }
+    );
+    refused
+}
+
 #[cfg(feature = "all-sets")]
 #[inline(never)]
 fn sign_into<P: ParameterSet>(
@@ -377,6 +407,7 @@ fn run(out: &mut Console) -> bool {
             ok &= f(out);
         }
         ok &= check_signing(out);
+        ok &= refuses_one_tree_signing(out);
         ok
     };
     let _ = writeln!(out, "embedded-verify: {}", if ok { "ok" } else { "FAIL" });
