@@ -472,5 +472,6 @@ fn pem_encode_error(e: pem::Error) -> Error {
 
 pub mod encrypted;
 mod key_impls;
+mod pbes2;
 #[cfg(test)]
 mod tests;

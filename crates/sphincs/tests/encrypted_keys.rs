@@ -99,6 +99,71 @@ fn reads_pbkdf2_hmac_sha256() {
     assert_eq!(back.to_bytes().as_slice(), k.to_bytes().as_slice());
 }
 
+/// Our PBES2 (the derived key in a wiped buffer, `encoding::pbes2`) against
+/// RustCrypto's own `pkcs5` encrypt/decrypt, for every cipher and KDF we read:
+/// what `pkcs5` writes (AES-128/192/256-CBC, AES-128/256-GCM; PBKDF2 and
+/// scrypt) we read, and a wrong passphrase is a wrong passphrase under each;
+/// what we write `pkcs5` reads.
+#[test]
+fn every_pbes2_cipher_agrees_with_pkcs5() {
+    let k = key(Algorithm::Sha2_128f);
+    let plain = k.to_pkcs8_der().unwrap();
+    let salt = [7u8; 16];
+    let kdfs = [
+        pbes2::Parameters::generate_pbkdf2_sha256_aes128cbc(1000, &salt, [1; 16]).unwrap(),
+        pbes2::Parameters::generate_pbkdf2_sha256_aes256cbc(1000, &salt, [1; 16]).unwrap(),
+        pbes2::Parameters::generate_scrypt_aes128cbc(
+            pkcs8::pkcs5::scrypt::Params::new(10, 8, 1).unwrap(),
+            &salt,
+            [2; 16],
+        )
+        .unwrap(),
+        pbes2::Parameters::generate_scrypt_aes256cbc(
+            pkcs8::pkcs5::scrypt::Params::new(10, 8, 1).unwrap(),
+            &salt,
+            [2; 16],
+        )
+        .unwrap(),
+    ];
+    let mut all: Vec<pbes2::Parameters> = kdfs.to_vec();
+    for (i, scheme) in [
+        pbes2::EncryptionScheme::Aes192Cbc { iv: [3; 16] },
+        pbes2::EncryptionScheme::Aes128Gcm { nonce: [4; 12] },
+        pbes2::EncryptionScheme::Aes256Gcm { nonce: [5; 12] },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut p = kdfs[i % 2].clone();
+        p.encryption = scheme;
+        all.push(p);
+    }
+    for (i, params) in all.into_iter().enumerate() {
+        // pkcs5 writes, we read.
+        let theirs = params.encrypt(PASS, &plain).unwrap();
+        let info = EncryptedPrivateKeyInfo {
+            encryption_algorithm: EncryptionScheme::Pbes2(params.clone()),
+            encrypted_data: OctetStringRef::new(&theirs).unwrap(),
+        }
+        .to_der()
+        .unwrap();
+        let back = decrypt_private_key(&info, PASS).unwrap_or_else(|e| panic!("{i}: {e}"));
+        assert_eq!(back.as_slice(), plain.as_slice(), "{i}");
+        let e = decrypt_private_key(&info, b"not it").unwrap_err();
+        assert!(matches!(e, Error::WrongPassphrase), "{i}: {e:?}");
+    }
+    // What we write (scrypt, AES-256-CBC), pkcs5 reads.
+    let ours = k.to_encrypted_pkcs8_der(PASS).unwrap();
+    let info = EncryptedPrivateKeyInfoRef::from_der(&ours).unwrap();
+    let EncryptionScheme::Pbes2(params) = info.encryption_algorithm else {
+        panic!("not PBES2")
+    };
+    let back = params
+        .decrypt(PASS, info.encrypted_data.as_bytes())
+        .unwrap();
+    assert_eq!(back.as_slice(), plain.as_slice());
+}
+
 #[test]
 fn wrong_passphrase_and_truncation_are_clear_errors() {
     let k = key(Algorithm::Sha2_128f);

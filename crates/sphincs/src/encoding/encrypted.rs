@@ -8,8 +8,10 @@
 //! read PBES2 with scrypt or PBKDF2 (HMAC-SHA-224/256/384/512) and AES-CBC or
 //! AES-GCM, within [`MAX_SCRYPT_MEMORY`], [`MAX_SCRYPT_WORK`] and
 //! [`MAX_PBKDF2_ITERATIONS`], so that hostile parameters cost bounded time
-//! and memory. The passphrase is the caller's to wipe; the decrypted PKCS#8
-//! is returned in a buffer wiped on drop.
+//! and memory. The passphrase is the caller's to wipe; the derived key, the
+//! AES key schedules and every copy of the plaintext PKCS#8 are wiped
+//! (`super::pbes2`); the decrypted PKCS#8 is returned in a buffer wiped on
+//! drop.
 
 use crate::prelude::*;
 use der::asn1::OctetStringRef;
@@ -20,6 +22,7 @@ use pkcs8::pkcs5::EncryptionScheme;
 use pkcs8::{EncryptedPrivateKeyInfo, EncryptedPrivateKeyInfoRef};
 use zeroize::Zeroizing;
 
+use super::pbes2::{self as cipher, Pbes2Error};
 use super::{unwrap_pem, DerInput};
 use crate::Error;
 
@@ -77,7 +80,7 @@ pub fn encrypt_private_key_der(pkcs8_der: &[u8], passphrase: &[u8]) -> Result<Ve
         kdf: Kdf::Scrypt(scrypt),
         encryption: pbes2::EncryptionScheme::Aes256Cbc { iv },
     };
-    let ciphertext = params.encrypt(passphrase, pkcs8_der).map_err(pkcs5_error)?;
+    let ciphertext = cipher::encrypt(&params, passphrase, pkcs8_der).map_err(pbes2_error)?;
     EncryptedPrivateKeyInfo {
         encryption_algorithm: EncryptionScheme::Pbes2(params),
         encrypted_data: OctetStringRef::new(&ciphertext).map_err(der_error)?,
@@ -115,14 +118,8 @@ pub fn decrypt_private_key(input: &[u8], passphrase: &[u8]) -> Result<Zeroizing<
         }
     };
     check_kdf(&params.kdf)?;
-    let plain = Zeroizing::new(
-        params
-            .decrypt(passphrase, info.encrypted_data.as_bytes())
-            .map_err(|e| match e {
-                pkcs8::pkcs5::Error::DecryptFailed => wrong_passphrase(),
-                other => pkcs5_error(other),
-            })?,
-    );
+    let plain =
+        cipher::decrypt(params, passphrase, info.encrypted_data.as_bytes()).map_err(pbes2_error)?;
     // A wrong passphrase passes CBC's padding check about once in 256:
     // the plaintext is then not a key.
     if super::decode_private_key(&plain).is_err() {
@@ -187,8 +184,11 @@ fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
     Ok(())
 }
 
-fn pkcs5_error(e: pkcs8::pkcs5::Error) -> Error {
-    Error::Encoding(format!("{NAME}: {e}"))
+fn pbes2_error(e: Pbes2Error) -> Error {
+    match e {
+        Pbes2Error::Decrypt => wrong_passphrase(),
+        Pbes2Error::Parameters(why) => Error::Encoding(format!("{NAME}: {why}")),
+    }
 }
 
 fn der_error(e: der::Error) -> Error {
