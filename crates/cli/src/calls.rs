@@ -75,16 +75,17 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
             c.h = leaves - 1.0;
         }
         "sign" if alg.is_sp800_230() => {
-            // A loaded key's tree cache: one subtree of 2^CACHE_LEVEL leaves,
-            // the levels above from the kept nodes, then the verification
-            // every signature of these sets gets before release.
+            // A loaded key's tree cache: one subtree of 2^CACHE_LEVEL leaves
+            // (sub - 1 H), the levels above from the leaves/sub kept nodes
+            // (leaves/sub - 1 H), then the verification every signature of
+            // these sets gets before release.
             let sub = (1usize << sphincs::CACHE_LEVEL) as f64;
             let verify = calls(alg, "verify", msg_len);
             c.prf_msg = 1.0;
             c.h_msg = 1.0 + verify.h_msg;
             c.prf = kf * fors_leaves + sub * lenf;
             c.f = kf * fors_leaves + sub * lenf * w1 + verify.f;
-            c.h = kf * (fors_leaves - 1.0) + (leaves - 1.0) + verify.h;
+            c.h = kf * (fors_leaves - 1.0) + (sub - 1.0) + (leaves / sub - 1.0) + verify.h;
             c.t_k = 1.0 + verify.t_k;
             c.t_len = sub + verify.t_len;
         }

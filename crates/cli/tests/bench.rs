@@ -108,6 +108,31 @@ fn calls_reproduce_the_shake_128f_floor() {
     assert_eq!(v["keccak_f1600"], 4527.0);
 }
 
+/// A draft SP 800-230 signature with a loaded tree cache: k FORS trees, one
+/// subtree of 2^7 leaves and the 2^15 kept nodes' upper tree, not the whole
+/// 2^22-leaf tree, plus the verification before release.
+#[test]
+fn calls_of_a_cached_one_tree_signature() {
+    let (code, stdout, stderr) = sphincs(&[
+        "bench",
+        "--calls",
+        "-a",
+        "sha2-128-24",
+        "--op",
+        "sign",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    // FORS: 6 trees of 2^24 leaves (2^24 - 1 H each); subtree 2^7 - 1 H;
+    // upper tree 2^15 - 1 H; verification k·a + h' = 6·24 + 22 H.
+    let fors = 6.0 * ((1u64 << 24) - 1) as f64;
+    let h = fors + 127.0 + 32767.0 + 166.0;
+    assert_eq!(v["h"], h);
+    // PRF: a FORS leaf each, and 128 leaves of 68 chains (lg_w = 2, n = 16).
+    assert_eq!(v["prf"], 6.0 * (1u64 << 24) as f64 + 128.0 * 68.0);
+}
+
 fn usage_error(args: &[&str], needle: &str) {
     let (code, stdout, stderr) = sphincs(args);
     assert_eq!(code, 2, "stdout {stdout} stderr {stderr}");
