@@ -6,6 +6,11 @@ use crate::bits::base_2b;
 use crate::hash::{wipe, Node, TweakableHash, MULTI_LANE};
 use crate::params::{Instance, NodeBuf, MAX_N, MAX_W, MAX_WOTS_LEN};
 
+/// Largest WOTS+ len of the FIPS 205 sets (n = 32, lg_w = 4); working
+/// buffers are sized for it where the longer keys of draft SP 800-230 can
+/// take another path.
+const FIPS205_MAX_WOTS_LEN: usize = 67;
+
 /// The base-w digits of an n-byte message followed by its checksum digits
 /// (the first steps of Algorithms 7 and 8). lg_w is a constant of each set's
 /// code: 4 for FIPS 205 (len2 = 3 digits, shift 4), 2 or 3 for SP 800-230.
@@ -38,6 +43,25 @@ fn chains<T: TweakableHash, const G: usize>(
     steps: &[u8],
     vals: &mut [Node],
 ) {
+    // The working buffers are zeroed on every call: sized for the FIPS 205
+    // keys (len ≤ 67) unless the chains need the room of the longest keys of
+    // any set (draft SP 800-230, 133), so that those sets do not double the
+    // cost for every other.
+    if adrs.len() <= G * FIPS205_MAX_WOTS_LEN {
+        chains_in::<T, G, FIPS205_MAX_WOTS_LEN>(t, adrs, start, steps, vals)
+    } else {
+        chains_in::<T, G, MAX_WOTS_LEN>(t, adrs, start, steps, vals)
+    }
+}
+
+/// [`chains`] with buffers for `G` keys of up to `L` chains each.
+fn chains_in<T: TweakableHash, const G: usize, const L: usize>(
+    t: &T,
+    adrs: &[Adrs],
+    start: &[u8],
+    steps: &[u8],
+    vals: &mut [Node],
+) {
     let count = adrs.len();
     // A counting sort by steps (0..w), longest first.
     let mut bucket_end = [0usize; MAX_W];
@@ -47,15 +71,15 @@ fn chains<T: TweakableHash, const G: usize>(
     for b in 1..MAX_W {
         bucket_end[b] += bucket_end[b - 1];
     }
-    let mut order_buf = [[0u16; MAX_WOTS_LEN]; G];
+    let mut order_buf = [[0u16; L]; G];
     let order = &mut order_buf.as_flattened_mut()[..count];
     for (i, &s) in steps.iter().enumerate().rev() {
         let b = &mut bucket_end[MAX_W - 1 - s as usize];
         *b -= 1;
         order[*b] = i as u16;
     }
-    let mut a_buf = [[Adrs::new(); MAX_WOTS_LEN]; G];
-    let mut v_buf = [[[0u8; MAX_N]; MAX_WOTS_LEN]; G];
+    let mut a_buf = [[Adrs::new(); L]; G];
+    let mut v_buf = [[[0u8; MAX_N]; L]; G];
     let a = &mut a_buf.as_flattened_mut()[..count];
     let v = &mut v_buf.as_flattened_mut()[..count];
     for (r, &i) in order.iter().enumerate() {
@@ -103,13 +127,31 @@ fn secret_values<P: Instance>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
 /// 67 chains each, four keys fill 8- and 16-lane kernels with little waste.
 pub(crate) const PKGEN_LEAVES: usize = 4;
 
+/// Chains [`wots_pkgen_many`] holds at once: four keys of a FIPS 205 set
+/// (len ≤ 67). Its buffers are zeroed on every call, so they are sized for
+/// these rather than for the longest keys of any set (133 chains, draft
+/// SP 800-230), which would double that cost for every FIPS 205 key; keys
+/// of more than 67 chains go two or three at a time ([`pkgen_leaves`]).
+const PKGEN_CHAINS: usize = PKGEN_LEAVES * FIPS205_MAX_WOTS_LEN;
+
+/// How many WOTS+ keys of `len` chains [`wots_pkgen_many`] takes at once.
+pub(crate) const fn pkgen_leaves(len: usize) -> usize {
+    let fit = PKGEN_CHAINS / len;
+    if fit < PKGEN_LEAVES {
+        fit
+    } else {
+        PKGEN_LEAVES
+    }
+}
+
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
-/// XMSS tree at `adrs` (out.len() ≤ [`PKGEN_LEAVES`]): every chain of every
-/// key advances in one batch per step.
+/// XMSS tree at `adrs` (out.len() ≤ [`pkgen_leaves`] of the set's len): every
+/// chain of every key advances in one batch per step.
 pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32, out: &mut [Node]) {
-    const MAX: usize = PKGEN_LEAVES * MAX_WOTS_LEN;
+    const MAX: usize = PKGEN_CHAINS;
     let len = P::PARAMS.wots_len();
     let total = len * out.len();
+    assert!(total <= MAX, "at most pkgen_leaves(len) keys per call");
     let mut vals = [[0u8; MAX_N]; MAX];
     let mut batch_adrs = [Adrs::new(); MAX];
     for (leaf, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {

@@ -6,7 +6,7 @@ use crate::hash::{Node, TweakableHash, MULTI_LANE};
 use crate::merkle::level_nodes;
 use crate::merkle::{root_and_path, root_and_path_from_level, Tree};
 use crate::params::{Instance, MAX_HP, MAX_N};
-use crate::wots::{wots_pk_from_sig, wots_pkgen_many, wots_sign, PKGEN_LEAVES};
+use crate::wots::{pkgen_leaves, wots_pk_from_sig, wots_pkgen_many, wots_sign};
 
 /// One XMSS tree: the leaves are WOTS+ public keys.
 struct XmssTree<P> {
@@ -16,8 +16,9 @@ struct XmssTree<P> {
 
 impl<P: Instance> Tree<P::Hash> for XmssTree<P> {
     fn leaves(&self, t: &P::Hash, first: u32, out: &mut [Node]) {
-        for (i, leaves) in out.chunks_mut(PKGEN_LEAVES).enumerate() {
-            let at = first + (i * PKGEN_LEAVES) as u32;
+        let per = pkgen_leaves(P::PARAMS.wots_len());
+        for (i, leaves) in out.chunks_mut(per).enumerate() {
+            let at = first + (i * per) as u32;
             wots_pkgen_many::<P>(t, &self.adrs, at, leaves);
         }
     }
