@@ -1,5 +1,6 @@
-//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): `keygen`, `pubkey`,
-//! `sign`, `verify`, `demo`'s walk, `list`'s row and `bench`. No OID exists
+//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): `keygen`, `pubkey`, the
+//! key files `sign` and `verify` load (they sign and verify through
+//! `sphincs::any`), `demo`'s walk, `list`'s row and `bench`. No OID exists
 //! for it: keys are the raw bytes of the SUPERCOP reference (secret key
 //! SK1 ‖ Q ‖ SK2, 1088 bytes; public key Q ‖ root, 1056 bytes); signatures
 //! are detached raw bytes (41000), deterministic as in the reference.
@@ -11,13 +12,12 @@ use std::time::Instant;
 use serde_json::json;
 use sphincs::hash::backend::{cycle_counter, Kernels};
 use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey, ALGORITHM};
-use sphincs::Error;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{
     check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Cap, Message,
+    write_output, write_stdout, Cap,
 };
 
 /// Whether `-a` names SPHINCS-256 (`sphincs-256`, any case, or `sphincs256`).
@@ -57,7 +57,7 @@ pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Resu
     crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
 }
 
-fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
+pub(crate) fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     if bytes.len() == params::PK_BYTES {
         return Err(CliError::file(
@@ -101,57 +101,15 @@ pub fn pubkey(key: &Path, out: Option<&Path>, der: bool, force: bool) -> Result<
     }
 }
 
-/// The whole message (SPHINCS-256 hashes it twice, from memory).
-fn read_message(file: Option<&Path>) -> Result<Vec<u8>, CliError> {
-    let mut message = Message::open(file)?;
-    let mut buf = Vec::new();
-    message
-        .source()
-        .feed(&mut |chunk| buf.extend_from_slice(chunk))?;
-    Ok(buf)
-}
-
-/// Signs FILE or standard input; the signature is raw bytes (detached).
-pub fn sign(
-    key: &Path,
-    out: Option<&Path>,
-    force: bool,
-    file: Option<&Path>,
-    threads: usize,
-    fault_hardened: bool,
-) -> Result<(), CliError> {
+/// Refuses `--fault-hardened`, in the command line's words: the scheme's
+/// signatures are deterministic, so comparing two is the user's check.
+pub fn no_fault_hardening(fault_hardened: bool) -> Result<(), CliError> {
     if fault_hardened {
         return Err(CliError::Failed(
             "--fault-hardened is for SLH-DSA and SPHINCS+; sphincs-256 signing is deterministic: sign twice and compare".into(),
         ));
     }
-    match out {
-        Some(o) => check_writable(o, force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let key = load_secret(key)?;
-    let msg = read_message(file)?;
-    let sig = key.sign_with_threads(&msg, threads);
-    match out {
-        Some(o) => write_output(o, &sig, false, force),
-        None => write_stdout(&sig, true),
-    }
-}
-
-/// Verifies a detached signature; invalid is exit status 1.
-pub fn verify(public: &Path, signature: &Path, file: Option<&Path>) -> Result<(), CliError> {
-    let key = load_public(public)?;
-    let sig = read_capped(signature, Cap::Signature)?;
-    let msg = read_message(file)?;
-    match key.verify(&msg, &sig) {
-        Ok(()) => crate::say::status("valid signature\n"),
-        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
-        Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
-            "invalid signature: {}: {e}",
-            signature.display()
-        ))),
-        Err(e) => Err(e.into()),
-    }
+    Ok(())
 }
 
 /// `list`'s row.

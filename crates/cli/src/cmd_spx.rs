@@ -1,19 +1,18 @@
 //! The SPHINCS+ round-3.1 sets (`-a sphincs-shake-128f-simple` etc.):
-//! `keygen`, `pubkey`, `sign` and `verify` with raw key files (no OID exists
-//! for them), and `kat`, NIST's known-answer file.
+//! `keygen`, `pubkey` and the raw key files `sign` and `verify` load (no OID
+//! exists for them; they sign and verify through `sphincs::any`), and `kat`,
+//! NIST's known-answer file.
 
 use std::path::{Path, PathBuf};
 
 use sphincs::sphincsplus::kat::{rsp_file_name, write_rsp};
-use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
-use sphincs::{Error, Randomness};
+use sphincs::sphincsplus::{SpxAlgorithm, SpxSigningKey, SpxVerifyingKey};
 use zeroize::Zeroizing;
 
-use crate::cmd_batch::with_progress;
 use crate::error::CliError;
 use crate::io::{
     check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Cap, Message,
+    write_output, write_stdout, Cap,
 };
 
 /// The round-3.1 set `-a` names, if it names one.
@@ -125,62 +124,6 @@ pub fn no_context(context: &[u8], prehash: bool) -> Result<(), CliError> {
         ));
     }
     Ok(())
-}
-
-/// What `sign` was asked to do with a round-3.1 key.
-pub struct SignArgs<'a> {
-    pub alg: SpxAlgorithm,
-    pub key: &'a Path,
-    pub deterministic: bool,
-    pub fault_hardened: bool,
-    pub out: Option<&'a Path>,
-    pub force: bool,
-    pub file: Option<&'a Path>,
-    pub threads: usize,
-}
-
-/// Signs FILE or standard input; the signature is raw bytes (detached).
-pub fn sign(a: SignArgs<'_>) -> Result<(), CliError> {
-    match a.out {
-        Some(out) => check_writable(out, a.force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let key = load_secret(a.key, a.alg)?;
-    let mut message = Message::open(a.file)?;
-    let opts = SpxSignOptions {
-        randomness: if a.deterministic {
-            Randomness::Deterministic
-        } else {
-            Randomness::Hedged
-        },
-        threads: a.threads,
-        fault_hardened: a.fault_hardened,
-    };
-    let sig = with_progress(&mut message, a.file, 2, |m| key.sign_stream(m, &opts))?;
-    match a.out {
-        Some(out) => write_output(out, &sig, false, a.force),
-        None => write_stdout(&sig, true),
-    }
-}
-
-/// Verifies a detached round-3.1 signature; invalid is exit status 1.
-pub fn verify(
-    alg: SpxAlgorithm,
-    public: &Path,
-    signature: &Path,
-    file: Option<&Path>,
-) -> Result<(), CliError> {
-    let key = load_public(public, alg)?;
-    let sig = read_capped(signature, Cap::Signature)?;
-    match crate::once::verify_input(file, |m| key.verify_stream(m, &sig))? {
-        Ok(()) => crate::say::status("valid signature\n"),
-        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
-        Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
-            "invalid signature: {}: {e}",
-            signature.display()
-        ))),
-        Err(e) => Err(e.into()),
-    }
 }
 
 /// Writes NIST's `PQCsignKAT_<sk bytes>.rsp` for `alg`: to `out`, `-` for

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sphincs::sphincsplus::SpxSignOptions;
+use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 use sphincs::{Randomness, SignOptions};
 
 mod acvp;
@@ -474,14 +474,17 @@ fn run(command: Command) -> Result<(), CliError> {
             one_file_for_s256(&files, out_dir.is_some())?;
             let file = files.first().map(PathBuf::as_path);
             let (out, implied) = signature_output(out, file)?;
-            cmd_s256::sign(
-                &key,
-                out.as_deref(),
+            cmd_s256::no_fault_hardening(fault_hardened)?;
+            let args = cmd_sign::SignArgs {
+                opts: SignOptions {
+                    threads: thread_count(threads),
+                    ..Default::default()
+                },
+                out: out.as_deref(),
                 force,
                 file,
-                thread_count(threads),
-                fault_hardened,
-            )?;
+            };
+            cmd_sign::sign(args, || Ok(cmd_s256::load_secret(&key)?.into()))?;
             said_signed(file, out.as_deref(), implied)
         }
         Command::Sign {
@@ -511,58 +514,53 @@ fn run(command: Command) -> Result<(), CliError> {
                 }
                 let context = context.bytes()?;
                 let threads = thread_count(threads);
-                let signer = match spx {
+                // Errors in the order the options are read: -a, --prehash, the key.
+                let (key, prehash): (AnySigningKey, _) = match spx {
                     Some(alg) => {
                         cmd_spx::no_context(&context, prehash.is_some())?;
-                        let opts = SpxSignOptions {
-                            randomness,
-                            threads,
-                            fault_hardened,
-                        };
-                        cmd_batch::Signer::Spx(cmd_spx::load_secret(&key, alg)?, opts)
+                        (cmd_spx::load_secret(&key, alg)?.into(), None)
                     }
                     None => {
                         let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                        let opts = SignOptions {
-                            context: &context,
-                            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                            randomness,
-                            threads,
-                            fault_hardened,
-                        };
-                        cmd_batch::Signer::Slh(keyfile::load_signing_key(&key, alg)?, opts)
+                        let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                        (keyfile::load_signing_key(&key, alg)?.into(), prehash)
                     }
                 };
+                let opts = SignOptions {
+                    context: &context,
+                    prehash,
+                    randomness,
+                    threads,
+                    fault_hardened,
+                };
+                let signer = cmd_batch::Signer { key, opts };
                 return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, threads);
             }
             let file = files.first().map(PathBuf::as_path);
             let (out, implied) = signature_output(out, file)?;
+            let context = context.bytes()?;
+            let mut args = cmd_sign::SignArgs {
+                opts: SignOptions {
+                    context: &context,
+                    prehash: None,
+                    randomness,
+                    threads: thread_count(threads),
+                    fault_hardened,
+                },
+                out: out.as_deref(),
+                force,
+                file,
+            };
             match spx {
                 Some(alg) => {
-                    cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
-                    cmd_spx::sign(cmd_spx::SignArgs {
-                        alg,
-                        key: &key,
-                        deterministic,
-                        fault_hardened,
-                        out: out.as_deref(),
-                        force,
-                        file,
-                        threads: thread_count(threads),
-                    })?
+                    cmd_spx::no_context(&context, prehash.is_some())?;
+                    cmd_sign::sign(args, || Ok(cmd_spx::load_secret(&key, alg)?.into()))?
                 }
-                None => cmd_sign::sign(cmd_sign::SignArgs {
-                    key: &key,
-                    context: context.bytes()?,
-                    deterministic,
-                    fault_hardened,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                    out: out.as_deref(),
-                    force,
-                    algorithm: algorithm.as_deref(),
-                    file,
-                    threads: thread_count(threads),
-                })?,
+                None => {
+                    args.opts.prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                    let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
+                    cmd_sign::sign(args, || Ok(keyfile::load_signing_key(&key, alg)?.into()))?
+                }
             }
             said_signed(file, out.as_deref(), implied)
         }
@@ -584,7 +582,14 @@ fn run(command: Command) -> Result<(), CliError> {
                         .into(),
                 ));
             };
-            cmd_s256::verify(&public, &signature, files.first().map(PathBuf::as_path))
+            let key = cmd_s256::load_public(&public)?.into();
+            cmd_sign::verify(
+                &key,
+                &signature,
+                &[],
+                None,
+                files.first().map(PathBuf::as_path),
+            )
         }
         Command::Verify {
             public,
@@ -601,7 +606,11 @@ fn run(command: Command) -> Result<(), CliError> {
             if let Some(alg) = spx {
                 cmd_spx::no_context(&ctx, prehash.is_some())?;
                 if signature.is_none() {
-                    let checker = cmd_batch::Checker::Spx(cmd_spx::load_public(&public, alg)?);
+                    let checker = cmd_batch::Checker {
+                        key: cmd_spx::load_public(&public, alg)?.into(),
+                        context: &ctx,
+                        prehash: None,
+                    };
                     return verify_files(&checker, &files, sig_dir.as_deref(), threads);
                 }
             }
@@ -609,7 +618,11 @@ fn run(command: Command) -> Result<(), CliError> {
                 let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
                 let key = keyfile::load_verifying_key(&public, alg)?;
                 let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                let checker = cmd_batch::Checker::Slh(key, &ctx, prehash);
+                let checker = cmd_batch::Checker {
+                    key: key.into(),
+                    context: &ctx,
+                    prehash,
+                };
                 return verify_files(&checker, &files, sig_dir.as_deref(), threads);
             };
             if files.len() > 1 {
@@ -618,17 +631,16 @@ fn run(command: Command) -> Result<(), CliError> {
                 ));
             }
             let file = files.first().map(PathBuf::as_path);
-            match spx {
-                Some(alg) => cmd_spx::verify(alg, &public, &signature, file),
-                None => cmd_sign::verify(cmd_sign::VerifyArgs {
-                    public: &public,
-                    signature: &signature,
-                    context: ctx,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                    algorithm: algorithm.as_deref(),
-                    file,
-                }),
-            }
+            // Errors in the order the options are read: --prehash, -a, the key.
+            let (key, prehash): (AnyVerifyingKey, _) = match spx {
+                Some(alg) => (cmd_spx::load_public(&public, alg)?.into(), None),
+                None => {
+                    let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                    let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
+                    (keyfile::load_verifying_key(&public, alg)?.into(), prehash)
+                }
+            };
+            cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
             algorithm,
