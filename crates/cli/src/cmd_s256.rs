@@ -1,24 +1,19 @@
-//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): `keygen`, `pubkey`, the
-//! key files `sign` and `verify` load (they sign and verify through
-//! `sphincs::any`), `demo`'s walk, `list`'s row and `bench`. No OID exists
+//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): what the command line
+//! refuses for it (keys are made, read, signed and verified through `rawkey`
+//! and `sphincs::any`), `list`'s row and `bench`. No OID exists
 //! for it: keys are the raw bytes of the SUPERCOP reference (secret key
 //! SK1 ‖ Q ‖ SK2, 1088 bytes; public key Q ‖ root, 1056 bytes); signatures
 //! are detached raw bytes (41000), deterministic as in the reference.
 
 use std::hint::black_box;
-use std::path::Path;
 use std::time::Instant;
 
 use serde_json::json;
 use sphincs::hash::backend::{cycle_counter, Kernels};
-use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey, ALGORITHM};
-use zeroize::Zeroizing;
+use sphincs::sphincs256::{params, Sphincs256SigningKey, ALGORITHM};
 
 use crate::error::CliError;
-use crate::io::{
-    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Cap,
-};
+use crate::io::write_stdout;
 
 /// Whether `-a` names SPHINCS-256 (`sphincs-256`, any case, or `sphincs256`).
 pub fn is(name: &str) -> bool {
@@ -39,66 +34,6 @@ pub fn refuse(der: bool, context: bool, prehash: bool) -> Result<(), CliError> {
         ));
     }
     Ok(())
-}
-
-/// Generates a raw key pair from the operating system's randomness.
-pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Result<(), CliError> {
-    refuse(der, false, false)?;
-    check_key_outputs(out, public, force)?;
-    let key = Sphincs256SigningKey::generate()?;
-    let public_key = key.verifying_key().to_bytes();
-    write_key_pair(
-        out,
-        &key.to_bytes(),
-        public.map(|p| (p, &public_key[..])),
-        force,
-    )?;
-    let fp = key.verifying_key().fingerprint();
-    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
-}
-
-pub(crate) fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == params::PK_BYTES {
-        return Err(CliError::file(
-            path,
-            "is a public key; signing needs the private key",
-        ));
-    }
-    Sphincs256SigningKey::from_bytes(&bytes).map_err(|e| CliError::file(path, e))
-}
-
-pub(crate) fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == params::SK_BYTES {
-        return Sphincs256SigningKey::from_bytes(&bytes)
-            .map(|k| k.verifying_key())
-            .map_err(|e| CliError::file(path, e));
-    }
-    Sphincs256VerifyingKey::from_bytes(&bytes).map_err(|e| {
-        CliError::file(
-            path,
-            format!(
-                "{e} (a raw sphincs-256 key is {} bytes public or {} bytes secret)",
-                params::PK_BYTES,
-                params::SK_BYTES
-            ),
-        )
-    })
-}
-
-/// Writes the raw public key of a raw secret (or public) key.
-pub fn pubkey(key: &Path, out: Option<&Path>, der: bool, force: bool) -> Result<(), CliError> {
-    refuse(der, false, false)?;
-    match out {
-        Some(o) => check_writable(o, force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let vk = load_public(key)?;
-    match out {
-        Some(o) => write_output(o, &vk.to_bytes(), false, force),
-        None => write_stdout(&vk.to_bytes(), true),
-    }
 }
 
 /// Refuses `--fault-hardened`, in the command line's words: the scheme's

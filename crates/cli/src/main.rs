@@ -29,6 +29,7 @@ mod io;
 mod keyfile;
 mod once;
 mod passphrase;
+mod rawkey;
 mod say;
 mod tree_file;
 
@@ -400,6 +401,7 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             encrypt,
+            threads,
             ..
         } if cmd_s256::is(&algorithm) => {
             if encrypt {
@@ -407,7 +409,9 @@ fn run(command: Command) -> Result<(), CliError> {
                     "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
                 ));
             }
-            cmd_s256::keygen(&out, public.as_deref(), der, force)
+            cmd_s256::refuse(der, false, false)?;
+            let threads = thread_count(threads);
+            rawkey::keygen(algorithm.parse()?, &out, public.as_deref(), force, threads)
         }
         Command::Keygen {
             algorithm,
@@ -420,13 +424,14 @@ fn run(command: Command) -> Result<(), CliError> {
             encrypt,
         } => {
             let threads = thread_count(threads);
-            match cmd_spx::parse(Some(&algorithm)) {
+            match rawkey::parse(Some(&algorithm)) {
                 Some(_) if encrypt => Err(CliError::Failed(
                     "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
                 )),
                 Some(alg) => {
                     cmd_spx::no_context(&[], prehash.is_some())?;
-                    cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
+                    cmd_spx::no_der(der)?;
+                    rawkey::keygen(alg, &out, public.as_deref(), force, threads)
                 }
                 None => cmd_keys::keygen(cmd_keys::KeygenArgs {
                     alg: &algorithm,
@@ -446,14 +451,19 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             algorithm: Some(algorithm),
             force,
-        } if cmd_s256::is(&algorithm) => cmd_s256::pubkey(&key, out.as_deref(), der, force),
+        } if cmd_s256::is(&algorithm) => {
+            // Its secret key holds the public key: nothing to check, only to write.
+            cmd_s256::refuse(der, false, false)?;
+            let alg = algorithm.parse()?;
+            rawkey::write_public(out.as_deref(), force, || rawkey::load_public(&key, alg))
+        }
         Command::Pubkey {
             key,
             out,
             der,
             algorithm,
             force,
-        } => match cmd_spx::parse(algorithm.as_deref()) {
+        } => match rawkey::parse(algorithm.as_deref()) {
             Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
             None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         },
@@ -484,7 +494,8 @@ fn run(command: Command) -> Result<(), CliError> {
                 force,
                 file,
             };
-            cmd_sign::sign(args, || Ok(cmd_s256::load_secret(&key)?.into()))?;
+            let alg = algorithm.parse()?;
+            cmd_sign::sign(args, || rawkey::load_secret(&key, alg))?;
             said_signed(file, out.as_deref(), implied)
         }
         Command::Sign {
@@ -505,7 +516,7 @@ fn run(command: Command) -> Result<(), CliError> {
             } else {
                 Randomness::Hedged
             };
-            let spx = cmd_spx::parse(algorithm.as_deref());
+            let spx = rawkey::parse(algorithm.as_deref());
             if files.len() > 1 || out_dir.is_some() {
                 if out.is_some() {
                     return Err(CliError::Failed(
@@ -518,7 +529,7 @@ fn run(command: Command) -> Result<(), CliError> {
                 let (key, prehash): (AnySigningKey, _) = match spx {
                     Some(alg) => {
                         cmd_spx::no_context(&context, prehash.is_some())?;
-                        (cmd_spx::load_secret(&key, alg)?.into(), None)
+                        (rawkey::load_secret(&key, alg)?, None)
                     }
                     None => {
                         let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
@@ -554,7 +565,7 @@ fn run(command: Command) -> Result<(), CliError> {
             match spx {
                 Some(alg) => {
                     cmd_spx::no_context(&context, prehash.is_some())?;
-                    cmd_sign::sign(args, || Ok(cmd_spx::load_secret(&key, alg)?.into()))?
+                    cmd_sign::sign(args, || rawkey::load_secret(&key, alg))?
                 }
                 None => {
                     args.opts.prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
@@ -582,7 +593,7 @@ fn run(command: Command) -> Result<(), CliError> {
                         .into(),
                 ));
             };
-            let key = cmd_s256::load_public(&public)?.into();
+            let key = rawkey::load_public(&public, algorithm.parse()?)?;
             cmd_sign::verify(
                 &key,
                 &signature,
@@ -601,13 +612,13 @@ fn run(command: Command) -> Result<(), CliError> {
             files,
             threads,
         } => {
-            let spx = cmd_spx::parse(algorithm.as_deref());
+            let spx = rawkey::parse(algorithm.as_deref());
             let ctx = context.bytes()?;
             if let Some(alg) = spx {
                 cmd_spx::no_context(&ctx, prehash.is_some())?;
                 if signature.is_none() {
                     let checker = cmd_batch::Checker {
-                        key: cmd_spx::load_public(&public, alg)?.into(),
+                        key: rawkey::load_public(&public, alg)?,
                         context: &ctx,
                         prehash: None,
                     };
@@ -633,7 +644,7 @@ fn run(command: Command) -> Result<(), CliError> {
             let file = files.first().map(PathBuf::as_path);
             // Errors in the order the options are read: --prehash, -a, the key.
             let (key, prehash): (AnyVerifyingKey, _) = match spx {
-                Some(alg) => (cmd_spx::load_public(&public, alg)?.into(), None),
+                Some(alg) => (rawkey::load_public(&public, alg)?, None),
                 None => {
                     let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
                     let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
