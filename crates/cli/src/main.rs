@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 use sphincs::{Randomness, SignOptions};
 
 mod acvp;
@@ -516,63 +515,51 @@ fn run(command: Command) -> Result<(), CliError> {
             } else {
                 Randomness::Hedged
             };
-            let spx = rawkey::parse(algorithm.as_deref());
-            if files.len() > 1 || out_dir.is_some() {
-                if out.is_some() {
-                    return Err(CliError::Failed(
-                        "-o names one signature file; with several files each signature goes to FILE.sig (or --out-dir DIR)".into(),
-                    ));
-                }
-                let context = context.bytes()?;
-                let threads = thread_count(threads);
-                // Errors in the order the options are read: -a, --prehash, the key.
-                let (key, prehash): (AnySigningKey, _) = match spx {
-                    Some(alg) => {
-                        cmd_spx::no_context(&context, prehash.is_some())?;
-                        (rawkey::load_secret(&key, alg)?, None)
-                    }
-                    None => {
-                        let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                        let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                        (keyfile::load_signing_key(&key, alg)?.into(), prehash)
-                    }
-                };
-                let opts = SignOptions {
-                    context: &context,
-                    prehash,
-                    randomness,
-                    threads,
-                    fault_hardened,
-                };
-                let signer = cmd_batch::Signer { key, opts };
-                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, threads);
+            let many = files.len() > 1 || out_dir.is_some();
+            if many && out.is_some() {
+                return Err(CliError::Failed(
+                    "-o names one signature file; with several files each signature goes to FILE.sig (or --out-dir DIR)".into(),
+                ));
             }
             let file = files.first().map(PathBuf::as_path);
-            let (out, implied) = signature_output(out, file)?;
+            let (out, implied) = match many {
+                true => (None, false),
+                false => signature_output(out, file)?,
+            };
             let context = context.bytes()?;
-            let mut args = cmd_sign::SignArgs {
-                opts: SignOptions {
-                    context: &context,
-                    prehash: None,
-                    randomness,
-                    threads: thread_count(threads),
-                    fault_hardened,
-                },
+            if rawkey::parse(algorithm.as_deref()).is_some() {
+                cmd_spx::no_context(&context, prehash.is_some())?;
+            }
+            // Errors in the order the options were read before: many files
+            // -a first, one file --prehash first; the key last.
+            let (alg, prehash) = if many {
+                let alg = keyfile::parse_any(algorithm.as_deref())?;
+                (alg, cmd_sign::parse_prehash(prehash.as_deref())?)
+            } else {
+                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                (keyfile::parse_any(algorithm.as_deref())?, prehash)
+            };
+            let opts = SignOptions {
+                context: &context,
+                prehash,
+                randomness,
+                threads: thread_count(threads),
+                fault_hardened,
+            };
+            if many {
+                let signer = cmd_batch::Signer {
+                    key: keyfile::load_any_signing_key(&key, alg)?,
+                    opts,
+                };
+                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, opts.threads);
+            }
+            let args = cmd_sign::SignArgs {
+                opts,
                 out: out.as_deref(),
                 force,
                 file,
             };
-            match spx {
-                Some(alg) => {
-                    cmd_spx::no_context(&context, prehash.is_some())?;
-                    cmd_sign::sign(args, || rawkey::load_secret(&key, alg))?
-                }
-                None => {
-                    args.opts.prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                    let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                    cmd_sign::sign(args, || Ok(keyfile::load_signing_key(&key, alg)?.into()))?
-                }
-            }
+            cmd_sign::sign(args, || keyfile::load_any_signing_key(&key, alg))?;
             said_signed(file, out.as_deref(), implied)
         }
         Command::Verify {
@@ -612,27 +599,16 @@ fn run(command: Command) -> Result<(), CliError> {
             files,
             threads,
         } => {
-            let spx = rawkey::parse(algorithm.as_deref());
             let ctx = context.bytes()?;
-            if let Some(alg) = spx {
+            if rawkey::parse(algorithm.as_deref()).is_some() {
                 cmd_spx::no_context(&ctx, prehash.is_some())?;
-                if signature.is_none() {
-                    let checker = cmd_batch::Checker {
-                        key: rawkey::load_public(&public, alg)?,
-                        context: &ctx,
-                        prehash: None,
-                    };
-                    return verify_files(&checker, &files, sig_dir.as_deref(), threads);
-                }
             }
             let Some(signature) = signature else {
-                let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                let key = keyfile::load_verifying_key(&public, alg)?;
-                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                let alg = keyfile::parse_any(algorithm.as_deref())?;
                 let checker = cmd_batch::Checker {
-                    key: key.into(),
+                    key: keyfile::load_any_verifying_key(&public, alg)?,
                     context: &ctx,
-                    prehash,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
                 };
                 return verify_files(&checker, &files, sig_dir.as_deref(), threads);
             };
@@ -642,15 +618,10 @@ fn run(command: Command) -> Result<(), CliError> {
                 ));
             }
             let file = files.first().map(PathBuf::as_path);
-            // Errors in the order the options are read: --prehash, -a, the key.
-            let (key, prehash): (AnyVerifyingKey, _) = match spx {
-                Some(alg) => (rawkey::load_public(&public, alg)?, None),
-                None => {
-                    let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                    let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                    (keyfile::load_verifying_key(&public, alg)?.into(), prehash)
-                }
-            };
+            // Errors in the order the options were read before: --prehash, -a, the key.
+            let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+            let alg = keyfile::parse_any(algorithm.as_deref())?;
+            let key = keyfile::load_any_verifying_key(&public, alg)?;
             cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
