@@ -6,6 +6,7 @@
 //! are detached raw bytes (41000), deterministic as in the reference.
 
 use std::hint::black_box;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::json;
@@ -31,6 +32,42 @@ pub fn refuse(der: bool, context: bool, prehash: bool) -> Result<(), CliError> {
     if context || prehash {
         return Err(CliError::Failed(
             "sphincs-256 signs the message as given: --context, --context-hex and --prehash are FIPS 205 only".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// What `sign` refuses for SPHINCS-256 before reading anything: the FIPS 205
+/// options, and several files (the command signs and verifies this scheme
+/// one file at a time, without FILE.sig batches).
+pub fn refuse_sign(
+    context: bool,
+    prehash: bool,
+    files: &[PathBuf],
+    dir: bool,
+) -> Result<(), CliError> {
+    refuse(false, context, prehash)?;
+    if files.len() > 1 || dir {
+        return Err(CliError::Failed(
+            "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// What `verify` refuses for SPHINCS-256: as [`refuse_sign`], and a missing
+/// `-s SIG` (no FILE.sig batches).
+pub fn refuse_verify(
+    context: bool,
+    prehash: bool,
+    files: &[PathBuf],
+    dir: bool,
+    signature: bool,
+) -> Result<(), CliError> {
+    refuse_sign(context, prehash, files, dir)?;
+    if !signature {
+        return Err(CliError::Failed(
+            "sphincs-256 verifies one file at a time: give the signature with -s SIG".into(),
         ));
     }
     Ok(())

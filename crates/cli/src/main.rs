@@ -469,37 +469,6 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Sign {
             key,
             context,
-            fault_hardened,
-            prehash,
-            out,
-            force,
-            algorithm: Some(algorithm),
-            files,
-            out_dir,
-            threads,
-            ..
-        } if cmd_s256::is(&algorithm) => {
-            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
-            one_file_for_s256(&files, out_dir.is_some())?;
-            let file = files.first().map(PathBuf::as_path);
-            let (out, implied) = signature_output(out, file)?;
-            cmd_s256::no_fault_hardening(fault_hardened)?;
-            let args = cmd_sign::SignArgs {
-                opts: SignOptions {
-                    threads: thread_count(threads),
-                    ..Default::default()
-                },
-                out: out.as_deref(),
-                force,
-                file,
-            };
-            let alg = algorithm.parse()?;
-            cmd_sign::sign(args, || rawkey::load_secret(&key, alg))?;
-            said_signed(file, out.as_deref(), implied)
-        }
-        Command::Sign {
-            key,
-            context,
             deterministic,
             fault_hardened,
             prehash,
@@ -510,6 +479,11 @@ fn run(command: Command) -> Result<(), CliError> {
             out_dir,
             threads,
         } => {
+            if algorithm.as_deref().is_some_and(cmd_s256::is) {
+                let ctx = context.is_given();
+                cmd_s256::refuse_sign(ctx, prehash.is_some(), &files, out_dir.is_some())?;
+                cmd_s256::no_fault_hardening(fault_hardened)?;
+            }
             let randomness = if deterministic {
                 Randomness::Deterministic
             } else {
@@ -527,6 +501,8 @@ fn run(command: Command) -> Result<(), CliError> {
                 false => signature_output(out, file)?,
             };
             let context = context.bytes()?;
+            // Raw-key sets have no context or pre-hash (SPHINCS-256's refusal
+            // came above, in its own words).
             if rawkey::parse(algorithm.as_deref()).is_some() {
                 cmd_spx::no_context(&context, prehash.is_some())?;
             }
@@ -568,37 +544,14 @@ fn run(command: Command) -> Result<(), CliError> {
             sig_dir,
             context,
             prehash,
-            algorithm: Some(algorithm),
-            files,
-            ..
-        } if cmd_s256::is(&algorithm) => {
-            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
-            one_file_for_s256(&files, sig_dir.is_some())?;
-            let Some(signature) = signature else {
-                return Err(CliError::Failed(
-                    "sphincs-256 verifies one file at a time: give the signature with -s SIG"
-                        .into(),
-                ));
-            };
-            let key = rawkey::load_public(&public, algorithm.parse()?)?;
-            cmd_sign::verify(
-                &key,
-                &signature,
-                &[],
-                None,
-                files.first().map(PathBuf::as_path),
-            )
-        }
-        Command::Verify {
-            public,
-            signature,
-            sig_dir,
-            context,
-            prehash,
             algorithm,
             files,
             threads,
         } => {
+            if algorithm.as_deref().is_some_and(cmd_s256::is) {
+                let (ctx, dir) = (context.is_given(), sig_dir.is_some());
+                cmd_s256::refuse_verify(ctx, prehash.is_some(), &files, dir, signature.is_some())?;
+            }
             let ctx = context.bytes()?;
             if rawkey::parse(algorithm.as_deref()).is_some() {
                 cmd_spx::no_context(&ctx, prehash.is_some())?;
@@ -715,17 +668,6 @@ fn said_signed(
         }
         _ => Ok(()),
     }
-}
-
-/// SPHINCS-256 signs and verifies one file at a time (its library API takes
-/// one message; there is no batch API for it).
-fn one_file_for_s256(files: &[PathBuf], dir: bool) -> Result<(), CliError> {
-    if files.len() > 1 || dir {
-        return Err(CliError::Failed(
-            "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),
-        ));
-    }
-    Ok(())
 }
 
 /// `verify` without `-s`: each FILE against FILE.sig.
