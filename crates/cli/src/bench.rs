@@ -8,11 +8,12 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::json;
+use sphincs::any::{self, AnyAlgorithm, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
 use sphincs::hash::backend::{
     cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend, Kernels,
 };
-use sphincs::sphincsplus::{SpxAlgorithm, SpxHash, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Params, Randomness, SignOptions};
+use sphincs::sphincsplus::SpxAlgorithm;
+use sphincs::{Algorithm, Params, Randomness, SignOptions};
 
 use crate::calls;
 use crate::error::CliError;
@@ -44,59 +45,54 @@ pub struct BenchArgs {
     pub batch: Option<usize>,
 }
 
-/// A FIPS 205 set or a SPHINCS+ round-3.1 set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Set {
-    Fips(Algorithm),
-    Spx(SpxAlgorithm),
+/// The table's name: without the `SLH-DSA-` prefix; round-3.1 names stay whole.
+fn short(alg: AnyAlgorithm) -> &'static str {
+    alg.name().trim_start_matches("SLH-DSA-")
 }
 
-impl Set {
-    fn name(self) -> &'static str {
-        match self {
-            Set::Fips(a) => a.name(),
-            Set::Spx(a) => a.name(),
-        }
-    }
-    /// The table's name: without the `SLH-DSA-` prefix; round-3.1 names stay whole.
-    fn short(self) -> &'static str {
-        self.name().trim_start_matches("SLH-DSA-")
-    }
-    fn params(self) -> Params {
-        match self {
-            Set::Fips(a) => a.params(),
-            Set::Spx(a) => a.params(),
-        }
-    }
-    fn is_s(self) -> bool {
-        self.params().d < 17
-    }
+/// The numbers of a set the table times ([`parse_one`] admits only sets
+/// that have them).
+fn params(alg: AnyAlgorithm) -> Params {
+    alg.params()
+        .expect("parse_one admits only sets on the FIPS 205 engine")
+}
+
+/// Whether keygen and signing are slow (an 's' set: few, tall layers).
+fn is_s(alg: AnyAlgorithm) -> bool {
+    params(alg).d < 17
 }
 
 /// Parses `-a` values: none or `all` means the twelve FIPS 205 sets, `r31`
 /// the 36 SPHINCS+ round-3.1 sets; single names of either kind.
-fn parse_algorithms(names: &[String]) -> Result<Vec<Set>, CliError> {
+fn parse_algorithms(names: &[String]) -> Result<Vec<AnyAlgorithm>, CliError> {
     let mut sets = Vec::new();
-    let mut add = |s: Set| {
+    let mut add = |s: AnyAlgorithm| {
         if !sets.contains(&s) {
             sets.push(s);
         }
     };
     if names.is_empty() {
-        Algorithm::ALL.into_iter().for_each(|a| add(Set::Fips(a)));
+        Algorithm::ALL.into_iter().for_each(|a| add(a.into()));
     }
     for name in names {
         if name.eq_ignore_ascii_case("all") {
-            Algorithm::ALL.into_iter().for_each(|a| add(Set::Fips(a)));
+            Algorithm::ALL.into_iter().for_each(|a| add(a.into()));
         } else if name.eq_ignore_ascii_case("r31") {
-            SpxAlgorithm::ALL.iter().for_each(|a| add(Set::Spx(*a)));
-        } else if let Ok(a) = name.parse::<SpxAlgorithm>() {
-            add(Set::Spx(a));
+            SpxAlgorithm::ALL.iter().for_each(|a| add((*a).into()));
         } else {
-            add(Set::Fips(name.parse::<Algorithm>()?));
+            add(parse_one(name)?);
         }
     }
     Ok(sets)
+}
+
+/// One set by name. SPHINCS-256 is timed alone (`bench -a sphincs-256`, its
+/// own table), so here its name is as unknown as it always was.
+fn parse_one(name: &str) -> Result<AnyAlgorithm, CliError> {
+    match name.parse::<AnyAlgorithm>()? {
+        a if a.params().is_some() => Ok(a),
+        _ => Err(sphincs::Error::UnknownAlgorithm(name.to_string()).into()),
+    }
 }
 
 fn parse_ops(op: &str) -> Result<Vec<&'static str>, CliError> {
@@ -132,12 +128,6 @@ fn on_backend<R>(backend: Option<Backend>, f: impl FnOnce() -> R) -> Result<R, C
     }
 }
 
-/// Fixed, arbitrary n-byte seeds (timing does not depend on their value).
-fn seeds(alg: Algorithm) -> [Vec<u8>; 3] {
-    let n = alg.params().n;
-    [1u8, 2, 3].map(|salt| (0..n as u8).map(|i| i.wrapping_mul(37) ^ salt).collect())
-}
-
 fn deterministic(threads: usize) -> SignOptions<'static> {
     SignOptions {
         randomness: Randomness::Deterministic,
@@ -146,15 +136,14 @@ fn deterministic(threads: usize) -> SignOptions<'static> {
     }
 }
 
-fn describe(set: Set) -> String {
+fn describe(alg: AnyAlgorithm) -> String {
     let k = Kernels::current();
-    if let Set::Spx(a) = set {
-        if a.hash() == SpxHash::Haraka {
-            return k.describe_haraka().to_string();
-        }
+    let name = alg.name().to_ascii_lowercase();
+    if name.contains("haraka") {
+        return k.describe_haraka().to_string();
     }
-    let sha2 = set.name().to_ascii_lowercase().contains("sha2");
-    k.describe(sha2, sha2 && set.params().category >= 3)
+    let sha2 = name.contains("sha2");
+    k.describe(sha2, sha2 && params(alg).category >= 3)
 }
 
 /// One timed call: wall time, cycles, and heap bytes above the level before.
@@ -181,7 +170,7 @@ fn sample(op: &mut dyn FnMut() -> Result<(), sphincs::Error>) -> Result<Sample, 
 
 /// One table row.
 struct Row {
-    alg: Set,
+    alg: AnyAlgorithm,
     op: &'static str,
     threads: usize,
     backend: String,
@@ -207,63 +196,22 @@ fn median(v: &mut [u64]) -> u64 {
 
 /// Times `op` of `alg`: one warm-up call (not counted), then `runs` calls,
 /// or as many as fit in about a second (at least 3; at least 1 for the slow
-/// 's'-set keygen and sign).
-fn measure(set: Set, op: &'static str, threads: usize, runs: Option<u32>) -> Result<Row, CliError> {
-    match set {
-        Set::Fips(alg) => measure_fips(alg, op, threads, runs),
-        Set::Spx(alg) => measure_spx(alg, op, threads, runs),
-    }
-}
-
-/// Round 3.1: the same operations on raw keys (no context, message as given).
-fn measure_spx(
-    alg: SpxAlgorithm,
+/// 's'-set keygen and sign). Keys come from a fixed seed; timing does not
+/// depend on its value.
+fn measure(
+    alg: AnyAlgorithm,
     op: &'static str,
     threads: usize,
     runs: Option<u32>,
 ) -> Result<Row, CliError> {
     let seed = filler(alg.seed_len(), 5);
-    let sk = SpxSigningKey::from_seed_with_threads(alg, &seed, threads)?;
-    let opts = SpxSignOptions {
-        randomness: Randomness::Deterministic,
-        threads,
-        fault_hardened: false,
-    };
-    let sig = sk.sign(MSG, &opts)?;
-    let vk = sk.verifying_key();
-    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match op {
-        "keygen" => Box::new(|| {
-            black_box(SpxSigningKey::from_seed_with_threads(
-                alg,
-                black_box(&seed),
-                threads,
-            )?);
-            Ok(())
-        }),
-        "sign" => Box::new(|| {
-            black_box(sk.sign(black_box(MSG), &opts)?);
-            Ok(())
-        }),
-        _ => Box::new(|| vk.verify(black_box(MSG), &sig)),
-    };
-    timed_row(Set::Spx(alg), op, threads, runs, &mut *f)
-}
-
-fn measure_fips(
-    alg: Algorithm,
-    op: &'static str,
-    threads: usize,
-    runs: Option<u32>,
-) -> Result<Row, CliError> {
-    let [a, b, c] = seeds(alg);
-    let sk = DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)?;
+    let sk = AnySigningKey::from_seed(alg, &seed, threads)?;
     let opts = deterministic(threads);
     let sig = sk.sign(MSG, &opts)?;
     let vk = sk.verifying_key();
     let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match op {
         "keygen" => Box::new(|| {
-            let k = DynSigningKey::from_seeds_with_threads(alg, black_box(&a), &b, &c, threads)?;
-            black_box(k);
+            black_box(AnySigningKey::from_seed(alg, black_box(&seed), threads)?);
             Ok(())
         }),
         "sign" => Box::new(|| {
@@ -272,18 +220,18 @@ fn measure_fips(
         }),
         _ => Box::new(|| vk.verify(black_box(MSG), &sig, b"", None)),
     };
-    timed_row(Set::Fips(alg), op, threads, runs, &mut *f)
+    timed_row(alg, op, threads, runs, &mut *f)
 }
 
 fn timed_row(
-    set: Set,
+    set: AnyAlgorithm,
     op: &'static str,
     threads: usize,
     runs: Option<u32>,
     f: &mut dyn FnMut() -> Result<(), sphincs::Error>,
 ) -> Result<Row, CliError> {
     let warm = sample(&mut *f)?;
-    let slow = set.is_s() && op != "verify";
+    let slow = is_s(set) && op != "verify";
     let runs = runs.unwrap_or_else(|| {
         let fit = (BUDGET_NS / warm.ns.max(1) as f64) as u32;
         fit.clamp(if slow { 1 } else { 3 }, MAX_RUNS)
@@ -363,7 +311,7 @@ impl Row {
     fn cells(&self) -> Vec<String> {
         let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
         let mut v = vec![
-            self.alg.short().to_string(),
+            short(self.alg).to_string(),
             self.op.to_string(),
             self.threads.to_string(),
             self.backend.clone(),
@@ -373,9 +321,9 @@ impl Row {
             self.median_cycles.map_or("-".into(), |c| c.to_string()),
             format!("{:.1}", self.per_second()),
             self.peak_heap.to_string(),
-            self.alg.params().pk_bytes().to_string(),
-            self.alg.params().sk_bytes().to_string(),
-            self.alg.params().sig_bytes().to_string(),
+            self.alg.public_key_len().to_string(),
+            self.alg.secret_key_len().to_string(),
+            self.alg.signature_len().to_string(),
         ];
         if self.stack_kib.is_some() {
             v.push(stack_text(&self.stack_kib));
@@ -395,9 +343,9 @@ impl Row {
             "median_cycles": self.median_cycles,
             "ops_per_s": self.per_second(),
             "peak_heap_bytes": self.peak_heap,
-            "pk_bytes": self.alg.params().pk_bytes(),
-            "sk_bytes": self.alg.params().sk_bytes(),
-            "sig_bytes": self.alg.params().sig_bytes(),
+            "pk_bytes": self.alg.public_key_len(),
+            "sk_bytes": self.alg.secret_key_len(),
+            "sig_bytes": self.alg.signature_len(),
         });
         if let Some(n) = self.batch {
             o["batch"] = json!(n);
@@ -429,11 +377,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.calls {
         let fips: Vec<Algorithm> = algs
             .iter()
-            .map(|s| match s {
-                Set::Fips(a) => Ok(*a),
-                Set::Spx(a) => Err(CliError::Failed(format!(
-                    "--calls counts the FIPS 205 sets only, not {a}"
-                ))),
+            .map(|a| {
+                a.slh_dsa().ok_or_else(|| {
+                    CliError::Failed(format!("--calls counts the FIPS 205 sets only, not {a}"))
+                })
             })
             .collect::<Result<_, _>>()?;
         return print_calls(&fips, &ops, args.json);
@@ -503,7 +450,7 @@ fn emit_notes(args: &BenchArgs) -> Result<(), CliError> {
 /// Times `sign_batch` or `verify_batch` over `n` distinct messages under one
 /// key (deterministic signatures), on `threads` threads.
 fn measure_batch(
-    set: Set,
+    alg: AnyAlgorithm,
     op: &'static str,
     n: usize,
     threads: usize,
@@ -513,76 +460,39 @@ fn measure_batch(
         .map(|i| [MSG, &(i as u64).to_le_bytes()].concat())
         .collect();
     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = match set {
-        Set::Fips(alg) => {
-            let [a, b, c] = seeds(alg);
-            let sk = DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)?;
-            let opts = deterministic(threads);
-            let sigs = sk.sign_batch(&refs, &opts)?;
-            let vk = sk.verifying_key();
-            if op == "sign" {
-                Box::new(move || {
-                    black_box(sk.sign_batch(black_box(&refs), &opts)?);
-                    Ok(())
+    let sk = AnySigningKey::from_seed(alg, &filler(alg.seed_len(), 5), threads)?;
+    let opts = deterministic(threads);
+    let sigs = sk.sign_batch(&refs, &opts)?;
+    let vk = sk.verifying_key();
+    let mut f: Box<dyn FnMut() -> Result<(), sphincs::Error>> = if op == "sign" {
+        Box::new(|| {
+            black_box(sk.sign_batch(black_box(&refs), &opts)?);
+            Ok(())
+        })
+    } else {
+        Box::new(|| {
+            let items: Vec<AnyVerifyItem> = refs
+                .iter()
+                .zip(&sigs)
+                .map(|(m, s)| AnyVerifyItem {
+                    key: &vk,
+                    message: m,
+                    signature: s,
+                    context: b"",
+                    prehash: None,
                 })
-            } else {
-                Box::new(move || {
-                    let items: Vec<sphincs::VerifyItem> = refs
-                        .iter()
-                        .zip(&sigs)
-                        .map(|(m, s)| sphincs::VerifyItem {
-                            key: &vk,
-                            message: m,
-                            signature: s,
-                            context: b"",
-                            prehash: None,
-                        })
-                        .collect();
-                    sphincs::verify_batch(black_box(&items), threads)
-                        .into_iter()
-                        .collect()
-                })
-            }
-        }
-        Set::Spx(alg) => {
-            let sk =
-                SpxSigningKey::from_seed_with_threads(alg, &filler(alg.seed_len(), 5), threads)?;
-            let opts = SpxSignOptions {
-                randomness: Randomness::Deterministic,
-                threads,
-                fault_hardened: false,
-            };
-            let sigs = sk.sign_batch(&refs, &opts)?;
-            let vk = sk.verifying_key();
-            if op == "sign" {
-                Box::new(move || {
-                    black_box(sk.sign_batch(black_box(&refs), &opts)?);
-                    Ok(())
-                })
-            } else {
-                Box::new(move || {
-                    let items: Vec<sphincs::sphincsplus::SpxVerifyItem> = refs
-                        .iter()
-                        .zip(&sigs)
-                        .map(|(m, s)| sphincs::sphincsplus::SpxVerifyItem {
-                            key: &vk,
-                            message: m,
-                            signature: s,
-                        })
-                        .collect();
-                    sphincs::sphincsplus::verify_batch(black_box(&items), threads)
-                        .into_iter()
-                        .collect()
-                })
-            }
-        }
+                .collect();
+            any::verify_batch(black_box(&items), threads)
+                .into_iter()
+                .collect()
+        })
     };
     let op = if op == "sign" {
         "sign_batch"
     } else {
         "verify_batch"
     };
-    let mut row = timed_row(set, op, threads, runs, &mut *f)?;
+    let mut row = timed_row(alg, op, threads, runs, &mut *f)?;
     row.batch = Some(n);
     Ok(row)
 }
@@ -646,7 +556,7 @@ fn print_calls(algs: &[Algorithm], ops: &[&str], json: bool) -> Result<(), CliEr
 /// The smallest thread stack (KiB) on which `op` completes on one thread:
 /// a binary search over child processes (`sphincs bench-stack-probe`), since
 /// a stack overflow aborts the process.
-fn stack_kib(alg: Set, op: &str, backend: Option<Backend>) -> Result<usize, String> {
+fn stack_kib(alg: AnyAlgorithm, op: &str, backend: Option<Backend>) -> Result<usize, String> {
     let exe = std::env::current_exe().map_err(|e| format!("no exe: {e}"))?;
     let fits = |kib: usize| {
         let mut cmd = Command::new(&exe);
@@ -684,17 +594,13 @@ fn filler(len: usize, salt: u8) -> Vec<u8> {
 /// `sphincs bench-stack-probe ALG OP KIB`: runs `op` once on a thread with a
 /// `kib` KiB stack. Exits 0 if it completes; a stack overflow kills the process.
 pub fn stack_probe(alg: &str, op: &str, kib: usize, backend: Option<&str>) -> Result<(), CliError> {
-    let set = match alg.parse::<SpxAlgorithm>() {
-        Ok(a) => Set::Spx(a),
-        Err(_) => Set::Fips(alg.parse()?),
-    };
+    let set = parse_one(alg)?;
     let op = parse_ops(op)?;
     let [op] = op[..] else {
         return Err(CliError::Failed("probe one operation at a time".into()));
     };
     let backend = parse_backend(backend)?;
-    let p = set.params();
-    let sig = filler(p.sig_bytes(), 3);
+    let sig = filler(set.signature_len(), 3);
     let worker = std::thread::Builder::new()
         .stack_size(kib * 1024)
         .spawn(move || {
@@ -709,42 +615,20 @@ pub fn stack_probe(alg: &str, op: &str, kib: usize, backend: Option<&str>) -> Re
 }
 
 /// One operation of `set` on fixed bytes, for the stack probe.
-fn probe_once(set: Set, op: &str, sig: &[u8]) -> Result<(), CliError> {
-    let n = set.params().n;
-    match set {
-        Set::Fips(alg) => match op {
-            "keygen" => {
-                let s = filler(n, 4);
-                DynSigningKey::from_seeds(alg, &s, &s, &s)?;
-            }
-            "sign" => {
-                let sk = DynSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
-                sk.sign(MSG, &deterministic(1))?;
-            }
-            _ => {
-                // A random signature walks the same code path as a valid one.
-                let vk = DynVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
-                let _ = vk.verify(MSG, sig, b"", None);
-            }
-        },
-        Set::Spx(alg) => match op {
-            "keygen" => {
-                SpxSigningKey::from_seed(alg, &filler(3 * n, 4))?;
-            }
-            "sign" => {
-                let sk = SpxSigningKey::from_bytes_unchecked(alg, &filler(4 * n, 1))?;
-                let opts = SpxSignOptions {
-                    randomness: Randomness::Deterministic,
-                    threads: 1,
-                    fault_hardened: false,
-                };
-                sk.sign(MSG, &opts)?;
-            }
-            _ => {
-                let vk = SpxVerifyingKey::from_bytes(alg, &filler(2 * n, 2))?;
-                let _ = vk.verify(MSG, sig);
-            }
-        },
+fn probe_once(set: AnyAlgorithm, op: &str, sig: &[u8]) -> Result<(), CliError> {
+    match op {
+        "keygen" => {
+            AnySigningKey::from_seed(set, &filler(set.seed_len(), 4), 1)?;
+        }
+        "sign" => {
+            let sk = AnySigningKey::from_bytes_unchecked(set, &filler(set.secret_key_len(), 1))?;
+            sk.sign(MSG, &deterministic(1))?;
+        }
+        _ => {
+            // A random signature walks the same code path as a valid one.
+            let vk = AnyVerifyingKey::from_bytes(set, &filler(set.public_key_len(), 2))?;
+            let _ = vk.verify(MSG, sig, b"", None);
+        }
     }
     Ok(())
 }

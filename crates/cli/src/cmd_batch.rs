@@ -12,11 +12,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sphincs::sphincsplus::{self, SpxSignOptions, SpxSigningKey, SpxVerifyItem, SpxVerifyingKey};
-use sphincs::{
-    verify_batch, DynSigningKey, DynVerifyingKey, Error, MessageSource, PreHash, SignOptions,
-    VerifyItem,
-};
+use sphincs::any::{self, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
+use sphincs::{Error, MessageSource, PreHash, SignOptions};
 
 use crate::error::CliError;
 use crate::io::{
@@ -30,83 +27,62 @@ const GROUP_BYTES: u64 = 256 << 20;
 /// Files at or above this size get a byte-progress bar of their own.
 const BIG_FILE: u64 = 256 << 20;
 
-/// A signing key of either standard, with its options.
-pub enum Signer<'a> {
-    /// FIPS 205.
-    Slh(DynSigningKey, SignOptions<'a>),
-    /// SPHINCS+ round 3.1.
-    Spx(SpxSigningKey, SpxSignOptions<'a>),
+/// A signing key of any family with its options; the core refuses what the
+/// family lacks.
+pub struct Signer<'a> {
+    pub key: AnySigningKey,
+    pub opts: SignOptions<'a>,
 }
 
-/// A verifying key of either standard, with the FIPS 205 context and pre-hash.
-pub enum Checker<'a> {
-    /// FIPS 205.
-    Slh(DynVerifyingKey, &'a [u8], Option<PreHash>),
-    /// SPHINCS+ round 3.1.
-    Spx(SpxVerifyingKey),
+/// A verifying key of any family, with the context and pre-hash to check
+/// under (FIPS 205 only; the core refuses them for the other families).
+pub struct Checker<'a> {
+    pub key: AnyVerifyingKey,
+    pub context: &'a [u8],
+    pub prehash: Option<PreHash>,
 }
 
 impl Signer<'_> {
     fn batch(&self, msgs: &[&[u8]], threads: usize) -> Result<Vec<Vec<u8>>, Error> {
-        match self {
-            Signer::Slh(k, o) => k.sign_batch(msgs, &SignOptions { threads, ..*o }),
-            Signer::Spx(k, o) => k.sign_batch(msgs, &SpxSignOptions { threads, ..*o }),
-        }
+        let opts = SignOptions {
+            threads,
+            ..self.opts
+        };
+        self.key.sign_batch(msgs, &opts)
     }
 
     fn stream(&self, msg: &mut dyn MessageSource, threads: usize) -> Result<Vec<u8>, Error> {
-        match self {
-            Signer::Slh(k, o) => k.sign_stream(msg, &SignOptions { threads, ..*o }),
-            Signer::Spx(k, o) => k.sign_stream(msg, &SpxSignOptions { threads, ..*o }),
-        }
+        let opts = SignOptions {
+            threads,
+            ..self.opts
+        };
+        self.key.sign_stream(msg, &opts)
     }
 
     /// How many times signing reads the message (for the byte progress bar).
     fn passes(&self) -> u64 {
-        match self {
-            Signer::Slh(k, o) => sign_passes(k, o.prehash),
-            Signer::Spx(..) => 2,
-        }
+        sign_passes(&self.key, &self.opts)
     }
 }
 
 impl Checker<'_> {
     fn batch(&self, msgs: &[&[u8]], sigs: &[&[u8]], threads: usize) -> Vec<Result<(), Error>> {
-        match self {
-            Checker::Slh(key, context, prehash) => {
-                let items: Vec<VerifyItem> = msgs
-                    .iter()
-                    .zip(sigs)
-                    .map(|(message, signature)| VerifyItem {
-                        key,
-                        message,
-                        signature,
-                        context,
-                        prehash: *prehash,
-                    })
-                    .collect();
-                verify_batch(&items, threads)
-            }
-            Checker::Spx(key) => {
-                let items: Vec<SpxVerifyItem> = msgs
-                    .iter()
-                    .zip(sigs)
-                    .map(|(message, signature)| SpxVerifyItem {
-                        key,
-                        message,
-                        signature,
-                    })
-                    .collect();
-                sphincsplus::verify_batch(&items, threads)
-            }
-        }
+        let items: Vec<AnyVerifyItem> = msgs
+            .iter()
+            .zip(sigs)
+            .map(|(message, signature)| AnyVerifyItem {
+                key: &self.key,
+                message,
+                signature,
+                context: self.context,
+                prehash: self.prehash,
+            })
+            .collect();
+        any::verify_batch(&items, threads)
     }
 
     fn stream(&self, msg: &mut dyn MessageSource, sig: &[u8]) -> Result<(), Error> {
-        match self {
-            Checker::Slh(key, context, prehash) => key.verify_stream(msg, sig, context, *prehash),
-            Checker::Spx(key) => key.verify_stream(msg, sig),
-        }
+        self.key.verify_stream(msg, sig, self.context, self.prehash)
     }
 
     /// Verification reads the message once (H_msg), pure or pre-hashed.
@@ -118,14 +94,13 @@ impl Checker<'_> {
 /// How many times verification reads the message: once, for H_msg.
 pub const VERIFY_PASSES: u64 = 1;
 
-/// How many times FIPS 205 signing with `key` reads the message: twice
-/// (PRF_msg, then H_msg) for pure signing, once when the message is
-/// pre-hashed, whether `--prehash` asks for it or the key's HashSLH-DSA OID
-/// binds it.
-pub fn sign_passes(key: &DynSigningKey, prehash: Option<PreHash>) -> u64 {
-    match key.mode().resolve(key.algorithm(), prehash) {
-        Ok(Some(_)) => 1,
-        _ => 2,
+/// How many times signing with `key` and `opts` reads the message: twice
+/// (PRF_msg, then H_msg) when the core says so, else once.
+pub fn sign_passes(key: &AnySigningKey, opts: &SignOptions<'_>) -> u64 {
+    if key.reads_message_twice(opts) {
+        2
+    } else {
+        1
     }
 }
 

@@ -8,11 +8,8 @@ use crate::error::CliError;
 /// The fingerprint of the public key in (or of) `key`: `-a` names the set of
 /// a raw key, as for `verify`.
 pub fn of_file(key: &Path, alg: Option<&str>) -> Result<String, CliError> {
-    if alg.is_some_and(crate::cmd_s256::is) {
-        return Ok(crate::cmd_s256::load_public(key)?.fingerprint());
-    }
-    if let Some(spx) = crate::cmd_spx::parse(alg) {
-        return Ok(crate::cmd_spx::load_public(key, spx)?.fingerprint());
+    if let Some(raw) = crate::rawkey::parse(alg) {
+        return Ok(crate::rawkey::load_public(key, raw)?.fingerprint()?);
     }
     let alg = crate::keyfile::parse_algorithm(alg)?;
     Ok(crate::keyfile::load_public_half(key, alg)?.fingerprint()?)

@@ -1,24 +1,20 @@
-//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): `keygen`, `pubkey`,
-//! `sign`, `verify`, `demo`'s walk, `list`'s row and `bench`. No OID exists
+//! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): what the command line
+//! refuses for it (keys are made, read, signed and verified through `rawkey`
+//! and `sphincs::any`), `list`'s row and `bench`. No OID exists
 //! for it: keys are the raw bytes of the SUPERCOP reference (secret key
 //! SK1 ‖ Q ‖ SK2, 1088 bytes; public key Q ‖ root, 1056 bytes); signatures
 //! are detached raw bytes (41000), deterministic as in the reference.
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::json;
 use sphincs::hash::backend::{cycle_counter, Kernels};
-use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey, ALGORITHM};
-use sphincs::Error;
-use zeroize::Zeroizing;
+use sphincs::sphincs256::{params, Sphincs256SigningKey, ALGORITHM};
 
 use crate::error::CliError;
-use crate::io::{
-    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Cap, Message,
-};
+use crate::io::write_stdout;
 
 /// Whether `-a` names SPHINCS-256 (`sphincs-256`, any case, or `sphincs256`).
 pub fn is(name: &str) -> bool {
@@ -41,117 +37,51 @@ pub fn refuse(der: bool, context: bool, prehash: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Generates a raw key pair from the operating system's randomness.
-pub fn keygen(out: &Path, public: Option<&Path>, der: bool, force: bool) -> Result<(), CliError> {
-    refuse(der, false, false)?;
-    check_key_outputs(out, public, force)?;
-    let key = Sphincs256SigningKey::generate()?;
-    let public_key = key.verifying_key().to_bytes();
-    write_key_pair(
-        out,
-        &key.to_bytes(),
-        public.map(|p| (p, &public_key[..])),
-        force,
-    )?;
-    let fp = key.verifying_key().fingerprint();
-    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
-}
-
-fn load_secret(path: &Path) -> Result<Sphincs256SigningKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == params::PK_BYTES {
-        return Err(CliError::file(
-            path,
-            "is a public key; signing needs the private key",
+/// What `sign` refuses for SPHINCS-256 before reading anything: the FIPS 205
+/// options, and several files (the command signs and verifies this scheme
+/// one file at a time, without FILE.sig batches).
+pub fn refuse_sign(
+    context: bool,
+    prehash: bool,
+    files: &[PathBuf],
+    dir: bool,
+) -> Result<(), CliError> {
+    refuse(false, context, prehash)?;
+    if files.len() > 1 || dir {
+        return Err(CliError::Failed(
+            "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),
         ));
     }
-    Sphincs256SigningKey::from_bytes(&bytes).map_err(|e| CliError::file(path, e))
+    Ok(())
 }
 
-pub(crate) fn load_public(path: &Path) -> Result<Sphincs256VerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == params::SK_BYTES {
-        return Sphincs256SigningKey::from_bytes(&bytes)
-            .map(|k| k.verifying_key())
-            .map_err(|e| CliError::file(path, e));
-    }
-    Sphincs256VerifyingKey::from_bytes(&bytes).map_err(|e| {
-        CliError::file(
-            path,
-            format!(
-                "{e} (a raw sphincs-256 key is {} bytes public or {} bytes secret)",
-                params::PK_BYTES,
-                params::SK_BYTES
-            ),
-        )
-    })
-}
-
-/// Writes the raw public key of a raw secret (or public) key.
-pub fn pubkey(key: &Path, out: Option<&Path>, der: bool, force: bool) -> Result<(), CliError> {
-    refuse(der, false, false)?;
-    match out {
-        Some(o) => check_writable(o, force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let vk = load_public(key)?;
-    match out {
-        Some(o) => write_output(o, &vk.to_bytes(), false, force),
-        None => write_stdout(&vk.to_bytes(), true),
-    }
-}
-
-/// The whole message (SPHINCS-256 hashes it twice, from memory).
-fn read_message(file: Option<&Path>) -> Result<Vec<u8>, CliError> {
-    let mut message = Message::open(file)?;
-    let mut buf = Vec::new();
-    message
-        .source()
-        .feed(&mut |chunk| buf.extend_from_slice(chunk))?;
-    Ok(buf)
-}
-
-/// Signs FILE or standard input; the signature is raw bytes (detached).
-pub fn sign(
-    key: &Path,
-    out: Option<&Path>,
-    force: bool,
-    file: Option<&Path>,
-    threads: usize,
-    fault_hardened: bool,
+/// What `verify` refuses for SPHINCS-256: as [`refuse_sign`], and a missing
+/// `-s SIG` (no FILE.sig batches).
+pub fn refuse_verify(
+    context: bool,
+    prehash: bool,
+    files: &[PathBuf],
+    dir: bool,
+    signature: bool,
 ) -> Result<(), CliError> {
+    refuse_sign(context, prehash, files, dir)?;
+    if !signature {
+        return Err(CliError::Failed(
+            "sphincs-256 verifies one file at a time: give the signature with -s SIG".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses `--fault-hardened`, in the command line's words: the scheme's
+/// signatures are deterministic, so comparing two is the user's check.
+pub fn no_fault_hardening(fault_hardened: bool) -> Result<(), CliError> {
     if fault_hardened {
         return Err(CliError::Failed(
             "--fault-hardened is for SLH-DSA and SPHINCS+; sphincs-256 signing is deterministic: sign twice and compare".into(),
         ));
     }
-    match out {
-        Some(o) => check_writable(o, force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let key = load_secret(key)?;
-    let msg = read_message(file)?;
-    let sig = key.sign_with_threads(&msg, threads);
-    match out {
-        Some(o) => write_output(o, &sig, false, force),
-        None => write_stdout(&sig, true),
-    }
-}
-
-/// Verifies a detached signature; invalid is exit status 1.
-pub fn verify(public: &Path, signature: &Path, file: Option<&Path>) -> Result<(), CliError> {
-    let key = load_public(public)?;
-    let sig = read_capped(signature, Cap::Signature)?;
-    let msg = read_message(file)?;
-    match key.verify(&msg, &sig) {
-        Ok(()) => crate::say::status("valid signature\n"),
-        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
-        Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
-            "invalid signature: {}: {e}",
-            signature.display()
-        ))),
-        Err(e) => Err(e.into()),
-    }
+    Ok(())
 }
 
 /// `list`'s row.

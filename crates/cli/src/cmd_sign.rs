@@ -1,15 +1,16 @@
-//! `sign` and `verify`.
+//! `sign` and `verify` of one message, for keys of every family: the core's
+//! `sphincs::any` refuses what a family lacks; the caller has loaded the key.
 
 use std::path::Path;
 
-use sphincs::{Error, PreHash, Randomness, SignOptions};
+use sphincs::any::{AnySigningKey, AnyVerifyingKey};
+use sphincs::{Error, PreHash, SignOptions};
 
 use crate::cmd_batch::{sign_passes, with_progress};
 use crate::error::CliError;
 use crate::io::{
     check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap, Message,
 };
-use crate::keyfile::{load_signing_key, load_verifying_key, parse_algorithm};
 
 /// Parses `--prehash HASH`.
 pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
@@ -17,43 +18,30 @@ pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
         .transpose()
 }
 
-/// What `sign` was asked to do.
+/// Where `sign` writes, and what it reads.
 pub struct SignArgs<'a> {
-    pub key: &'a Path,
-    pub context: Vec<u8>,
-    pub deterministic: bool,
-    pub fault_hardened: bool,
-    pub prehash: Option<PreHash>,
+    pub opts: SignOptions<'a>,
     pub out: Option<&'a Path>,
     pub force: bool,
-    pub algorithm: Option<&'a str>,
     pub file: Option<&'a Path>,
-    pub threads: usize,
 }
 
-/// Signs FILE (streamed) or standard input (buffered).
-pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
-    let alg = parse_algorithm(args.algorithm)?;
+/// Signs FILE (streamed) or standard input (buffered). The key is loaded by
+/// `load` once the output is known to be writable, so that a refused output
+/// is reported before a slow key load.
+pub fn sign(
+    args: SignArgs<'_>,
+    load: impl FnOnce() -> Result<AnySigningKey, CliError>,
+) -> Result<(), CliError> {
     match args.out {
         Some(out) => check_writable(out, args.force)?,
         None => refuse_binary_terminal()?,
     }
-    let key = load_signing_key(args.key, alg)?;
+    let key = load()?;
     let mut message = Message::open(args.file)?;
-    let opts = SignOptions {
-        context: &args.context,
-        prehash: args.prehash,
-        randomness: if args.deterministic {
-            Randomness::Deterministic
-        } else {
-            Randomness::Hedged
-        },
-        threads: args.threads,
-        fault_hardened: args.fault_hardened,
-    };
-    let passes = sign_passes(&key, args.prehash);
+    let passes = sign_passes(&key, &args.opts);
     let sig = with_progress(&mut message, args.file, passes, |m| {
-        key.sign_stream(m, &opts)
+        key.sign_stream(m, &args.opts)
     })?;
     match args.out {
         Some(out) => write_output(out, &sig, false, args.force),
@@ -61,31 +49,29 @@ pub fn sign(args: SignArgs<'_>) -> Result<(), CliError> {
     }
 }
 
-/// What `verify` was asked to do.
-pub struct VerifyArgs<'a> {
-    pub public: &'a Path,
-    pub signature: &'a Path,
-    pub context: Vec<u8>,
-    pub prehash: Option<PreHash>,
-    pub algorithm: Option<&'a str>,
-    pub file: Option<&'a Path>,
-}
-
-/// Verifies; a signature that does not verify (or has the wrong length) is
-/// [`CliError::InvalidSignature`], exit status 1.
-pub fn verify(args: VerifyArgs<'_>) -> Result<(), CliError> {
-    let alg = parse_algorithm(args.algorithm)?;
-    let key = load_verifying_key(args.public, alg)?;
-    let sig = read_capped(args.signature, Cap::Signature)?;
-    let result = crate::once::verify_input(args.file, |m| {
-        key.verify_stream(m, &sig, &args.context, args.prehash)
-    })?;
+/// Verifies `signature` over FILE or standard input; a signature that does
+/// not verify (or has the wrong length) is [`CliError::InvalidSignature`],
+/// exit status 1.
+pub fn verify(
+    key: &AnyVerifyingKey,
+    signature: &Path,
+    context: &[u8],
+    prehash: Option<PreHash>,
+    file: Option<&Path>,
+) -> Result<(), CliError> {
+    let sig = read_capped(signature, Cap::Signature)?;
+    let result = crate::once::verify_input(file, |m| key.verify_stream(m, &sig, context, prehash))?;
     match result {
         Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
-        Err(e @ Error::InvalidSignatureLength { .. }) => Err(CliError::InvalidSignature(format!(
+        Err(
+            e @ (Error::InvalidSignatureLength { .. }
+            | Error::InvalidLength {
+                what: "signature", ..
+            }),
+        ) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",
-            args.signature.display()
+            signature.display()
         ))),
         Err(e) => Err(e.into()),
     }

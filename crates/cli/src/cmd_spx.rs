@@ -1,25 +1,18 @@
-//! The SPHINCS+ round-3.1 sets (`-a sphincs-shake-128f-simple` etc.):
-//! `keygen`, `pubkey`, `sign` and `verify` with raw key files (no OID exists
-//! for them), and `kat`, NIST's known-answer file.
+//! The SPHINCS+ round-3.1 sets (`-a sphincs-shake-128f-simple` etc.): what
+//! the command line says about their raw keys (no OID exists for them; keys
+//! are made, read, signed and verified through `rawkey` and `sphincs::any`),
+//! `pubkey`, `list`'s rows, and `kat`, NIST's known-answer file.
 
 use std::path::{Path, PathBuf};
 
+use sphincs::any::AnyAlgorithm;
 use sphincs::sphincsplus::kat::{rsp_file_name, write_rsp};
-use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
-use sphincs::{Error, Randomness};
+use sphincs::sphincsplus::SpxAlgorithm;
 use zeroize::Zeroizing;
 
-use crate::cmd_batch::with_progress;
 use crate::error::CliError;
-use crate::io::{
-    check_key_outputs, check_writable, read_capped, refuse_binary_terminal, write_key_pair,
-    write_output, write_stdout, Cap, Message,
-};
-
-/// The round-3.1 set `-a` names, if it names one.
-pub fn parse(name: Option<&str>) -> Option<SpxAlgorithm> {
-    name.and_then(|n| n.parse::<SpxAlgorithm>().ok())
-}
+use crate::io::{check_writable, read_capped, write_output, write_stdout, Cap};
+use crate::rawkey::{load_public, load_secret};
 
 /// The round-3.1 set `-a` must name (for `kat`).
 pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
@@ -30,7 +23,8 @@ pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
     })
 }
 
-fn no_der(der: bool) -> Result<(), CliError> {
+/// Refuses `--der`: these keys are raw bytes only.
+pub fn no_der(der: bool) -> Result<(), CliError> {
     if der {
         return Err(CliError::Failed(
             "SPHINCS+ round-3.1 keys have no OID, so no DER or PEM form; they are written as raw bytes (drop --der)".into(),
@@ -39,82 +33,23 @@ fn no_der(der: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Generates a raw key pair (see [`write_key_pair`]).
-pub fn keygen(
-    alg: SpxAlgorithm,
-    out: &Path,
-    public: Option<&Path>,
-    der: bool,
-    force: bool,
-    threads: usize,
-) -> Result<(), CliError> {
-    no_der(der)?;
-    check_key_outputs(out, public, force)?;
-    let key = SpxSigningKey::generate_with_threads(alg, threads)?;
-    let public_key = key.verifying_key().to_bytes();
-    write_key_pair(
-        out,
-        &key.to_bytes(),
-        public.map(|p| (p, &public_key[..])),
-        force,
-    )?;
-    let fp = key.verifying_key().fingerprint();
-    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
-}
-
-pub(crate) fn load_secret(path: &Path, alg: SpxAlgorithm) -> Result<SpxSigningKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == alg.public_key_len() {
-        return Err(CliError::file(
-            path,
-            "is a public key; signing needs the private key",
-        ));
-    }
-    SpxSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))
-}
-
-pub(crate) fn load_public(path: &Path, alg: SpxAlgorithm) -> Result<SpxVerifyingKey, CliError> {
-    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    if bytes.len() == alg.secret_key_len() {
-        return SpxSigningKey::from_bytes_unchecked(alg, &bytes)
-            .map(|k| k.verifying_key())
-            .map_err(|e| CliError::file(path, e));
-    }
-    SpxVerifyingKey::from_bytes(alg, &bytes).map_err(|e| {
-        CliError::file(
-            path,
-            format!(
-                "{e} (a raw {alg} key is {} bytes public or {} bytes secret)",
-                alg.public_key_len(),
-                alg.secret_key_len()
-            ),
-        )
-    })
-}
-
 /// Writes the raw public key of a raw secret key (PK.root checked).
 pub fn pubkey(
-    alg: SpxAlgorithm,
+    alg: AnyAlgorithm,
     key: &Path,
     out: Option<&Path>,
     der: bool,
     force: bool,
 ) -> Result<(), CliError> {
     no_der(der)?;
-    match out {
-        Some(o) => check_writable(o, force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let bytes = Zeroizing::new(read_capped(key, Cap::Key)?);
-    let vk = if bytes.len() == alg.public_key_len() {
-        load_public(key, alg)?
-    } else {
-        load_secret(key, alg)?.verifying_key()
-    };
-    match out {
-        Some(o) => write_output(o, &vk.to_bytes(), false, force),
-        None => write_stdout(&vk.to_bytes(), true),
-    }
+    crate::rawkey::write_public(out, force, || {
+        let bytes = Zeroizing::new(read_capped(key, Cap::Key)?);
+        if bytes.len() == alg.public_key_len() {
+            load_public(key, alg)
+        } else {
+            Ok(load_secret(key, alg)?.verifying_key())
+        }
+    })
 }
 
 /// Refuses the FIPS 205 options round 3.1 does not have.
@@ -125,62 +60,6 @@ pub fn no_context(context: &[u8], prehash: bool) -> Result<(), CliError> {
         ));
     }
     Ok(())
-}
-
-/// What `sign` was asked to do with a round-3.1 key.
-pub struct SignArgs<'a> {
-    pub alg: SpxAlgorithm,
-    pub key: &'a Path,
-    pub deterministic: bool,
-    pub fault_hardened: bool,
-    pub out: Option<&'a Path>,
-    pub force: bool,
-    pub file: Option<&'a Path>,
-    pub threads: usize,
-}
-
-/// Signs FILE or standard input; the signature is raw bytes (detached).
-pub fn sign(a: SignArgs<'_>) -> Result<(), CliError> {
-    match a.out {
-        Some(out) => check_writable(out, a.force)?,
-        None => refuse_binary_terminal()?,
-    }
-    let key = load_secret(a.key, a.alg)?;
-    let mut message = Message::open(a.file)?;
-    let opts = SpxSignOptions {
-        randomness: if a.deterministic {
-            Randomness::Deterministic
-        } else {
-            Randomness::Hedged
-        },
-        threads: a.threads,
-        fault_hardened: a.fault_hardened,
-    };
-    let sig = with_progress(&mut message, a.file, 2, |m| key.sign_stream(m, &opts))?;
-    match a.out {
-        Some(out) => write_output(out, &sig, false, a.force),
-        None => write_stdout(&sig, true),
-    }
-}
-
-/// Verifies a detached round-3.1 signature; invalid is exit status 1.
-pub fn verify(
-    alg: SpxAlgorithm,
-    public: &Path,
-    signature: &Path,
-    file: Option<&Path>,
-) -> Result<(), CliError> {
-    let key = load_public(public, alg)?;
-    let sig = read_capped(signature, Cap::Signature)?;
-    match crate::once::verify_input(file, |m| key.verify_stream(m, &sig))? {
-        Ok(()) => crate::say::status("valid signature\n"),
-        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
-        Err(e @ Error::InvalidLength { .. }) => Err(CliError::InvalidSignature(format!(
-            "invalid signature: {}: {e}",
-            signature.display()
-        ))),
-        Err(e) => Err(e.into()),
-    }
 }
 
 /// Writes NIST's `PQCsignKAT_<sk bytes>.rsp` for `alg`: to `out`, `-` for

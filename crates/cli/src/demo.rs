@@ -51,7 +51,7 @@ struct Keys<'a> {
 
 /// Generates a key, signs, verifies, and shows that a tampered message fails.
 pub fn run(alg: Option<&str>) -> Result<(), CliError> {
-    let walk = match crate::cmd_spx::parse(alg) {
+    let walk = match alg.and_then(|n| n.parse::<SpxAlgorithm>().ok()) {
         _ if alg.is_some_and(crate::cmd_s256::is) => sphincs256(),
         Some(spx) => round31(spx),
         None => fips205(parse_algorithm(alg)?.unwrap_or(Algorithm::Shake128f)),

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
@@ -21,6 +22,43 @@ pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError
             .map_err(CliError::from)
     })
     .transpose()
+}
+
+/// Parses `-a ALG` of any family for `sign` and `verify`: a set whose keys
+/// are raw bytes only (round 3.1, SPHINCS-256) is read by `rawkey`, any
+/// other name by [`parse_algorithm`] (with its errors).
+pub fn parse_any(name: Option<&str>) -> Result<Option<AnyAlgorithm>, CliError> {
+    match crate::rawkey::parse(name) {
+        Some(alg) => Ok(Some(alg)),
+        None => Ok(parse_algorithm(name)?.map(AnyAlgorithm::from)),
+    }
+}
+
+/// A set read by `rawkey`: one without a FIPS 205 key file format.
+fn raw_only(alg: Option<AnyAlgorithm>) -> Option<AnyAlgorithm> {
+    alg.filter(|a| a.slh_dsa().is_none())
+}
+
+/// [`load_signing_key`] for a key of any family (see [`parse_any`]).
+pub fn load_any_signing_key(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+) -> Result<AnySigningKey, CliError> {
+    match raw_only(alg) {
+        Some(raw) => crate::rawkey::load_secret(path, raw),
+        None => Ok(load_signing_key(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
+    }
+}
+
+/// [`load_verifying_key`] for a key of any family (see [`parse_any`]).
+pub fn load_any_verifying_key(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+) -> Result<AnyVerifyingKey, CliError> {
+    match raw_only(alg) {
+        Some(raw) => crate::rawkey::load_public(path, raw),
+        None => Ok(load_verifying_key(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
+    }
 }
 
 /// What a key file turned out to hold.

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use sphincs::sphincsplus::SpxSignOptions;
 use sphincs::{Randomness, SignOptions};
 
 mod acvp;
@@ -29,6 +28,7 @@ mod io;
 mod keyfile;
 mod once;
 mod passphrase;
+mod rawkey;
 mod say;
 mod tree_file;
 
@@ -400,6 +400,7 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             force,
             encrypt,
+            threads,
             ..
         } if cmd_s256::is(&algorithm) => {
             if encrypt {
@@ -407,7 +408,9 @@ fn run(command: Command) -> Result<(), CliError> {
                     "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
                 ));
             }
-            cmd_s256::keygen(&out, public.as_deref(), der, force)
+            cmd_s256::refuse(der, false, false)?;
+            let threads = thread_count(threads);
+            rawkey::keygen(algorithm.parse()?, &out, public.as_deref(), force, threads)
         }
         Command::Keygen {
             algorithm,
@@ -420,13 +423,14 @@ fn run(command: Command) -> Result<(), CliError> {
             encrypt,
         } => {
             let threads = thread_count(threads);
-            match cmd_spx::parse(Some(&algorithm)) {
+            match rawkey::parse(Some(&algorithm)) {
                 Some(_) if encrypt => Err(CliError::Failed(
                     "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
                 )),
                 Some(alg) => {
                     cmd_spx::no_context(&[], prehash.is_some())?;
-                    cmd_spx::keygen(alg, &out, public.as_deref(), der, force, threads)
+                    cmd_spx::no_der(der)?;
+                    rawkey::keygen(alg, &out, public.as_deref(), force, threads)
                 }
                 None => cmd_keys::keygen(cmd_keys::KeygenArgs {
                     alg: &algorithm,
@@ -446,44 +450,22 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             algorithm: Some(algorithm),
             force,
-        } if cmd_s256::is(&algorithm) => cmd_s256::pubkey(&key, out.as_deref(), der, force),
+        } if cmd_s256::is(&algorithm) => {
+            // Its secret key holds the public key: nothing to check, only to write.
+            cmd_s256::refuse(der, false, false)?;
+            let alg = algorithm.parse()?;
+            rawkey::write_public(out.as_deref(), force, || rawkey::load_public(&key, alg))
+        }
         Command::Pubkey {
             key,
             out,
             der,
             algorithm,
             force,
-        } => match cmd_spx::parse(algorithm.as_deref()) {
+        } => match rawkey::parse(algorithm.as_deref()) {
             Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
             None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         },
-        Command::Sign {
-            key,
-            context,
-            fault_hardened,
-            prehash,
-            out,
-            force,
-            algorithm: Some(algorithm),
-            files,
-            out_dir,
-            threads,
-            ..
-        } if cmd_s256::is(&algorithm) => {
-            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
-            one_file_for_s256(&files, out_dir.is_some())?;
-            let file = files.first().map(PathBuf::as_path);
-            let (out, implied) = signature_output(out, file)?;
-            cmd_s256::sign(
-                &key,
-                out.as_deref(),
-                force,
-                file,
-                thread_count(threads),
-                fault_hardened,
-            )?;
-            said_signed(file, out.as_deref(), implied)
-        }
         Command::Sign {
             key,
             context,
@@ -497,94 +479,64 @@ fn run(command: Command) -> Result<(), CliError> {
             out_dir,
             threads,
         } => {
+            if algorithm.as_deref().is_some_and(cmd_s256::is) {
+                let ctx = context.is_given();
+                cmd_s256::refuse_sign(ctx, prehash.is_some(), &files, out_dir.is_some())?;
+                cmd_s256::no_fault_hardening(fault_hardened)?;
+            }
             let randomness = if deterministic {
                 Randomness::Deterministic
             } else {
                 Randomness::Hedged
             };
-            let spx = cmd_spx::parse(algorithm.as_deref());
-            if files.len() > 1 || out_dir.is_some() {
-                if out.is_some() {
-                    return Err(CliError::Failed(
-                        "-o names one signature file; with several files each signature goes to FILE.sig (or --out-dir DIR)".into(),
-                    ));
-                }
-                let context = context.bytes()?;
-                let threads = thread_count(threads);
-                let signer = match spx {
-                    Some(alg) => {
-                        cmd_spx::no_context(&context, prehash.is_some())?;
-                        let opts = SpxSignOptions {
-                            randomness,
-                            threads,
-                            fault_hardened,
-                        };
-                        cmd_batch::Signer::Spx(cmd_spx::load_secret(&key, alg)?, opts)
-                    }
-                    None => {
-                        let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                        let opts = SignOptions {
-                            context: &context,
-                            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                            randomness,
-                            threads,
-                            fault_hardened,
-                        };
-                        cmd_batch::Signer::Slh(keyfile::load_signing_key(&key, alg)?, opts)
-                    }
-                };
-                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, threads);
+            let many = files.len() > 1 || out_dir.is_some();
+            if many && out.is_some() {
+                return Err(CliError::Failed(
+                    "-o names one signature file; with several files each signature goes to FILE.sig (or --out-dir DIR)".into(),
+                ));
             }
             let file = files.first().map(PathBuf::as_path);
-            let (out, implied) = signature_output(out, file)?;
-            match spx {
-                Some(alg) => {
-                    cmd_spx::no_context(&context.bytes()?, prehash.is_some())?;
-                    cmd_spx::sign(cmd_spx::SignArgs {
-                        alg,
-                        key: &key,
-                        deterministic,
-                        fault_hardened,
-                        out: out.as_deref(),
-                        force,
-                        file,
-                        threads: thread_count(threads),
-                    })?
-                }
-                None => cmd_sign::sign(cmd_sign::SignArgs {
-                    key: &key,
-                    context: context.bytes()?,
-                    deterministic,
-                    fault_hardened,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                    out: out.as_deref(),
-                    force,
-                    algorithm: algorithm.as_deref(),
-                    file,
-                    threads: thread_count(threads),
-                })?,
-            }
-            said_signed(file, out.as_deref(), implied)
-        }
-        Command::Verify {
-            public,
-            signature,
-            sig_dir,
-            context,
-            prehash,
-            algorithm: Some(algorithm),
-            files,
-            ..
-        } if cmd_s256::is(&algorithm) => {
-            cmd_s256::refuse(false, context.is_given(), prehash.is_some())?;
-            one_file_for_s256(&files, sig_dir.is_some())?;
-            let Some(signature) = signature else {
-                return Err(CliError::Failed(
-                    "sphincs-256 verifies one file at a time: give the signature with -s SIG"
-                        .into(),
-                ));
+            let (out, implied) = match many {
+                true => (None, false),
+                false => signature_output(out, file)?,
             };
-            cmd_s256::verify(&public, &signature, files.first().map(PathBuf::as_path))
+            let context = context.bytes()?;
+            // Raw-key sets have no context or pre-hash (SPHINCS-256's refusal
+            // came above, in its own words).
+            if rawkey::parse(algorithm.as_deref()).is_some() {
+                cmd_spx::no_context(&context, prehash.is_some())?;
+            }
+            // Errors in the order the options were read before: many files
+            // -a first, one file --prehash first; the key last.
+            let (alg, prehash) = if many {
+                let alg = keyfile::parse_any(algorithm.as_deref())?;
+                (alg, cmd_sign::parse_prehash(prehash.as_deref())?)
+            } else {
+                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                (keyfile::parse_any(algorithm.as_deref())?, prehash)
+            };
+            let opts = SignOptions {
+                context: &context,
+                prehash,
+                randomness,
+                threads: thread_count(threads),
+                fault_hardened,
+            };
+            if many {
+                let signer = cmd_batch::Signer {
+                    key: keyfile::load_any_signing_key(&key, alg)?,
+                    opts,
+                };
+                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, opts.threads);
+            }
+            let args = cmd_sign::SignArgs {
+                opts,
+                out: out.as_deref(),
+                force,
+                file,
+            };
+            cmd_sign::sign(args, || keyfile::load_any_signing_key(&key, alg))?;
+            said_signed(file, out.as_deref(), implied)
         }
         Command::Verify {
             public,
@@ -596,20 +548,21 @@ fn run(command: Command) -> Result<(), CliError> {
             files,
             threads,
         } => {
-            let spx = cmd_spx::parse(algorithm.as_deref());
+            if algorithm.as_deref().is_some_and(cmd_s256::is) {
+                let (ctx, dir) = (context.is_given(), sig_dir.is_some());
+                cmd_s256::refuse_verify(ctx, prehash.is_some(), &files, dir, signature.is_some())?;
+            }
             let ctx = context.bytes()?;
-            if let Some(alg) = spx {
+            if rawkey::parse(algorithm.as_deref()).is_some() {
                 cmd_spx::no_context(&ctx, prehash.is_some())?;
-                if signature.is_none() {
-                    let checker = cmd_batch::Checker::Spx(cmd_spx::load_public(&public, alg)?);
-                    return verify_files(&checker, &files, sig_dir.as_deref(), threads);
-                }
             }
             let Some(signature) = signature else {
-                let alg = keyfile::parse_algorithm(algorithm.as_deref())?;
-                let key = keyfile::load_verifying_key(&public, alg)?;
-                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                let checker = cmd_batch::Checker::Slh(key, &ctx, prehash);
+                let alg = keyfile::parse_any(algorithm.as_deref())?;
+                let checker = cmd_batch::Checker {
+                    key: keyfile::load_any_verifying_key(&public, alg)?,
+                    context: &ctx,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                };
                 return verify_files(&checker, &files, sig_dir.as_deref(), threads);
             };
             if files.len() > 1 {
@@ -618,17 +571,11 @@ fn run(command: Command) -> Result<(), CliError> {
                 ));
             }
             let file = files.first().map(PathBuf::as_path);
-            match spx {
-                Some(alg) => cmd_spx::verify(alg, &public, &signature, file),
-                None => cmd_sign::verify(cmd_sign::VerifyArgs {
-                    public: &public,
-                    signature: &signature,
-                    context: ctx,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                    algorithm: algorithm.as_deref(),
-                    file,
-                }),
-            }
+            // Errors in the order the options were read before: --prehash, -a, the key.
+            let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+            let alg = keyfile::parse_any(algorithm.as_deref())?;
+            let key = keyfile::load_any_verifying_key(&public, alg)?;
+            cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
             algorithm,
@@ -721,17 +668,6 @@ fn said_signed(
         }
         _ => Ok(()),
     }
-}
-
-/// SPHINCS-256 signs and verifies one file at a time (its library API takes
-/// one message; there is no batch API for it).
-fn one_file_for_s256(files: &[PathBuf], dir: bool) -> Result<(), CliError> {
-    if files.len() > 1 || dir {
-        return Err(CliError::Failed(
-            "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),
-        ));
-    }
-    Ok(())
 }
 
 /// `verify` without `-s`: each FILE against FILE.sig.

@@ -7,7 +7,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::Error;
-use crate::params::Algorithm;
+use crate::params::{Algorithm, Params};
 use crate::sphincs256::{self, params as s256};
 use crate::sphincsplus::SpxAlgorithm;
 
@@ -127,6 +127,17 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::SlhDsa(a) => Some(a),
             _ => None,
+        }
+    }
+
+    /// The numbers (n, h, d, k, a, …) of a set that runs on the FIPS 205
+    /// engine (FIPS 205, SP 800-230 and round-3.1 sets); `None` for
+    /// SPHINCS-256, whose scheme (HORST, fixed layers) has other parameters.
+    pub const fn params(self) -> Option<Params> {
+        match self {
+            AnyAlgorithm::SlhDsa(a) => Some(a.params()),
+            AnyAlgorithm::SphincsPlus(a) => Some(a.params()),
+            AnyAlgorithm::Sphincs256 => None,
         }
     }
 
@@ -302,6 +313,19 @@ mod tests {
         assert_eq!(AnyAlgorithm::Sphincs256.signature_len(), 41000);
         assert_eq!(AnyAlgorithm::Sphincs256.randomness_len(), 0);
         assert_eq!(p("sha2-128s").unwrap().seed_len(), 48);
+    }
+
+    #[test]
+    fn params_agree_with_the_sizes() {
+        for a in AnyAlgorithm::all() {
+            let Some(p) = a.params() else {
+                assert_eq!(a, AnyAlgorithm::Sphincs256);
+                continue;
+            };
+            assert_eq!(p.pk_bytes(), a.public_key_len(), "{a}");
+            assert_eq!(p.sk_bytes(), a.secret_key_len(), "{a}");
+            assert_eq!(p.sig_bytes(), a.signature_len(), "{a}");
+        }
     }
 
     #[test]
