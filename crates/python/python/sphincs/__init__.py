@@ -13,7 +13,6 @@ Every sign and verify call releases the GIL. Errors: ``ValueError`` or
 ``TypeError`` for bad arguments, :class:`InvalidSignature` for a signature
 that does not verify.
 """
-from __future__ import annotations
 
 import copyreg as _copyreg
 import enum as _enum
@@ -94,7 +93,7 @@ class _Sizes(str, _enum.Enum):
         return _INFO[self.value][5]
 
     @property
-    def max_signatures(self) -> int | None:
+    def max_signatures(self) -> "int | None":  # a string: Python 3.9 has no `X | Y`
         """How many signatures one key may make: ``2**24`` for the draft SP
         800-230 (ipd) limited-signature sets, ``None`` (no practical limit)
         for every other set. The library does not count them."""
