@@ -61,6 +61,17 @@ pub fn load_any_verifying_key(
     }
 }
 
+/// [`load_public_half`] for a key of any family (see [`parse_any`]).
+pub fn load_any_public_half(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+) -> Result<AnyVerifyingKey, CliError> {
+    match raw_only(alg) {
+        Some(raw) => crate::rawkey::load_public_half(path, raw),
+        None => Ok(load_public_half(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
+    }
+}
+
 /// What a key file turned out to hold.
 enum Kind {
     Private,

@@ -399,73 +399,26 @@ fn run(command: Command) -> Result<(), CliError> {
             public,
             der,
             force,
-            encrypt,
-            threads,
-            ..
-        } if cmd_s256::is(&algorithm) => {
-            if encrypt {
-                return Err(CliError::Failed(
-                    "--encrypt needs a PKCS#8 key; SPHINCS-256 keys are raw bytes".into(),
-                ));
-            }
-            cmd_s256::refuse(der, false, false)?;
-            let threads = thread_count(threads);
-            rawkey::keygen(algorithm.parse()?, &out, public.as_deref(), force, threads)
-        }
-        Command::Keygen {
-            algorithm,
-            out,
-            public,
-            der,
-            force,
             threads,
             prehash,
             encrypt,
-        } => {
-            let threads = thread_count(threads);
-            match rawkey::parse(Some(&algorithm)) {
-                Some(_) if encrypt => Err(CliError::Failed(
-                    "--encrypt needs a PKCS#8 key; SPHINCS+ round-3.1 keys are raw bytes".into(),
-                )),
-                Some(alg) => {
-                    cmd_spx::no_context(&[], prehash.is_some())?;
-                    cmd_spx::no_der(der)?;
-                    rawkey::keygen(alg, &out, public.as_deref(), force, threads)
-                }
-                None => cmd_keys::keygen(cmd_keys::KeygenArgs {
-                    alg: &algorithm,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-                    out: &out,
-                    public: public.as_deref(),
-                    der,
-                    force,
-                    threads,
-                    encrypt,
-                }),
-            }
-        }
-        Command::Pubkey {
-            key,
-            out,
+        } => cmd_keys::keygen(cmd_keys::KeygenArgs {
+            alg: &algorithm,
+            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+            out: &out,
+            public: public.as_deref(),
             der,
-            algorithm: Some(algorithm),
             force,
-        } if cmd_s256::is(&algorithm) => {
-            // Its secret key holds the public key: nothing to check, only to write.
-            cmd_s256::refuse(der, false, false)?;
-            let alg = algorithm.parse()?;
-            rawkey::write_public(out.as_deref(), force, || rawkey::load_public(&key, alg))
-        }
+            threads: thread_count(threads),
+            encrypt,
+        }),
         Command::Pubkey {
             key,
             out,
             der,
             algorithm,
             force,
-        } => match rawkey::parse(algorithm.as_deref()) {
-            Some(alg) => cmd_spx::pubkey(alg, &key, out.as_deref(), der, force),
-            None => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
-        },
+        } => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         Command::Sign {
             key,
             context,
