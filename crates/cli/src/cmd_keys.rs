@@ -2,12 +2,13 @@
 
 use std::path::Path;
 
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash};
-use zeroize::Zeroizing;
+use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
+use sphincs::{Algorithm, KeyMode, PreHash};
 
 use crate::error::CliError;
 use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
-use crate::keyfile::{load_public_half, parse_algorithm};
+use crate::keyfile::{load_any_public_half, parse_any};
+use crate::tree_file;
 
 /// Prints the twelve FIPS 205 sets (with their pure and HashSLH-DSA OIDs),
 /// the six of draft SP 800-230 (ipd)
@@ -54,23 +55,6 @@ pub fn list() -> Result<(), CliError> {
     write_stdout(out.as_bytes(), false)
 }
 
-fn private_bytes(key: &DynSigningKey, der: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    Ok(if der {
-        key.to_pkcs8_der()?
-    } else {
-        let pem = key.to_pkcs8_pem()?;
-        Zeroizing::new(pem.as_bytes().to_vec())
-    })
-}
-
-fn public_bytes(key: &DynVerifyingKey, der: bool) -> Result<Vec<u8>, CliError> {
-    Ok(if der {
-        key.to_spki_der()?
-    } else {
-        key.to_spki_pem()?.into_bytes()
-    })
-}
-
 /// What `keygen` was asked to do.
 pub struct KeygenArgs<'a> {
     pub alg: &'a str,
@@ -85,8 +69,11 @@ pub struct KeygenArgs<'a> {
     pub encrypt: bool,
 }
 
-/// Generates a key pair (see [`write_key_pair`]): a pure SLH-DSA key, or with
-/// `--prehash` a HashSLH-DSA key (only with the pre-hash RFC 9909 binds to the set).
+/// Generates a key pair of any set (see [`write_key_pair`]): a pure key, or
+/// with `--prehash` a HashSLH-DSA key (only with the pre-hash RFC 9909 binds
+/// to the set). The core says what the set's key files can be (PEM, DER,
+/// key modes, encryption, or raw bytes) before any key is made; a draft SP
+/// 800-230 set also gets a progress bar and its tree cache, KEY.tree.
 pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     let KeygenArgs {
         alg,
@@ -98,76 +85,67 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         threads,
         encrypt,
     } = args;
-    let alg = parse_algorithm(Some(alg))?.expect("given");
-    if alg.is_sp800_230() {
-        return keygen_limited(alg, prehash, out, public, der, force, threads);
+    let alg = parse_any(Some(alg))?.expect("given");
+    if encrypt {
+        alg.check_encryption()
+            .map_err(CliError::refused("--encrypt"))?;
     }
-    let mode = match prehash {
-        Some(ph) => KeyMode::HashSlhDsa(ph).validate(alg)?,
-        None => KeyMode::Pure,
-    };
+    let mode = prehash.map_or(KeyMode::Pure, KeyMode::HashSlhDsa);
+    let mode = alg
+        .check_mode(mode)
+        .map_err(CliError::refused("--prehash"))?;
+    let format = alg.key_format(der).map_err(CliError::refused("--der"))?;
     check_key_outputs(out, public, force)?;
+    let cache = tree_file::cache_path(out);
+    if alg.is_limited() {
+        check_writable(&cache, force)?;
+    }
     // Asked before the work, so a mistyped confirmation costs no key generation.
     let passphrase = match encrypt {
         true => Some(crate::passphrase::for_writing(out)?),
         false => None,
     };
-    let key = DynSigningKey::generate_with_threads(alg, threads)?.with_mode(mode)?;
+    let key = generate(alg, threads)?;
+    let key = match mode {
+        KeyMode::Pure => key,
+        mode => key.with_mode(mode)?,
+    };
+    let private = key.to_key_file(format, passphrase.as_ref().map(|p| &p[..]))?;
+    let vk = key.verifying_key();
     let public_key = match public {
-        Some(_) => Some(public_bytes(&key.verifying_key(), der)?),
+        Some(_) => Some(vk.to_key_file(format)?),
         None => None,
     };
-    let private = match &passphrase {
-        Some(p) if der => Zeroizing::new(key.to_encrypted_pkcs8_der(p)?),
-        Some(p) => Zeroizing::new(key.to_encrypted_pkcs8_pem(p)?.into_bytes()),
-        None => private_bytes(&key, der)?,
-    };
     write_key_pair(out, &private, public.zip(public_key.as_deref()), force)?;
-    let fp = key.verifying_key().fingerprint()?;
-    crate::say::status(&crate::cmd_fingerprint::line(&fp, out))
+    tree_file::write_cache(out, key.tree_cache())?;
+    match alg.max_signatures() {
+        Some(_) => {
+            eprintln!(
+                "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
+            );
+            Ok(())
+        }
+        None => crate::say::status(&crate::cmd_fingerprint::line(&vk.fingerprint()?, out)),
+    }
 }
 
-/// `keygen` for a draft SP 800-230 set: raw keys (no OID exists), the tree
-/// computed on `threads` threads with a progress bar on a terminal, and its
-/// cache written beside the private key (`KEY.tree`).
-fn keygen_limited(
-    alg: Algorithm,
-    prehash: Option<PreHash>,
-    out: &Path,
-    public: Option<&Path>,
-    der: bool,
-    force: bool,
-    threads: usize,
-) -> Result<(), CliError> {
-    if der || prehash.is_some() {
-        return Err(CliError::Failed(format!(
-            "{alg} (draft SP 800-230 (ipd)) has no OID: its keys are raw bytes, so --der and --prehash do not apply (sign with --prehash to use HashSLH-DSA)"
-        )));
+/// A fresh key; a set that builds one whole tree (draft SP 800-230, a minute
+/// or more) shows a progress bar on a terminal.
+fn generate(alg: AnyAlgorithm, threads: usize) -> Result<AnySigningKey, CliError> {
+    if !alg.is_limited() {
+        return Ok(AnySigningKey::generate(alg, threads)?);
     }
-    check_key_outputs(out, public, force)?;
-    let cache = crate::tree_file::cache_path(out);
-    check_writable(&cache, force)?;
-    let bar = crate::tree_file::tree_bar(alg, "computing");
-    let key = DynSigningKey::generate_with_progress(alg, threads, &|done, total| {
+    let bar = tree_file::tree_bar(alg, "computing");
+    let key = AnySigningKey::generate_with_progress(alg, threads, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
-    let public_key = key.verifying_key().to_bytes();
-    write_key_pair(
-        out,
-        &key.to_bytes(),
-        public.map(|p| (p, &public_key[..])),
-        force,
-    )?;
-    crate::tree_file::write_cache(out, &key)?;
-    eprintln!(
-        "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
-    );
-    Ok(())
+    Ok(key)
 }
 
-/// Writes the public key of KEY, PEM or DER, to a file or standard output.
+/// Writes the public key of KEY to a file or standard output, in the set's
+/// format: SPKI PEM (or DER with `--der`), or raw bytes for a set without an OID.
 pub fn pubkey(
     key: &Path,
     out: Option<&Path>,
@@ -175,16 +153,21 @@ pub fn pubkey(
     alg: Option<&str>,
     force: bool,
 ) -> Result<(), CliError> {
-    let alg = parse_algorithm(alg)?;
+    let alg = parse_any(alg)?;
+    // A set named with -a is refused before anything is read.
+    let format = alg.map(|a| a.key_format(der)).transpose();
+    let format = format.map_err(CliError::refused("--der"))?;
     match out {
         Some(o) => check_writable(o, force)?,
-        None if der => crate::io::refuse_binary_terminal()?,
+        None if der || format == Some(KeyFormat::Raw) => crate::io::refuse_binary_terminal()?,
         None => {}
     }
-    let vk = load_public_half(key, alg)?;
-    let bytes = public_bytes(&vk, der)?;
+    let vk = load_any_public_half(key, alg)?;
+    let format = vk.algorithm().key_format(der);
+    let format = format.map_err(CliError::refused("--der"))?;
+    let bytes = vk.to_key_file(format)?;
     match out {
         Some(o) => write_output(o, &bytes, false, force),
-        None => write_stdout(&bytes, der),
+        None => write_stdout(&bytes, format != KeyFormat::Pem),
     }
 }

@@ -1,7 +1,7 @@
 //! SPHINCS-256, the 2015 scheme (`-a sphincs-256`): what the command line
-//! refuses for it (keys are made, read, signed and verified through `rawkey`
-//! and `sphincs::any`), `list`'s row and `bench`. No OID exists
-//! for it: keys are the raw bytes of the SUPERCOP reference (secret key
+//! refuses for it (keys are made, read, signed and verified through
+//! `cmd_keys`, `rawkey` and `sphincs::any`), `list`'s row and `bench`. No
+//! OID exists for it: keys are the raw bytes of the SUPERCOP reference (secret key
 //! SK1 ‖ Q ‖ SK2, 1088 bytes; public key Q ‖ root, 1056 bytes); signatures
 //! are detached raw bytes (41000), deterministic as in the reference.
 
@@ -22,13 +22,8 @@ pub fn is(name: &str) -> bool {
     n == ALGORITHM || n == "sphincs256"
 }
 
-/// Refuses what SPHINCS-256 does not have, in one line.
-pub fn refuse(der: bool, context: bool, prehash: bool) -> Result<(), CliError> {
-    if der {
-        return Err(CliError::Failed(
-            "sphincs-256 keys have no OID, so no DER or PEM form; they are written as raw bytes (drop --der)".into(),
-        ));
-    }
+/// Refuses the FIPS 205 signing options SPHINCS-256 does not have, in one line.
+fn refuse(context: bool, prehash: bool) -> Result<(), CliError> {
     if context || prehash {
         return Err(CliError::Failed(
             "sphincs-256 signs the message as given: --context, --context-hex and --prehash are FIPS 205 only".into(),
@@ -46,7 +41,7 @@ pub fn refuse_sign(
     files: &[PathBuf],
     dir: bool,
 ) -> Result<(), CliError> {
-    refuse(false, context, prehash)?;
+    refuse(context, prehash)?;
     if files.len() > 1 || dir {
         return Err(CliError::Failed(
             "sphincs-256 signs and verifies one file at a time (no FILE.sig batches)".into(),

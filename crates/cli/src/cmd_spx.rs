@@ -1,18 +1,15 @@
 //! The SPHINCS+ round-3.1 sets (`-a sphincs-shake-128f-simple` etc.): what
-//! the command line says about their raw keys (no OID exists for them; keys
-//! are made, read, signed and verified through `rawkey` and `sphincs::any`),
-//! `pubkey`, `list`'s rows, and `kat`, NIST's known-answer file.
+//! the command line refuses for them (no OID exists for them; keys are made,
+//! read, signed and verified through `cmd_keys`, `rawkey` and
+//! `sphincs::any`), `list`'s rows, and `kat`, NIST's known-answer file.
 
 use std::path::{Path, PathBuf};
 
-use sphincs::any::AnyAlgorithm;
 use sphincs::sphincsplus::kat::{rsp_file_name, write_rsp};
 use sphincs::sphincsplus::SpxAlgorithm;
-use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_capped, write_output, write_stdout, Cap};
-use crate::rawkey::{load_public, load_secret};
+use crate::io::{check_writable, write_output, write_stdout};
 
 /// The round-3.1 set `-a` must name (for `kat`).
 pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
@@ -20,35 +17,6 @@ pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
         CliError::Failed(format!(
             "unknown SPHINCS+ round-3.1 set {name:?}: expected a name such as sphincs-shake-128f-simple (see `sphincs list`)"
         ))
-    })
-}
-
-/// Refuses `--der`: these keys are raw bytes only.
-pub fn no_der(der: bool) -> Result<(), CliError> {
-    if der {
-        return Err(CliError::Failed(
-            "SPHINCS+ round-3.1 keys have no OID, so no DER or PEM form; they are written as raw bytes (drop --der)".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// Writes the raw public key of a raw secret key (PK.root checked).
-pub fn pubkey(
-    alg: AnyAlgorithm,
-    key: &Path,
-    out: Option<&Path>,
-    der: bool,
-    force: bool,
-) -> Result<(), CliError> {
-    no_der(der)?;
-    crate::rawkey::write_public(out, force, || {
-        let bytes = Zeroizing::new(read_capped(key, Cap::Key)?);
-        if bytes.len() == alg.public_key_len() {
-            load_public(key, alg)
-        } else {
-            Ok(load_secret(key, alg)?.verifying_key())
-        }
     })
 }
 

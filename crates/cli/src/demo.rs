@@ -1,17 +1,21 @@
-//! `demo`: the whole life of a key on a built-in message, with sizes and timings.
+//! `demo`: the whole life of a key on a built-in message, with sizes and
+//! timings, for a set of any family (through `sphincs::any`: what the set
+//! has, a context string or an OID, is asked of it, not of its family).
 
 use std::time::{Duration, Instant};
 
-use sphincs::sphincs256::{params as s256, Sphincs256SigningKey};
-use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey};
-use sphincs::{Algorithm, DynSigningKey, Error, SignOptions};
+use sphincs::any::{AnyAlgorithm, AnySigningKey};
+use sphincs::{Algorithm, Error, SignOptions};
 
 use crate::error::CliError;
 use crate::io::write_stdout;
-use crate::keyfile::parse_algorithm;
+use crate::keyfile::parse_any;
 
 const MESSAGE: &[u8] =
     b"SLH-DSA (FIPS 205): signatures whose security rests on hash functions alone.";
+
+/// The context string of the sets that take one.
+const CONTEXT: &[u8] = b"sphincs demo";
 
 fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let start = Instant::now();
@@ -28,58 +32,72 @@ fn say(line: String) -> Result<(), CliError> {
     write_stdout((line + "\n").as_bytes(), false)
 }
 
-/// What the demo needs of a key of either standard.
-struct Walk<'a> {
-    title: String,
-    pk_len: usize,
-    sk_len: usize,
-    /// Generates the key and returns its signing and verifying functions.
-    keygen: Box<dyn FnOnce() -> Result<Keys<'a>, Error> + 'a>,
-    /// How the signature is made, for the signing line.
-    how: String,
+/// The first line: the set, its family, category and OID (or raw keys).
+fn title(alg: AnyAlgorithm) -> String {
+    let mut about = vec![alg.family().name().to_string()];
+    about.extend(
+        alg.security_category()
+            .map(|c| format!("security category {c}")),
+    );
+    about.push(match alg.slh_dsa().and_then(|a| a.oid()) {
+        Some(oid) if alg.has_oid() => format!("OID {oid}"),
+        _ => "raw keys: no OID".into(),
+    });
+    format!("{alg} ({})", about.join(", "))
 }
 
-/// Signs a message.
-type SignFn<'a> = Box<dyn Fn(&[u8]) -> Result<Vec<u8>, Error> + 'a>;
-/// Verifies a signature on a message.
-type VerifyFn<'a> = Box<dyn Fn(&[u8], &[u8]) -> Result<(), Error> + 'a>;
-
-struct Keys<'a> {
-    sign: SignFn<'a>,
-    verify: VerifyFn<'a>,
+/// How the signature is made, for the signing line.
+fn how(alg: AnyAlgorithm, context: &[u8]) -> String {
+    // A set without signing randomness (SPHINCS-256) signs deterministically.
+    let randomness = match alg.randomness_len() {
+        0 => "deterministic",
+        _ => "hedged",
+    };
+    match context.is_empty() {
+        true => format!("{randomness}, no context string in {}", alg.family()),
+        false => format!(
+            "{randomness}, context {:?}",
+            String::from_utf8_lossy(context)
+        ),
+    }
 }
 
 /// Generates a key, signs, verifies, and shows that a tampered message fails.
 pub fn run(alg: Option<&str>) -> Result<(), CliError> {
-    let walk = match alg.and_then(|n| n.parse::<SpxAlgorithm>().ok()) {
-        _ if alg.is_some_and(crate::cmd_s256::is) => sphincs256(),
-        Some(spx) => round31(spx),
-        None => fips205(parse_algorithm(alg)?.unwrap_or(Algorithm::Shake128f)),
+    let alg = parse_any(alg)?.unwrap_or(Algorithm::Shake128f.into());
+    let context = match alg.has_fips205_features() {
+        true => CONTEXT,
+        false => b"",
     };
-    say(walk.title)?;
-    let (keys, t) = timed(walk.keygen);
-    let keys = keys?;
+    say(title(alg))?;
+    let (key, t) = timed(|| AnySigningKey::generate(alg, 1));
+    let key = key?;
+    let vk = key.verifying_key();
     say(format!(
         "key generation   {:>10}   public key {} bytes, private key {} bytes",
         ms(t),
-        walk.pk_len,
-        walk.sk_len
+        alg.public_key_len(),
+        alg.secret_key_len()
     ))?;
-    let (sig, t) = timed(|| (keys.sign)(MESSAGE));
+    let opts = SignOptions {
+        context,
+        ..Default::default()
+    };
+    let (sig, t) = timed(|| key.sign(MESSAGE, &opts));
     let sig = sig?;
     say(format!(
         "signing          {:>10}   signature {} bytes ({})",
         ms(t),
         sig.len(),
-        walk.how
+        how(alg, context)
     ))?;
-    let (ok, t) = timed(|| (keys.verify)(MESSAGE, &sig));
+    let (ok, t) = timed(|| vk.verify(MESSAGE, &sig, context, None));
     ok?;
     say(format!("verifying        {:>10}   valid", ms(t)))?;
 
     let mut tampered = MESSAGE.to_vec();
     tampered[0] ^= 1;
-    let (bad, t) = timed(|| (keys.verify)(&tampered, &sig));
+    let (bad, t) = timed(|| vk.verify(&tampered, &sig, context, None));
     match bad {
         Err(Error::InvalidSignature) => say(format!(
             "tampered message {:>10}   rejected, as it should be",
@@ -93,70 +111,4 @@ pub fn run(alg: Option<&str>) -> Result<(), CliError> {
         Err(e) => return Err(e.into()),
     }
     say(format!("message: {:?}", String::from_utf8_lossy(MESSAGE)))
-}
-
-const CONTEXT: &[u8] = b"sphincs demo";
-
-fn fips205(alg: Algorithm) -> Walk<'static> {
-    Walk {
-        title: format!(
-            "{alg} (security category {}, OID {})",
-            alg.security_category(),
-            alg.oid().unwrap_or_else(|| "none".into())
-        ),
-        pk_len: alg.public_key_len(),
-        sk_len: alg.secret_key_len(),
-        keygen: Box::new(move || {
-            let key = DynSigningKey::generate(alg)?;
-            let vk = key.verifying_key();
-            Ok(Keys {
-                sign: Box::new(move |m| {
-                    let opts = SignOptions {
-                        context: CONTEXT,
-                        ..Default::default()
-                    };
-                    key.sign(m, &opts)
-                }),
-                verify: Box::new(move |m, sig| vk.verify(m, sig, CONTEXT, None)),
-            })
-        }),
-        how: format!("hedged, context {:?}", String::from_utf8_lossy(CONTEXT)),
-    }
-}
-
-fn round31(alg: SpxAlgorithm) -> Walk<'static> {
-    Walk {
-        title: format!(
-            "{alg} (SPHINCS+ round 3.1, security category {}, raw keys: no OID)",
-            alg.security_category()
-        ),
-        pk_len: alg.public_key_len(),
-        sk_len: alg.secret_key_len(),
-        keygen: Box::new(move || {
-            let key = SpxSigningKey::generate(alg)?;
-            let vk = key.verifying_key();
-            Ok(Keys {
-                sign: Box::new(move |m| key.sign(m, &SpxSignOptions::default())),
-                verify: Box::new(move |m, sig| vk.verify(m, sig)),
-            })
-        }),
-        how: "randomized, no context in round 3.1".into(),
-    }
-}
-
-fn sphincs256() -> Walk<'static> {
-    Walk {
-        title: "sphincs-256 (SPHINCS, EUROCRYPT 2015: ChaCha12 and BLAKE; raw keys: no OID)".into(),
-        pk_len: s256::PK_BYTES,
-        sk_len: s256::SK_BYTES,
-        keygen: Box::new(move || {
-            let key = Sphincs256SigningKey::generate()?;
-            let vk = key.verifying_key();
-            Ok(Keys {
-                sign: Box::new(move |m| Ok(key.sign(m))),
-                verify: Box::new(move |m, sig| vk.verify(m, sig)),
-            })
-        }),
-        how: "deterministic, as the SUPERCOP reference".into(),
-    }
 }

@@ -24,6 +24,18 @@ impl CliError {
         CliError::Failed(format!("cannot check: {}: {why}", path.display()))
     }
 
+    /// The core's refusal of what a set lacks ([`Error::Unsupported`]: an
+    /// OID, for `--der`, `--prehash` on keygen, `--encrypt`), naming the
+    /// option that asked for it; any other error as usual.
+    pub fn refused(option: &'static str) -> impl Fn(Error) -> CliError {
+        move |e| match e {
+            Error::Unsupported { .. } => CliError::Failed(format!(
+                "{e}. On the command line: {option} is FIPS 205 only (keys with an OID); drop it"
+            )),
+            e => e.into(),
+        }
+    }
+
     /// An error about a file, prefixed with its name.
     pub fn file(path: &Path, what: impl Display) -> Self {
         CliError::Failed(format!("{}: {what}", path.display()))

@@ -44,10 +44,7 @@ pub fn load_any_signing_key(
     path: &Path,
     alg: Option<AnyAlgorithm>,
 ) -> Result<AnySigningKey, CliError> {
-    match raw_only(alg) {
-        Some(raw) => crate::rawkey::load_secret(path, raw),
-        None => Ok(load_signing_key(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
-    }
+    by_reader(path, alg, crate::rawkey::load_secret, load_signing_key)
 }
 
 /// [`load_verifying_key`] for a key of any family (see [`parse_any`]).
@@ -55,9 +52,28 @@ pub fn load_any_verifying_key(
     path: &Path,
     alg: Option<AnyAlgorithm>,
 ) -> Result<AnyVerifyingKey, CliError> {
+    by_reader(path, alg, crate::rawkey::load_public, load_verifying_key)
+}
+
+/// [`load_public_half`] for a key of any family (see [`parse_any`]).
+pub fn load_any_public_half(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+) -> Result<AnyVerifyingKey, CliError> {
+    by_reader(path, alg, crate::rawkey::load_public_half, load_public_half)
+}
+
+/// Sends a key to the reader of its set: `rawkey` for a set without a FIPS
+/// 205 key file format, this module's `fips` loader for the rest.
+fn by_reader<T, F: Into<T>>(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+    raw: fn(&Path, AnyAlgorithm) -> Result<T, CliError>,
+    fips: fn(&Path, Option<Algorithm>) -> Result<F, CliError>,
+) -> Result<T, CliError> {
     match raw_only(alg) {
-        Some(raw) => crate::rawkey::load_public(path, raw),
-        None => Ok(load_verifying_key(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
+        Some(set) => raw(path, set),
+        None => Ok(fips(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
     }
 }
 

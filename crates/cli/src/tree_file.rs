@@ -25,7 +25,7 @@ fn threads() -> usize {
 }
 
 /// A bar over the tree's kept nodes, on a terminal only.
-pub fn tree_bar(alg: Algorithm, verb: &str) -> ProgressBar {
+pub fn tree_bar(alg: impl std::fmt::Display, verb: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -38,9 +38,10 @@ pub fn tree_bar(alg: Algorithm, verb: &str) -> ProgressBar {
     bar
 }
 
-/// Writes the key's cache beside `key` (replacing any).
-pub fn write_cache(key_path: &Path, key: &DynSigningKey) -> Result<(), CliError> {
-    match key.tree_cache() {
+/// Writes a key's cache (its `tree_cache()`, `None` for a key without one)
+/// beside `key_path` (replacing any).
+pub fn write_cache(key_path: &Path, cache: Option<Vec<u8>>) -> Result<(), CliError> {
+    match cache {
         Some(bytes) => write_output(&cache_path(key_path), &bytes, false, true),
         None => Ok(()),
     }
@@ -76,7 +77,7 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     })
     .map_err(|e| CliError::file(path, e))?;
     bar.finish_and_clear();
-    if let Err(e) = write_cache(path, &key) {
+    if let Err(e) = write_cache(path, key.tree_cache()) {
         eprintln!(
             "sphincs: warning: could not write the tree cache: {}",
             message(&e)

@@ -23,8 +23,10 @@
 
 mod algorithm;
 mod batch;
+mod files;
 mod keys;
 
 pub use algorithm::{AnyAlgorithm, Family};
 pub use batch::{verify_batch, verify_batch_until, AnyVerifyItem};
+pub use files::KeyFormat;
 pub use keys::{AnySigningKey, AnyVerifyingKey};
