@@ -116,11 +116,8 @@ fn sets() -> Vec<Set> {
     fips.chain(spx).chain([s256]).collect()
 }
 
-fn nist_header(s: &Set) -> String {
-    let guard = format!(
-        "SPHINCS_NIST_{}_H",
-        s.file.to_ascii_uppercase().replace('-', "_")
-    );
+/// The header of the `id`-th set (its number in the one-set-per-unit check).
+fn nist_header(id: usize, s: &Set) -> String {
     let template = include_str!("nist_header.h.in");
     let (origin, randomness, extra, seed_doc) = if s.supercop {
         (
@@ -128,8 +125,7 @@ fn nist_header(s: &Set) -> String {
             " * Randomness: signing is deterministic (CRYPTO_DETERMINISTIC) and draws\n \
              * nothing; crypto_sign_keypair draws CRYPTO_SEEDBYTES, the secret key itself,",
             "\n#define CRYPTO_DETERMINISTIC 1",
-            "the secret key SK1 || Q || SK2 itself,\n   \
-             which crypto_sign_keypair draws; SUPERCOP's api.h has no seed keypair",
+            "the secret key SK1 || Q || SK2 itself,\n * which crypto_sign_keypair draws; SUPERCOP's api.h has no seed keypair",
         )
     } else {
         (
@@ -140,19 +136,13 @@ fn nist_header(s: &Set) -> String {
             "SK.seed || SK.prf || PK.seed",
         )
     };
-    let limit = if s.limited {
-        "\n/* Draft SP 800-230 (ipd) limited-signature set: a key must never make\n \
-         * more than this many signatures (the library does not count them). */\n\
-         #define SPHINCS_NIST_MAX_SIGNATURES 16777216"
-    } else {
-        ""
-    };
+    let max = if s.limited { 1u64 << 24 } else { 0 };
     template
         .replace("@ORIGIN@", origin)
         .replace("@RANDOMNESS@", randomness)
-        .replace("@EXTRA_DEFINES@", &format!("{extra}{limit}"))
+        .replace("@EXTRA_DEFINES@", extra)
         .replace("@SEED_DOC@", seed_doc)
-        .replace("@GUARD@", &guard)
+        .replace("@ID@", &(id + 1).to_string())
         .replace("@FILE@", &s.file)
         .replace("@SET@", s.lookup)
         .replace("@ALGNAME@", s.algname)
@@ -160,6 +150,7 @@ fn nist_header(s: &Set) -> String {
         .replace("@SK@", &s.sk.to_string())
         .replace("@SIG@", &s.sig.to_string())
         .replace("@SEED@", &s.seed.to_string())
+        .replace("@MAX@", &max.to_string())
 }
 
 #[test]
@@ -171,8 +162,8 @@ fn nist_headers_match_the_sets() {
     let dir = crate_dir().join("include/sphincs/nist");
     let sets = sets();
     assert_eq!(sets.len(), 55);
-    for s in &sets {
-        check(&dir.join(format!("{}.h", s.file)), &nist_header(s));
+    for (id, s) in sets.iter().enumerate() {
+        check(&dir.join(format!("{}.h", s.file)), &nist_header(id, s));
     }
     // No header for a set that no longer exists.
     if std::env::var_os("SPHINCS_BLESS").is_none() {

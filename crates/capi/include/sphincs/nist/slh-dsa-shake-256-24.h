@@ -18,29 +18,23 @@
  * CTR-DRBG that way), in any translation unit; without one, from the
  * operating system. All functions return 0 on success and -1 on failure.
  */
-#ifndef SPHINCS_NIST_SLH_DSA_SHAKE_256_24_H
-#define SPHINCS_NIST_SLH_DSA_SHAKE_256_24_H
-
-/* One set per translation unit: a second set header would leave the
- * functions bound to the first set, so it is an error. */
-#ifdef SPHINCS_NIST_SET
+/*
+ * One set per translation unit: a second set header would leave the
+ * functions bound to the first set, so it is an error. (Including this
+ * header twice is not: SPHINCS_NIST_ID is then redefined to the same value.)
+ */
+#if defined(SPHINCS_NIST_ID) && SPHINCS_NIST_ID != 18
 #error "one NIST drop-in header per translation unit: <sphincs/nist/slh-dsa-shake-256-24.h> after another set's header"
 #endif
+#define SPHINCS_NIST_ID 18
 
-#define CRYPTO_ALGNAME "SLH-DSA-SHAKE-256-24"
-#define CRYPTO_SECRETKEYBYTES 128
-#define CRYPTO_PUBLICKEYBYTES 64
-#define CRYPTO_BYTES 14944
-#define CRYPTO_SEEDBYTES 96
-/* Draft SP 800-230 (ipd) limited-signature set: a key must never make
- * more than this many signatures (the library does not count them). */
-#define SPHINCS_NIST_MAX_SIGNATURES 16777216
-
-/* crypto_sign_seed_keypair's seed: SK.seed || SK.prf || PK.seed. */
-
-/* The parameter set the library runs for these functions. */
-#define SPHINCS_NIST_SET "SLH-DSA-SHAKE-256-24"
+/*
+ * The set, as <sphincs/nist_impl.h> reads it into SPHINCS_NIST_SET (the name
+ * the library runs), CRYPTO_ALGNAME, CRYPTO_SECRETKEYBYTES,
+ * CRYPTO_PUBLICKEYBYTES, CRYPTO_BYTES, CRYPTO_SEEDBYTES and the most
+ * signatures one key may make (0: no limit).
+ * crypto_sign_seed_keypair's seed: SK.seed || SK.prf || PK.seed.
+ */
+#define SPHINCS_NIST_PARAMS ("SLH-DSA-SHAKE-256-24", "SLH-DSA-SHAKE-256-24", 128, 64, 14944, 96, 16777216)
 
 #include <sphincs/nist_impl.h>
-
-#endif /* SPHINCS_NIST_SLH_DSA_SHAKE_256_24_H */

@@ -18,28 +18,25 @@
  * CTR-DRBG that way), in any translation unit; without one, from the
  * operating system. All functions return 0 on success and -1 on failure.
  */
-#ifndef SPHINCS_NIST_SPHINCS_256_H
-#define SPHINCS_NIST_SPHINCS_256_H
-
-/* One set per translation unit: a second set header would leave the
- * functions bound to the first set, so it is an error. */
-#ifdef SPHINCS_NIST_SET
+/*
+ * One set per translation unit: a second set header would leave the
+ * functions bound to the first set, so it is an error. (Including this
+ * header twice is not: SPHINCS_NIST_ID is then redefined to the same value.)
+ */
+#if defined(SPHINCS_NIST_ID) && SPHINCS_NIST_ID != 55
 #error "one NIST drop-in header per translation unit: <sphincs/nist/sphincs-256.h> after another set's header"
 #endif
+#define SPHINCS_NIST_ID 55
 
-#define CRYPTO_ALGNAME "SPHINCS-256"
-#define CRYPTO_SECRETKEYBYTES 1088
-#define CRYPTO_PUBLICKEYBYTES 1056
-#define CRYPTO_BYTES 41000
-#define CRYPTO_SEEDBYTES 1088
+/*
+ * The set, as <sphincs/nist_impl.h> reads it into SPHINCS_NIST_SET (the name
+ * the library runs), CRYPTO_ALGNAME, CRYPTO_SECRETKEYBYTES,
+ * CRYPTO_PUBLICKEYBYTES, CRYPTO_BYTES, CRYPTO_SEEDBYTES and the most
+ * signatures one key may make (0: no limit).
+ * crypto_sign_seed_keypair's seed: the secret key SK1 || Q || SK2 itself,
+ * which crypto_sign_keypair draws; SUPERCOP's api.h has no seed keypair.
+ */
+#define SPHINCS_NIST_PARAMS ("sphincs-256", "SPHINCS-256", 1088, 1056, 41000, 1088, 0)
 #define CRYPTO_DETERMINISTIC 1
 
-/* crypto_sign_seed_keypair's seed: the secret key SK1 || Q || SK2 itself,
-   which crypto_sign_keypair draws; SUPERCOP's api.h has no seed keypair. */
-
-/* The parameter set the library runs for these functions. */
-#define SPHINCS_NIST_SET "sphincs-256"
-
 #include <sphincs/nist_impl.h>
-
-#endif /* SPHINCS_NIST_SPHINCS_256_H */

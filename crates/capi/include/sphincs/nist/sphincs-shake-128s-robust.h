@@ -18,26 +18,23 @@
  * CTR-DRBG that way), in any translation unit; without one, from the
  * operating system. All functions return 0 on success and -1 on failure.
  */
-#ifndef SPHINCS_NIST_SPHINCS_SHAKE_128S_ROBUST_H
-#define SPHINCS_NIST_SPHINCS_SHAKE_128S_ROBUST_H
-
-/* One set per translation unit: a second set header would leave the
- * functions bound to the first set, so it is an error. */
-#ifdef SPHINCS_NIST_SET
+/*
+ * One set per translation unit: a second set header would leave the
+ * functions bound to the first set, so it is an error. (Including this
+ * header twice is not: SPHINCS_NIST_ID is then redefined to the same value.)
+ */
+#if defined(SPHINCS_NIST_ID) && SPHINCS_NIST_ID != 45
 #error "one NIST drop-in header per translation unit: <sphincs/nist/sphincs-shake-128s-robust.h> after another set's header"
 #endif
+#define SPHINCS_NIST_ID 45
 
-#define CRYPTO_ALGNAME "SPHINCS+"
-#define CRYPTO_SECRETKEYBYTES 64
-#define CRYPTO_PUBLICKEYBYTES 32
-#define CRYPTO_BYTES 7856
-#define CRYPTO_SEEDBYTES 48
-
-/* crypto_sign_seed_keypair's seed: SK.seed || SK.prf || PK.seed. */
-
-/* The parameter set the library runs for these functions. */
-#define SPHINCS_NIST_SET "sphincs-shake-128s-robust"
+/*
+ * The set, as <sphincs/nist_impl.h> reads it into SPHINCS_NIST_SET (the name
+ * the library runs), CRYPTO_ALGNAME, CRYPTO_SECRETKEYBYTES,
+ * CRYPTO_PUBLICKEYBYTES, CRYPTO_BYTES, CRYPTO_SEEDBYTES and the most
+ * signatures one key may make (0: no limit).
+ * crypto_sign_seed_keypair's seed: SK.seed || SK.prf || PK.seed.
+ */
+#define SPHINCS_NIST_PARAMS ("sphincs-shake-128s-robust", "SPHINCS+", 64, 32, 7856, 48, 0)
 
 #include <sphincs/nist_impl.h>
-
-#endif /* SPHINCS_NIST_SPHINCS_SHAKE_128S_ROBUST_H */
