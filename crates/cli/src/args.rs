@@ -306,11 +306,6 @@ pub struct ContextArgs {
 }
 
 impl ContextArgs {
-    /// Whether --context or --context-hex was given at all.
-    pub fn is_given(&self) -> bool {
-        self.context.is_some() || self.context_hex.is_some()
-    }
-
     /// The context bytes, checked against FIPS 205's limit of 255.
     pub fn bytes(&self) -> Result<Vec<u8>, CliError> {
         let ctx = match (&self.context, &self.context_hex) {

@@ -9,11 +9,9 @@ use std::time::Instant;
 
 use serde_json::json;
 use sphincs::any::{self, AnyAlgorithm, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
-use sphincs::hash::backend::{
-    cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend, Kernels,
-};
+use sphincs::hash::backend::{cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend};
 use sphincs::sphincsplus::SpxAlgorithm;
-use sphincs::{Algorithm, Params, Randomness, SignOptions};
+use sphincs::{Algorithm, Randomness, SignOptions};
 
 use crate::calls;
 use crate::error::CliError;
@@ -50,16 +48,9 @@ fn short(alg: AnyAlgorithm) -> &'static str {
     alg.name().trim_start_matches("SLH-DSA-")
 }
 
-/// The numbers of a set the table times ([`parse_one`] admits only sets
-/// that have them).
-fn params(alg: AnyAlgorithm) -> Params {
-    alg.params()
-        .expect("parse_one admits only sets on the FIPS 205 engine")
-}
-
 /// Whether keygen and signing are slow (an 's' set: few, tall layers).
 fn is_s(alg: AnyAlgorithm) -> bool {
-    params(alg).d < 17
+    alg.params().is_some_and(|p| p.d < 17)
 }
 
 /// Parses `-a` values: none or `all` means the twelve FIPS 205 sets, `r31`
@@ -86,13 +77,9 @@ fn parse_algorithms(names: &[String]) -> Result<Vec<AnyAlgorithm>, CliError> {
     Ok(sets)
 }
 
-/// One set by name. SPHINCS-256 is timed alone (`bench -a sphincs-256`, its
-/// own table), so here its name is as unknown as it always was.
+/// One set of any family by name.
 fn parse_one(name: &str) -> Result<AnyAlgorithm, CliError> {
-    match name.parse::<AnyAlgorithm>()? {
-        a if a.params().is_some() => Ok(a),
-        _ => Err(sphincs::Error::UnknownAlgorithm(name.to_string()).into()),
-    }
+    Ok(name.parse::<AnyAlgorithm>()?)
 }
 
 fn parse_ops(op: &str) -> Result<Vec<&'static str>, CliError> {
@@ -134,16 +121,6 @@ fn deterministic(threads: usize) -> SignOptions<'static> {
         threads,
         ..Default::default()
     }
-}
-
-fn describe(alg: AnyAlgorithm) -> String {
-    let k = Kernels::current();
-    let name = alg.name().to_ascii_lowercase();
-    if name.contains("haraka") {
-        return k.describe_haraka().to_string();
-    }
-    let sha2 = name.contains("sha2");
-    k.describe(sha2, sha2 && params(alg).category >= 3)
 }
 
 /// One timed call: wall time, cycles, and heap bytes above the level before.
@@ -252,7 +229,7 @@ fn timed_row(
         alg: set,
         op,
         threads,
-        backend: describe(set),
+        backend: set.kernels(),
         runs,
         median_ns,
         min_ns,
@@ -375,6 +352,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let ops = parse_ops(&args.op)?;
     let backend = parse_backend(args.backend.as_deref())?;
     if args.calls {
+        if algs == [AnyAlgorithm::Sphincs256] {
+            let msg = MSG;
+            return on_backend(backend, || crate::calls::print_sphincs256(msg))?;
+        }
         let fips: Vec<Algorithm> = algs
             .iter()
             .map(|a| {

@@ -8,11 +8,8 @@ use crate::error::CliError;
 /// The fingerprint of the public key in (or of) `key`: `-a` names the set of
 /// a raw key, as for `verify`.
 pub fn of_file(key: &Path, alg: Option<&str>) -> Result<String, CliError> {
-    if let Some(raw) = crate::rawkey::parse(alg) {
-        return Ok(crate::rawkey::load_public(key, raw)?.fingerprint()?);
-    }
-    let alg = crate::keyfile::parse_algorithm(alg)?;
-    Ok(crate::keyfile::load_public_half(key, alg)?.fingerprint()?)
+    let alg = crate::keyfile::parse_any(alg)?;
+    Ok(crate::keyfile::load_any_public_half(key, alg)?.fingerprint()?)
 }
 
 /// The line printed for one key: `SHA256:<hex>  NAME`, as `sha256sum` lays

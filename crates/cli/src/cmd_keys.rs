@@ -3,48 +3,52 @@
 use std::path::Path;
 
 use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
-use sphincs::{Algorithm, KeyMode, PreHash};
+use sphincs::{KeyMode, PreHash};
 
 use crate::error::CliError;
 use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
 use crate::keyfile::{load_any_public_half, parse_any};
 use crate::tree_file;
 
-/// Prints the twelve FIPS 205 sets (with their pure and HashSLH-DSA OIDs),
-/// the six of draft SP 800-230 (ipd)
-/// and the 36 round-3.1 sets.
+/// `list`'s last columns: a set's pure and HashSLH-DSA OIDs, or how its
+/// keys are stored when it has none.
+fn key_files(alg: AnyAlgorithm) -> String {
+    match alg.slh_dsa().filter(|a| a.oid().is_some()) {
+        Some(a) => format!(
+            "{:<24} {} ({})",
+            a.oid().unwrap_or_default(),
+            a.hash_oid().unwrap_or_default(),
+            a.bound_prehash()
+        ),
+        None => match alg.max_signatures() {
+            Some(max) => format!(
+                "{:<24} draft SP 800-230 (ipd): at most 2^{} signatures per key",
+                "none (raw keys)",
+                max.ilog2()
+            ),
+            None => format!("raw ({})", alg.family().name()),
+        },
+    }
+}
+
+/// Prints every set of every family, in `sphincs::any`'s order.
 pub fn list() -> Result<(), CliError> {
     let mut out = format!(
         "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {}\n",
         "ALGORITHM", "CATEGORY", "PK", "SK", "SIG", "OID", "HASHSLH-DSA OID (PRE-HASH)"
     );
-    for alg in Algorithm::ALL {
+    for alg in AnyAlgorithm::all() {
         out += &format!(
-            "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {} ({})\n",
+            "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
             alg.name(),
-            alg.security_category(),
+            alg.security_category()
+                .map_or_else(|| "-".to_string(), |c| c.to_string()),
             alg.public_key_len(),
             alg.secret_key_len(),
             alg.signature_len(),
-            alg.oid().unwrap_or_default(),
-            alg.hash_oid().unwrap_or_default(),
-            alg.bound_prehash()
+            key_files(alg),
         );
     }
-    for alg in Algorithm::SP800_230 {
-        out += &format!(
-            "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {}\n",
-            alg.name(),
-            alg.security_category(),
-            alg.public_key_len(),
-            alg.secret_key_len(),
-            alg.signature_len(),
-            "none (raw keys)",
-            "draft SP 800-230 (ipd): at most 2^24 signatures per key"
-        );
-    }
-    out += &crate::cmd_spx::list_rows();
-    out += &crate::cmd_s256::list_row();
     out +=
         "Sizes in bytes. FIPS 205 keys are written as PKCS#8 / SubjectPublicKeyInfo (RFC 9909);\n\
             the OID binds a key to pure SLH-DSA or to HashSLH-DSA with its pre-hash (keygen --prehash).\n\

@@ -6,6 +6,7 @@
 use std::fmt::Display;
 use std::path::Path;
 
+use sphincs::any;
 use sphincs::{Error, KeyMode, RequestedMode};
 
 /// Why a command did not succeed.
@@ -34,6 +35,24 @@ impl CliError {
             )),
             e => e.into(),
         }
+    }
+
+    /// The core's refusal of a signing or verification option the set's
+    /// family lacks ([`Error::Unsupported`]), naming the command line's
+    /// option that asked for it; any other error as usual.
+    pub fn option_refused(e: Error) -> CliError {
+        let Error::Unsupported { what, .. } = e else {
+            return e.into();
+        };
+        let option = match what {
+            any::CONTEXT => "--context and --context-hex are FIPS 205 only; drop them",
+            any::PREHASH => "--prehash is FIPS 205 only; drop it",
+            any::FAULT_HARDENED => {
+                "drop --fault-hardened (compare two signatures instead: they are deterministic)"
+            }
+            _ => return e.into(),
+        };
+        CliError::Failed(format!("{e}. On the command line: {option}"))
     }
 
     /// An error about a file, prefixed with its name.

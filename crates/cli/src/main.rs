@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use sphincs::any::AnyAlgorithm;
 use sphincs::{Randomness, SignOptions};
 
 mod acvp;
@@ -18,14 +19,13 @@ mod cmd_batch;
 mod cmd_fingerprint;
 mod cmd_key;
 mod cmd_keys;
-mod cmd_s256;
 mod cmd_sign;
-mod cmd_spx;
 mod cms;
 mod demo;
 mod error;
 mod hex;
 mod io;
+mod kat;
 mod keyfile;
 mod once;
 mod passphrase;
@@ -138,11 +138,6 @@ fn run(command: Command) -> Result<(), CliError> {
             out_dir,
             threads,
         } => {
-            if algorithm.as_deref().is_some_and(cmd_s256::is) {
-                let ctx = context.is_given();
-                cmd_s256::refuse_sign(ctx, prehash.is_some(), &files, out_dir.is_some())?;
-                cmd_s256::no_fault_hardening(fault_hardened)?;
-            }
             let randomness = if deterministic {
                 Randomness::Deterministic
             } else {
@@ -160,11 +155,6 @@ fn run(command: Command) -> Result<(), CliError> {
                 false => signature_output(out, file)?,
             };
             let context = context.bytes()?;
-            // Raw-key sets have no context or pre-hash (SPHINCS-256's refusal
-            // came above, in its own words).
-            if rawkey::parse(algorithm.as_deref()).is_some() {
-                cmd_spx::no_context(&context, prehash.is_some())?;
-            }
             // Errors in the order the options were read before: many files
             // -a first, one file --prehash first; the key last.
             let (alg, prehash) = if many {
@@ -181,6 +171,12 @@ fn run(command: Command) -> Result<(), CliError> {
                 threads: thread_count(threads),
                 fault_hardened,
             };
+            // What the named set's family lacks is refused before any key or
+            // message is read.
+            if let Some(alg) = alg {
+                alg.check_sign_options(&opts)
+                    .map_err(CliError::option_refused)?;
+            }
             if many {
                 let signer = cmd_batch::Signer {
                     key: keyfile::load_any_signing_key(&key, alg)?,
@@ -207,20 +203,22 @@ fn run(command: Command) -> Result<(), CliError> {
             files,
             threads,
         } => {
-            if algorithm.as_deref().is_some_and(cmd_s256::is) {
-                let (ctx, dir) = (context.is_given(), sig_dir.is_some());
-                cmd_s256::refuse_verify(ctx, prehash.is_some(), &files, dir, signature.is_some())?;
-            }
             let ctx = context.bytes()?;
-            if rawkey::parse(algorithm.as_deref()).is_some() {
-                cmd_spx::no_context(&ctx, prehash.is_some())?;
-            }
+            // What the named set's family lacks is refused before any key is read.
+            let refuse = |alg: Option<AnyAlgorithm>, prehash| match alg {
+                Some(a) => a
+                    .check_verify_options(&ctx, prehash)
+                    .map_err(CliError::option_refused),
+                None => Ok(()),
+            };
             let Some(signature) = signature else {
                 let alg = keyfile::parse_any(algorithm.as_deref())?;
+                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                refuse(alg, prehash)?;
                 let checker = cmd_batch::Checker {
                     key: keyfile::load_any_verifying_key(&public, alg)?,
                     context: &ctx,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    prehash,
                 };
                 return verify_files(&checker, &files, sig_dir.as_deref(), threads);
             };
@@ -233,6 +231,7 @@ fn run(command: Command) -> Result<(), CliError> {
             // Errors in the order the options were read before: --prehash, -a, the key.
             let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
             let alg = keyfile::parse_any(algorithm.as_deref())?;
+            refuse(alg, prehash)?;
             let key = keyfile::load_any_verifying_key(&public, alg)?;
             cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
@@ -242,8 +241,8 @@ fn run(command: Command) -> Result<(), CliError> {
             count,
             force,
             threads,
-        } => cmd_spx::kat(
-            cmd_spx::require(&algorithm)?,
+        } => kat::kat(
+            kat::require(&algorithm)?,
             out.as_deref(),
             usize::from(count),
             force,
@@ -251,22 +250,6 @@ fn run(command: Command) -> Result<(), CliError> {
         ),
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
         Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
-        Command::Bench {
-            algorithms,
-            op,
-            threads,
-            backend,
-            runs,
-            json,
-            calls,
-            ..
-        } if algorithms.len() == 1 && cmd_s256::is(&algorithms[0]) => {
-            if calls {
-                cmd_s256::calls(backend.as_deref())
-            } else {
-                cmd_s256::bench(&op, thread_count(threads), runs, json, backend.as_deref())
-            }
-        }
         Command::Bench {
             algorithms,
             op,

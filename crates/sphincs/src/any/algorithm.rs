@@ -7,9 +7,25 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::Error;
+use crate::hash::backend::Kernels;
+use crate::keys::SignOptions;
 use crate::params::{Algorithm, Params};
+use crate::prehash::PreHash;
+use crate::rand::Randomness;
 use crate::sphincs256::{self, params as s256};
-use crate::sphincsplus::SpxAlgorithm;
+use crate::sphincsplus::{SpxAlgorithm, SpxHash};
+
+// What a family can lack, as [`Error::Unsupported`] names it; public so a
+// front end can say which of its own options asked for it.
+/// Context strings (FIPS 205 only).
+pub const CONTEXT: &str = "context strings";
+/// Pre-hash signing, HashSLH-DSA (FIPS 205 only).
+pub const PREHASH: &str = "pre-hash signing (HashSLH-DSA)";
+/// Caller-supplied signing randomness (not SPHINCS-256).
+pub const GIVEN_RANDOMNESS: &str =
+    "caller-supplied signing randomness (its signatures are deterministic)";
+/// Fault-hardened signing (not SPHINCS-256).
+pub const FAULT_HARDENED: &str = "fault-hardened signing";
 
 /// A signature family: the standard a parameter set belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -199,10 +215,62 @@ impl AnyAlgorithm {
         }
     }
 
+    /// Names the hash kernels this set runs on under the backend in force
+    /// (`sha256-x4-shani`, `keccak-x8-avx512`, `chacha12-x16-avx512`...), as
+    /// benchmarks report them.
+    pub fn kernels(self) -> String {
+        let k = Kernels::current();
+        let (sha2, cat35) = match self {
+            AnyAlgorithm::SlhDsa(a) => (!a.is_shake(), a.params().category >= 3),
+            AnyAlgorithm::SphincsPlus(a) => match a.hash() {
+                SpxHash::Haraka => return k.describe_haraka().to_string(),
+                hash => (hash == SpxHash::Sha2, a.params().category >= 3),
+            },
+            AnyAlgorithm::Sphincs256 => return k.describe_chacha().to_string(),
+        };
+        k.describe(sha2, sha2 && cat35)
+    }
+
     /// Whether signing takes a context string and a pre-hash, keys have an
     /// OID (SPKI/PKCS#8, PEM/DER encodings) and RFC 9909 key modes: FIPS 205 only.
     pub const fn has_fips205_features(self) -> bool {
         matches!(self, AnyAlgorithm::SlhDsa(_))
+    }
+
+    /// Checks signing options against what this set's family has, before
+    /// any key is read or any message streamed: [`Error::Unsupported`]
+    /// naming the family and one of [`CONTEXT`], [`PREHASH`],
+    /// [`GIVEN_RANDOMNESS`] or [`FAULT_HARDENED`] (SPHINCS-256 signatures are
+    /// deterministic, so neither of the last two applies to it).
+    pub fn check_sign_options(self, opts: &SignOptions<'_>) -> Result<(), Error> {
+        self.require(CONTEXT, !opts.context.is_empty())?;
+        self.require(PREHASH, opts.prehash.is_some())?;
+        if self == AnyAlgorithm::Sphincs256 {
+            let given = matches!(opts.randomness, Randomness::Given(_));
+            for (what, asked) in [
+                (GIVEN_RANDOMNESS, given),
+                (FAULT_HARDENED, opts.fault_hardened),
+            ] {
+                if asked {
+                    return Err(Error::Unsupported {
+                        family: self.family().name(),
+                        what,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks verification options as [`Self::check_sign_options`] does:
+    /// a context or a pre-hash only for FIPS 205.
+    pub fn check_verify_options(
+        self,
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<(), Error> {
+        self.require(CONTEXT, !context.is_empty())?;
+        self.require(PREHASH, prehash.is_some())
     }
 
     /// [`Error::Unsupported`] naming this set's family and `what` it lacks,

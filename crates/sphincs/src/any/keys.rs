@@ -14,7 +14,6 @@ use crate::keys::SignOptions;
 use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::prehash::PreHash;
-use crate::rand::Randomness;
 use crate::schedule::sign_many;
 use crate::sphincs256::{Sphincs256SigningKey, Sphincs256VerifyingKey};
 use crate::sphincsplus::{SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
@@ -41,12 +40,8 @@ pub(super) enum Public {
     Sphincs256(Box<Sphincs256VerifyingKey>),
 }
 
-const CONTEXT: &str = "context strings";
-const PREHASH: &str = "pre-hash signing (HashSLH-DSA)";
 const ENCODING: &str = "PKCS#8/SPKI (PEM/DER) encodings: no OID is assigned, use raw bytes";
 const MODES: &str = "RFC 9909 key modes";
-const GIVEN: &str = "caller-supplied signing randomness (its signatures are deterministic)";
-const FAULT: &str = "fault-hardened signing";
 
 /// Reads a streamed message whole, for SPHINCS-256, whose signing and
 /// verification take the message as one byte string.
@@ -345,16 +340,7 @@ impl AnySigningKey {
     /// first ([`Error::Unsupported`]); for callers that stream a message in
     /// later and want the refusal up front.
     pub fn check_options(&self, opts: &SignOptions<'_>) -> Result<(), Error> {
-        let alg = self.algorithm();
-        alg.require(CONTEXT, !opts.context.is_empty())?;
-        alg.require(PREHASH, opts.prehash.is_some())?;
-        if alg == AnyAlgorithm::Sphincs256 {
-            let given = matches!(opts.randomness, Randomness::Given(_));
-            if given || opts.fault_hardened {
-                return Err(self.unsupported(if given { GIVEN } else { FAULT }));
-            }
-        }
-        Ok(())
+        self.algorithm().check_sign_options(opts)
     }
 
     fn fips(&self, what: &'static str) -> Result<&DynSigningKey, Error> {
@@ -495,9 +481,7 @@ impl AnyVerifyingKey {
         context: &[u8],
         prehash: Option<PreHash>,
     ) -> Result<(), Error> {
-        let alg = self.algorithm();
-        alg.require(CONTEXT, !context.is_empty())?;
-        alg.require(PREHASH, prehash.is_some())?;
+        self.algorithm().check_verify_options(context, prehash)?;
         match &self.0 {
             Public::SlhDsa(k) => k.verify_stream(msg, sig, context, prehash),
             Public::SphincsPlus(k) => k.verify_stream(msg, sig),

@@ -26,7 +26,7 @@ mod batch;
 mod files;
 mod keys;
 
-pub use algorithm::{AnyAlgorithm, Family};
+pub use algorithm::{AnyAlgorithm, Family, CONTEXT, FAULT_HARDENED, GIVEN_RANDOMNESS, PREHASH};
 pub use batch::{verify_batch, verify_batch_until, AnyVerifyItem};
 pub use files::KeyFormat;
 pub use keys::{AnySigningKey, AnyVerifyingKey};

@@ -1,7 +1,6 @@
-//! The SPHINCS+ round-3.1 sets (`-a sphincs-shake-128f-simple` etc.): what
-//! the command line refuses for them (no OID exists for them; keys are made,
-//! read, signed and verified through `cmd_keys`, `rawkey` and
-//! `sphincs::any`), `list`'s rows, and `kat`, NIST's known-answer file.
+//! `sphincs kat`: NIST's known-answer file of a SPHINCS+ round-3.1 set (the
+//! `PQCsignKAT_*.rsp` the reference code's PQCgenKAT_sign writes; FIPS 205
+//! has ACVP vectors instead, see `acvp`).
 
 use std::path::{Path, PathBuf};
 
@@ -18,16 +17,6 @@ pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
             "unknown SPHINCS+ round-3.1 set {name:?}: expected a name such as sphincs-shake-128f-simple (see `sphincs list`)"
         ))
     })
-}
-
-/// Refuses the FIPS 205 options round 3.1 does not have.
-pub fn no_context(context: &[u8], prehash: bool) -> Result<(), CliError> {
-    if !context.is_empty() || prehash {
-        return Err(CliError::Failed(
-            "SPHINCS+ round 3.1 signs the message as given: --context, --context-hex and --prehash are FIPS 205 only".into(),
-        ));
-    }
-    Ok(())
 }
 
 /// Writes NIST's `PQCsignKAT_<sk bytes>.rsp` for `alg`: to `out`, `-` for
@@ -57,20 +46,4 @@ pub fn kat(
         eprintln!("wrote {} ({count} entries)", target.display());
         Ok(())
     }
-}
-
-/// The `list` rows of the round-3.1 sets.
-pub fn list_rows() -> String {
-    let mut out = String::new();
-    for alg in SpxAlgorithm::ALL {
-        out += &format!(
-            "{:<27} {:>8} {:>6} {:>6} {:>7}  raw\n",
-            alg.name(),
-            alg.security_category(),
-            alg.public_key_len(),
-            alg.secret_key_len(),
-            alg.signature_len(),
-        );
-    }
-    out
 }
