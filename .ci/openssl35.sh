@@ -61,7 +61,9 @@ wrapper_ok() {
     local v
     v="$("$wrapper" version 2>/dev/null)" || return 1
     [[ "$v" == "OpenSSL 3."[5-9]* || "$v" == "OpenSSL "[4-9]* ]] || return 1
-    "$wrapper" list -signature-algorithms 2>/dev/null | grep -qi 'SLH-DSA-SHA2-128f'
+    # Whole output first: grep -q would stop early and, under pipefail, the
+    # writer's SIGPIPE would fail the check at random.
+    grep -qi 'SLH-DSA-SHA2-128f' <<<"$("$wrapper" list -signature-algorithms 2>/dev/null)"
 }
 
 if [[ "${OPENSSL35_FORCE:-0}" != 1 ]] && wrapper_ok; then

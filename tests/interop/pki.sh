@@ -48,7 +48,8 @@ if [[ -z "${OPENSSL:-}" ]]; then
     fi
 fi
 ossl() { "$OPENSSL" "$@"; }
-if ! ossl list -signature-algorithms 2>/dev/null | grep -qi 'SLH-DSA-SHA2-128f'; then
+# (Whole output first: grep -q stopping early would SIGPIPE the writer under pipefail.)
+if ! grep -qi 'SLH-DSA-SHA2-128f' <<<"$(ossl list -signature-algorithms 2>/dev/null)"; then
     echo "$OPENSSL has no SLH-DSA (need OpenSSL >= 3.5)" >&2
     exit 2
 fi
