@@ -181,11 +181,13 @@ pub(crate) enum KeccakKernel {
 // and runs the `Sha3` backend.
 //
 // `Sha3` targets Apple M1 and Neoverse-V1, and their models disagree: M1's
-// puts the 2-way kernel at 321 cycles and the hybrid at 1108 (its integer
-// shift unit saturates on the scalar state's rotations), V1's the hybrid at
-// 520 and the 2-way kernel at 780. M1 decides (it is the core of the
+// puts the 2-way kernel at 321 cycles and the hybrid at 1108, V1's the hybrid
+// at 520 and the 2-way kernel at 780. M1 decides (it is the core of the
 // published figure we compare against, and the sum over both models, 1101
-// against 1628, agrees).
+// against 1628, agrees). Caveat: llvm-mca's M1 model runs one general-register
+// ALU instruction a cycle (every `eor`/`mov` takes both of its `CyUnitIS`
+// units), where the M1 is described as having six integer ALUs, so real M1
+// hardware may favour the hybrid; flip this constant if a measurement says so.
 /// The Keccak kernel of [`Backend::Neon`].
 const NEON_KECCAK: KeccakKernel = KeccakKernel::X2Neon;
 /// The Keccak kernel of [`Backend::Sha3`].
