@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Model estimates of the AArch64 Keccak kernels: llvm-mca cycles of one
-round (the kernels' inner loop, on two states) for Apple M1, Neoverse-V1 and
-Cortex-A72, times the Keccak-f[1600] count of an operation.
+round (the kernels' inner loop: two states for the 2-way NEON kernels, three
+for the hybrid scalar+NEON ones) for Apple M1, Neoverse-V1 and Cortex-A72,
+per state and permutation, times the Keccak-f[1600] count of an operation.
+It ends with the kernel each backend should use by this model (the one with
+fewer cycles per permutation per state on the cores the backend targets);
+`KeccakKernel` selection in crates/sphincs/src/hash/backend/select.rs follows it.
 
 No ARM machine is involved: the figures are llvm-mca's pipeline models of the
 code rustc generated, not measurements. Needs the chroot and the release
@@ -23,9 +27,16 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROOT = os.path.join(ROOT, "target", "sid-chroot")
 RLIBS = "target/chroot/aarch64-unknown-linux-gnu/release/deps/libsphincs-*.rlib"
-KERNELS = {"f1600_x4_sha3": ["apple-m1", "neoverse-v1"],
-           "f1600_x4_neon": ["apple-m1", "neoverse-v1", "cortex-a72"]}
-ROUNDS_PER_PERMUTATION_PER_STATE = 24 / 2  # one round handles two states
+# Kernel symbol: (states one iteration of its round loop advances, CPU models).
+# The SHA-3 kernels are not modelled on Cortex-A72, which lacks the extension.
+KERNELS = {"f1600_x4_sha3": (2, ["apple-m1", "neoverse-v1"]),
+           "f1600_x3_hybrid_sha3": (3, ["apple-m1", "neoverse-v1"]),
+           "f1600_x4_neon": (2, ["apple-m1", "neoverse-v1", "cortex-a72"]),
+           "f1600_x3_hybrid_neon": (3, ["apple-m1", "neoverse-v1", "cortex-a72"])}
+# Backend: (its candidate kernels, the cores it most targets).
+BACKENDS = {"sha3": (["f1600_x4_sha3", "f1600_x3_hybrid_sha3"], ["apple-m1", "neoverse-v1"]),
+            "neon": (["f1600_x4_neon", "f1600_x3_hybrid_neon"], ["cortex-a72"])}
+ROUNDS = 24
 
 
 def in_chroot(cmd, cwd):
@@ -57,7 +68,8 @@ def main():
     rlib = sorted(glob.glob(os.path.join(ROOT, RLIBS)), key=os.path.getmtime)[-1]
     with tempfile.TemporaryDirectory(dir=os.path.join(CHROOT, "tmp")) as tmp:
         subprocess.run(["ar", "x", rlib], cwd=tmp, check=True)
-        for kernel, cpus in KERNELS.items():
+        per_state = {}
+        for kernel, (states, cpus) in KERNELS.items():
             for obj in glob.glob(os.path.join(tmp, "*.o")):
                 syms = in_chroot(f"llvm-nm --defined-only {os.path.basename(obj)}", tmp)
                 sym = [s.split()[-1] for s in syms.splitlines() if s.endswith(kernel)]
@@ -73,10 +85,16 @@ def main():
             for cpu in cpus:
                 out = in_chroot(f"llvm-mca -mtriple=aarch64 -mcpu={cpu} -iterations=100 round.s", tmp)
                 cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1)) / 100
-                per_perm = cycles * ROUNDS_PER_PERMUTATION_PER_STATE
-                print(f"{kernel:14} {cpu:12} {len(body):4} insns/round  {cycles:6.1f} cycles/round"
-                      f"  {per_perm:6.0f} cycles/permutation  {per_perm * perms / 1e6:6.1f} M cycles"
-                      f" for {perms} permutations")
+                per_perm = cycles * ROUNDS / states
+                per_state[kernel, cpu] = per_perm
+                print(f"{kernel:20} {cpu:12} {states} states {len(body):4} insns/round"
+                      f"  {cycles:6.1f} cycles/round  {per_perm:6.0f} cycles/permutation/state"
+                      f"  {per_perm * perms / 1e6:6.1f} M cycles for {perms} permutations")
+        for backend, (kernels, cpus) in BACKENDS.items():
+            for cpu in cpus:
+                best = min(kernels, key=lambda k: per_state[k, cpu])
+                print(f"backend {backend:5} on {cpu:12}: {best} ("
+                      + ", ".join(f"{k} {per_state[k, cpu]:.0f}" for k in kernels) + ")")
 
 
 if __name__ == "__main__":

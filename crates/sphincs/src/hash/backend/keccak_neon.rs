@@ -3,6 +3,14 @@
 //! the theta temporaries fit the 32 vector registers, so a permutation runs
 //! without touching memory; the 4-lane driver in `lanes` runs two pairs.
 //!
+//! The hybrid kernels (`f1600_x3_hybrid_*`, after Becker and Kannwischer's
+//! scalar+vector Keccak for Armv8) run three states: a NEON pair and a third
+//! state in `u64` words, one round of each per loop iteration. The pair keeps
+//! the vector pipes busy and the third state the integer pipes, which the
+//! 2-way kernels leave idle, so an out-of-order core gets a third state for
+//! less than half the cost of a second pair (whether it does on a given core
+//! is what `scripts/arm-mca.py` models; `select` picks by that).
+//!
 //! Two kernels share the round body of `keccak_rounds`:
 //! - plain NEON (every AArch64 CPU, e.g. Cortex-A72): a rotation is a shift
 //!   and a shift-right-insert, chi an and-not and an xor;
@@ -15,7 +23,9 @@ use core::arch::aarch64::{
     vsriq_n_u64, vst1q_u64, vxarq_u64,
 };
 
-use super::keccak_rounds::keccak_rounds;
+use super::keccak_rounds::{
+    chi_u64, iota_u64, keccak_round, keccak_rounds, rol_u64, xor5_u64, xor_u64, xrol_u64, RC,
+};
 
 macro_rules! xor_q {
     ($a:expr, $b:expr) => {
@@ -128,20 +138,69 @@ pub unsafe fn f1600_x4_sha3(s: &mut [[u64; 4]; 25]) {
     });
 }
 
+/// Loads lanes 0–1 of a 3-lane state into a NEON pair `$a` and lane 2 into
+/// the `u64` words `$b`, runs `$round` once per round constant `$rc` (one
+/// round of each state per iteration, so both sit in one loop body for the
+/// scheduler and the out-of-order core to interleave), and stores both back.
+macro_rules! with_hybrid_state {
+    ($s:ident, |$a:ident, $b:ident, $rc:ident| $round:block) => {{
+        let mut $a: [uint64x2_t; 25] = [vdupq_n_u64(0); 25];
+        let mut $b: [u64; 25] = [0; 25];
+        for ((v, x), w) in $a.iter_mut().zip($b.iter_mut()).zip($s.iter()) {
+            // SAFETY: `w[0..2]` is two readable u64 inside `s`; vld1q has no
+            // alignment requirement beyond u64's.
+            *v = unsafe { vld1q_u64(w[0..2].as_ptr()) };
+            *x = w[2];
+        }
+        for &$rc in RC.iter() $round
+        for ((v, x), w) in $a.iter().zip($b.iter()).zip($s.iter_mut()) {
+            // SAFETY: as above, two writable u64 borrowed exclusively.
+            unsafe { vst1q_u64(w[0..2].as_mut_ptr(), *v) };
+            w[2] = *x;
+        }
+    }};
+}
+
+/// Keccak-f\[1600\] on 3 interleaved states (`s[i][lane]`): lanes 0–1 as a
+/// plain NEON pair, lane 2 in general registers, round by round together.
+///
+/// # Safety
+/// The CPU must support NEON, which every AArch64 CPU does.
+#[target_feature(enable = "neon")]
+pub fn f1600_x3_hybrid_neon(s: &mut [[u64; 3]; 25]) {
+    with_hybrid_state!(s, |a, b, rc| {
+        keccak_round!(a, rc, xor_q, xor5_neon, rol_neon, xrol_neon, chi_neon, iota_q);
+        keccak_round!(b, rc, xor_u64, xor5_u64, rol_u64, xrol_u64, chi_u64, iota_u64);
+    });
+}
+
+/// [`f1600_x3_hybrid_neon`] with the pair on the SHA-3 extension (`eor3`,
+/// `xar`, `bcax`); the scalar state is the same.
+///
+/// # Safety
+/// The CPU must support the SHA-3 extension (`is_aarch64_feature_detected!("sha3")`).
+#[target_feature(enable = "neon,sha3")]
+pub unsafe fn f1600_x3_hybrid_sha3(s: &mut [[u64; 3]; 25]) {
+    with_hybrid_state!(s, |a, b, rc| {
+        keccak_round!(a, rc, xor_q, xor5_sha3, rol_sha3, xrol_sha3, chi_sha3, iota_q);
+        keccak_round!(b, rc, xor_u64, xor5_u64, rol_u64, xrol_u64, chi_u64, iota_u64);
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::keccak_rounds::XorShift;
     use super::*;
 
-    /// Applies `kernel` five times to four random states and checks every lane
+    /// Applies `kernel` five times to L random states and checks every lane
     /// against the scalar permutation after each application.
-    fn check(kernel: impl Fn(&mut [[u64; 4]; 25]), seed: u64) {
+    fn check<const L: usize>(kernel: impl Fn(&mut [[u64; L]; 25]), seed: u64) {
         let mut rng = XorShift(seed);
-        let mut lanes = [[0u64; 25]; 4];
+        let mut lanes = [[0u64; 25]; L];
         for lane in lanes.iter_mut() {
             lane.iter_mut().for_each(|w| *w = rng.next_u64());
         }
-        let mut s = [[0u64; 4]; 25];
+        let mut s = [[0u64; L]; 25];
         for (i, word) in s.iter_mut().enumerate() {
             for (l, lane) in lanes.iter().enumerate() {
                 word[l] = lane[i];
@@ -178,6 +237,28 @@ mod tests {
         for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
             // SAFETY: the SHA-3 extension was detected above.
             check(|s| unsafe { f1600_x4_sha3(s) }, seed);
+        }
+    }
+
+    /// The hybrid kernels are called directly so that both run on every CPU
+    /// model the tests meet, whichever kernel `select` makes the default.
+    #[test]
+    fn hybrid_neon_matches_scalar() {
+        for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
+            // SAFETY: NEON is a baseline feature of every AArch64 Rust target.
+            check(|s| unsafe { f1600_x3_hybrid_neon(s) }, seed);
+        }
+    }
+
+    #[test]
+    fn hybrid_sha3_matches_scalar() {
+        if !std::arch::is_aarch64_feature_detected!("sha3") {
+            eprintln!("skipping: CPU lacks the SHA-3 extension");
+            return;
+        }
+        for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
+            // SAFETY: the SHA-3 extension was detected above.
+            check(|s| unsafe { f1600_x3_hybrid_sha3(s) }, seed);
         }
     }
 }

@@ -182,12 +182,16 @@ pub(crate) fn shake256_many(
         KeccakKernel::X4Avx2 => 4,
         KeccakKernel::X8Avx512 => 8,
         KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => 4,
+        KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => 3,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => keccak::shake256(ins[0], &mut os[0][..out_len]),
             (KeccakKernel::X8Avx512, 5..) => shake_lanes::<8>(f1600_x8(k), ins, out_len, os),
+            (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
+                shake_lanes::<3>(f1600_x3(k), ins, out_len, os)
+            }
             _ => shake_lanes::<4>(f1600_x4(k), ins, out_len, os),
         }
     }
@@ -455,6 +459,9 @@ pub(crate) fn shake256_single_blocks(
                 shake256_single_blocks(k, b, out_len, ob);
             }
         }
+        (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
+            run::<3>(f1600_x3(k), blocks, out_len, outs)
+        }
         _ => run::<4>(f1600_x4(k), blocks, out_len, outs),
     }
 }
@@ -525,6 +532,9 @@ pub(crate) fn shake256_single_block_xof(
     match (k, blocks.len()) {
         (_, 1) | (KeccakKernel::Scalar, _) => run::<1>(f1600_each::<1>, blocks, len, sink),
         (KeccakKernel::X8Avx512, 5..) => run::<8>(f1600_x8(k), blocks, len, sink),
+        (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
+            run::<3>(f1600_x3(k), blocks, len, sink)
+        }
         _ => run::<4>(f1600_x4(k), blocks, len, sink),
     }
 }
@@ -551,6 +561,19 @@ fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
         KeccakKernel::X2Sha3 => unsafe { super::keccak_neon::f1600_x4_sha3(s) },
         #[allow(unreachable_patterns)]
         _ => f1600_each::<4>(s),
+    }
+}
+
+/// The hybrid kernels: a NEON pair and one scalar state (`keccak_neon`).
+fn f1600_x3(k: KeccakKernel) -> impl Fn(&mut [[u64; 3]; 25]) {
+    move |s: &mut [[u64; 3]; 25]| match k {
+        // SAFETY: X3HybridSha3 is chosen only where the SHA-3 extension was
+        // detected; X3HybridNeon needs only NEON, part of every AArch64 target.
+        #[cfg(target_arch = "aarch64")]
+        KeccakKernel::X3HybridNeon => unsafe { super::keccak_neon::f1600_x3_hybrid_neon(s) },
+        #[cfg(target_arch = "aarch64")]
+        KeccakKernel::X3HybridSha3 => unsafe { super::keccak_neon::f1600_x3_hybrid_sha3(s) },
+        _ => f1600_each::<3>(s),
     }
 }
 
@@ -737,6 +760,72 @@ mod tests {
                         keccak::shake256(&[m], &mut want[..out_len]);
                         assert_eq!(*g, want, "{backend} out_len {out_len} count {count}");
                     }
+                }
+            }
+        }
+    }
+
+    /// Every Keccak kernel this CPU can run, also those no backend picks by
+    /// default (the kernel `select` did not choose for a backend).
+    fn keccak_kernels() -> Vec<KeccakKernel> {
+        let mut ks: Vec<KeccakKernel> = Backend::available()
+            .map(|b| {
+                crate::hash::backend::with_backend(b, Kernels::current)
+                    .unwrap()
+                    .keccak
+            })
+            .collect();
+        #[cfg(target_arch = "aarch64")]
+        {
+            ks.extend([KeccakKernel::X2Neon, KeccakKernel::X3HybridNeon]);
+            if std::arch::is_aarch64_feature_detected!("sha3") {
+                ks.extend([KeccakKernel::X2Sha3, KeccakKernel::X3HybridSha3]);
+            }
+        }
+        let mut seen = Vec::new();
+        ks.retain(|k| {
+            !seen.contains(k) && {
+                seen.push(*k);
+                true
+            }
+        });
+        ks
+    }
+
+    /// Every Keccak kernel through all three SHAKE256 drivers (multi-block
+    /// inputs, pre-padded single blocks, long squeezes) against one call at a
+    /// time, for every group size up to past the widest kernel: full and
+    /// partial last groups of every width.
+    #[test]
+    fn keccak_kernels_match_single_calls() {
+        for k in keccak_kernels() {
+            for count in 1..=19 {
+                for len in [0, 135, 136, 300] {
+                    let bufs: Vec<Vec<u8>> = (0..count).map(|i| data(len, i as u8)).collect();
+                    let inputs: Vec<[&[u8]; 1]> = bufs.iter().map(|b| [&b[..]]).collect();
+                    let inputs: Vec<Parts<'_>> = inputs.iter().map(|p| &p[..]).collect();
+                    let mut got = vec![[0u8; 32]; count];
+                    shake256_many(k, &inputs, 32, &mut got);
+                    for (b, g) in bufs.iter().zip(&got) {
+                        let mut want = [0u8; 32];
+                        keccak::shake256(&[b], &mut want);
+                        assert_eq!(*g, want, "{k:?} many len {len} count {count}");
+                    }
+                }
+                let msgs: Vec<Vec<u8>> = (0..count).map(|i| data(96, i as u8)).collect();
+                let blocks: Vec<[u8; RATE]> = msgs.iter().map(|m| padded(m)).collect();
+                let mut got = vec![[0u8; 32]; count];
+                shake256_single_blocks(k, &blocks, 32, &mut got);
+                let len = 2 * RATE + 40;
+                let mut xof = vec![vec![0u8; len]; count];
+                shake256_single_block_xof(k, &blocks, len, &mut |i, at, bytes| {
+                    xof[i][at..at + bytes.len()].copy_from_slice(bytes)
+                });
+                for ((m, g), x) in msgs.iter().zip(&got).zip(&xof) {
+                    let mut want = vec![0u8; len];
+                    keccak::shake256(&[m], &mut want);
+                    assert_eq!(g[..], want[..32], "{k:?} single blocks count {count}");
+                    assert_eq!(*x, want, "{k:?} xof count {count}");
                 }
             }
         }
