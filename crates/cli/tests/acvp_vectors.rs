@@ -4,14 +4,17 @@
 //! compared: all keyGen and sigVer cases, and the sigGen cases of the 'f' sets
 //! (the library's own tests sign the slow 's' cases).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
+
+use common::{sphincs_command, stdout_of};
 
 fn cases(name: &str) -> Vec<Value> {
     let path: PathBuf = [
@@ -93,18 +96,9 @@ fn answer(name: &str, prompt: &Value) -> BTreeMap<u64, Value> {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("prompt.json");
     std::fs::write(&file, serde_json::to_vec(prompt).unwrap()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .arg("acvp")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let stdout = stdout_of(sphincs_command().arg("acvp").arg(&file));
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r: Value = serde_json::from_slice(&stdout).unwrap();
     assert_eq!(r[1]["vsId"], 53);
     assert_eq!(r[1]["revision"], "FIPS205");
     let mut by_tc = BTreeMap::new();

@@ -4,84 +4,65 @@
 //! files the output directory may hold afterwards. No case may panic, and no
 //! output or temporary file may be left behind.
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+
+use common::{sphincs_command, Out};
 
 /// The scratch directory: `in/` holds the inputs, `out/` receives outputs.
-struct Scratch(PathBuf);
+struct Scratch(common::Scratch);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bad-input-{name}"));
-        if dir.exists() {
-            // A previous run may have left an unreadable file behind.
-            let _ =
-                fs::set_permissions(dir.join("in/unreadable"), fs::Permissions::from_mode(0o600));
-            fs::remove_dir_all(&dir).unwrap();
-        }
-        fs::create_dir_all(dir.join("in")).unwrap();
-        fs::create_dir_all(dir.join("out")).unwrap();
-        Scratch(dir)
+        let s = common::Scratch::new(name);
+        fs::create_dir_all(s.path("in")).unwrap();
+        fs::create_dir_all(s.path("out")).unwrap();
+        Scratch(s)
     }
     /// `in/NAME`.
     fn i(&self, name: &str) -> String {
-        self.0.join("in").join(name).to_str().unwrap().to_string()
+        self.0.p(&format!("in/{name}"))
     }
     /// `out/NAME`.
     fn o(&self, name: &str) -> String {
-        self.0.join("out").join(name).to_str().unwrap().to_string()
+        self.0.p(&format!("out/{name}"))
     }
     fn put(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.i(name), data).unwrap();
-        self.i(name)
+        self.0.write(&format!("in/{name}"), data)
     }
     fn get(&self, name: &str) -> Vec<u8> {
-        fs::read(self.i(name)).unwrap()
+        self.0.read(&format!("in/{name}"))
     }
     /// Every name in `out/`, sorted: catches outputs and temporary files.
     fn out_names(&self) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(self.0.join("out"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
+        self.0.names_in("out")
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
+        // Readable again before the common scratch directory removes itself.
         let _ = fs::set_permissions(
-            self.0.join("in/unreadable"),
+            self.0.path("in/unreadable"),
             fs::Permissions::from_mode(0o600),
         );
-        let _ = fs::remove_dir_all(&self.0);
     }
 }
 
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn sphincs(args: &[String]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().expect("exited, not killed by a signal"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+fn sphincs(args: &[String]) -> Out {
+    common::sphincs(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 fn sv(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
+}
+
+/// The arguments of `line`, split on spaces (none of ours have one).
+fn words(line: &str) -> Vec<String> {
+    line.split(' ').map(String::from).collect()
 }
 
 /// What a case must do.
@@ -111,7 +92,7 @@ fn case(name: &'static str, args: Vec<String>, want: Want) -> Case {
     }
 }
 
-fn check(s: &Scratch, c: &Case) -> Run {
+fn check(s: &Scratch, c: &Case) -> Out {
     let run = sphincs(&c.args);
     let ctx = format!(
         "case {:?}: sphincs {}\nstatus {}\nstderr: {}",
@@ -175,38 +156,21 @@ fn pkcs8_v2(oid_tlv: &[u8], sk: &[u8], pk: &[u8]) -> Vec<u8> {
 #[test]
 fn bad_inputs_fail_cleanly() {
     let s = Scratch::new("table");
-    let ok = |r: Run| assert_eq!(r.code, 0, "setup: {}", r.stderr);
+    let ok = |r: Out| assert_eq!(r.code, 0, "setup: {}", r.stderr);
     // Keys: SHAKE-128f in PEM and DER, SHA2-128f (same sizes, other set), SHA2-256f.
     let (k, p) = (s.i("k.pem"), s.i("p.pem"));
-    ok(sphincs(&sv(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "-o",
-        &k,
-        "--pub",
-        &p,
-    ])));
+    ok(sphincs(&words(&format!(
+        "keygen -a shake-128f -o {k} --pub {p}"
+    ))));
     ok(sphincs(&sv(&["pubkey", &k, "--der", "-o", &s.i("p.der")])));
     let k_der = s.i("k.der");
-    ok(sphincs(&sv(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--der",
-        "-o",
-        &k_der,
-    ])));
+    ok(sphincs(&words(&format!(
+        "keygen -a shake-128f --der -o {k_der}"
+    ))));
     let (k2, p2) = (s.i("k2.pem"), s.i("p2.pem"));
-    ok(sphincs(&sv(&[
-        "keygen",
-        "-a",
-        "sha2-128f",
-        "-o",
-        &k2,
-        "--pub",
-        &p2,
-    ])));
+    ok(sphincs(&words(&format!(
+        "keygen -a sha2-128f -o {k2} --pub {p2}"
+    ))));
     let k3 = s.i("k3.pem");
     ok(sphincs(&sv(&["keygen", "-a", "sha2-256f", "-o", &k3])));
     let msg = s.put("msg", b"the message");
@@ -214,16 +178,9 @@ fn bad_inputs_fail_cleanly() {
     let sig = s.i("sig");
     ok(sphincs(&sv(&["sign", "-k", &k, "-o", &sig, &msg])));
     let sig_ctx = s.i("sig-ctx");
-    ok(sphincs(&sv(&[
-        "sign",
-        "-k",
-        &k,
-        "--context",
-        "A",
-        "-o",
-        &sig_ctx,
-        &msg,
-    ])));
+    ok(sphincs(&words(&format!(
+        "sign -k {k} --context A -o {sig_ctx} {msg}"
+    ))));
     let sig2 = s.i("sig2");
     ok(sphincs(&sv(&["sign", "-k", &k2, "-o", &sig2, &msg])));
     let sig3 = s.i("sig3");
@@ -279,7 +236,7 @@ fn bad_inputs_fail_cleanly() {
     ok(sphincs(&sv(&["pubkey", &v2_good])));
 
     let empty_msg = s.put("empty-msg", b"");
-    let in_dir = s.0.join("in").to_str().unwrap().to_string();
+    let in_dir = s.0.p("in");
     let ctx256 = "x".repeat(256);
     let ctx256_hex = "ab".repeat(256);
     let out_sig = s.o("sig");
@@ -333,16 +290,7 @@ fn bad_inputs_fail_cleanly() {
         ),
         case(
             "pre-hash with a key bound to pure SLH-DSA by its OID",
-            sv(&[
-                "verify",
-                "-p",
-                &p,
-                "-s",
-                &sig,
-                "--prehash",
-                "sha2-256",
-                &msg,
-            ]),
+            words(&format!("verify -p {p} -s {sig} --prehash sha2-256 {msg}")),
             Want::Error("bound to pure SLH-DSA by its OID"),
         ),
         case(
@@ -423,30 +371,16 @@ fn bad_inputs_fail_cleanly() {
         ),
         case(
             "raw key of the wrong length",
-            sv(&[
-                "sign",
-                "-k",
-                &raw_short,
-                "-a",
-                "shake-128f",
-                "-o",
-                &out_sig,
-                &msg,
-            ]),
+            words(&format!(
+                "sign -k {raw_short} -a shake-128f -o {out_sig} {msg}"
+            )),
             Want::Error("it is 63 bytes; expected 64"),
         ),
         case(
             "raw public key of the wrong length",
-            sv(&[
-                "verify",
-                "-p",
-                &raw_pk_short,
-                "-a",
-                "shake-128f",
-                "-s",
-                &sig,
-                &msg,
-            ]),
+            words(&format!(
+                "verify -p {raw_pk_short} -a shake-128f -s {sig} {msg}"
+            )),
             Want::Error("expected 32 or 64"),
         ),
         case(
@@ -482,60 +416,26 @@ fn bad_inputs_fail_cleanly() {
         ),
         case(
             "256-byte context, hex, verify",
-            sv(&[
-                "verify",
-                "-p",
-                &p,
-                "-s",
-                &sig,
-                "--context-hex",
-                &ctx256_hex,
-                &msg,
-            ]),
+            words(&format!(
+                "verify -p {p} -s {sig} --context-hex {ctx256_hex} {msg}"
+            )),
             Want::Error("256 bytes"),
         ),
         case(
             "context-hex of odd length",
-            sv(&[
-                "sign",
-                "-k",
-                &k,
-                "--context-hex",
-                "abc",
-                "-o",
-                &out_sig,
-                &msg,
-            ]),
+            words(&format!("sign -k {k} --context-hex abc -o {out_sig} {msg}")),
             Want::Error("--context-hex: odd number of hex digits"),
         ),
         case(
             "context-hex not hex",
-            sv(&[
-                "sign",
-                "-k",
-                &k,
-                "--context-hex",
-                "zz",
-                "-o",
-                &out_sig,
-                &msg,
-            ]),
+            words(&format!("sign -k {k} --context-hex zz -o {out_sig} {msg}")),
             Want::Error("--context-hex: not a hex digit"),
         ),
         case(
             "both --context and --context-hex",
-            sv(&[
-                "sign",
-                "-k",
-                &k,
-                "--context",
-                "a",
-                "--context-hex",
-                "61",
-                "-o",
-                &out_sig,
-                &msg,
-            ]),
+            words(&format!(
+                "sign -k {k} --context a --context-hex 61 -o {out_sig} {msg}"
+            )),
             Want::Error("cannot be used with"),
         ),
         case(
@@ -584,29 +484,20 @@ fn bad_inputs_fail_cleanly() {
         ),
         case(
             "keygen -o and --pub the same",
-            sv(&[
-                "keygen",
-                "-a",
-                "shake-128f",
-                "-o",
-                &s.o("k"),
-                "--pub",
-                &s.o("k"),
-            ]),
+            words(&format!(
+                "keygen -a shake-128f -o {} --pub {}",
+                s.o("k"),
+                s.o("k")
+            )),
             Want::Error("must differ"),
         ),
         case(
             "keygen -o and --pub the same, spelled differently",
-            sv(&[
-                "keygen",
-                "-a",
-                "shake-128f",
-                "-o",
-                &s.o("k"),
-                "--pub",
-                &s.o("../out/./k"),
-                "--force",
-            ]),
+            words(&format!(
+                "keygen -a shake-128f -o {} --pub {} --force",
+                s.o("k"),
+                s.o("../out/./k")
+            )),
             Want::Error("must differ"),
         ),
     ];
@@ -627,15 +518,11 @@ fn bad_inputs_fail_cleanly() {
         ),
         case(
             "existing --pub output without --force",
-            sv(&[
-                "keygen",
-                "-a",
-                "shake-128f",
-                "-o",
-                &s.o("new"),
-                "--pub",
-                &s.o("existing"),
-            ]),
+            words(&format!(
+                "keygen -a shake-128f -o {} --pub {}",
+                s.o("new"),
+                s.o("existing")
+            )),
             Want::Error("already exists; use --force"),
         ),
         case(
@@ -772,7 +659,7 @@ fn full_disk() {
         );
     }
     // Standard output on /dev/full fails the same way.
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let out = sphincs_command()
         .args(["sign", "-k", &k, "-o", "-", &msg])
         .stdout(fs::OpenOptions::new().write(true).open(full).unwrap())
         .output()

@@ -1,38 +1,38 @@
 //! `sphincs bench`: JSON lines with the documented keys, `--calls`, and
 //! one-line usage errors (exit 2) for an unknown backend or operation.
 
-use std::process::Command;
+mod common;
 
 use serde_json::Value;
 
+/// Runs `sphincs ARGS`: exit status, standard output and error (both UTF-8).
 fn sphincs(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().expect("exited"),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = common::sphincs(args);
+    assert!(
+        !out.stderr.contains(char::REPLACEMENT_CHARACTER),
+        "{}",
+        out.stderr
+    );
+    (out.code, String::from_utf8(out.stdout).unwrap(), out.stderr)
+}
+
+/// Runs `sphincs` with the arguments split on spaces, which must exit 0;
+/// its standard output, and that output's lines parsed as JSON.
+fn json_rows(line: &str) -> (String, Vec<Value>) {
+    let (code, stdout, stderr) = sphincs(&line.split(' ').collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    let rows = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (stdout, rows)
 }
 
 #[test]
 fn json_lines_have_the_documented_keys() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "-a",
-        "shake-128f",
-        "--op",
-        "verify",
-        "--runs",
-        "3",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 1, "{stdout}");
-    let v: Value = serde_json::from_str(lines[0]).unwrap();
+    let (stdout, rows) = json_rows("bench -a shake-128f --op verify --runs 3 --json");
+    assert_eq!(rows.len(), 1, "{stdout}");
+    let v = &rows[0];
     for key in [
         "algorithm",
         "op",
@@ -61,25 +61,8 @@ fn json_lines_have_the_documented_keys() {
 
 #[test]
 fn sign_and_keygen_rows_with_a_forced_backend() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "-a",
-        "sha2-128f",
-        "--op",
-        "all",
-        "--runs",
-        "1",
-        "--threads",
-        "1",
-        "--backend",
-        "scalar",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (_, rows) =
+        json_rows("bench -a sha2-128f --op all --runs 1 --threads 1 --backend scalar --json");
     let ops: Vec<&str> = rows.iter().map(|r| r["op"].as_str().unwrap()).collect();
     assert_eq!(ops, ["keygen", "sign", "verify"]);
     for r in &rows {
@@ -92,17 +75,8 @@ fn sign_and_keygen_rows_with_a_forced_backend() {
 
 #[test]
 fn calls_reproduce_the_shake_128f_floor() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "--calls",
-        "-a",
-        "shake-128f",
-        "--op",
-        "keygen",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let (_, rows) = json_rows("bench --calls -a shake-128f --op keygen --json");
+    let [v] = &rows[..] else { panic!("{rows:?}") };
     // 2^3 leaves of 35 chains: 280 PRF, 280 * 15 F, 8 T_len of 5 permutations, 7 H.
     assert_eq!(v["f"], 4200.0);
     assert_eq!(v["keccak_f1600"], 4527.0);
@@ -113,17 +87,8 @@ fn calls_reproduce_the_shake_128f_floor() {
 /// 2^22-leaf tree, plus the verification before release.
 #[test]
 fn calls_of_a_cached_one_tree_signature() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "--calls",
-        "-a",
-        "sha2-128-24",
-        "--op",
-        "sign",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let (_, rows) = json_rows("bench --calls -a sha2-128-24 --op sign --json");
+    let [v] = &rows[..] else { panic!("{rows:?}") };
     // FORS: 6 trees of 2^24 leaves (2^24 - 1 H each); subtree 2^7 - 1 H;
     // upper tree 2^15 - 1 H; verification k·a + h' = 6·24 + 22 H.
     let fors = 6.0 * ((1u64 << 24) - 1) as f64;
@@ -159,25 +124,9 @@ fn unknown_backend_or_op_is_a_usage_error() {
 /// them too; `--calls` counts FIPS 205 sets only and says so.
 #[test]
 fn round31_sets() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "-a",
-        "sphincs-haraka-128f-robust",
-        "SPHINCS+-SHA2-128f-simple",
-        "--op",
-        "verify",
-        "--runs",
-        "2",
-        "--threads",
-        "1",
-        "--stack",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (stdout, rows) = json_rows(
+        "bench -a sphincs-haraka-128f-robust SPHINCS+-SHA2-128f-simple --op verify --runs 2 --threads 1 --stack --json",
+    );
     assert_eq!(rows.len(), 2, "{stdout}");
     assert_eq!(rows[0]["algorithm"], "sphincs-haraka-128f-robust");
     assert!(rows[0]["backend"].as_str().unwrap().starts_with("haraka-"));
@@ -196,23 +145,7 @@ fn round31_sets() {
 
 #[test]
 fn batch_rows_for_one_thread_and_all_threads() {
-    let (code, stdout, stderr) = sphincs(&[
-        "bench",
-        "-a",
-        "shake-128f",
-        "--batch",
-        "4",
-        "--threads",
-        "2",
-        "--runs",
-        "1",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let rows: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (stdout, rows) = json_rows("bench -a shake-128f --batch 4 --threads 2 --runs 1 --json");
     let seen: Vec<(String, u64)> = rows
         .iter()
         .map(|v| {

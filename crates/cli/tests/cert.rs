@@ -1,8 +1,8 @@
 //! `sphincs cert …` end to end: self-signed, request, issue, verify, show,
 //! PEM and DER, exit codes, and no output left behind on an error.
 
-mod pki_common;
-use pki_common::{sphincs, Scratch};
+mod common;
+use common::{run, sphincs, Scratch};
 
 #[test]
 fn ca_request_issue_verify() {
@@ -40,26 +40,13 @@ fn ca_request_issue_verify() {
     assert!(out.contains("within its validity period"), "{out}");
     assert!(out.contains("not checked: revocation"), "{out}");
 
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--prehash",
-        "shake-128",
-        "-o",
-        &leaf_key,
-    ])
+    run(&format!(
+        "keygen -a shake-128f --prehash shake-128 -o {leaf_key}"
+    ))
     .ok();
-    sphincs(&[
-        "cert",
-        "request",
-        "-k",
-        &leaf_key,
-        "--subject",
-        "CN=Leaf",
-        "-o",
-        &csr,
-    ])
+    run(&format!(
+        "cert request -k {leaf_key} --subject CN=Leaf -o {csr}"
+    ))
     .ok();
     assert!(s
         .read("leaf.csr")
@@ -67,18 +54,9 @@ fn ca_request_issue_verify() {
     let out = sphincs(&["cert", "verify", &csr]).ok().text();
     assert!(out.contains("request OK: CN=Leaf"), "{out}");
 
-    sphincs(&[
-        "cert",
-        "issue",
-        "--ca-key",
-        &ca_key,
-        "--ca-cert",
-        &ca,
-        &csr,
-        "--der",
-        "-o",
-        &leaf,
-    ])
+    run(&format!(
+        "cert issue --ca-key {ca_key} --ca-cert {ca} {csr} --der -o {leaf}"
+    ))
     .ok();
     assert_eq!(s.read("leaf.der")[0], 0x30);
     let out = sphincs(&["cert", "verify", &leaf, "--issuer", &ca])
@@ -146,68 +124,29 @@ fn ca_request_issue_verify() {
     sphincs(&["cert", "verify", &bad_leaf, "--issuer", &ca]).invalid("does not verify");
     // A leaf certificate cannot issue.
     let leaf_cert_pem = s.p("leaf.pem");
-    sphincs(&[
-        "cert",
-        "issue",
-        "--ca-key",
-        &ca_key,
-        "--ca-cert",
-        &ca,
-        &csr,
-        "-o",
-        &leaf_cert_pem,
-    ])
+    run(&format!(
+        "cert issue --ca-key {ca_key} --ca-cert {ca} {csr} -o {leaf_cert_pem}"
+    ))
     .ok();
     let x = s.p("x");
-    sphincs(&[
-        "cert",
-        "issue",
-        "--ca-key",
-        &leaf_key,
-        "--ca-cert",
-        &leaf_cert_pem,
-        &csr,
-        "-o",
-        &x,
-    ])
+    run(&format!(
+        "cert issue --ca-key {leaf_key} --ca-cert {leaf_cert_pem} {csr} -o {x}"
+    ))
     .usage_error("not a CA");
     // The CA key must match the CA certificate.
-    sphincs(&[
-        "cert",
-        "issue",
-        "--ca-key",
-        &leaf_key,
-        "--ca-cert",
-        &ca,
-        &csr,
-        "-o",
-        &x,
-    ])
+    run(&format!(
+        "cert issue --ca-key {leaf_key} --ca-cert {ca} {csr} -o {x}"
+    ))
     .usage_error("not the key of the CA certificate");
     assert!(!s.path("x").exists());
     // Existing output is not replaced without --force.
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &ca_key,
-        "--subject",
-        "CN=x",
-        "-o",
-        &ca,
-    ])
+    run(&format!(
+        "cert self-signed -k {ca_key} --subject CN=x -o {ca}"
+    ))
     .usage_error("exists");
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &ca_key,
-        "--subject",
-        "CN=x",
-        "-o",
-        &ca,
-        "--force",
-    ])
+    run(&format!(
+        "cert self-signed -k {ca_key} --subject CN=x -o {ca} --force"
+    ))
     .ok();
 }
 
@@ -216,17 +155,9 @@ fn bad_input() {
     let s = Scratch::new("cert-bad");
     let (k, c) = (s.p("k.pem"), s.p("c.der"));
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=Bad",
-        "--der",
-        "-o",
-        &c,
-    ])
+    run(&format!(
+        "cert self-signed -k {k} --subject CN=Bad --der -o {c}"
+    ))
     .ok();
     let der = s.read("c.der");
     let cut = s.write("cut.der", &der[..der.len() / 2]);
@@ -242,56 +173,24 @@ fn bad_input() {
     let x = s.p("x");
     sphincs(&["cert", "self-signed", "-k", &k, "--subject", "", "-o", &x])
         .usage_error("subject is empty");
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "nonsense",
-        "-o",
-        &x,
-    ])
+    run(&format!(
+        "cert self-signed -k {k} --subject nonsense -o {x}"
+    ))
     .usage_error("RFC 4514");
     sphincs(&["cert", "request", "-k", &c, "--subject", "CN=x", "-o", &x]).usage_error("");
-    sphincs(&[
-        "cert",
-        "issue",
-        "--ca-key",
-        &k,
-        "--ca-cert",
-        &c,
-        &cut,
-        "-o",
-        &x,
-    ])
+    run(&format!(
+        "cert issue --ca-key {k} --ca-cert {c} {cut} -o {x}"
+    ))
     .usage_error("not a valid DER");
     assert!(!s.path("x").exists());
 
     // A HashSLH-DSA key's certificate with its outer signature OID made pure
     // (.36 → .21): the certificate's two algorithm fields disagree, exit 2.
     let (hk, hc) = (s.p("h.pem"), s.p("h.der"));
-    sphincs(&[
-        "keygen",
-        "-a",
-        "sha2-128f",
-        "--prehash",
-        "sha2-256",
-        "-o",
-        &hk,
-    ])
-    .ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &hk,
-        "--subject",
-        "CN=h",
-        "--der",
-        "-o",
-        &hc,
-    ])
+    run(&format!("keygen -a sha2-128f --prehash sha2-256 -o {hk}")).ok();
+    run(&format!(
+        "cert self-signed -k {hk} --subject CN=h --der -o {hc}"
+    ))
     .ok();
     let mut der = s.read("h.der");
     let oid36 = [
@@ -310,17 +209,9 @@ fn swapped_multi_valued_rdn_is_refused() {
     let s = Scratch::new("cert-mvrdn");
     let (key, der) = (s.p("k.key"), s.p("c.der"));
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &key]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &key,
-        "--subject",
-        "CN=zz+O=aa,C=US",
-        "--der",
-        "-o",
-        &der,
-    ])
+    run(&format!(
+        "cert self-signed -k {key} --subject CN=zz+O=aa,C=US --der -o {der}"
+    ))
     .ok();
     sphincs(&["cert", "verify", &der]).ok();
     let mut bytes = s.read("c.der");
@@ -339,11 +230,6 @@ fn swapped_multi_valued_rdn_is_refused() {
     bytes[at + 11..at + 22].copy_from_slice(&a);
     let bad = s.write("bad.der", &bytes);
     sphincs(&["cert", "verify", &bad]).usage_error("canonical DER");
-}
-
-/// Runs `sphincs` with the arguments split on spaces (none of ours have one).
-fn run(line: &str) -> pki_common::Out {
-    sphincs(&line.split(' ').collect::<Vec<_>>())
 }
 
 #[test]

@@ -1,116 +1,16 @@
 //! The `sphincs` binary end to end: every parameter set, keys in every form,
 //! contexts, pre-hash, the exit codes, file safety, and ACVP answers.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-/// A fresh scratch directory per test, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn p(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_string()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.path(name), data).unwrap();
-        self.p(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        fs::read(self.path(name)).unwrap()
-    }
-    /// Every name in the directory, to catch stray temporary files.
-    fn names(&self) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Out {
-    fn ok(self) -> Out {
-        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
-        self
-    }
-    fn code(self, want: i32) -> Out {
-        assert_eq!(
-            self.code,
-            want,
-            "stderr: {} stdout: {}",
-            self.stderr,
-            String::from_utf8_lossy(&self.stdout)
-        );
-        self
-    }
-    /// Exit 2 with the one-line error format.
-    fn usage_error(self, needle: &str) -> Out {
-        let out = self.code(2);
-        assert!(out.stderr.starts_with("sphincs: error: "), "{}", out.stderr);
-        assert_eq!(out.stderr.trim_end().lines().count(), 1, "{}", out.stderr);
-        assert!(
-            out.stderr.contains(needle),
-            "want {needle:?} in {}",
-            out.stderr
-        );
-        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
-        out
-    }
-}
-
-fn sphincs_in(args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(data) = stdin {
-        child.stdin.take().unwrap().write_all(data).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    Out {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn sphincs(args: &[&str]) -> Out {
-    sphincs_in(args, None)
-}
+use common::{run, sphincs, sphincs_command, sphincs_in, stdout_of, Scratch};
 
 const NAMES: [&str; 12] = [
     "SLH-DSA-SHA2-128s",
@@ -228,32 +128,19 @@ fn contexts() {
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).ok();
     sphincs(&["sign", "-k", &k, "--context", "Grüße", "-o", &sig, &msg]).ok();
     let hex_ctx = "4772c3bc c39f65".replace(' ', "");
-    sphincs(&[
-        "verify",
-        "-p",
-        &p,
-        "-s",
-        &sig,
-        "--context-hex",
-        &hex_ctx,
-        &msg,
-    ])
+    run(&format!(
+        "verify -p {p} -s {sig} --context-hex {hex_ctx} {msg}"
+    ))
     .ok();
     sphincs(&["verify", "-p", &p, "-s", &sig, "--context", "Grüße", &msg]).ok();
     sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).code(1);
     sphincs(&["verify", "-p", &p, "-s", &sig, "--context", "Gruse", &msg]).code(1);
 
     let long = "ab".repeat(256);
-    sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--context-hex",
-        &long,
-        "-o",
-        &s.p("x"),
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {k} --context-hex {long} -o {} {msg}",
+        s.p("x")
+    ))
     .usage_error("context string is 256 bytes");
     sphincs(&[
         "verify",
@@ -277,28 +164,12 @@ fn contexts() {
         &msg,
     ])
     .ok();
-    sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--context-hex",
-        "abc",
-        "-o",
-        &s.p("z"),
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {k} --context-hex abc -o {} {msg}",
+        s.p("z")
+    ))
     .usage_error("--context-hex");
-    sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--context",
-        "a",
-        "--context-hex",
-        "61",
-        &msg,
-    ])
-    .code(2);
+    run(&format!("sign -k {k} --context a --context-hex 61 {msg}")).code(2);
     assert!(!s.path("x").exists() && !s.path("z").exists());
 }
 
@@ -339,16 +210,10 @@ fn prehash() {
     sphincs(&["sign", "-k", &k, "--prehash", "md5", "-o", &s.p("x"), &msg])
         .usage_error("unknown pre-hash function \"md5\"");
     // The PKCS#8 key is bound to pure SLH-DSA by its OID (RFC 9909).
-    sphincs(&[
-        "sign",
-        "-k",
-        &kd,
-        "--prehash",
-        "SHA2-512",
-        "-o",
-        &s.p("x"),
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {kd} --prehash SHA2-512 -o {} {msg}",
+        s.p("x")
+    ))
     .usage_error("bound to pure SLH-DSA");
     assert!(!s.path("x").exists());
 }
@@ -357,17 +222,7 @@ fn prehash() {
 fn der_keys_and_pubkey() {
     let s = Scratch::new("der");
     let (kd, pd) = (s.p("k.der"), s.p("p.der"));
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--der",
-        "-o",
-        &kd,
-        "--pub",
-        &pd,
-    ])
-    .ok();
+    run(&format!("keygen -a shake-128f --der -o {kd} --pub {pd}")).ok();
     let key_der = s.read("k.der");
     let pub_der = s.read("p.der");
     assert_eq!(key_der[0], 0x30);
@@ -411,17 +266,9 @@ fn raw_keys_need_an_algorithm() {
     let sig = s.p("sig");
     sphincs(&["sign", "-k", &raw_sk, "-o", &sig, &msg]).usage_error("-a ALG");
     assert!(!s.path("sig").exists());
-    sphincs(&[
-        "sign",
-        "-k",
-        &raw_sk,
-        "-a",
-        "sha2-128f",
-        "--deterministic",
-        "-o",
-        &sig,
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {raw_sk} -a sha2-128f --deterministic -o {sig} {msg}"
+    ))
     .ok();
     let via_der = sphincs(&["sign", "-k", &kd, "--deterministic", "-o", "-", &msg])
         .ok()
@@ -431,17 +278,7 @@ fn raw_keys_need_an_algorithm() {
     sphincs(&["verify", "-p", &raw_sk, "-a", "sha2-128f", "-s", &sig, &msg]).ok();
     sphincs(&["verify", "-p", &raw_pk, "-s", &sig, &msg]).usage_error("-a ALG");
     // The same raw bytes read as the SHAKE set do not verify.
-    sphincs(&[
-        "verify",
-        "-p",
-        &raw_pk,
-        "-a",
-        "shake-128f",
-        "-s",
-        &sig,
-        &msg,
-    ])
-    .code(1);
+    run(&format!("verify -p {raw_pk} -a shake-128f -s {sig} {msg}")).code(1);
     // -a disagreeing with a DER key's OID.
     sphincs(&["sign", "-k", &kd, "-a", "shake-128f", &msg]).usage_error("but -a says");
     // A raw key with the wrong length for the named set.
@@ -499,15 +336,10 @@ fn no_output_left_after_an_error() {
     sphincs(&["sign", "-k", &k, "-o", &s.p("sig"), &s.p("nope")]).usage_error("cannot read");
     // The public key cannot be written (no such directory): no private key either.
     let nodir = s.p("nodir/p.pem");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "-o",
-        &s.p("k2"),
-        "--pub",
-        &nodir,
-    ])
+    run(&format!(
+        "keygen -a shake-128f -o {} --pub {nodir}",
+        s.p("k2")
+    ))
     .usage_error("cannot create");
     // An unknown algorithm.
     sphincs(&["keygen", "-a", "sha2-512s", "-o", &s.p("k3")])
@@ -788,29 +620,15 @@ fn fault_hardened_signature_equals_the_normal_one() {
         .ok()
         .stdout;
     let sig = s.p("sig");
-    sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--deterministic",
-        "--fault-hardened",
-        "-o",
-        &sig,
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {k} --deterministic --fault-hardened -o {sig} {msg}"
+    ))
     .ok();
     assert_eq!(s.read("sig"), normal);
     // Hedged and hardened: a fresh signature that verifies.
-    sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--fault-hardened",
-        "-o",
-        &sig,
-        "--force",
-        &msg,
-    ])
+    run(&format!(
+        "sign -k {k} --fault-hardened -o {sig} --force {msg}"
+    ))
     .ok();
     sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
 }
@@ -873,44 +691,16 @@ fn round31_refusals() {
     assert_eq!(s.names(), ["msg"]);
     sphincs(&["keygen", "-a", alg, "-o", &k, "--pub", &p]).ok();
     let sig = s.p("sig");
-    sphincs(&[
-        "sign",
-        "-a",
-        alg,
-        "-k",
-        &k,
-        "--context",
-        "x",
-        "-o",
-        &sig,
-        &msg,
-    ])
-    .usage_error("FIPS 205 only");
-    sphincs(&[
-        "sign",
-        "-a",
-        alg,
-        "-k",
-        &k,
-        "--prehash",
-        "SHA2-256",
-        "-o",
-        &sig,
-        &msg,
-    ])
+    run(&format!("sign -a {alg} -k {k} --context x -o {sig} {msg}")).usage_error("FIPS 205 only");
+    run(&format!(
+        "sign -a {alg} -k {k} --prehash SHA2-256 -o {sig} {msg}"
+    ))
     .usage_error("FIPS 205 only");
     sphincs(&["sign", "-a", alg, "-k", &p, "-o", &sig, &msg]).usage_error("public key");
     // A key of another set's length, and a key whose PK.root was altered.
-    sphincs(&[
-        "sign",
-        "-a",
-        "sphincs-sha2-192f-robust",
-        "-k",
-        &k,
-        "-o",
-        &sig,
-        &msg,
-    ])
+    run(&format!(
+        "sign -a sphincs-sha2-192f-robust -k {k} -o {sig} {msg}"
+    ))
     .usage_error("needs 96");
     let mut sk = s.read("k");
     sk[63] ^= 1;
@@ -939,20 +729,15 @@ fn kat_file() {
         .lines()
         .find_map(|l| l.strip_suffix(&format!(" {name}")))
         .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(["kat", "-a", name, "--threads", "2"])
-        .current_dir(&s.0)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    stdout_of(
+        sphincs_command()
+            .args(["kat", "-a", name, "--threads", "2"])
+            .current_dir(&s.0),
     );
     let file = s.read("PQCsignKAT_64.rsp");
     let got = hex(&<sha2::Sha256 as sha2::Digest>::digest(&file));
     assert_eq!(got.to_lowercase(), want);
-    let again = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let again = sphincs_command()
         .args(["kat", "-a", name, "--count", "1"])
         .current_dir(&s.0)
         .output()
@@ -987,7 +772,7 @@ fn demo_round31_and_closed_pipe() {
         (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
     };
     drop(read);
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let out = sphincs_command()
         .args(["demo", "-a", "sphincs-haraka-128f-simple"])
         .stdout(Stdio::from(write))
         .stderr(Stdio::piped())

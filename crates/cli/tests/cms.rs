@@ -1,8 +1,8 @@
 //! `sphincs cms sign|verify` end to end: attached and detached, PEM and DER,
 //! streamed content, exit codes and bad input.
 
-mod pki_common;
-use pki_common::{sphincs, Scratch};
+mod common;
+use common::{run, sphincs, Scratch};
 
 #[test]
 fn sign_and_verify() {
@@ -36,19 +36,9 @@ fn sign_and_verify() {
         out.contains("CMS signature OK: signed by CN=CMS signer (SHAKE-128, attached"),
         "{out}"
     );
-    sphincs(&[
-        "cms",
-        "sign",
-        "-k",
-        &k,
-        "--cert",
-        &c,
-        "--detached",
-        "--pem",
-        &msg,
-        "-o",
-        &det,
-    ])
+    run(&format!(
+        "cms sign -k {k} --cert {c} --detached --pem {msg} -o {det}"
+    ))
     .ok();
     assert!(s.read("det.pem").starts_with(b"-----BEGIN CMS-----\n"));
     assert!(s.read("det.pem").len() < 100_000, "detached: no content");
@@ -57,16 +47,9 @@ fn sign_and_verify() {
     // with it (exit 2), which is not the same as invalid (exit 1).
     let (k2, c2) = (s.p("k2.pem"), s.p("c2.pem"));
     sphincs(&["keygen", "-a", "shake-128f", "-o", &k2]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k2,
-        "--subject",
-        "CN=Other",
-        "-o",
-        &c2,
-    ])
+    run(&format!(
+        "cert self-signed -k {k2} --subject CN=Other -o {c2}"
+    ))
     .ok();
     sphincs(&["cms", "verify", "--cert", &c2, &att])
         .usage_error("cannot check: ")
@@ -101,27 +84,8 @@ fn sign_and_verify() {
     sphincs(&["cms", "verify", &c]).usage_error("\"CERTIFICATE\"");
     // A HashSLH-DSA key cannot sign CMS (RFC 9814 is pure SLH-DSA).
     let (hk, hc) = (s.p("h.pem"), s.p("hc.pem"));
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--prehash",
-        "shake-128",
-        "-o",
-        &hk,
-    ])
-    .ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &hk,
-        "--subject",
-        "CN=h",
-        "-o",
-        &hc,
-    ])
-    .ok();
+    run(&format!("keygen -a shake-128f --prehash shake-128 -o {hk}")).ok();
+    run(&format!("cert self-signed -k {hk} --subject CN=h -o {hc}")).ok();
     sphincs(&["cms", "sign", "-k", &hk, "--cert", &hc, &msg, "-o", &x]).usage_error("pure SLH-DSA");
     // The key must be the certificate's.
     sphincs(&["cms", "sign", "-k", &hk, "--cert", &c, &msg, "-o", &x]).usage_error("");
@@ -134,11 +98,6 @@ fn sign_and_verify() {
         !names.iter().any(|n| n.to_string_lossy().ends_with(".tmp")),
         "{names:?}"
     );
-}
-
-/// Runs `sphincs` with the arguments split on spaces (none of ours have one).
-fn run(line: &str) -> pki_common::Out {
-    sphincs(&line.split(' ').collect::<Vec<_>>())
 }
 
 #[test]

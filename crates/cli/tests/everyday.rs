@@ -4,69 +4,25 @@
 //! `--out-dir` created, progress-bar totals equal to the bytes read, round-3.1
 //! names in the wrong place, `--threads 0`, completions and the man page.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("everyday-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn p(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-    fn put(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.0.join(name), data).unwrap();
-        self.p(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_env(args: &[&str], env: &[(&str, &str)]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    Out {
-        code: out.status.code().expect("exited"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn run(args: &[&str]) -> Out {
-    run_env(args, &[])
-}
+use common::{run, sphincs, sphincs_env, stdout_of, Out, Scratch};
 
 fn ok(args: &[&str]) -> Out {
-    let out = run(args);
+    let out = sphincs(args);
     assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     out
 }
 
 #[test]
 fn usage_errors_name_the_missing_arguments() {
-    let out = run(&["keygen", "-a", "shake-128f"]);
+    let out = sphincs(&["keygen", "-a", "shake-128f"]);
     assert_eq!(out.code, 2);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(
@@ -81,7 +37,7 @@ fn usage_errors_name_the_missing_arguments() {
         "{}",
         out.stderr
     );
-    let out = run(&["cert", "issue", "x.csr"]);
+    let out = sphincs(&["cert", "issue", "x.csr"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("--ca-key <KEY>, --ca-cert <CERT>"),
@@ -102,7 +58,7 @@ fn a_bare_command_shows_its_help() {
         (&["cert"][..], "Usage: sphincs cert [OPTIONS] <COMMAND>"),
         (&["cms"][..], "Usage: sphincs cms [OPTIONS] <COMMAND>"),
     ] {
-        let out = run(args);
+        let out = sphincs(args);
         assert_eq!(out.code, 2, "{args:?}");
         assert!(out.stderr.contains(usage), "{args:?}: {}", out.stderr);
         assert!(out.stderr.contains("Commands:"), "{}", out.stderr);
@@ -112,29 +68,25 @@ fn a_bare_command_shows_its_help() {
 
 #[test]
 fn sign_file_writes_file_sig() {
-    let d = Dir::new("default-sig");
+    let d = Scratch::new("default-sig");
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
     ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
-    let msg = d.put("app.tar.gz", b"release");
+    let msg = d.write("app.tar.gz", b"release");
     let out = ok(&["sign", "-k", &k, "--deterministic", &msg]);
     let sig = format!("{msg}.sig");
-    assert_eq!(out.stdout, format!("{msg}: signed, {sig}\n"));
+    assert_eq!(out.text(), format!("{msg}: signed, {sig}\n"));
     assert_eq!(fs::metadata(&sig).unwrap().len(), 17088);
     ok(&["verify", "-p", &p, "-s", &sig, &msg]);
     ok(&["verify", "-p", &p, &msg]);
     // Not replaced without --force; `-o -` is standard output.
-    let again = run(&["sign", "-k", &k, &msg]);
+    let again = sphincs(&["sign", "-k", &k, &msg]);
     assert_eq!(again.code, 2);
     assert!(again.stderr.contains("already exists"), "{}", again.stderr);
-    let to_stdout = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(["sign", "-k", &k, "--deterministic", "-o", "-", &msg])
-        .output()
-        .unwrap();
-    assert!(to_stdout.status.success());
+    let to_stdout = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &msg]).ok();
     assert_eq!(to_stdout.stdout, fs::read(&sig).unwrap());
     // The round-3.1 and SPHINCS-256 paths too.
     for alg in ["sphincs-shake-128f-simple", "sphincs-256"] {
-        let (rk, m) = (d.p(&format!("{alg}.key")), d.put(alg, b"old"));
+        let (rk, m) = (d.p(&format!("{alg}.key")), d.write(alg, b"old"));
         ok(&["keygen", "-a", alg, "-o", &rk]);
         ok(&["sign", "-a", alg, "-k", &rk, &m]);
         ok(&[
@@ -156,18 +108,14 @@ fn sha256_fingerprint(data: &[u8]) -> String {
 
 #[test]
 fn fingerprints_and_quiet() {
-    let d = Dir::new("fingerprint");
+    let d = Scratch::new("fingerprint");
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    let made = ok(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).stdout;
-    let der = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(["pubkey", "--der", &k])
-        .output()
-        .unwrap()
-        .stdout;
+    let made = ok(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).text();
+    let der = sphincs(&["pubkey", "--der", &k]).stdout;
     let want = sha256_fingerprint(&der);
     assert_eq!(made, format!("{want}  {k}\n"));
-    let pub_der = d.put("k.der", &der);
-    let out = ok(&["fingerprint", &k, &p, &pub_der]).stdout;
+    let pub_der = d.write("k.der", &der);
+    let out = ok(&["fingerprint", &k, &p, &pub_der]).text();
     assert_eq!(
         out,
         format!("{want}  {k}\n{want}  {p}\n{want}  {pub_der}\n")
@@ -183,58 +131,58 @@ fn fingerprints_and_quiet() {
         "-o",
         &hk,
     ])
-    .stdout;
+    .text();
     assert!(h.starts_with("SHA256:") && !h.starts_with(&want), "{h}");
     // Raw keys without an OID: the raw public key.
     let (rk, rp) = (d.p("r.key"), d.p("r.pub"));
     let alg = "sphincs-haraka-128f-robust";
-    let made = ok(&["keygen", "-a", alg, "-o", &rk, "--pub", &rp]).stdout;
+    let made = ok(&["keygen", "-a", alg, "-o", &rk, "--pub", &rp]).text();
     let raw = sha256_fingerprint(&fs::read(&rp).unwrap());
     assert_eq!(made, format!("{raw}  {rk}\n"));
     assert_eq!(
-        ok(&["fingerprint", "-a", alg, &rk]).stdout,
+        ok(&["fingerprint", "-a", alg, &rk]).text(),
         format!("{raw}  {rk}\n")
     );
     let (sk, sp) = (d.p("s.key"), d.p("s.pub"));
     ok(&["keygen", "-a", "sphincs-256", "-o", &sk, "--pub", &sp]);
     assert_eq!(
-        ok(&["fingerprint", "-a", "sphincs-256", &sp]).stdout,
+        ok(&["fingerprint", "-a", "sphincs-256", &sp]).text(),
         format!("{}  {sp}\n", sha256_fingerprint(&fs::read(&sp).unwrap()))
     );
-    let out = run(&["fingerprint", &rk]);
+    let out = sphincs(&["fingerprint", &rk]);
     assert_eq!(out.code, 2, "a raw key needs -a");
     // -q: no status lines, anywhere on the command line.
     assert_eq!(
-        ok(&["-q", "keygen", "-a", "sha2-128f", "-o", &d.p("q.pem")]).stdout,
+        ok(&["-q", "keygen", "-a", "sha2-128f", "-o", &d.p("q.pem")]).text(),
         ""
     );
-    let m = d.put("m", b"quiet");
-    assert_eq!(ok(&["sign", "-k", &k, &m, "--quiet"]).stdout, "");
+    let m = d.write("m", b"quiet");
+    assert_eq!(ok(&["sign", "-k", &k, &m, "--quiet"]).text(), "");
     assert_eq!(
-        ok(&["verify", "-q", "-p", &p, "-s", &format!("{m}.sig"), &m]).stdout,
+        ok(&["verify", "-q", "-p", &p, "-s", &format!("{m}.sig"), &m]).text(),
         ""
     );
     assert_eq!(
-        ok(&["verify", "-p", &p, "-s", &format!("{m}.sig"), &m]).stdout,
+        ok(&["verify", "-p", &p, "-s", &format!("{m}.sig"), &m]).text(),
         "valid signature\n"
     );
 }
 
 #[test]
 fn summaries_missing_files_and_directories() {
-    let d = Dir::new("summaries");
+    let d = Scratch::new("summaries");
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
     ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
-    let (a, b) = (d.put("a", b"one"), d.put("b", b"two"));
+    let (a, b) = (d.write("a", b"one"), d.write("b", b"two"));
     ok(&["sign", "-k", &k, &a, &b]);
     fs::write(&b, b"changed").unwrap();
-    let out = run(&["verify", "-p", &p, &a, &b]);
+    let out = sphincs(&["verify", "-p", &p, &a, &b]);
     assert_eq!(out.code, 1);
     assert_eq!(out.stderr, "sphincs: invalid signature: 1 of 2 files\n");
     // Quiet: only the file that failed, on standard error.
-    let out = run(&["verify", "-q", "-p", &p, &a, &b]);
+    let out = sphincs(&["verify", "-q", "-p", &p, &a, &b]);
     assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
+    assert_eq!(out.text(), "");
     assert!(
         out.stderr.starts_with(&format!("{b}: invalid signature\n")),
         "{}",
@@ -242,14 +190,14 @@ fn summaries_missing_files_and_directories() {
     );
     // A missing message file is named, not its .sig.
     let nope = d.p("nope.txt");
-    let out = run(&["verify", "-p", &p, &a, &nope]);
+    let out = sphincs(&["verify", "-p", &p, &a, &nope]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stdout.contains(&format!("{nope}: error: cannot read")),
+        out.text().contains(&format!("{nope}: error: cannot read")),
         "{}",
-        out.stdout
+        out.text()
     );
-    assert!(!out.stdout.contains("nope.txt.sig"), "{}", out.stdout);
+    assert!(!out.text().contains("nope.txt.sig"), "{}", out.text());
     assert_eq!(
         out.stderr,
         "sphincs: error: 1 of 2 files could not be checked (0 invalid)\n"
@@ -259,13 +207,13 @@ fn summaries_missing_files_and_directories() {
     ok(&["sign", "-k", &k, "--out-dir", &dir, &a]);
     assert!(Path::new(&dir).join("a.sig").is_file());
     ok(&["verify", "-p", &p, "--sig-dir", &dir, &a]);
-    let out = run(&["verify", "-p", &p, "--sig-dir", &d.p("none"), &a]);
+    let out = sphincs(&["verify", "-p", &p, "--sig-dir", &d.p("none"), &a]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("is not a directory"), "{}", out.stderr);
     // A failed signing removes the directory it created.
     let gone = d.p("gone");
     assert_eq!(
-        run(&["sign", "-k", &k, "--out-dir", &gone, &a, &nope]).code,
+        sphincs(&["sign", "-k", &k, "--out-dir", &gone, &a, &nope]).code,
         2
     );
     assert!(!Path::new(&gone).exists());
@@ -273,7 +221,7 @@ fn summaries_missing_files_and_directories() {
 
 /// The byte bar's final count and total, as `SPHINCS_PROGRESS_REPORT` prints them.
 fn progress(args: &[&str]) -> (u64, u64) {
-    let out = run_env(args, &[("SPHINCS_PROGRESS_REPORT", "1")]);
+    let out = sphincs_env(args, &[("SPHINCS_PROGRESS_REPORT", "1")]);
     assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     let line = out
         .stderr
@@ -292,9 +240,9 @@ fn progress(args: &[&str]) -> (u64, u64) {
 
 #[test]
 fn progress_totals_match_the_bytes_read() {
-    let d = Dir::new("progress");
+    let d = Scratch::new("progress");
     let size = 3 << 20;
-    let m = d.put("m", &vec![7u8; size]);
+    let m = d.write("m", &vec![7u8; size]);
     let (k, hk) = (d.p("k.pem"), d.p("h.pem"));
     ok(&["keygen", "-a", "shake-128f", "-o", &k]);
     ok(&[
@@ -333,19 +281,12 @@ fn progress_totals_match_the_bytes_read() {
 
 #[test]
 fn round_three_names_where_fips_sets_are_expected() {
-    let d = Dir::new("r31-names");
+    let d = Scratch::new("r31-names");
     let k = d.p("k.pem");
     ok(&["keygen", "-a", "shake-128f", "-o", &k]);
-    let out = run(&[
-        "cert",
-        "self-signed",
-        "-a",
-        "sphincs-shake-128f-simple",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-    ]);
+    let out = run(&format!(
+        "cert self-signed -a sphincs-shake-128f-simple -k {k} --subject CN=x"
+    ));
     assert_eq!(out.code, 2);
     for want in [
         "\"sphincs-shake-128f-simple\" is a SPHINCS+ round-3.1 set, but this call takes FIPS 205",
@@ -358,47 +299,29 @@ fn round_three_names_where_fips_sets_are_expected() {
 
 #[test]
 fn threads_zero_is_every_core() {
-    let d = Dir::new("threads0");
+    let d = Scratch::new("threads0");
     let k = d.p("k.pem");
     ok(&["keygen", "-a", "shake-128f", "-o", &k, "--threads", "0"]);
-    let m = d.put("m", b"zero");
+    let m = d.write("m", b"zero");
     let sig = |t: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-            .args([
-                "sign",
-                "-k",
-                &k,
-                "--deterministic",
-                "--threads",
-                t,
-                "-o",
-                "-",
-                &m,
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        let line = format!("sign -k {k} --deterministic --threads {t} -o - {m}");
+        run(&line).ok().stdout
     };
     assert_eq!(sig("0"), sig("1"));
 }
 
 #[test]
 fn completions_and_man_page() {
-    let bash = ok(&["completions", "bash"]).stdout;
+    let bash = ok(&["completions", "bash"]).text();
     assert!(bash.contains("complete -F _sphincs"), "{bash}");
     assert!(bash.contains("fingerprint"), "subcommands are completed");
     assert!(ok(&["completions", "zsh"])
-        .stdout
+        .text()
         .starts_with("#compdef sphincs"));
     assert!(ok(&["completions", "fish"])
-        .stdout
+        .text()
         .contains("complete -c sphincs"));
-    let man = ok(&["man"]).stdout;
+    let man = ok(&["man"]).text();
     assert!(
         man.contains(".TH sphincs 1"),
         "{}",
@@ -408,23 +331,18 @@ fn completions_and_man_page() {
         man.contains("fingerprint"),
         "the man page lists the commands"
     );
-    assert_eq!(run(&["completions", "cmd.exe"]).code, 2);
+    assert_eq!(sphincs(&["completions", "cmd.exe"]).code, 2);
 }
 
 #[test]
 fn install_script_installs_command_completions_and_man_page() {
-    let d = Dir::new("install");
+    let d = Scratch::new("install");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/install-cli");
-    let out = Command::new("bash")
-        .arg(&script)
-        .arg(d.p("prefix"))
-        .env("SPHINCS_BIN", env!("CARGO_BIN_EXE_sphincs"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    stdout_of(
+        Command::new("bash")
+            .arg(&script)
+            .arg(d.p("prefix"))
+            .env("SPHINCS_BIN", env!("CARGO_BIN_EXE_sphincs")),
     );
     let prefix = d.0.join("prefix");
     let installed = prefix.join("bin/sphincs");

@@ -1,8 +1,8 @@
 //! HashSLH-DSA keys from the command line: `keygen --prehash`, signing and
 //! verifying in the key's mode, and the refusals RFC 9909 asks for.
 
-mod pki_common;
-use pki_common::{sphincs, Scratch};
+mod common;
+use common::{run, sphincs, Scratch};
 
 /// (set, its bound pre-hash, last arc of its HashSLH-DSA OID), per RFC 9909.
 const BOUND: [(&str, &str, u8); 12] = [
@@ -25,18 +25,9 @@ fn keygen_prehash_writes_the_hash_oid() {
     let s = Scratch::new("hash-keygen");
     for (set, ph, arc) in BOUND {
         let (k, p) = (s.p(&format!("{set}.der")), s.p(&format!("{set}.pub")));
-        sphincs(&[
-            "keygen",
-            "-a",
-            set,
-            "--prehash",
-            ph,
-            "--der",
-            "-o",
-            &k,
-            "--pub",
-            &p,
-        ])
+        run(&format!(
+            "keygen -a {set} --prehash {ph} --der -o {k} --pub {p}"
+        ))
         .ok();
         // SPKI: 30 LL 30 0b 06 09 <8 prefix bytes> <arc>; PKCS#8: three more header bytes
         // (02 01 00), and one more length byte for the SEQUENCE when it is over 127 bytes.
@@ -57,43 +48,17 @@ fn sign_and_verify_take_the_mode_from_the_key() {
     let s = Scratch::new("hash-sign");
     let (k, p, sig) = (s.p("k.pem"), s.p("p.pem"), s.p("sig"));
     let msg = s.write("msg", b"firmware");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--prehash",
-        "shake128",
-        "-o",
-        &k,
-        "--pub",
-        &p,
-    ])
+    run(&format!(
+        "keygen -a shake-128f --prehash shake128 -o {k} --pub {p}"
+    ))
     .ok();
     sphincs(&["sign", "-k", &k, "--deterministic", "-o", &sig, &msg]).ok();
     sphincs(&["verify", "-p", &p, "-s", &sig, &msg]).ok();
-    sphincs(&[
-        "verify",
-        "-p",
-        &p,
-        "-s",
-        &sig,
-        "--prehash",
-        "SHAKE-128",
-        &msg,
-    ])
-    .ok();
+    run(&format!("verify -p {p} -s {sig} --prehash SHAKE-128 {msg}")).ok();
     // The same signature with --prehash given explicitly: equal bytes.
-    let again = sphincs(&[
-        "sign",
-        "-k",
-        &k,
-        "--deterministic",
-        "--prehash",
-        "shake-128",
-        "-o",
-        "-",
-        &msg,
-    ])
+    let again = run(&format!(
+        "sign -k {k} --deterministic --prehash shake-128 -o - {msg}"
+    ))
     .ok()
     .stdout;
     assert_eq!(again, s.read("sig"));
@@ -122,82 +87,33 @@ fn wrong_modes_are_refused() {
     let (hk, hp, pk, pp) = (s.p("h.pem"), s.p("h.pub"), s.p("p.pem"), s.p("p.pub"));
     let msg = s.write("msg", b"m");
     let x = s.p("x");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "sha2-128f",
-        "--prehash",
-        "sha2-256",
-        "-o",
-        &hk,
-        "--pub",
-        &hp,
-    ])
+    run(&format!(
+        "keygen -a sha2-128f --prehash sha2-256 -o {hk} --pub {hp}"
+    ))
     .ok();
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &pk, "--pub", &pp]).ok();
     let sig = s.p("sig");
     sphincs(&["sign", "-k", &pk, "-o", &sig, &msg]).ok();
 
     // keygen only with the bound pairing, and never for a round-3.1 set.
-    sphincs(&[
-        "keygen",
-        "-a",
-        "sha2-128f",
-        "--prehash",
-        "sha2-512",
-        "-o",
-        &x,
-    ])
-    .usage_error("SLH-DSA-SHA2-128f HashSLH-DSA keys use SHA2-256");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-256f",
-        "--prehash",
-        "sha3-512",
-        "-o",
-        &x,
-    ])
-    .usage_error("use SHAKE-256");
+    run(&format!("keygen -a sha2-128f --prehash sha2-512 -o {x}"))
+        .usage_error("SLH-DSA-SHA2-128f HashSLH-DSA keys use SHA2-256");
+    run(&format!("keygen -a shake-256f --prehash sha3-512 -o {x}")).usage_error("use SHAKE-256");
     sphincs(&["keygen", "-a", "sha2-128f", "--prehash", "md5", "-o", &x])
         .usage_error("unknown pre-hash");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "sphincs-sha2-128f-simple",
-        "--prehash",
-        "sha2-256",
-        "-o",
-        &x,
-    ])
+    run(&format!(
+        "keygen -a sphincs-sha2-128f-simple --prehash sha2-256 -o {x}"
+    ))
     .usage_error("FIPS 205 only");
     // A HashSLH-DSA key with another pre-hash; a pure key with one.
     sphincs(&["sign", "-k", &hk, "--prehash", "sha2-512", "-o", &x, &msg])
         .usage_error("sphincs keygen -a SHA2-128f` for pure SLH-DSA");
-    sphincs(&[
-        "verify",
-        "-p",
-        &hp,
-        "-s",
-        &sig,
-        "--prehash",
-        "sha3-256",
-        &msg,
-    ])
-    .usage_error("bound to HashSLH-DSA with SHA2-256");
+    run(&format!("verify -p {hp} -s {sig} --prehash sha3-256 {msg}"))
+        .usage_error("bound to HashSLH-DSA with SHA2-256");
     sphincs(&["sign", "-k", &pk, "--prehash", "sha2-256", "-o", &x, &msg])
         .usage_error("sphincs keygen -a SHA2-128f --prehash SHA2-256");
-    sphincs(&[
-        "verify",
-        "-p",
-        &pp,
-        "-s",
-        &sig,
-        "--prehash",
-        "sha2-256",
-        &msg,
-    ])
-    .usage_error("bound to pure SLH-DSA");
+    run(&format!("verify -p {pp} -s {sig} --prehash sha2-256 {msg}"))
+        .usage_error("bound to pure SLH-DSA");
     assert!(!s.path("x").exists());
     // The pure key's signature under the HashSLH-DSA key (another key and
     // another mode): invalid, exit 1, not an error.

@@ -2,9 +2,13 @@
 //! files (twice for pure signing) instead of reading them whole. The child's
 //! peak resident set comes from the kernel's own accounting (wait4 rusage).
 
+mod common;
+
 use std::fs::File;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+use common::{sphincs_command, wait_exit_and_peak_rss};
 
 const FILE_MIB: usize = 128;
 /// Far below the file size: a build that read the file whole would exceed it.
@@ -18,25 +22,14 @@ fn run_measured(args: &[&str]) -> (i32, i64) {
 // The child is reaped by wait4 below, which std's Child cannot do itself.
 #[allow(clippy::zombie_processes)]
 fn run_measured_with(args: &[&str], stdin: Stdio) -> (i32, i64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let child = sphincs_command()
         .args(args)
         .stdin(stdin)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
         .expect("spawn sphincs");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: plain zeroed C struct, filled in by wait4.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4 failed");
-    assert!(
-        libc::WIFEXITED(status),
-        "sphincs was killed (status {status})"
-    );
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+    wait_exit_and_peak_rss(&child)
 }
 
 #[test]
@@ -224,7 +217,7 @@ fn verify_from_a_pipe_in_bounded_memory() {
     );
     std::fs::remove_file(path("big.bin")).unwrap();
     let verify = |tamper: bool| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        let mut child = sphincs_command()
             .args(["verify", "-p", &key, "-s", &sig, "-"])
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
@@ -241,15 +234,9 @@ fn verify_from_a_pipe_in_bounded_memory() {
                 stdin.write_all(&b).unwrap();
             }
         });
-        let pid = child.id() as libc::pid_t;
-        let mut status = 0;
-        // SAFETY: plain zeroed C struct, filled in by wait4.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
-        assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+        let exit_and_rss = wait_exit_and_peak_rss(&child);
         writer.join().unwrap();
-        assert!(libc::WIFEXITED(status));
-        (libc::WEXITSTATUS(status), usage.ru_maxrss)
+        exit_and_rss
     };
     let (code, rss) = verify(false);
     assert_eq!(code, 0, "valid through a pipe");

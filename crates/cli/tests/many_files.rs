@@ -3,61 +3,25 @@
 //! if any signature is invalid, 2 if any file could not be checked; no output
 //! left behind after an error, nothing replaced without --force.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
-struct Dir(PathBuf);
+use common::{sphincs, Scratch};
 
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("many-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn p(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-    fn names(&self) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-    /// `count` message files m0..m{count-1} of different lengths.
-    fn messages(&self, count: usize) -> Vec<String> {
-        (0..count)
-            .map(|i| {
-                let p = self.p(&format!("m{i}"));
-                fs::write(&p, vec![i as u8; 100 * i + 1]).unwrap();
-                p
-            })
-            .collect()
-    }
+/// `count` message files m0..m{count-1} of different lengths.
+fn messages(d: &Scratch, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|i| d.write(&format!("m{i}"), &vec![i as u8; 100 * i + 1]))
+        .collect()
 }
 
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
+/// Runs `sphincs ARGS` (no panic): exit status, standard output and error.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (
-        out.status.code().expect("exited"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr,
-    )
+    let out = sphincs(args);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    (out.code, out.text(), out.stderr)
 }
 
 fn with<'a>(head: &[&'a str], files: &'a [String]) -> Vec<&'a str> {
@@ -69,41 +33,21 @@ fn with<'a>(head: &[&'a str], files: &'a [String]) -> Vec<&'a str> {
 
 #[test]
 fn sign_and_verify_many_files_fips205() {
-    let d = Dir::new("fips");
+    let d = Scratch::new("fips");
     let (key, public) = (d.p("k.pem"), d.p("k.pub"));
     let (code, _, e) = run(&["keygen", "-a", "shake-128f", "-o", &key, "--pub", &public]);
     assert_eq!(code, 0, "{e}");
-    let files = d.messages(6);
-    let (code, out, e) = run(&with(
-        &[
-            "sign",
-            "-k",
-            &key,
-            "--context",
-            "rel",
-            "--deterministic",
-            "--threads",
-            "2",
-        ],
-        &files,
-    ));
+    let files = messages(&d, 6);
+    let sign = ["sign", "-k", &key, "--context", "rel", "--deterministic"];
+    let (code, out, e) = run(&with(&[&sign[..], &["--threads", "2"]].concat(), &files));
     assert_eq!(code, 0, "{e}");
     assert_eq!(out.lines().count(), 6, "{out}");
     // No progress bar when standard error is not a terminal.
     assert!(e.is_empty(), "{e}");
     // Each FILE.sig equals the one-file deterministic signature.
     for f in &files {
-        let (code, _, e) = run(&[
-            "sign",
-            "-k",
-            &key,
-            "--context",
-            "rel",
-            "--deterministic",
-            "-o",
-            &format!("{f}.one"),
-            f,
-        ]);
+        let one = format!("{f}.one");
+        let (code, _, e) = run(&[&sign[..], &["-o", &one, f]].concat());
         assert_eq!(code, 0, "{e}");
         assert_eq!(
             fs::read(format!("{f}.sig")).unwrap(),
@@ -151,10 +95,10 @@ fn sign_and_verify_many_files_fips205() {
 
 #[test]
 fn outputs_are_all_or_nothing_and_never_clobbered() {
-    let d = Dir::new("safety");
+    let d = Scratch::new("safety");
     let key = d.p("k.pem");
     assert_eq!(run(&["keygen", "-a", "sha2-128f", "-o", &key]).0, 0);
-    let mut files = d.messages(3);
+    let mut files = messages(&d, 3);
     let before = d.names();
     // A missing file among them: nothing is written.
     files.push(d.p("absent"));
@@ -212,14 +156,14 @@ fn outputs_are_all_or_nothing_and_never_clobbered() {
 
 #[test]
 fn round31_and_streamed_large_file() {
-    let d = Dir::new("r31");
+    let d = Scratch::new("r31");
     let (key, public) = (d.p("k"), d.p("k.pub"));
     let alg = "sphincs-haraka-128f-simple";
     assert_eq!(
         run(&["keygen", "-a", alg, "-o", &key, "--pub", &public]).0,
         0
     );
-    let mut files = d.messages(3);
+    let mut files = messages(&d, 3);
     // Over the in-memory limit: streamed on its own (a sparse file, quick to read).
     let big = d.p("big");
     fs::File::create(&big)

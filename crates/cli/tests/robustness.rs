@@ -4,7 +4,7 @@
 //! (`/dev/zero` and endless FIFOs refused quickly in little memory); an
 //! interrupt removes the staged temporary files.
 
-mod pki_common;
+mod common;
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -12,21 +12,19 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pki_common::{first_stderr_line, sphincs, Out, Scratch};
+use common::{
+    first_stderr_line, run, sphincs, sphincs_command, wait_exit_and_peak_rss, Out, Scratch,
+};
 
 const SAME: &str = "is the same file as the input";
 
 /// A key pair, a self-signed certificate, a request and a message.
 fn setup(s: &Scratch) {
-    sphincs(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "-o",
-        &s.p("k.pem"),
-        "--pub",
-        &s.p("pub.pem"),
-    ])
+    run(&format!(
+        "keygen -a shake-128f -o {} --pub {}",
+        s.p("k.pem"),
+        s.p("pub.pem")
+    ))
     .ok();
     sphincs(&[
         "cert",
@@ -40,16 +38,11 @@ fn setup(s: &Scratch) {
         &s.p("c.pem"),
     ])
     .ok();
-    sphincs(&[
-        "cert",
-        "request",
-        "-k",
-        &s.p("k.pem"),
-        "--subject",
-        "CN=Leaf",
-        "-o",
-        &s.p("r.csr"),
-    ])
+    run(&format!(
+        "cert request -k {} --subject CN=Leaf -o {}",
+        s.p("k.pem"),
+        s.p("r.csr")
+    ))
     .ok();
     s.write("doc", b"the document, which must survive");
 }
@@ -60,6 +53,11 @@ fn refused(s: &Scratch, args: &[&str]) {
     let before = snapshot(s);
     sphincs(args).usage_error(SAME);
     assert_eq!(snapshot(s), before, "{args:?} changed the directory");
+}
+
+/// `refused` with the arguments split on spaces (none of ours have one).
+fn refused_line(s: &Scratch, line: &str) {
+    refused(s, &line.split(' ').collect::<Vec<_>>());
 }
 
 fn snapshot(s: &Scratch) -> Vec<(String, Vec<u8>)> {
@@ -93,19 +91,9 @@ fn no_command_writes_over_one_of_its_inputs() {
         refused(&s, &["sign", "-k", &k, &doc, "-o", out, "--force"]);
     }
     refused(&s, &["sign", "-k", &k, &doc, "-o", &doc]);
-    refused(
+    refused_line(
         &s,
-        &[
-            "sign",
-            "-k",
-            &k,
-            "--prehash",
-            "SHA2-256",
-            &doc,
-            "-o",
-            &doc,
-            "--force",
-        ],
+        &format!("sign -k {k} --prehash SHA2-256 {doc} -o {doc} --force"),
     );
     // Many files: a FILE.sig that is the key.
     s.write("a", b"a");
@@ -127,50 +115,17 @@ fn no_command_writes_over_one_of_its_inputs() {
     }
     // Certificates and requests.
     for out in [&k, &k_link] {
-        refused(
-            &s,
-            &[
-                "cert",
-                "self-signed",
-                "-k",
-                &k,
-                "--subject",
-                "CN=x",
-                "-o",
-                out,
-                "--force",
-            ],
-        );
-        refused(
-            &s,
-            &[
-                "cert",
-                "request",
-                "-k",
-                &k,
-                "--subject",
-                "CN=x",
-                "-o",
-                out,
-                "--force",
-            ],
-        );
+        for cmd in ["self-signed", "request"] {
+            refused_line(
+                &s,
+                &format!("cert {cmd} -k {k} --subject CN=x -o {out} --force"),
+            );
+        }
     }
     for out in [&r, &c, &k] {
-        refused(
+        refused_line(
             &s,
-            &[
-                "cert",
-                "issue",
-                "--ca-key",
-                &k,
-                "--ca-cert",
-                &c,
-                &r,
-                "-o",
-                out,
-                "--force",
-            ],
+            &format!("cert issue --ca-key {k} --ca-cert {c} {r} -o {out} --force"),
         );
     }
     // ACVP: the answer over its prompt.
@@ -197,7 +152,7 @@ fn no_command_writes_over_one_of_its_inputs() {
     }
     // Standard input redirected from the output file.
     let before = snapshot(&s);
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let out = sphincs_command()
         .args(["sign", "-k", &k, "-o", &doc, "--force"])
         .stdin(fs::File::open(s.path("doc")).unwrap())
         .output()
@@ -220,7 +175,7 @@ fn no_command_writes_over_one_of_its_inputs() {
 #[allow(clippy::zombie_processes)]
 fn measured(args: &[&str]) -> (Out, Duration, i64) {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let mut child = sphincs_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -233,20 +188,14 @@ fn measured(args: &[&str]) -> (Out, Duration, i64) {
         std::io::Read::read_to_string(&mut stderr, &mut s).unwrap();
         s
     });
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: plain zeroed C struct, filled in by wait4.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
-    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    let (code, peak_rss) = wait_exit_and_peak_rss(&child);
     let took = start.elapsed();
-    assert!(libc::WIFEXITED(status), "killed ({status})");
     let out = Out {
-        code: libc::WEXITSTATUS(status),
+        code,
         stdout: Vec::new(),
         stderr: reader.join().unwrap(),
     };
-    (out, took, usage.ru_maxrss)
+    (out, took, peak_rss)
 }
 
 fn bounded(args: &[&str], needle: &str) {
@@ -344,7 +293,7 @@ fn temps(s: &Scratch) -> Vec<String> {
 /// Starts `args`, waits until it has a temporary file, sends SIGINT, and
 /// checks that it died of it leaving no temporary file and no `target`s.
 fn interrupted(s: &Scratch, args: &[&str], targets: &[&str]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+    let mut child = sphincs_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -390,16 +339,11 @@ fn an_interrupt_leaves_no_temporary_file() {
     // A large attached CMS SignedData, interrupted while its content streams
     // into the temporary file (a sparse file: no disk used for the input).
     sphincs(&["keygen", "-a", "shake-128f", "-o", &s.p("f.pem")]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &s.p("f.pem"),
-        "--subject",
-        "CN=x",
-        "-o",
-        &s.p("f.crt"),
-    ])
+    run(&format!(
+        "cert self-signed -k {} --subject CN=x -o {}",
+        s.p("f.pem"),
+        s.p("f.crt")
+    ))
     .ok();
     let big = fs::File::create(s.path("big")).unwrap();
     big.set_len(1 << 30).unwrap();

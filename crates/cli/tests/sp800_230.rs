@@ -3,11 +3,11 @@
 //! about a minute of CPU), its tree cache, signing with it, verification,
 //! and a damaged cache refused without harm.
 
-mod pki_common;
+mod common;
 
 use std::time::Duration;
 
-use pki_common::{first_stderr_line, sphincs, Scratch};
+use common::{first_stderr_line, sphincs, Scratch};
 
 const SET: &str = "sha2-128-24";
 

@@ -2,60 +2,18 @@
 //! vector case through keygen-less files (raw keys), the round trip, and bad
 //! input rows (exit status, one line, no file left behind).
 
+mod common;
+
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-struct Scratch(PathBuf);
+use common::{run, sphincs, Scratch};
 
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("s256-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("out")).unwrap();
-        Scratch(dir)
-    }
-    fn p(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-    fn put(&self, name: &str, data: &[u8]) -> String {
-        fs::write(self.p(name), data).unwrap();
-        self.p(name)
-    }
-    fn out_names(&self) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(self.0.join("out"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn sphincs(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().expect("exited"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+/// A scratch directory with an empty `out/` for the outputs.
+fn scratch(name: &str) -> Scratch {
+    let s = Scratch::new(name);
+    fs::create_dir_all(s.path("out")).unwrap();
+    s
 }
 
 /// Case 1 of the vectors (1-byte message): sk, pk, message, signature SHA-256.
@@ -89,10 +47,10 @@ fn sha256_hex(b: &[u8]) -> String {
 
 #[test]
 fn known_answer_and_round_trip() {
-    let s = Scratch::new("kat");
+    let s = scratch("kat");
     let (sk, pk, msg, sig_sha) = kat_case(1);
-    let key = s.put("key", &sk);
-    let m = s.put("msg", &msg);
+    let key = s.write("key", &sk);
+    let m = s.write("msg", &msg);
     let pub_out = s.p("out/pub");
     let r = sphincs(&["pubkey", "-a", "sphincs-256", &key, "-o", &pub_out]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -100,18 +58,9 @@ fn known_answer_and_round_trip() {
     let sig = s.p("out/sig");
     for threads in ["1", "2", "3"] {
         let _ = fs::remove_file(&sig);
-        let r = sphincs(&[
-            "sign",
-            "-a",
-            "sphincs-256",
-            "-k",
-            &key,
-            "-o",
-            &sig,
-            "--threads",
-            threads,
-            &m,
-        ]);
+        let r = run(&format!(
+            "sign -a sphincs-256 -k {key} -o {sig} --threads {threads} {m}"
+        ));
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert_eq!(
             sha256_hex(&fs::read(&sig).unwrap()),
@@ -119,16 +68,7 @@ fn known_answer_and_round_trip() {
             "{threads} threads"
         );
     }
-    let r = sphincs(&[
-        "verify",
-        "-a",
-        "sphincs-256",
-        "-p",
-        &pub_out,
-        "-s",
-        &sig,
-        &m,
-    ]);
+    let r = run(&format!("verify -a sphincs-256 -p {pub_out} -s {sig} {m}"));
     assert_eq!(
         (r.code, r.stdout.as_slice()),
         (0, &b"valid signature\n"[..])
@@ -138,17 +78,10 @@ fn known_answer_and_round_trip() {
         sphincs(&["verify", "-a", "SPHINCS-256", "-p", &key, "-s", &sig, &m]).code,
         0
     );
-    let other = s.put("other", b"another message");
-    let r = sphincs(&[
-        "verify",
-        "-a",
-        "sphincs-256",
-        "-p",
-        &pub_out,
-        "-s",
-        &sig,
-        &other,
-    ]);
+    let other = s.write("other", b"another message");
+    let r = run(&format!(
+        "verify -a sphincs-256 -p {pub_out} -s {sig} {other}"
+    ));
     assert_eq!(r.code, 1);
     assert_eq!(r.stderr.trim_end(), "sphincs: invalid signature");
 
@@ -179,164 +112,86 @@ fn known_answer_and_round_trip() {
 
 #[test]
 fn bad_inputs_fail_cleanly() {
-    let s = Scratch::new("bad");
+    let s = scratch("bad");
     let (sk, pk, msg, _) = kat_case(0);
-    let key = s.put("key", &sk);
-    let public = s.put("pub", &pk);
-    let m = s.put("msg", &msg);
-    let short_key = s.put("short-key", &sk[..1000]);
-    let long_pub = s.put("long-pub", &[pk.clone(), vec![0]].concat());
-    let short_sig = s.put("short-sig", &[0u8; 100]);
-    let noise_sig = s.put("noise-sig", &vec![0xa5u8; 41000]);
+    let key = s.write("key", &sk);
+    let public = s.write("pub", &pk);
+    let m = s.write("msg", &msg);
+    let short_key = s.write("short-key", &sk[..1000]);
+    let long_pub = s.write("long-pub", &[pk.clone(), vec![0]].concat());
+    let short_sig = s.write("short-sig", &[0u8; 100]);
+    let noise_sig = s.write("noise-sig", &vec![0xa5u8; 41000]);
     let out = s.p("out/x");
     let missing = s.p("missing");
-    let a = ["-a", "sphincs-256"];
-    // (args, exit status, substring of the one stderr line)
-    let rows: Vec<(Vec<&str>, i32, &str)> = vec![
-        (vec!["keygen", a[0], a[1], "-o", &out, "--der"], 2, "no OID"),
+    let a = "-a sphincs-256";
+    // (arguments, split on spaces; exit status; substring of the one stderr line)
+    let rows: Vec<(String, i32, &str)> = vec![
+        (format!("keygen {a} -o {out} --der"), 2, "no OID"),
+        (format!("pubkey {a} {key} -o {out} --der"), 2, "no OID"),
         (
-            vec!["pubkey", a[0], a[1], &key, "-o", &out, "--der"],
-            2,
-            "no OID",
-        ),
-        (
-            vec![
-                "sign",
-                a[0],
-                a[1],
-                "-k",
-                &key,
-                "-o",
-                &out,
-                "--context",
-                "x",
-                &m,
-            ],
+            format!("sign {a} -k {key} -o {out} --context x {m}"),
             2,
             "--context",
         ),
         (
-            vec![
-                "sign",
-                a[0],
-                a[1],
-                "-k",
-                &key,
-                "-o",
-                &out,
-                "--context-hex",
-                "00",
-                &m,
-            ],
+            format!("sign {a} -k {key} -o {out} --context-hex 00 {m}"),
             2,
             "--context",
         ),
         (
-            vec![
-                "sign",
-                a[0],
-                a[1],
-                "-k",
-                &key,
-                "-o",
-                &out,
-                "--prehash",
-                "SHA2-256",
-                &m,
-            ],
+            format!("sign {a} -k {key} -o {out} --prehash SHA2-256 {m}"),
             2,
             "--prehash",
         ),
         (
-            vec![
-                "sign",
-                a[0],
-                a[1],
-                "-k",
-                &key,
-                "-o",
-                &out,
-                "--fault-hardened",
-                &m,
-            ],
+            format!("sign {a} -k {key} -o {out} --fault-hardened {m}"),
             2,
             "--fault-hardened",
         ),
         (
-            vec!["sign", a[0], a[1], "-k", &public, "-o", &out, &m],
+            format!("sign {a} -k {public} -o {out} {m}"),
             2,
             "is a public key",
         ),
         (
-            vec!["sign", a[0], a[1], "-k", &short_key, "-o", &out, &m],
+            format!("sign {a} -k {short_key} -o {out} {m}"),
             2,
             "secret key is 1000 bytes; sphincs-256 needs 1088",
         ),
+        (format!("sign {a} -k {missing} -o {out} {m}"), 2, "missing"),
         (
-            vec!["sign", a[0], a[1], "-k", &missing, "-o", &out, &m],
+            format!("sign {a} -k {key} -o {out} {missing}"),
             2,
             "missing",
         ),
         (
-            vec!["sign", a[0], a[1], "-k", &key, "-o", &out, &missing],
-            2,
-            "missing",
-        ),
-        (
-            vec!["verify", a[0], a[1], "-p", &long_pub, "-s", &noise_sig, &m],
+            format!("verify {a} -p {long_pub} -s {noise_sig} {m}"),
             2,
             "public key is 1057 bytes",
         ),
         (
-            vec!["verify", a[0], a[1], "-p", &public, "-s", &short_sig, &m],
+            format!("verify {a} -p {public} -s {short_sig} {m}"),
             1,
             "signature is 100 bytes",
         ),
         (
-            vec!["verify", a[0], a[1], "-p", &public, "-s", &noise_sig, &m],
+            format!("verify {a} -p {public} -s {noise_sig} {m}"),
             1,
             "invalid signature",
         ),
         (
-            vec![
-                "verify",
-                a[0],
-                a[1],
-                "-p",
-                &public,
-                "-s",
-                &noise_sig,
-                "--context",
-                "x",
-                &m,
-            ],
+            format!("verify {a} -p {public} -s {noise_sig} --context x {m}"),
             2,
             "--context",
         ),
-        (
-            vec!["pubkey", a[0], a[1], &short_key, "-o", &out],
-            2,
-            "1000 bytes",
-        ),
-        (
-            vec!["bench", a[0], a[1], "--op", "nope"],
-            2,
-            "unknown operation",
-        ),
+        (format!("pubkey {a} {short_key} -o {out}"), 2, "1000 bytes"),
+        (format!("bench {a} --op nope"), 2, "unknown operation"),
     ];
-    for (args, code, needle) in rows {
-        let r = sphincs(&args);
-        let ctx = format!(
-            "sphincs {}: status {} stderr {}",
-            args.join(" "),
-            r.code,
-            r.stderr
-        );
-        assert_eq!(r.code, code, "{ctx}");
-        assert!(!r.stderr.contains("panicked"), "{ctx}");
-        assert_eq!(r.stderr.trim_end().lines().count(), 1, "{ctx}");
-        assert!(r.stderr.contains(needle), "{ctx}");
-        assert!(s.out_names().is_empty(), "left behind: {ctx}");
+    for (line, code, needle) in rows {
+        // Exit status, no panic, one line containing the needle, and nothing in out/.
+        run(&line).code(code).one_line(needle);
+        let ctx = format!("sphincs {line}");
+        assert!(s.names_in("out").is_empty(), "left behind: {ctx}");
     }
 }
 
@@ -345,12 +200,12 @@ fn bad_inputs_fail_cleanly() {
 /// (deterministic signatures), and a changed file fails alone.
 #[test]
 fn many_files_sign_and_verify() {
-    let s = Scratch::new("many");
+    let s = scratch("many");
     let (sk, pk, msg, sig_sha) = kat_case(1);
-    let key = s.put("key", &sk);
-    let public = s.put("pub", &pk);
-    let a = s.put("a", &msg);
-    let b = s.put("b", b"a second file");
+    let key = s.write("key", &sk);
+    let public = s.write("pub", &pk);
+    let a = s.write("a", &msg);
+    let b = s.write("b", b"a second file");
     let r = sphincs(&["sign", "-a", "sphincs-256", "-k", &key, &a, &b]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(sha256_hex(&fs::read(format!("{a}.sig")).unwrap()), sig_sha);

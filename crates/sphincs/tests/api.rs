@@ -1,6 +1,8 @@
 //! The public API's promises: round trips, typed/dynamic agreement, the
 //! `signature` traits, and clear errors (never panics) on bad input.
 
+mod common;
+
 use signature::{Keypair, RandomizedSigner, Signer, Verifier};
 use sphincs::{
     hash_slh_sign, hash_slh_verify, slh_sign, slh_sign_internal, slh_verify, slh_verify_internal,
@@ -8,32 +10,20 @@ use sphincs::{
     Sha2_128f, Shake128f, SignOptions, Signature, SigningKey, VerifyingKey,
 };
 
-/// A small deterministic byte stream (splitmix64) so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| self.next() as u8).collect()
-    }
-}
+// A small deterministic byte stream (splitmix64) so failures reproduce; the
+// `signature` crate's RNG traits are implemented for it below.
+use common::SplitMix64 as Rng;
 
 impl signature::rand_core::TryRng for Rng {
     type Error = core::convert::Infallible;
     fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.next() as u32)
+        Ok(self.next_u64() as u32)
     }
     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Ok(self.next())
+        Ok(self.next_u64())
     }
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        dst.iter_mut().for_each(|b| *b = self.next() as u8);
+        dst.iter_mut().for_each(|b| *b = self.next_u64() as u8);
         Ok(())
     }
 }
@@ -43,6 +33,14 @@ fn det() -> SignOptions<'static> {
     SignOptions {
         randomness: Randomness::Deterministic,
         ..Default::default()
+    }
+}
+
+/// Deterministic signing with context `ctx`.
+fn det_with_context(ctx: &[u8]) -> SignOptions<'_> {
+    SignOptions {
+        context: ctx,
+        ..det()
     }
 }
 
@@ -58,10 +56,7 @@ fn typed_and_dynamic_agree() {
         dynamic.verifying_key().to_bytes()
     );
     let ctx = rng.bytes(17);
-    let opts = SignOptions {
-        context: &ctx,
-        ..det()
-    };
+    let opts = det_with_context(&ctx);
     let s1 = typed.sign(b"msg", &opts).unwrap();
     let s2 = dynamic.sign(b"msg", &opts).unwrap();
     assert_eq!(s1.as_bytes(), &s2[..]);
@@ -263,26 +258,10 @@ fn context_limits() {
     let sk = DynSigningKey::generate(Algorithm::Sha2_128f).unwrap();
     let vk = sk.verifying_key();
     let ctx255 = [7u8; 255];
-    let sig = sk
-        .sign(
-            b"m",
-            &SignOptions {
-                context: &ctx255,
-                ..det()
-            },
-        )
-        .unwrap();
+    let sig = sk.sign(b"m", &det_with_context(&ctx255)).unwrap();
     vk.verify(b"m", &sig, &ctx255, None).unwrap();
     let ctx256 = [7u8; 256];
-    let err = sk
-        .sign(
-            b"m",
-            &SignOptions {
-                context: &ctx256,
-                ..det()
-            },
-        )
-        .unwrap_err();
+    let err = sk.sign(b"m", &det_with_context(&ctx256)).unwrap_err();
     assert_eq!(err, Error::ContextTooLong(256));
     assert!(err.to_string().contains("255"), "{err}");
     assert_eq!(
@@ -345,7 +324,7 @@ fn tampering_anywhere_is_caught() {
         3000,
         10_000,
         sig.len() - 1,
-        (rng.next() as usize) % sig.len(),
+        (rng.next_u64() as usize) % sig.len(),
     ];
     for at in spots {
         let mut bad = sig.clone();
@@ -365,7 +344,7 @@ fn arbitrary_bytes_never_verify_or_panic() {
         let vk = DynVerifyingKey::from_bytes(alg, &rng.bytes(alg.public_key_len())).unwrap();
         for _ in 0..3 {
             let sig = rng.bytes(alg.signature_len());
-            let len = (rng.next() % 100) as usize;
+            let len = (rng.next_u64() % 100) as usize;
             let msg = rng.bytes(len);
             assert_eq!(
                 vk.verify(&msg, &sig, b"", None),

@@ -2,25 +2,14 @@
 //! calls, on every backend this CPU has and for several thread counts: mixed
 //! keys and sets, valid and invalid items, wrong lengths, oversize contexts.
 
+mod common;
+
+use common::splitmix_bytes as bytes;
 use sphincs::sphincsplus::{self, SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyItem};
 use sphincs::{
     verify_batch, with_backend, Algorithm, Backend, DynSigningKey, Error, PreHash, Randomness,
     SignOptions, VerifyItem,
 };
-
-/// splitmix64 bytes, so a failure reproduces.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed;
-    (0..len)
-        .map(|_| {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect()
-}
 
 fn key(alg: Algorithm, seed: u64) -> DynSigningKey {
     let n = alg.params().n;

@@ -17,6 +17,9 @@
 //! The inputs come from a splitmix64 stream. Its seed is printed; set
 //! `CROSSCHECK_SEED` (decimal or 0x-hex) to rerun with another one.
 
+mod common;
+
+use common::SplitMix64;
 use fips205::traits::{KeyGen, SerDes, Signer, Verifier};
 use sha2::Digest;
 use shake::ExtendableOutput;
@@ -27,17 +30,13 @@ use sphincs::{
 // ---------------------------------------------------------------------------
 // Deterministic input stream.
 
-/// splitmix64: a tiny, well-mixed deterministic generator. Not for keys; here
-/// it makes test inputs reproducible from one printed seed.
-struct TestRng(u64);
+/// The splitmix64 stream (tests/common), read eight bytes at a time: test
+/// inputs reproducible from one printed seed.
+struct TestRng(SplitMix64);
 
 impl TestRng {
     fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A value in `0..bound`.
@@ -80,6 +79,16 @@ fn seed_for(name: &str) -> u64 {
 struct FixedRng {
     data: Vec<u8>,
     pos: usize,
+}
+
+impl FixedRng {
+    /// The bytes of `addrnd` (none if `None`).
+    fn given(addrnd: Option<&[u8]>) -> FixedRng {
+        FixedRng {
+            data: addrnd.unwrap_or_default().to_vec(),
+            pos: 0,
+        }
+    }
 }
 
 impl fips205::RngCore for FixedRng {
@@ -195,10 +204,7 @@ macro_rules! fips205_peer {
                 m: &[u8],
                 addrnd: Option<&[u8]>,
             ) -> Result<Vec<u8>, String> {
-                let mut rng = FixedRng {
-                    data: addrnd.unwrap_or_default().to_vec(),
-                    pos: 0,
-                };
+                let mut rng = FixedRng::given(addrnd);
                 #[allow(deprecated)] // the crate's hook for ACVP's internal groups
                 let sig = sk.sign_internal(&mut rng, m, addrnd.is_some());
                 sig.map(|s| s.to_vec()).map_err(str::to_owned)
@@ -209,10 +215,7 @@ macro_rules! fips205_peer {
                 ctx: &[u8],
                 addrnd: Option<&[u8]>,
             ) -> Result<Vec<u8>, String> {
-                let mut rng = FixedRng {
-                    data: addrnd.unwrap_or_default().to_vec(),
-                    pos: 0,
-                };
+                let mut rng = FixedRng::given(addrnd);
                 sk.try_sign_with_rng(&mut rng, m, ctx, addrnd.is_some())
                     .map(|s| s.to_vec())
                     .map_err(str::to_owned)
@@ -225,10 +228,7 @@ macro_rules! fips205_peer {
                 addrnd: Option<&[u8]>,
             ) -> Result<Vec<u8>, String> {
                 let (oid, digest) = prehash_for_peer(ph, m);
-                let mut rng = FixedRng {
-                    data: addrnd.unwrap_or_default().to_vec(),
-                    pos: 0,
-                };
+                let mut rng = FixedRng::given(addrnd);
                 sk.try_hash_sign_with_rng(&mut rng, &digest, ctx, oid, addrnd.is_some())
                     .map(|s| s.to_vec())
                     .map_err(str::to_owned)
@@ -477,6 +477,23 @@ fn check_flipped<A: Peer, B: Peer>(
     });
 }
 
+/// Both peers must accept `sig`, named `what` in a failure.
+fn check_peers_verify<A: Peer, B: Peer>(
+    report: &mut Report,
+    what: &str,
+    s: &Signed<'_>,
+    sig: &[u8],
+    a_pk: &A::Pk,
+    b_pk: &B::Pk,
+) {
+    report.check(s.peer_verify::<A>(a_pk, sig), || {
+        format!("{what}: {} rejects it", A::NAME)
+    });
+    report.check(s.peer_verify::<B>(b_pk, sig), || {
+        format!("{what}: {} rejects it", B::NAME)
+    });
+}
+
 /// Signs with one peer; `which` is 0 for `A`, 1 for `B`.
 fn peer_sign<A: Peer, B: Peer>(
     which: usize,
@@ -501,7 +518,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
         alg.name()
     );
     let start = std::time::Instant::now();
-    let mut rng = TestRng(seed);
+    let mut rng = TestRng(SplitMix64(seed));
     let mut report = Report {
         set: alg.name(),
         errors: Vec::new(),
@@ -593,12 +610,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
         report.check(typed_ok, || {
             format!("{det}: the typed VerifyingKey rejects it")
         });
-        report.check(s.peer_verify::<A>(&a_pk, &ours), || {
-            format!("{det}: {} rejects it", A::NAME)
-        });
-        report.check(s.peer_verify::<B>(&b_pk, &ours), || {
-            format!("{det}: {} rejects it", B::NAME)
-        });
+        check_peers_verify::<A, B>(&mut report, &det, &s, &ours, &a_pk, &b_pk);
         check_flipped::<A, B>(&mut report, &mut rng, &det, &s, &ours, &vk, &a_pk, &b_pk);
 
         // Hedged by sphincs: opt_rand from the OS (internal interface: from
@@ -614,12 +626,7 @@ fn crosscheck<P: ParameterSet, A: Peer, B: Peer>(plan: &Plan) {
         report.check(s.ours_verify(&vk, &hedged), || {
             format!("{hw}: sphincs rejects it")
         });
-        report.check(s.peer_verify::<A>(&a_pk, &hedged), || {
-            format!("{hw}: {} rejects it", A::NAME)
-        });
-        report.check(s.peer_verify::<B>(&b_pk, &hedged), || {
-            format!("{hw}: {} rejects it", B::NAME)
-        });
+        check_peers_verify::<A, B>(&mut report, &hw, &s, &hedged, &a_pk, &b_pk);
         check_flipped::<A, B>(&mut report, &mut rng, &hw, &s, &hedged, &vk, &a_pk, &b_pk);
 
         // Hedged by a peer with a random opt_rand: sphincs must verify it and

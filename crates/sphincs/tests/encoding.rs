@@ -78,7 +78,13 @@ fn v2_der(pk: &[u8]) -> Vec<u8> {
     let v1 = fixture(Algorithm::Sha2_128f, "key.der");
     let mut body = v1[2..].to_vec();
     body[2] = 1; // version
-    body.extend([0x81, pk.len() as u8 + 1, 0x00]);
+    sequence_with_key(body, 0x81, pk)
+}
+
+/// A SEQUENCE of `body` and then `pk` under `tag` (a BIT STRING or `[1]`,
+/// with its leading 0x00); short-form lengths only.
+fn sequence_with_key(mut body: Vec<u8>, tag: u8, pk: &[u8]) -> Vec<u8> {
+    body.extend([tag, pk.len() as u8 + 1, 0x00]);
     body.extend(pk);
     let mut der = vec![0x30, body.len() as u8];
     der.extend(body);
@@ -175,12 +181,7 @@ fn dynamic_errors_say_what_is_wrong() {
 /// SubjectPublicKeyInfo of `alg_id` (the whole AlgorithmIdentifier TLV) with
 /// `pk` in its BIT STRING; short-form lengths only.
 fn spki_der(alg_id: &[u8], pk: &[u8]) -> Vec<u8> {
-    let mut body = alg_id.to_vec();
-    body.extend([0x03, pk.len() as u8 + 1, 0x00]);
-    body.extend(pk);
-    let mut der = vec![0x30, body.len() as u8];
-    der.extend(body);
-    der
+    sequence_with_key(alg_id.to_vec(), 0x03, pk)
 }
 
 #[test]

@@ -6,10 +6,22 @@
 use std::time::SystemTime;
 
 use sphincs::pki::cert::{self, CertOptions};
+use sphincs::pki::Certificate;
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error};
 
 fn key() -> DynSigningKey {
     DynSigningKey::from_seeds(Algorithm::Shake128f, &[1; 16], &[2; 16], &[3; 16]).unwrap()
+}
+
+/// A one-day self-signed CA certificate of `key()`, CN=x.
+fn ca_certificate() -> Certificate {
+    let name = cert::parse_name("CN=x").unwrap();
+    let opts = CertOptions {
+        days: 1,
+        ca: true,
+        ..Default::default()
+    };
+    cert::self_signed(&key(), &name, opts).unwrap()
 }
 
 fn text(e: Error) -> String {
@@ -60,17 +72,7 @@ fn a_pem_without_its_end_line_is_said_to_be_cut_short() {
         "{msg}"
     );
     assert!(!msg.contains("pre-encapsulation"), "{msg}");
-    let name = cert::parse_name("CN=x").unwrap();
-    let c = cert::self_signed(
-        &key(),
-        &name,
-        CertOptions {
-            days: 1,
-            ca: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let c = ca_certificate();
     let pem = cert::encode_certificate(&c, true).unwrap();
     let cut = &pem[..pem.windows(8).position(|w| w == b"-----END").unwrap()];
     let msg = text(cert::parse_certificate(cut).unwrap_err());
@@ -79,17 +81,7 @@ fn a_pem_without_its_end_line_is_said_to_be_cut_short() {
 
 #[test]
 fn signature_algorithms_differing_in_parameters_are_named() {
-    let name = cert::parse_name("CN=x").unwrap();
-    let c = cert::self_signed(
-        &key(),
-        &name,
-        CertOptions {
-            days: 1,
-            ca: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let c = ca_certificate();
     let der = cert::encode_certificate(&c, false).unwrap();
     // Certificate ::= SEQUENCE { tbs, signatureAlgorithm, signature }: give
     // the outer AlgorithmIdentifier NULL parameters (the OID unchanged) and

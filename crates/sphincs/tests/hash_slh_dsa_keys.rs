@@ -27,6 +27,11 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
         .collect()
 }
 
+/// `head ‖ oid ‖ tag ‖ body`: DER written out by hand.
+fn der_of(head: &[u8], oid: &[u8], tag: &[u8], body: &[u8]) -> Vec<u8> {
+    [head, oid, tag, body].concat()
+}
+
 /// The HashSLH-DSA DER of SHA2-128s and SHAKE-256f keys, written out byte by
 /// byte from the ASN.1 (checked by hand, and the same bytes fed to OpenSSL
 /// 3.5's `openssl asn1parse -inform DER`, which parses them whole and names the
@@ -49,10 +54,7 @@ fn hand_checked_der() {
 
     // SHA2-128s: SEQUENCE 48 { SEQUENCE 11 { OID }, BIT STRING 33 { 00, 32 bytes } }.
     let pk = pattern(32, 1);
-    let mut want = vec![0x30, 0x30, 0x30, 0x0b];
-    want.extend(oid35);
-    want.extend([0x03, 0x21, 0x00]);
-    want.extend(&pk);
+    let want = der_of(&[0x30, 0x30, 0x30, 0x0b], &oid35, &[0x03, 0x21, 0x00], &pk);
     let der = public_key_to_der_with_mode(Algorithm::Sha2_128s, sha2_128s, &pk).unwrap();
     assert_eq!(der, want);
     let decoded = decode_spki(&want).unwrap();
@@ -67,10 +69,12 @@ fn hand_checked_der() {
 
     // SHA2-128s: SEQUENCE 82 { INTEGER 0, SEQUENCE 11 { OID }, OCTET STRING 64 }.
     let sk = pattern(64, 2);
-    let mut want = vec![0x30, 0x52, 0x02, 0x01, 0x00, 0x30, 0x0b];
-    want.extend(oid35);
-    want.extend([0x04, 0x40]);
-    want.extend(&sk);
+    let want = der_of(
+        &[0x30, 0x52, 0x02, 0x01, 0x00, 0x30, 0x0b],
+        &oid35,
+        &[0x04, 0x40],
+        &sk,
+    );
     let der = private_key_to_der_with_mode(Algorithm::Sha2_128s, sha2_128s, &sk).unwrap();
     assert_eq!(der.as_slice(), want.as_slice());
     let decoded = decode_private_key(&want).unwrap();
@@ -79,10 +83,7 @@ fn hand_checked_der() {
 
     // SHAKE-256f: SEQUENCE 80 { SEQUENCE 11 { OID }, BIT STRING 65 { 00, 64 bytes } }.
     let pk = pattern(64, 3);
-    let mut want = vec![0x30, 0x50, 0x30, 0x0b];
-    want.extend(oid46);
-    want.extend([0x03, 0x41, 0x00]);
-    want.extend(&pk);
+    let want = der_of(&[0x30, 0x50, 0x30, 0x0b], &oid46, &[0x03, 0x41, 0x00], &pk);
     let der = public_key_to_der_with_mode(Algorithm::Shake256f, shake_256f, &pk).unwrap();
     assert_eq!(der, want);
     assert_eq!(
@@ -92,10 +93,12 @@ fn hand_checked_der() {
 
     // SHAKE-256f: SEQUENCE 147 { INTEGER 0, SEQUENCE 11 { OID }, OCTET STRING 128 }.
     let sk = pattern(128, 4);
-    let mut want = vec![0x30, 0x81, 0x93, 0x02, 0x01, 0x00, 0x30, 0x0b];
-    want.extend(oid46);
-    want.extend([0x04, 0x81, 0x80]);
-    want.extend(&sk);
+    let want = der_of(
+        &[0x30, 0x81, 0x93, 0x02, 0x01, 0x00, 0x30, 0x0b],
+        &oid46,
+        &[0x04, 0x81, 0x80],
+        &sk,
+    );
     let der = private_key_to_der_with_mode(Algorithm::Shake256f, shake_256f, &sk).unwrap();
     assert_eq!(der.as_slice(), want.as_slice());
 }

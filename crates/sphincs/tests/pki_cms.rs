@@ -66,15 +66,8 @@ fn attached_and_detached_round_trip() {
             Some(PreHash::Shake256),
         ];
         for digest in digests {
-            let der = signed(
-                &k,
-                &c,
-                &content,
-                CmsSignOptions {
-                    digest,
-                    detached: false,
-                },
-            );
+            let opts = |detached| CmsSignOptions { digest, detached };
+            let der = signed(&k, &c, &content, opts(false));
             let sd = parse_signed_data(&der).unwrap();
             let check = verify(&sd, None, None).unwrap();
             assert!(check.attached);
@@ -82,15 +75,7 @@ fn attached_and_detached_round_trip() {
             assert_eq!(check.signer, "CN=Signer");
             verify(&sd, Some(&c), None).unwrap();
 
-            let der = signed(
-                &k,
-                &c,
-                &content,
-                CmsSignOptions {
-                    digest,
-                    detached: true,
-                },
-            );
+            let der = signed(&k, &c, &content, opts(true));
             let sd = parse_signed_data(&der).unwrap();
             let check = verify(&sd, None, Some(&mut &content[..])).unwrap();
             assert!(!check.attached);

@@ -235,82 +235,42 @@ fn bad_option_combinations_are_errors() {
     let k = key(1);
     let name = parse_name("CN=Bad").unwrap();
     let at = |s| Some(parse_time(s).unwrap());
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                not_before: at("2030-01-01"),
-                not_after: at("2029-01-01"),
-                ..Default::default()
-            },
+    let dates = |nb, na| CertOptions {
+        not_before: at(nb),
+        not_after: at(na),
+        ..Default::default()
+    };
+    let usage = |ca, u| CertOptions {
+        ca,
+        extensions: ExtensionOptions {
+            key_usage: Some(vec![u]),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let late = CertOptions {
+        not_before: at("9999-12-01"),
+        days: 365,
+        ..Default::default()
+    };
+    let path_len = CertOptions {
+        path_len: Some(0),
+        ..Default::default()
+    };
+    let cases = [
+        (dates("2030-01-01", "2029-01-01"), "is not before notAfter"),
+        (dates("2030-01-01", "2030-01-01"), "is not before notAfter"),
+        (late, "notAfter cannot be written"),
+        (
+            usage(false, Usage::KeyCertSign),
+            "keyCertSign is for CA certificates",
         ),
-        "is not before notAfter",
-    );
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                not_before: at("2030-01-01"),
-                not_after: at("2030-01-01"),
-                ..Default::default()
-            },
-        ),
-        "is not before notAfter",
-    );
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                not_before: at("9999-12-01"),
-                days: 365,
-                ..Default::default()
-            },
-        ),
-        "notAfter cannot be written",
-    );
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                extensions: ExtensionOptions {
-                    key_usage: Some(vec![Usage::KeyCertSign]),
-                    ..Default::default()
-                },
-                ..Default::default()
-            },
-        ),
-        "keyCertSign is for CA certificates",
-    );
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                ca: true,
-                extensions: ExtensionOptions {
-                    key_usage: Some(vec![Usage::DigitalSignature]),
-                    ..Default::default()
-                },
-                ..Default::default()
-            },
-        ),
-        "needs keyCertSign",
-    );
-    pki_err(
-        self_signed(
-            &k,
-            &name,
-            CertOptions {
-                path_len: Some(0),
-                ..Default::default()
-            },
-        ),
-        "path length constraint is for CA",
-    );
+        (usage(true, Usage::DigitalSignature), "needs keyCertSign"),
+        (path_len, "path length constraint is for CA"),
+    ];
+    for (opts, needle) in cases {
+        pki_err(self_signed(&k, &name, opts), needle);
+    }
 }
 
 fn leaf_request(ext: &ExtensionOptions, ca: bool) -> sphincs::pki::CertReq {

@@ -4,7 +4,7 @@
 //! CPU has and 1–3 signing threads, the reference's verification outcomes
 //! for each mutation, and bad input rejected without a panic.
 
-use std::io::Read;
+mod common;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -12,15 +12,7 @@ use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey};
 use sphincs::{with_backend, Backend, Error};
 
 fn kat() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/sphincs256/sphincs256_kat.json.gz"
-    );
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("vector file"))
-        .read_to_string(&mut text)
-        .expect("gzip");
-    serde_json::from_str(&text).expect("json")
+    common::data_json_gz("sphincs256/sphincs256_kat.json.gz")
 }
 
 fn hex_field(v: &Value, key: &str) -> Vec<u8> {
@@ -205,18 +197,8 @@ fn wrong_lengths_and_noise_are_errors() {
         })
     ));
     // Noise: splitmix64 bytes as signatures, and as public keys.
-    let mut state = 7u64;
-    let mut noise = |len: usize| -> Vec<u8> {
-        (0..len)
-            .map(|_| {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                (z ^ (z >> 31)) as u8
-            })
-            .collect()
-    };
+    let mut rng = common::SplitMix64(7);
+    let mut noise = |len: usize| rng.bytes(len);
     for _ in 0..8 {
         assert_eq!(vk.verify(b"m", &noise(41000)), Err(Error::InvalidSignature));
         let other = Sphincs256VerifyingKey::from_bytes(&noise(1056)).unwrap();

@@ -3,7 +3,7 @@
 //! `PQCsignKAT_*.rsp` file against the reference repository's `SHA256SUMS`
 //! (data: `tests/data/sphincsplus-r31/`, see its README).
 
-use std::io::Read;
+mod common;
 
 use sha2::{Digest, Sha256};
 use sphincs::sphincsplus::kat::write_rsp;
@@ -23,16 +23,8 @@ fn field(v: &serde_json::Value, k: &str) -> String {
 }
 
 fn expected() -> Vec<Expected> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/sphincsplus-r31/first-entries.json.gz"
-    );
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("vector file"))
-        .read_to_string(&mut text)
-        .expect("gzip");
     let sums = include_str!("data/sphincsplus-r31/SHA256SUMS");
-    let list: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let list = common::data_json_gz("sphincsplus-r31/first-entries.json.gz");
     list.as_array()
         .expect("list")
         .iter()

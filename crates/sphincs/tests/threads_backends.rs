@@ -1,21 +1,10 @@
 //! Speed must not change results: every thread count and every hash backend
 //! this CPU has give the same keys and signatures, for every parameter set.
 
-use sphincs::{Algorithm, Backend, DynSigningKey, Randomness, SignOptions};
+mod common;
 
-/// splitmix64, so a failure reproduces.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed;
-    (0..len)
-        .map(|_| {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect()
-}
+use common::splitmix_bytes as bytes;
+use sphincs::{Algorithm, Backend, DynSigningKey, Randomness, SignOptions};
 
 /// Key and a randomized signature with caller-given addrnd, on `threads` threads.
 fn key_and_signature(alg: Algorithm, threads: usize) -> (Vec<u8>, Vec<u8>) {

@@ -26,19 +26,29 @@ pub struct VectorFile {
     pub cases: Vec<Case>,
 }
 
-/// Reads `tests/data/<name>`, a gzip-compressed JSON vector file, and checks
-/// its header: format tag, operation and case count.
-pub fn load(name: &str, operation: &str) -> VectorFile {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name]
+/// `tests/data/<name>`.
+fn data_path(name: &str) -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "tests", "data", name]
         .iter()
-        .collect();
+        .collect()
+}
+
+/// Reads `tests/data/<name>`, a gzip-compressed JSON file.
+pub fn data_json_gz(name: &str) -> Value {
+    let path = data_path(name);
     let file = File::open(&path).unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
     let mut text = String::new();
     GzDecoder::new(BufReader::new(file))
         .read_to_string(&mut text)
         .unwrap_or_else(|e| panic!("gunzip {}: {e}", path.display()));
-    let doc: Value =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
+}
+
+/// Reads `tests/data/<name>`, a gzip-compressed JSON vector file, and checks
+/// its header: format tag, operation and case count.
+pub fn load(name: &str, operation: &str) -> VectorFile {
+    let path = data_path(name);
+    let doc = data_json_gz(name);
 
     let header = |key: &str| {
         doc.get(key)
@@ -309,4 +319,27 @@ where
         });
     }
     total.expect("the scalar backend is always available")
+}
+
+/// splitmix64: a tiny, well-mixed deterministic generator. Not for keys; it
+/// makes test inputs reproducible from a seed.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// `len` bytes, the low byte of one output each.
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next_u64() as u8).collect()
+    }
+}
+
+/// `len` splitmix64 bytes from `seed`, so a failure reproduces.
+pub fn splitmix_bytes(seed: u64, len: usize) -> Vec<u8> {
+    SplitMix64(seed).bytes(len)
 }

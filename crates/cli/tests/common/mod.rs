@@ -1,0 +1,218 @@
+//! Helpers shared by every test binary of the CLI: a scratch directory, a run
+//! of the binary with its exit status and output, and the checks made of it.
+//!
+//! Each file under tests/ is its own crate that includes this module with
+//! `mod common;` and uses only part of it; `dead_code` is allowed so that the
+//! parts one binary leaves unused do not warn there.
+#![allow(dead_code)]
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A fresh scratch directory per test, removed at the end. Its name starts
+/// with the test binary's, so that binaries running at once never share one.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("{}-{name}", env!("CARGO_CRATE_NAME")));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    pub fn p(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_string()
+    }
+    pub fn write(&self, name: &str, data: &[u8]) -> String {
+        fs::write(self.path(name), data).unwrap();
+        self.p(name)
+    }
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.path(name)).unwrap()
+    }
+    /// Every name in the subdirectory `sub` ("" for the directory itself),
+    /// sorted: catches stray outputs and temporary files.
+    pub fn names_in(&self, sub: &str) -> Vec<String> {
+        let mut v: Vec<_> = fs::read_dir(self.path(sub))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+    /// Every name in the directory.
+    pub fn names(&self) -> Vec<String> {
+        self.names_in("")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run of `sphincs` did.
+pub struct Out {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn ok(self) -> Out {
+        self.code(0)
+    }
+    pub fn code(self, want: i32) -> Out {
+        assert_eq!(
+            self.code,
+            want,
+            "stderr: {} stdout: {}",
+            self.stderr,
+            String::from_utf8_lossy(&self.stdout)
+        );
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+        self
+    }
+    /// Exit 2 with the one-line error format, containing `needle`.
+    pub fn usage_error(self, needle: &str) -> Out {
+        let out = self.code(2);
+        assert!(out.stderr.starts_with("sphincs: error: "), "{}", out.stderr);
+        out.one_line(needle)
+    }
+    /// Exit 1 with a one-line message containing `needle`.
+    pub fn invalid(self, needle: &str) -> Out {
+        self.code(1).one_line(needle)
+    }
+    /// Standard error is one line, containing `needle`.
+    pub fn one_line(self, needle: &str) -> Out {
+        assert_eq!(self.stderr.trim_end().lines().count(), 1, "{}", self.stderr);
+        assert!(
+            self.stderr.contains(needle),
+            "want {needle:?} in {}",
+            self.stderr
+        );
+        self
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs `sphincs ARGS` with standard input closed.
+pub fn sphincs(args: &[&str]) -> Out {
+    sphincs_with(args, None, &[])
+}
+
+/// Runs `sphincs ARGS` with `stdin` on standard input (closed if None).
+pub fn sphincs_in(args: &[&str], stdin: Option<&[u8]>) -> Out {
+    sphincs_with(args, stdin, &[])
+}
+
+/// Runs `sphincs ARGS` with these environment variables added.
+pub fn sphincs_env(args: &[&str], env: &[(&str, &str)]) -> Out {
+    sphincs_with(args, None, env)
+}
+
+/// Runs `sphincs` with the arguments split on spaces (none of ours have one).
+pub fn run(line: &str) -> Out {
+    sphincs(&line.split(' ').collect::<Vec<_>>())
+}
+
+fn sphincs_with(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(data) = stdin {
+        child.stdin.take().unwrap().write_all(data).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Starts `sphincs ARGS`, waits up to `wait` for its first line on standard
+/// error, then stops it (for commands that would go on for minutes). Returns
+/// that line (None if none came in time) and the process's peak resident
+/// memory so far in KiB (0 if /proc could not say).
+pub fn first_stderr_line(args: &[&str], wait: std::time::Duration) -> (Option<String>, i64) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(wait).ok();
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let peak_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    let _ = child.kill();
+    child.wait().unwrap();
+    (line, peak_kib)
+}
+
+/// The `sphincs` binary as a `Command`, for the runs `sphincs()` does not
+/// cover (another working directory, a file on standard input or output).
+pub fn sphincs_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sphincs"))
+}
+
+/// Runs `cmd` to the end; it must exit 0 (its standard error is shown if
+/// not). Returns its standard output.
+pub fn stdout_of(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Waits for `child` with wait4, which std's `Child` cannot do: its exit
+/// status (it must have exited, not been killed) and its peak resident set in
+/// KiB, from the kernel's own accounting.
+pub fn wait_exit_and_peak_rss(child: &std::process::Child) -> (i32, i64) {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: plain zeroed C struct, filled in by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own un-reaped child; both pointers are valid for writes.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status),
+        "sphincs was killed (status {status})"
+    );
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
