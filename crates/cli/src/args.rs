@@ -42,8 +42,9 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// List the parameter sets: the twelve FIPS 205 sets with their OIDs, the
-    /// six limited-signature sets of draft SP 800-230 (ipd; raw keys, at most
-    /// 2^24 signatures per key) and the 36 SPHINCS+ round-3.1 sets (raw keys only).
+    /// 36 SPHINCS+ round-3.1 sets and SPHINCS-256 (raw keys only), and the six
+    /// limited-signature sets of draft SP 800-230 (ipd; raw keys, at most
+    /// 2^24 signatures per key).
     List,
     /// Generate a key pair; prints the key's fingerprint (see `fingerprint`).
     Keygen {
@@ -234,8 +235,10 @@ pub enum Command {
     /// Time keygen, sign (deterministic) and verify: median and minimum time,
     /// cycles, operations per second, peak heap, sizes.
     Bench {
-        /// Parameter sets to time, or `all` (the default).
-        /// `-a sphincs-256` alone times SPHINCS-256 (2015; ChaCha12 kernels).
+        /// Parameter sets to time, of any family (see `sphincs list`); `all`
+        /// (the default) for the twelve FIPS 205 sets, `r31` for the 36
+        /// round-3.1 sets. With --calls, `sphincs-256` alone gives its own
+        /// counts (ChaCha12 permutations and BLAKE blocks).
         #[arg(short = 'a', long = "algorithm", value_name = "ALG", num_args = 1.., action = clap::ArgAction::Append)]
         algorithms: Vec<String>,
         /// keygen, sign, verify or all.
