@@ -254,13 +254,13 @@ impl SpxPublicKey {
         Streamed::run(py, file, |src| self.inner.verify_stream(src, &sig))
     }
 
-    /// The raw public key (2n bytes).
     /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
     /// the raw public key (as `sphincs fingerprint -a ALG` prints it).
     fn fingerprint(&self) -> String {
         self.inner.fingerprint()
     }
 
+    /// The raw public key (2n bytes).
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.inner.to_bytes())
     }
