@@ -58,16 +58,15 @@ pub enum Backend {
     /// SHA-NI: SHA-256 as four interleaved instruction streams (Haraka runs
     /// its portable code).
     ShaNi,
-    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group; a hybrid
-    /// scalar+NEON ×3 kernel exists, but the llvm-mca model of Cortex-A72
-    /// ranks it slower, so it is not chosen), ChaCha12 ×4; SHA-256 on the
-    /// SHA-2 extension ×4 and Haraka on `aese`/`aesmc` ×4 where the CPU has
-    /// them.
+    /// AArch64 NEON: Keccak ×2 (two pairs per 4-lane group; the hybrid
+    /// scalar+NEON ×3 kernel on Neoverse-V1/Cortex-X1 systems, see
+    /// `arm_keccak`), ChaCha12 ×4; SHA-256 on the SHA-2 extension ×4 and
+    /// Haraka on `aese`/`aesmc` ×4 where the CPU has them.
     Neon,
     /// AArch64 with the SHA-3 and SHA-512 extensions (Armv8.2): Keccak ×2 on
-    /// `eor3`/`xar`/`bcax` (the hybrid ×3 form is not chosen: the Apple M1
-    /// model ranks it slower), SHA-512 on `sha512h` ×4; SHA-256 and Haraka as
-    /// under `Neon`.
+    /// `eor3`/`xar`/`bcax` (the plain-NEON hybrid ×3 on Neoverse-V1/Cortex-X1
+    /// systems, as under `Neon`), SHA-512 on `sha512h` ×4; SHA-256 and Haraka
+    /// as under `Neon`.
     Sha3,
 }
 
@@ -161,8 +160,8 @@ pub(crate) enum KeccakKernel {
     X2Sha3,
     /// Three states: a plain NEON pair and one state in general registers,
     /// a round of each per loop iteration (vector and integer pipes at once).
-    /// No backend's default (see [`NEON_KECCAK`]); the tests run it.
-    #[allow(dead_code)] // constructed by the AArch64 tests only
+    /// Both AArch64 backends run it on Neoverse-V1 and Cortex-X1 systems
+    /// (see [`arm_keccak`]); elsewhere the tests run it.
     X3HybridNeon,
     /// [`KeccakKernel::X3HybridNeon`] with the pair on the SHA-3 extension.
     /// No backend's default (see [`SHA3_KECCAK`]); the tests run it.
@@ -176,15 +175,13 @@ pub(crate) enum KeccakKernel {
 //
 // `Neon` targets cores without the SHA-3 extension, Cortex-A72 first: there
 // the 2-way kernel models at 1009 cycles, the hybrid at 1072 (the A72 decodes
-// three instructions a cycle, and the hybrid's 336 a round fill that). The
-// Neoverse-V1 model would pick the hybrid (381 against 624), but V1 has SHA-3
-// and runs the `Sha3` backend.
+// three instructions a cycle, and the hybrid's 336 a round fill that).
 //
-// `Sha3` targets Apple M1 and Neoverse-V1, and their models disagree: M1's
-// puts the 2-way kernel at 321 cycles and the hybrid at 1108, V1's the hybrid
-// at 520 and the 2-way kernel at 780. M1 decides (it is the core of the
-// published figure we compare against, and the sum over both models, 1101
-// against 1628, agrees). Caveat: llvm-mca's M1 model runs one general-register
+// `Sha3` targets Apple M1 first: its model puts the 2-way kernel at 321
+// cycles and the hybrid at 1108. Neoverse-V1's model ranks the hybrids first
+// (plain NEON 381, SHA-3 520, against 780 for the 2-way SHA-3 kernel), so
+// on V1 (and X1) systems both backends run the plain-NEON hybrid instead:
+// [`arm_keccak`] tells those cores by their MIDR. Caveat: llvm-mca's M1 model runs one general-register
 // ALU instruction a cycle (every `eor`/`mov` takes both of its `CyUnitIS`
 // units), where the M1 is described as having six integer ALUs, so real M1
 // hardware may favour the hybrid; flip this constant if a measurement says so.
@@ -192,6 +189,66 @@ pub(crate) enum KeccakKernel {
 const NEON_KECCAK: KeccakKernel = KeccakKernel::X2Neon;
 /// The Keccak kernel of [`Backend::Sha3`].
 const SHA3_KECCAK: KeccakKernel = KeccakKernel::X2Sha3;
+
+/// The Keccak kernel of the AArch64 backends (`sha3`: [`Backend::Sha3`]),
+/// by the cores the program runs on (`midrs`: each core's `MIDR_EL1`).
+///
+/// Every core an Arm Neoverse-V1 or Cortex-X1: the plain-NEON hybrid. Its
+/// llvm-mca Neoverse-V1 model is the fastest of the four kernels there (381
+/// cycles per permutation per state, against 520 for the SHA-3 hybrid, 624
+/// for the 2-way NEON and 780 for the 2-way SHA-3 kernel), and a hybrid
+/// kernel is what the published Cortex-X1 figure ran (llvm-mca has no X1
+/// model; the X1 is the V1's client sibling). Only when every core is one:
+/// on a phone that pairs an X1 with smaller cores a thread may run anywhere,
+/// and the small cores are not modelled. Anything else (Cortex-A72, Apple
+/// M1, unknown cores, no MIDR to read) keeps the per-backend choice above.
+fn arm_keccak(sha3: bool, mut midrs: impl Iterator<Item = u64>) -> KeccakKernel {
+    // MIDR_EL1: implementer in bits 31:24 (0x41, Arm Ltd), part in 15:4.
+    let v1_or_x1 = |m: u64| (m >> 24) & 0xff == 0x41 && matches!((m >> 4) & 0xfff, 0xd40 | 0xd44);
+    let mut any = false;
+    if midrs.all(|m| {
+        any = true;
+        v1_or_x1(m)
+    }) && any
+    {
+        KeccakKernel::X3HybridNeon
+    } else if sha3 {
+        SHA3_KECCAK
+    } else {
+        NEON_KECCAK
+    }
+}
+
+/// Every core's `MIDR_EL1` as Linux publishes it
+/// (`/sys/devices/system/cpu/cpuN/regs/identification/midr_el1`), read once;
+/// empty where there is none to read (other systems, no `std`, emulation on
+/// a host that is not Arm, a core that is offline).
+#[cfg(all(feature = "std", target_arch = "aarch64", target_os = "linux"))]
+fn core_ids() -> &'static [u64] {
+    static IDS: OnceLock<Vec<u64>> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let Ok(dir) = std::fs::read_dir("/sys/devices/system/cpu") else {
+            return Vec::new();
+        };
+        dir.filter_map(|e| {
+            let e = e.ok()?;
+            let name = e.file_name();
+            let n = name.to_str()?.strip_prefix("cpu")?;
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let text =
+                std::fs::read_to_string(e.path().join("regs/identification/midr_el1")).ok()?;
+            u64::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
+        })
+        .collect()
+    })
+}
+
+#[cfg(not(all(feature = "std", target_arch = "aarch64", target_os = "linux")))]
+fn core_ids() -> &'static [u64] {
+    &[]
+}
 
 /// SHA-256 compression kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,11 +350,7 @@ impl Kernels {
             }
             Backend::ShaNi => k.sha256 = Sha256Kernel::X4ShaNi,
             Backend::Neon | Backend::Sha3 => {
-                k.keccak = if b == Backend::Sha3 {
-                    SHA3_KECCAK
-                } else {
-                    NEON_KECCAK
-                };
+                k.keccak = arm_keccak(b == Backend::Sha3, core_ids().iter().copied());
                 if has_arm_sha2() {
                     k.sha256 = Sha256Kernel::X4Armv8;
                 }
@@ -538,4 +591,32 @@ pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Una
     }
     let _restore = Restore(replace_forced(Some(backend)));
     Ok(f())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AArch64 Keccak pick by core, on every host (it is a pure function
+    /// of the MIDR values; which kernels can run is checked elsewhere).
+    #[test]
+    fn arm_keccak_by_core() {
+        const V1: u64 = 0x410f_d401;
+        const X1: u64 = 0x411f_d441;
+        const A72: u64 = 0x410f_d083;
+        const A55: u64 = 0x412f_d050;
+        const M1: u64 = 0x611f_0221;
+        for sha3 in [false, true] {
+            let default = if sha3 { SHA3_KECCAK } else { NEON_KECCAK };
+            let pick = |ids: &[u64]| arm_keccak(sha3, ids.iter().copied());
+            assert_eq!(pick(&[V1; 64]), KeccakKernel::X3HybridNeon);
+            assert_eq!(pick(&[X1, X1]), KeccakKernel::X3HybridNeon);
+            assert_eq!(pick(&[X1, A55, A55]), default, "a mixed system");
+            assert_eq!(pick(&[A72; 4]), default);
+            assert_eq!(pick(&[M1]), default, "Apple's implementer code");
+            assert_eq!(pick(&[]), default, "nothing to read");
+        }
+        assert_eq!(NEON_KECCAK, KeccakKernel::X2Neon);
+        assert_eq!(SHA3_KECCAK, KeccakKernel::X2Sha3);
+    }
 }
