@@ -7,13 +7,14 @@
 # Usage: .ci/aarch64.sh            # set up the chroot if needed, lint, test
 #        .ci/aarch64.sh setup      # only build the chroot
 #        .ci/aarch64.sh shell      # an interactive shell in the chroot
+#        .ci/aarch64.sh where      # print the chroot's directory
 #        AARCH64_FULL=1 .ci/aarch64.sh   # the ACVP and KAT suites in full
 #
 # Why a chroot: the host (Debian 12) has neither an aarch64 Rust standard
 # library nor a recent enough qemu; sid has both as packages (rustc and cargo
 # from Debian, libstd-rust-dev:arm64, the aarch64 cross gcc as linker,
-# qemu-user). The chroot lives in target/sid-chroot and is reused while its
-# package list is unchanged (a stamp file records it); AARCH64_REBUILD=1
+# qemu-user). The chroot lives in the CI cache outside the clone
+# (.ci/sid-chroot.sh says how it is named and reused); AARCH64_REBUILD=1
 # redoes it. The mirror is the one this machine's apt sources name (as
 # .ci/openssl35.sh finds it). Needs root (mmdebstrap, chroot, mount).
 set -euo pipefail
@@ -27,6 +28,10 @@ stamp() { echo "== [aarch64 $((SECONDS - start))s] $*"; }
 source "$repo_root/.ci/sid-chroot.sh"
 
 main() {
+    if [[ "${1:-}" == where ]]; then
+        echo "$root"
+        return
+    fi
     stamp "chroot"
     setup
     [[ "${1:-}" == setup ]] && return

@@ -13,6 +13,9 @@ rustup run nightly rustc --version >/dev/null 2>&1 ||
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 
 cargo fmt --check
+# Every target built in one cargo run (the core is compiled once for all of
+# them, on both cores), at a lower priority: CI runs this beside other steps.
+nice -n 10 cargo +nightly fuzz build
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for target in $(cargo +nightly fuzz list); do

@@ -2,10 +2,13 @@
 # Fetch OpenSSL 3.5 (with SLH-DSA) from Debian 13 "trixie" into a private
 # directory and create a wrapper script that runs it on this (Debian 12) host.
 #
-# Usage: .ci/openssl35.sh            # installs into target/openssl35
+# Usage: .ci/openssl35.sh            # installs into the CI cache (.ci/cache.sh)
+#        .ci/openssl35.sh --print    # the same, then prints the wrapper's path
 #        OPENSSL35_DIR=/some/dir .ci/openssl35.sh
 #
 # Afterwards "$OPENSSL35_DIR/openssl" behaves like the trixie `openssl` binary.
+# The default directory is outside the clone, in the cache of .ci/cache.sh,
+# named by a hash of this script: later runs on the same machine reuse it.
 #
 # How it works:
 #   * a private APT configuration (no system config, sources, state or cache is
@@ -22,10 +25,18 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="${OPENSSL35_DIR:-$repo_root/target/openssl35}"
+source "$repo_root/.ci/cache.sh"
+print=0
+if [[ "${1:-}" == --print ]]; then
+    print=1
+    # Everything else this script says goes to stderr: stdout is the path.
+    exec 3>&1 1>&2
+fi
+dir="${OPENSSL35_DIR:-$(ci_cache_entry openssl35 "$repo_root/.ci/openssl35.sh")}"
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 wrapper="$dir/openssl"
+printed() { [[ $print == 1 ]] && echo "$wrapper" >&3; return 0; }
 
 # The Debian mirrors this machine's own apt configuration uses (deb822 .sources
 # or one-line sources.list), reused for the trixie suites: the main archive is
@@ -68,6 +79,7 @@ wrapper_ok() {
 
 if [[ "${OPENSSL35_FORCE:-0}" != 1 ]] && wrapper_ok; then
     "$wrapper" version -a | head -n 2
+    printed
     exit 0
 fi
 
@@ -212,3 +224,4 @@ if ! wrapper_ok; then
     exit 2
 fi
 "$wrapper" version -a | head -n 2
+printed

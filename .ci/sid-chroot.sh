@@ -4,12 +4,16 @@
 # into it), and how the checkout is mounted into it and unmounted again.
 # Sourced, not run. Expects repo_root and log() from the sourcing script.
 #
-# The chroot lives in target/sid-chroot and is reused while its package list
-# is unchanged (a stamp file records it); AARCH64_REBUILD=1 redoes it. The
-# mirror is the one this machine's apt sources name (as .ci/openssl35.sh finds
-# it). Needs root (mmdebstrap, chroot, mount).
+# The chroot lives outside the clone, in the CI cache of .ci/cache.sh, named
+# by a hash of this file (its package list and how it is built): later runs
+# on the same machine reuse it, a changed recipe builds a new one (and removes
+# the old), AARCH64_REBUILD=1 redoes it. It is built under a temporary name
+# and renamed when complete, so an interrupted build is never taken for a
+# chroot. The mirror is the one this machine's apt sources name (as
+# .ci/openssl35.sh finds it). Needs root (mmdebstrap, chroot, mount).
 
-root="$repo_root/target/sid-chroot"
+source "$repo_root/.ci/cache.sh"
+root="${SPHINCS_CHROOT:-$(ci_cache_entry sid-chroot "$repo_root/.ci/sid-chroot.sh")}"
 
 # AArch64: rustc/cargo/clippy from Debian, the arm64 std, the cross gcc as
 # linker, qemu-user. Cortex-M4 (.ci/embedded.sh): rust-src for -Zbuild-std,
@@ -36,17 +40,7 @@ system_mirror() {
 
 setup() {
     if [[ "${AARCH64_REBUILD:-0}" != 1 && -f "$root/.sphincs-packages" ]]; then
-        if [[ "$(cat "$root/.sphincs-packages")" == "$wanted" ]]; then
-            log "chroot $root is up to date"
-        else
-            # A package list grown since the chroot was made: add to it.
-            log "installing into the chroot: ${packages[*]}"
-            enter
-            chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q update >/dev/null
-            chroot "$root" env DEBIAN_FRONTEND=noninteractive \
-                apt-get -q install -y "${packages[@]}" >/dev/null
-            echo "$wanted" >"$root/.sphincs-packages"
-        fi
+        log "chroot $root is ready (cached)"
         return
     fi
     [[ $EUID -eq 0 ]] || { log "needs root (mmdebstrap, chroot, mount)"; exit 2; }
@@ -58,7 +52,14 @@ setup() {
     local mirror="${AARCH64_MIRROR:-$(system_mirror | head -n 1)}"
     [[ -n "$mirror" ]] || { log "no Debian mirror in apt sources; set AARCH64_MIRROR"; exit 2; }
     unmount_all
-    rm -rf "$root"
+    # Entries of older recipes (not mounted: no run is using them) go.
+    local old
+    for old in "$(dirname "$root")"/sid-chroot-*; do
+        [[ -d "$old" && "$old" != "$root" ]] || continue
+        mountpoint -q "$old/src" 2>/dev/null || rm -rf "$old"
+    done
+    local partial="$root.partial.$$"
+    rm -rf "$root" "$partial"
     mkdir -p "$(dirname "$root")"
     local t0=$SECONDS
     log "building $root from $mirror (sid)"
@@ -66,8 +67,9 @@ setup() {
     include="$(IFS=,; echo "${packages[*]}")"
     mmdebstrap --quiet --aptopt='Acquire::Check-Valid-Until "false"' --variant=apt \
         --architectures=amd64,arm64 --include="$include" \
-        sid "$root" "deb $mirror sid main"
-    echo "$wanted" >"$root/.sphincs-packages"
+        sid "$partial" "deb $mirror sid main"
+    echo "$wanted" >"$partial/.sphincs-packages"
+    mv "$partial" "$root"
     log "chroot built in $((SECONDS - t0)) s"
 }
 

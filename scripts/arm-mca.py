@@ -10,7 +10,7 @@ fewer cycles per permutation per state on the cores the backend targets);
 No ARM machine is involved: the figures are llvm-mca's pipeline models of the
 code rustc generated, not measurements. Needs the chroot and the release
 library that `.ci/aarch64.sh` builds, and `llvm` in the chroot
-(`chroot target/sid-chroot apt-get install llvm`); run as root:
+(`chroot "$(bash .ci/aarch64.sh where)" apt-get install llvm`); run as root:
 
     python3 scripts/arm-mca.py [PERMUTATIONS]
 
@@ -25,7 +25,9 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHROOT = os.path.join(ROOT, "target", "sid-chroot")
+# The chroot lives in the CI cache (.ci/sid-chroot.sh); the script says where.
+CHROOT = subprocess.run(["bash", os.path.join(ROOT, ".ci", "aarch64.sh"), "where"],
+                        check=True, capture_output=True, text=True).stdout.strip()
 RLIBS = "target/chroot/aarch64-unknown-linux-gnu/release/deps/libsphincs-*.rlib"
 # Kernel symbol: (states one iteration of its round loop advances, CPU models).
 # The SHA-3 kernels are not modelled on Cortex-A72, which lacks the extension.

@@ -22,8 +22,7 @@ else
 fi
 
 if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="${OPENSSL35_DIR:-$repo_root/target/openssl35}/openssl"
-    [[ -x "$OPENSSL" ]] || "$repo_root/.ci/openssl35.sh" >&2
+    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)"
 fi
 ossl() { "$OPENSSL" "$@"; }
 

@@ -6,8 +6,8 @@
 #   SPHINCS_BIN   default target/release/sphincs
 # Environment:
 #   OPENSSL       openssl >= 3.5 binary; default: the wrapper made by
-#                 .ci/openssl35.sh ($OPENSSL35_DIR/openssl, default
-#                 target/openssl35/openssl), which is set up when missing.
+#                 .ci/openssl35.sh --print ($OPENSSL35_DIR/openssl, default
+#                 in the CI cache), which is set up when missing.
 #   SETS          space-separated parameter sets to test (default: all 12)
 #   FULL=1        run the randomized / no-context / DER-key signing checks on
 #                 the slow "s" sets too (by default only on the "f" sets)
@@ -40,10 +40,7 @@ fi
 sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
 
 if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="${OPENSSL35_DIR:-$repo_root/target/openssl35}/openssl"
-    if [[ ! -x "$OPENSSL" ]]; then
-        "$repo_root/.ci/openssl35.sh" >&2 || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
-    fi
+    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)" || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
 fi
 ossl() { "$OPENSSL" "$@"; }
 # (Whole output first: grep -q stopping early would SIGPIPE the writer under pipefail.)

@@ -42,10 +42,7 @@ if [[ ! -x "$sphincs" ]]; then
 fi
 sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
 if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="${OPENSSL35_DIR:-$repo_root/target/openssl35}/openssl"
-    if [[ ! -x "$OPENSSL" ]]; then
-        "$repo_root/.ci/openssl35.sh" >&2 || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
-    fi
+    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)" || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
 fi
 ossl() { "$OPENSSL" "$@"; }
 # (Whole output first: grep -q stopping early would SIGPIPE the writer under pipefail.)

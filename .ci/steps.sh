@@ -1,0 +1,129 @@
+# Step bookkeeping for .ci/run (sourced, not run): every step's wall time,
+# steps that run beside the main line in the background, and the table of
+# all of them printed when the run ends (passed or not), so the next slow
+# step is seen at once.
+#
+#   step NAME CMD...   run CMD in the foreground as step NAME
+#   bg NAME CMD...     start CMD in the background; its output goes to a log
+#   join NAME          wait for a background step, print its log, fail if it failed
+#
+# A background step's output is printed whole when it is joined, so the log
+# reads step by step however the steps overlapped. A step that fails ends
+# the run (after the table); background steps still running are stopped.
+
+ci_start=$(date +%s)
+ci_logs="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-ci.XXXXXX")"
+declare -a ci_names=() ci_begin=() ci_secs=() ci_state=()
+declare -A ci_pid=() ci_index=()
+
+ci_now() { echo $(($(date +%s) - ci_start)); }
+
+ci_record() { # NAME -> index of a new row
+    ci_index[$1]=${#ci_names[@]}
+    ci_names+=("$1")
+    ci_begin+=("$(ci_now)")
+    ci_secs+=("")
+    ci_state+=("running")
+}
+
+ci_finish() { # NAME STATE [END]: END defaults to now
+    local i=${ci_index[$1]}
+    ci_secs[i]=$((${3:-$(ci_now)} - ci_begin[i]))
+    ci_state[i]=$2
+}
+
+ci_table() {
+    local i
+    echo
+    echo "== CI steps (wall seconds; 'from' is the second the step started)"
+    printf '%-44s %6s %6s  %s\n' step from secs result
+    for i in "${!ci_names[@]}"; do
+        printf '%-44s %6s %6s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" "${ci_state[i]}"
+    done
+    printf '%-44s %6s %6s\n' "total" 0 "$(ci_now)"
+}
+
+ci_exit() {
+    local rc=$? name
+    trap - EXIT
+    for name in "${!ci_pid[@]}"; do
+        # A background step still running when the run ends is stopped (its group).
+        kill -- -"${ci_pid[$name]}" 2>/dev/null || kill "${ci_pid[$name]}" 2>/dev/null || true
+        ci_finish "$name" "stopped"
+    done
+    ci_table
+    rm -rf "$ci_logs"
+    exit "$rc"
+}
+trap ci_exit EXIT
+
+# A background step that has already failed ends the run at the next step
+# boundary, not when it would have been joined.
+ci_failed_early() {
+    local name
+    for name in "${!ci_pid[@]}"; do
+        if [[ -f "$ci_logs/$name.rc" && "$(cat "$ci_logs/$name.rc")" != 0 ]]; then
+            join "$name"
+        fi
+    done
+}
+
+step() {
+    local name=$1 rc=0
+    shift
+    ci_failed_early
+    echo "== [$(ci_now)s] $name"
+    ci_record "$name"
+    "$@" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        ci_finish "$name" "FAILED (exit $rc)"
+        echo "== step '$name' failed with exit status $rc" >&2
+        exit "$rc"
+    fi
+    ci_finish "$name" "ok"
+}
+
+bg() {
+    local name=$1
+    shift
+    echo "== [$(ci_now)s] $name (started in the background)"
+    ci_record "$name"
+    # Its own process group (set -m), so that stopping it stops its children.
+    # The second it ends is written beside its log: its time is its own, not
+    # the time until it was joined.
+    set -m
+    {
+        local rc=0
+        "$@" </dev/null >"$ci_logs/$name.log" 2>&1 || rc=$?
+        ci_now >"$ci_logs/$name.end"
+        echo "$rc" >"$ci_logs/$name.rc"
+        exit "$rc"
+    } &
+    ci_pid[$name]=$!
+    set +m
+}
+
+join() {
+    local name=$1 rc=0
+    wait "${ci_pid[$name]}" || rc=$?
+    unset "ci_pid[$name]"
+    echo "== [$(ci_now)s] $name (background, output follows)"
+    cat "$ci_logs/$name.log"
+    local end
+    end=$(cat "$ci_logs/$name.end" 2>/dev/null || ci_now)
+    if [[ $rc -ne 0 ]]; then
+        ci_finish "$name" "FAILED (exit $rc)" "$end"
+        echo "== background step '$name' failed with exit status $rc" >&2
+        exit "$rc"
+    fi
+    ci_finish "$name" "ok" "$end"
+}
+
+# The cache for pure set-up (a Debian chroot, OpenSSL 3.5, installed tools),
+# outside the clone: reused while present, rebuilt when absent. Each entry is
+# keyed by a hash of the recipe that makes it, so a changed recipe makes a
+# new entry instead of reusing a stale one.
+ci_cache="${SPHINCS_CI_CACHE:-/var/cache/sphincs-ci}"
+ci_key() { # FILE... -> 16 hex digits
+    cat "$@" | sha256sum | cut -c1-16
+}
