@@ -50,12 +50,6 @@ impl Status {
         Ok(Status { out })
     }
 
-    /// A status sink that discards everything (for tests).
-    #[cfg(test)]
-    pub fn none() -> Status {
-        Status { out: None }
-    }
-
     /// Writes `[GNUPG:] WORD rest` as one line, flushed.
     fn line(&mut self, word: &str, rest: &str) -> io::Result<()> {
         let Some(out) = self.out.as_mut() else {
