@@ -290,6 +290,19 @@ if [[ -x "$OPENSSL" ]]; then
     has "openssl cms -cmsout -print: signingTime attribute" "$("$OPENSSL" cms -cmsout -print -inform PEM -in "$work/commit.sig.pem" 2>&1)" 'signingTime'
     sed 's/^trusted change$/evil change/' "$work/commit.payload" >"$work/commit.payload.evil"
     refuse "openssl cms -verify refuses another payload" "$OPENSSL" cms -verify -binary -noverify -inform PEM -in "$work/commit.sig.pem" -content "$work/commit.payload.evil" -out /dev/null
+    # A SHAKE set with sphincs.digest SHA2-512 (OpenSSL 3.5 has no SHAKE digest in CMS).
+    git init -q "$work/shake" && cd "$work/shake" || exit 2
+    S keygen -a SLH-DSA-SHAKE-128f -o "$work/shake.key" &&
+        S cert self-signed -k "$work/shake.key" --subject "CN=Shake" --san email:alice@example.org -o "$work/shake.pem"
+    check "git setup (SHAKE-128f)" "$sphincs" git setup --key ../shake.key --cert ../shake.pem --trust ../shake.pem
+    git config sphincs.digest SHA2-512
+    check "commit -S (SHAKE-128f, sphincs.digest SHA2-512)" git commit -q --allow-empty -S -m "shake"
+    same "%G? (SHAKE-128f)" "$(sig_of HEAD)" G
+    git cat-file commit HEAD >"$work/shake.obj"
+    awk 'hdr && /^gpgsig /{skip=1; next} skip && /^ /{next} {skip=0} /^$/{hdr=0} {print}' hdr=1 "$work/shake.obj" >"$work/shake.payload"
+    awk '/^gpgsig /{sub(/^gpgsig /, ""); print; on=1; next} on && /^ /{sub(/^ /, ""); print; next} {on=0}' "$work/shake.obj" |
+        sed 's/SIGNED MESSAGE/CMS/' >"$work/shake.sig.pem"
+    check "openssl cms -verify (SHAKE-128f commit, SHA-512 digest)" "$OPENSSL" cms -verify -binary -inform PEM -in "$work/shake.sig.pem" -content "$work/shake.payload" -CAfile "$work/shake.pem" -out /dev/null
 else
     bad "no OpenSSL 3.5 at $OPENSSL: the OpenSSL checks did not run"
 fi
