@@ -233,6 +233,16 @@ rc=$?
 has "the error names SPHINCS_PASSPHRASE_FILE" "$(cat "$work/nopass.err")" 'SPHINCS_PASSPHRASE_FILE'
 hasnt "no SIG_CREATED without a passphrase" "$(cat "$work/nopass.err")" 'SIG_CREATED'
 
+# The passphrase typed on the terminal (/dev/tty; standard input is git's
+# payload): `script` gives git a pseudo-terminal, the line is typed after the prompt.
+if command -v script >/dev/null; then
+    ( sleep 3; printf 'correct horse\n' ) | timeout 60 script -qec 'git commit -q -S -m "passphrase typed"' /dev/null >"$work/tty.log" 2>&1
+    same "commit -S with the passphrase typed on /dev/tty" "$(git log -1 --format='%G? %s')" "G passphrase typed"
+    has "the prompt went to the terminal" "$(cat "$work/tty.log")" 'Passphrase for .*dave.key'
+else
+    echo "note: no script(1): the /dev/tty passphrase check did not run" >&2
+fi
+
 # --- SHA-256 repository ---
 git init -q --object-format=sha256 "$work/sha256" && cd "$work/sha256" || exit 2
 check "git setup (SHA-256 repository)" "$sphincs" git setup --key ../alice.key --cert ../alice.pem --trust ../ca.pem
@@ -243,6 +253,18 @@ same "%G? (SHA-256 repository)" "$(sig_of HEAD)" G
 check "verify-commit (SHA-256 repository)" git verify-commit HEAD
 check "tag -s (SHA-256 repository)" git tag -s -m "sha256 tag" s1
 check "verify-tag (SHA-256 repository)" git verify-tag s1
+
+# --- the user's configuration (--global) ---
+cd "$work" || exit 2
+check "git setup --global (outside a repository)" "$sphincs" git setup --global --key alice.key --cert alice.pem --trust ca.pem
+same "global gpg.format" "$(git config --global gpg.format)" x509
+same "global user.signingkey" "$(git config --global user.signingkey)" "$alice_fpr"
+same "sphincs.key in XDG_CONFIG_HOME/sphincs/git.config" "$(git config --file "$XDG_CONFIG_HOME/sphincs/git.config" sphincs.key)" "$work/alice.key"
+git init -q "$work/global" && cd "$work/global" || exit 2
+echo g >g && git add g
+check "commit -S with the user's configuration only" git commit -q -S -m "global"
+same "%G? with the user's configuration only" "$(sig_of HEAD)" G
+refuse "git setup without --global outside a repository" env GIT_CEILING_DIRECTORIES="$work" sh -c "cd '$work' && '$sphincs' git setup --key alice.key --cert alice.pem"
 
 # --- the program driven directly with gpg's arguments ---
 cd "$work/repo" || exit 2
