@@ -312,6 +312,28 @@ if [[ -x "$OPENSSL" ]]; then
     has "openssl cms -cmsout -print: signingTime attribute" "$("$OPENSSL" cms -cmsout -print -inform PEM -in "$work/commit.sig.pem" 2>&1)" 'signingTime'
     sed 's/^trusted change$/evil change/' "$work/commit.payload" >"$work/commit.payload.evil"
     refuse "openssl cms -verify refuses another payload" "$OPENSSL" cms -verify -binary -noverify -inform PEM -in "$work/commit.sig.pem" -content "$work/commit.payload.evil" -out /dev/null
+    # OpenSSL's signatures read by the program as git runs it: with the
+    # certificate inside (good, trusted), and without (-nocerts: ERRSIG 9).
+    cd "$work/repo" || exit 2
+    for variant in certs nocerts; do
+        extra=(); [[ $variant == nocerts ]] && extra=(-nocerts)
+        "$OPENSSL" cms -sign -binary -in "$work/commit.payload" -signer "$work/alice.pem" -inkey "$work/alice.key" \
+            -md sha256 -outform PEM "${extra[@]}" -out "$work/ossl-$variant.pem" 2>"$work/err.log" ||
+            bad "openssl cms -sign ($variant): $(head -c 300 "$work/err.log")"
+        sed 's/-----\(BEGIN\|END\) CMS-----/-----\1 SIGNED MESSAGE-----/' "$work/ossl-$variant.pem" >"$work/ossl-$variant.sig"
+    done
+    st="$("$sphincs" --status-fd=1 --verify "$work/ossl-certs.sig" - <"$work/commit.payload" 2>/dev/null)"
+    has "OpenSSL's signature: GOODSIG" "$st" "^\[GNUPG:\] GOODSIG $alice_fpr CN=Alice,O=sphincs$"
+    has "OpenSSL's signature: TRUST_FULLY" "$st" '^\[GNUPG:\] TRUST_FULLY'
+    st="$("$sphincs" --status-fd=1 --verify "$work/ossl-nocerts.sig" - <"$work/commit.payload" 2>/dev/null)"
+    has "OpenSSL's signature without certificates: ERRSIG code 9" "$st" '^\[GNUPG:\] ERRSIG 0{16} 0 8 00 0 9$'
+    # A chain that is broken: a trusted certificate with the CA's name and another key.
+    S keygen -a "$set_" -o "$work/ca2.key" && S cert self-signed -k "$work/ca2.key" --subject "CN=Git test CA,O=sphincs" --ca -o "$work/ca2.pem"
+    git config --replace-all sphincs.trust "$work/ca2.pem"
+    st="$(raw verify-commit trusted)"
+    has "impostor CA trusted: TRUST_NEVER" "$st" '^\[GNUPG:\] TRUST_NEVER'
+    same "impostor CA trusted: %G?" "$(sig_of trusted)" U
+    git config --replace-all sphincs.trust "$work/ca.pem"
     # A SHAKE set with sphincs.digest SHA2-512 (OpenSSL 3.5 has no SHAKE digest in CMS).
     git init -q "$work/shake" && cd "$work/shake" || exit 2
     S keygen -a SLH-DSA-SHAKE-128f -o "$work/shake.key" &&
