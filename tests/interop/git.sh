@@ -172,6 +172,8 @@ check "commit -S on the trusted branch" git commit -q -S -m "trusted change"
 git checkout -q main && git checkout -q -b untrusted && echo u >u && git add u
 check "commit -S by an untrusted signer" git -c sphincs.key="$work/bob.key" -c sphincs.cert="$work/bob.pem" -c user.signingkey=bob@example.org commit -q -S -m "untrusted change"
 same "%G? untrusted" "$(sig_of HEAD)" U
+check "verify-commit exits 0 for a good untrusted signature (git's default gpg.minTrustLevel)" git verify-commit HEAD
+refuse "verify-commit with gpg.minTrustLevel=fully refuses it" git -c gpg.minTrustLevel=fully verify-commit HEAD
 same "%GS untrusted" "$(git log -1 --format=%GS)" "CN=Bob,O=elsewhere"
 same "%GF untrusted" "$(git log -1 --format=%GF)" "$(fpr "$work/bob.pem")"
 st="$(raw verify-commit HEAD)"
