@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::CliError;
-use crate::{cert, cmd_key, cms, hex};
+use crate::{cert, cmd_key, cms, git_setup, hex};
 
 #[derive(Parser)]
 #[command(
@@ -286,6 +286,11 @@ pub enum Command {
     /// Add or remove the passphrase of a private key.
     #[command(subcommand)]
     Key(cmd_key::KeyCommand),
+    /// Sign git commits and tags: `git setup` configures a repository (or,
+    /// with --global, the user) to use this program as git's X.509 signing
+    /// program (gpg.format=x509), which git then runs with gpg's arguments.
+    #[command(subcommand)]
+    Git(git_setup::GitCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {

@@ -16,6 +16,10 @@ use crate::error::CliError;
 pub struct Source {
     pub file: Option<PathBuf>,
     pub fd: Option<u32>,
+    /// Ask on the controlling terminal (`/dev/tty`) even when standard
+    /// input is not one: as git's signing program, standard input is the
+    /// payload.
+    pub tty: bool,
 }
 
 static SOURCE: Mutex<Option<Source>> = Mutex::new(None);
@@ -70,7 +74,7 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
             })?;
             first_line(file, &format!("descriptor {fd}"))?
         }
-        (None, None) => ask(prompt, confirm)?,
+        (None, None) => ask(prompt, confirm, source.tty)?,
     };
     if pass.is_empty() {
         return Err(CliError::Failed("the passphrase is empty".into()));
@@ -99,8 +103,19 @@ fn first_line(file: std::fs::File, what: &str) -> Result<Zeroizing<Vec<u8>>, Cli
     Ok(Zeroizing::new(all[..end].to_vec()))
 }
 
-fn ask(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    if !std::io::stdin().is_terminal() {
+fn ask(prompt: &str, confirm: bool, tty: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    if tty {
+        if std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .is_err()
+        {
+            return Err(CliError::Failed(
+                "the key is encrypted and there is no terminal (/dev/tty) to ask for its passphrase; set SPHINCS_PASSPHRASE_FILE to a file holding it".into(),
+            ));
+        }
+    } else if !std::io::stdin().is_terminal() {
         return Err(CliError::Failed(
             "the key is encrypted and no terminal can ask for its passphrase; give --passphrase-file FILE or --passphrase-fd N".into(),
         ));

@@ -320,6 +320,15 @@ pub fn verify_certificate(
     })
 }
 
+/// The certificate's subject public key, with the mode of its OID.
+pub fn subject_key(cert: &Certificate) -> Result<crate::DynVerifyingKey, Error> {
+    verifying_key_of(
+        cert.tbs_certificate()
+            .subject_public_key_info()
+            .owned_to_ref(),
+    )
+}
+
 /// A plain-text description: names, serial, validity, key, signature
 /// algorithm and the extensions we write.
 pub fn describe(cert: &Certificate) -> String {

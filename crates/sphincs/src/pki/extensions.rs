@@ -603,6 +603,28 @@ fn general_name_kind(n: &GeneralName) -> &'static str {
     }
 }
 
+/// The e-mail addresses (rfc822Name entries of subjectAltName) a
+/// certificate names, in order; none when it has no subjectAltName. An
+/// unreadable subjectAltName is an error.
+pub fn certificate_emails(cert: &x509_cert::Certificate) -> Result<Vec<String>, Error> {
+    use der::Decode;
+    let mut out = Vec::new();
+    let exts = cert.tbs_certificate().extensions().into_iter().flatten();
+    for ext in exts.filter(|e| e.extn_id.to_string() == SUBJECT_ALT_NAME_OID) {
+        let san = SubjectAltName::from_der(ext.extn_value.as_bytes()).map_err(|e| {
+            bad(format!(
+                "the certificate's subjectAltName cannot be read: {e}"
+            ))
+        })?;
+        for n in san.0 {
+            if let GeneralName::Rfc822Name(v) = n {
+                out.push(v.to_string());
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// A line describing subjectAltName entries.
 pub(crate) fn san_names(san: &SubjectAltName) -> String {
     san.0

@@ -1,0 +1,225 @@
+//! `sphincs git setup`: one step to make git sign with an SLH-DSA key and
+//! its certificate. It checks that the key is the certificate's, then sets
+//! `gpg.format=x509`, `gpg.x509.program` (this program, by absolute path)
+//! and `user.signingkey` (the certificate's SHA-256 fingerprint) in the
+//! repository's git configuration (or, with `--global`, the user's), and
+//! records the pairing as `sphincs.key`, `sphincs.cert`, `sphincs.chain`
+//! and `sphincs.trust` (absolute paths): in the repository's configuration,
+//! or with `--global` in `$XDG_CONFIG_HOME/sphincs/git.config`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use clap::Subcommand;
+use sphincs::pki::chain::parse_certificates;
+
+use crate::error::CliError;
+use crate::git::{fingerprint, load_certificate, subject, user_config_file};
+use crate::io::{read_capped, Cap};
+
+#[derive(Subcommand)]
+pub enum GitCommand {
+    /// Configure git to sign commits and tags with KEY and its certificate
+    /// (`git commit -S`, `git tag -s`) and to verify them (`git
+    /// verify-commit`, `git log --show-signature`), trusting the signers
+    /// whose certificates chain to a --trust certificate.
+    Setup {
+        /// The private key (pure SLH-DSA, PEM or DER; may be encrypted: its
+        /// passphrase is then read from the file SPHINCS_PASSPHRASE_FILE
+        /// names, or asked on the terminal).
+        #[arg(short = 'k', long = "key", value_name = "KEY")]
+        key: PathBuf,
+        /// The key's certificate (PEM or DER), embedded in each signature.
+        #[arg(long, value_name = "CERT")]
+        cert: PathBuf,
+        /// Intermediate CA certificates (PEM bundle or DER) embedded too.
+        #[arg(long, value_name = "FILE")]
+        chain: Option<PathBuf>,
+        /// A certificate (or PEM bundle) whose signers are trusted: a
+        /// signature whose certificate chains to it verifies as fully
+        /// trusted (repeatable; without any, every signer is untrusted).
+        #[arg(long, value_name = "CERT")]
+        trust: Vec<PathBuf>,
+        /// Configure the user (git's --global configuration, and
+        /// $XDG_CONFIG_HOME/sphincs/git.config) instead of the repository.
+        #[arg(long)]
+        global: bool,
+    },
+}
+
+pub fn run(command: GitCommand) -> Result<(), CliError> {
+    match command {
+        GitCommand::Setup {
+            key,
+            cert,
+            chain,
+            trust,
+            global,
+        } => setup(&key, &cert, chain.as_deref(), &trust, global),
+    }
+}
+
+fn absolute(path: &Path) -> Result<PathBuf, CliError> {
+    std::fs::canonicalize(path).map_err(|e| CliError::file(path, e))
+}
+
+fn setup(
+    key: &Path,
+    cert_path: &Path,
+    chain: Option<&Path>,
+    trust: &[PathBuf],
+    global: bool,
+) -> Result<(), CliError> {
+    let (key, cert_path) = (absolute(key)?, absolute(cert_path)?);
+    let cert = load_certificate(&cert_path)?;
+    let chain = chain.map(absolute).transpose()?;
+    if let Some(c) = &chain {
+        parse_certificates(&read_capped(c, Cap::Certificate)?).map_err(|e| CliError::file(c, e))?;
+    }
+    let trust = trust
+        .iter()
+        .map(|t| absolute(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    for t in &trust {
+        parse_certificates(&read_capped(t, Cap::Certificate)?).map_err(|e| CliError::file(t, e))?;
+    }
+    let encrypted =
+        crate::keyfile::is_encrypted(&zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?));
+    if !encrypted {
+        let public = crate::keyfile::load_verifying_key(&key, None)?;
+        let of_cert =
+            sphincs::pki::cert::subject_key(&cert).map_err(|e| CliError::file(&cert_path, e))?;
+        if public.to_spki_der()? != of_cert.to_spki_der()? {
+            return Err(CliError::Failed(format!(
+                "{} is not the key of the certificate {}",
+                key.display(),
+                cert_path.display()
+            )));
+        }
+    }
+    let program = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::Failed(format!("cannot find this program's path: {e}")))?;
+    let program = program
+        .to_str()
+        .ok_or_else(|| CliError::Failed("this program's path is not UTF-8".into()))?
+        .to_string();
+    let fpr = fingerprint(&cert)?;
+    let text = |p: &Path| -> Result<String, CliError> {
+        p.to_str()
+            .map(str::to_string)
+            .ok_or_else(|| CliError::file(p, "the path is not UTF-8"))
+    };
+
+    let (git_scope, store): (Vec<String>, Vec<String>) = if global {
+        let file = user_config_file()
+            .ok_or_else(|| CliError::Failed("neither XDG_CONFIG_HOME nor HOME is set".into()))?;
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
+        }
+        (vec!["--global".into()], vec!["--file".into(), text(&file)?])
+    } else {
+        git(&["rev-parse", "--git-dir"]).map_err(|_| {
+            CliError::Failed("not in a git repository; run it in one, or give --global".into())
+        })?;
+        (vec!["--local".into()], vec!["--local".into()])
+    };
+    let set = |scope: &[String], name: &str, value: &str| -> Result<(), CliError> {
+        let mut args: Vec<&str> = vec!["config"];
+        args.extend(scope.iter().map(String::as_str));
+        args.extend([name, value]);
+        git(&args)?;
+        Ok(())
+    };
+    let unset_all = |scope: &[String], name: &str| -> Result<(), CliError> {
+        let mut args: Vec<&str> = vec!["config"];
+        args.extend(scope.iter().map(String::as_str));
+        args.extend(["--unset-all", name]);
+        // Status 5: there was nothing to unset.
+        match git(&args) {
+            Ok(_) | Err(GitFailure::Status(5)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    };
+    set(&git_scope, "gpg.format", "x509")?;
+    set(&git_scope, "gpg.x509.program", &program)?;
+    set(&git_scope, "user.signingkey", &fpr)?;
+    set(&store, "sphincs.key", &text(&key)?)?;
+    set(&store, "sphincs.cert", &text(&cert_path)?)?;
+    unset_all(&store, "sphincs.chain")?;
+    if let Some(c) = &chain {
+        set(&store, "sphincs.chain", &text(c)?)?;
+    }
+    unset_all(&store, "sphincs.trust")?;
+    for t in &trust {
+        let mut args: Vec<&str> = vec!["config"];
+        args.extend(store.iter().map(String::as_str));
+        let t = text(t)?;
+        args.extend(["--add", "sphincs.trust", t.as_str()]);
+        git(&args)?;
+    }
+
+    let mut out = format!(
+        "git signs with {} as \"{}\" (certificate {}, SHA-256 {fpr})\n",
+        key.display(),
+        subject(&cert),
+        cert_path.display()
+    );
+    out +=
+        &format!(
+        "  {} configuration: gpg.format=x509, gpg.x509.program={program}, user.signingkey={fpr}\n",
+        if global { "user's git" } else { "repository's git" }
+    );
+    if global {
+        if let Some(f) = user_config_file() {
+            out += &format!(
+                "  sphincs.key, sphincs.cert, sphincs.chain, sphincs.trust: {}\n",
+                f.display()
+            );
+        }
+    }
+    out += &format!(
+        "  trusted certificates: {}\n",
+        if trust.is_empty() {
+            "none (signatures verify as untrusted, %G? = U)".to_string()
+        } else {
+            trust.len().to_string()
+        }
+    );
+    if encrypted {
+        out += "  the key is encrypted: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal (and the key's pairing with the certificate is checked at the first signature)\n";
+    }
+    out += "  sign with `git commit -S` and `git tag -s` (or set commit.gpgSign=true)\n";
+    crate::say::status(&out)
+}
+
+/// Why a `git` command failed.
+enum GitFailure {
+    Status(i32),
+    Other(String),
+}
+
+impl From<GitFailure> for CliError {
+    fn from(e: GitFailure) -> Self {
+        match e {
+            GitFailure::Status(n) => CliError::Failed(format!("git config failed (status {n})")),
+            GitFailure::Other(m) => CliError::Failed(m),
+        }
+    }
+}
+
+fn git(args: &[&str]) -> Result<String, GitFailure> {
+    let out = Command::new("git")
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| GitFailure::Other(format!("cannot run git: {e}")))?;
+    if !out.status.success() {
+        return Err(match out.status.code() {
+            Some(n) => GitFailure::Status(n),
+            None => GitFailure::Other(format!("git {} was killed", args.join(" "))),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}

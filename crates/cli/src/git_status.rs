@@ -1,0 +1,190 @@
+//! The `[GNUPG:]` status lines git reads from its signing program, in one
+//! place: git parses these words (gpg's DETAILS document names them), so
+//! every line this tool writes for git is built here, and every value that
+//! comes from a signature or a certificate is escaped first.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+
+/// gpg's code in ERRSIG for a signature it cannot read or whose algorithm
+/// it does not know.
+pub const ERRSIG_UNSUPPORTED: u8 = 4;
+/// gpg's code in ERRSIG for a signer whose public key (here: certificate)
+/// is missing.
+pub const ERRSIG_NO_KEY: u8 = 9;
+
+/// The key id git shows when the signer is not known.
+pub const UNKNOWN_KEY: &str = "0000000000000000";
+
+/// Where the status lines go: git's `--status-fd=N`; nowhere without it.
+pub struct Status {
+    out: Option<Box<dyn Write>>,
+}
+
+/// How far the signer is trusted (gpg's TRUST_* words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// The certificate does not chain to a trusted certificate.
+    Undefined,
+    /// The chain to a trusted certificate is broken (a bad signature, a CA
+    /// out of its validity period).
+    Never,
+    /// The certificate chains to a trusted certificate.
+    Fully,
+}
+
+impl Status {
+    /// Opens descriptor `fd` (1 and 2 are standard output and error; any
+    /// other is reopened through `/dev/fd`).
+    pub fn open(fd: Option<u32>) -> io::Result<Status> {
+        let out: Option<Box<dyn Write>> = match fd {
+            None => None,
+            Some(1) => Some(Box::new(io::stdout())),
+            Some(2) => Some(Box::new(io::stderr())),
+            Some(n) => Some(Box::new(
+                OpenOptions::new()
+                    .append(true)
+                    .open(format!("/dev/fd/{n}"))?,
+            )),
+        };
+        Ok(Status { out })
+    }
+
+    /// Writes `[GNUPG:] WORD rest` as one line, flushed.
+    fn line(&mut self, word: &str, rest: &str) -> io::Result<()> {
+        let Some(out) = self.out.as_mut() else {
+            return Ok(());
+        };
+        let mut text = format!("[GNUPG:] {word}");
+        if !rest.is_empty() {
+            text.push(' ');
+            text.push_str(rest);
+        }
+        text.push('\n');
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    }
+
+    /// Signing is about to start (`H<digest>`: OpenPGP's number of the
+    /// message digest, 0 for one OpenPGP has no number for).
+    pub fn begin_signing(&mut self, digest: u8) -> io::Result<()> {
+        self.line("BEGIN_SIGNING", &format!("H{digest}"))
+    }
+
+    /// A detached signature was written: `D` (detached), public-key
+    /// algorithm (0: OpenPGP has no number for SLH-DSA), digest, class 00,
+    /// time, fingerprint. git reads only the word.
+    pub fn sig_created(&mut self, digest: u8, time: u64, fingerprint: &str) -> io::Result<()> {
+        self.line(
+            "SIG_CREATED",
+            &format!("D 0 {digest} 00 {time} {fingerprint}"),
+        )
+    }
+
+    /// A signature starts (git expects it before the verdict).
+    pub fn new_sig(&mut self) -> io::Result<()> {
+        self.line("NEWSIG", "")
+    }
+
+    /// The signature verifies.
+    pub fn good_sig(&mut self, key_id: &str, signer: &str) -> io::Result<()> {
+        self.line("GOODSIG", &format!("{} {}", escape(key_id), escape(signer)))
+    }
+
+    /// The signature does not verify.
+    pub fn bad_sig(&mut self, key_id: &str, signer: &str) -> io::Result<()> {
+        self.line("BADSIG", &format!("{} {}", escape(key_id), escape(signer)))
+    }
+
+    /// The signature verifies but was made outside the certificate's
+    /// validity period.
+    pub fn exp_key_sig(&mut self, key_id: &str, signer: &str) -> io::Result<()> {
+        self.line(
+            "EXPKEYSIG",
+            &format!("{} {}", escape(key_id), escape(signer)),
+        )
+    }
+
+    /// The signature cannot be checked; `code` is gpg's reason.
+    pub fn err_sig(&mut self, key_id: &str, digest: u8, time: u64, code: u8) -> io::Result<()> {
+        self.line(
+            "ERRSIG",
+            &format!("{} 0 {digest} 00 {time} {code}", escape(key_id)),
+        )
+    }
+
+    /// The fingerprint (SHA-256 of the certificate), signing date and time,
+    /// and the primary fingerprint (the same: a certificate has one key).
+    pub fn valid_sig(
+        &mut self,
+        fingerprint: &str,
+        date: &str,
+        time: u64,
+        digest: u8,
+    ) -> io::Result<()> {
+        let f = escape(fingerprint);
+        self.line(
+            "VALIDSIG",
+            &format!("{f} {} {time} 0 0 0 0 {digest} 00 {f}", escape(date)),
+        )
+    }
+
+    /// How far the signer is trusted.
+    pub fn trust(&mut self, trust: Trust) -> io::Result<()> {
+        let word = match trust {
+            Trust::Undefined => "TRUST_UNDEFINED",
+            Trust::Never => "TRUST_NEVER",
+            Trust::Fully => "TRUST_FULLY",
+        };
+        self.line(word, "0 pgp")
+    }
+}
+
+/// gpg's escaping of status-line values: `%XX` for `%`, control
+/// characters and DEL (and the Unicode line separators), so that a value
+/// taken from a signature never ends the line or starts another one.
+pub fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '%' | '\u{0}'..='\u{1f}' | '\u{7f}' => out.push_str(&format!("%{:02X}", c as u32)),
+            // C1 controls and line/paragraph separators: written as their
+            // UTF-8 bytes escaped, so no terminal or parser sees them raw.
+            '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// OpenPGP's number for a message digest (RFC 9580 §9.5); 0 when it has
+/// none (SHAKE).
+pub fn digest_number(digest: sphincs::PreHash) -> u8 {
+    use sphincs::PreHash;
+    match digest {
+        PreHash::Sha2_256 => 8,
+        PreHash::Sha2_384 => 9,
+        PreHash::Sha2_512 => 10,
+        PreHash::Sha3_256 => 12,
+        PreHash::Sha3_512 => 14,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escaping_keeps_one_line() {
+        assert_eq!(escape("CN=a\n[GNUPG:] GOODSIG"), "CN=a%0A[GNUPG:] GOODSIG");
+        assert_eq!(escape("100%\r"), "100%25%0D");
+        assert_eq!(escape("CN=Zoë"), "CN=Zoë");
+        assert_eq!(escape("a\u{2028}b"), "a%E2%80%A8b");
+    }
+}

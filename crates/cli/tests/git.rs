@@ -1,0 +1,235 @@
+//! `sphincs` run as git runs its X.509 signing program (gpg's argument
+//! shape), without a repository: the settings come from git's environment
+//! configuration (GIT_CONFIG_COUNT). The end-to-end suite with git itself
+//! is tests/interop/git.sh.
+
+mod common;
+use common::{sphincs, Scratch};
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `sphincs ARGS` with `stdin`, git's configuration limited to the
+/// given settings (no system or user files), and `extra` environment.
+fn as_git(
+    s: &Scratch,
+    args: &[&str],
+    stdin: &[u8],
+    settings: &[(&str, &str)],
+) -> (i32, Vec<u8>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sphincs"));
+    cmd.args(args)
+        .current_dir(&s.0)
+        .env("HOME", &s.0)
+        .env("XDG_CONFIG_HOME", s.path("xdg"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", s.path("no-global"))
+        .env("GIT_CEILING_DIRECTORIES", &s.0)
+        .env_remove("SPHINCS_PASSPHRASE_FILE")
+        .env("GIT_CONFIG_COUNT", settings.len().to_string());
+    for (i, (k, v)) in settings.iter().enumerate() {
+        cmd.env(format!("GIT_CONFIG_KEY_{i}"), k)
+            .env(format!("GIT_CONFIG_VALUE_{i}"), v);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program may refuse before reading all of it.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (out.status.code().unwrap(), out.stdout, stderr)
+}
+
+fn git_available() -> bool {
+    Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn key_and_cert(s: &Scratch) -> (String, String) {
+    let (k, c) = (s.p("k.pem"), s.p("c.pem"));
+    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
+    sphincs(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=Git signer",
+        "--san",
+        "email:signer@example.org",
+        "-o",
+        &c,
+    ])
+    .ok();
+    (k, c)
+}
+
+#[test]
+fn sign_then_verify_as_git_does() {
+    if !git_available() {
+        eprintln!("git not installed: skipped");
+        return;
+    }
+    let s = Scratch::new("round-trip");
+    let (k, c) = key_and_cert(&s);
+    let settings = [("sphincs.key", k.as_str()), ("sphincs.cert", c.as_str())];
+    let payload = b"tree 0000\nauthor A <signer@example.org> 0 +0000\n\nmessage\n";
+    for args in [
+        &["--status-fd=2", "-bsau", "A U Thor <signer@example.org>"][..],
+        &[
+            "--status-fd",
+            "2",
+            "-b",
+            "-s",
+            "-a",
+            "-u",
+            "signer@example.org",
+        ],
+        &[
+            "--status-fd=2",
+            "--detach-sign",
+            "--armor",
+            "--local-user=signer@example.org",
+        ],
+    ] {
+        let (code, sig, status) = as_git(&s, args, payload, &settings);
+        assert_eq!(code, 0, "{args:?}: {status}");
+        assert!(sig.starts_with(b"-----BEGIN SIGNED MESSAGE-----\n"));
+        assert!(sig.ends_with(b"-----END SIGNED MESSAGE-----\n"));
+        let begin = status
+            .find("[GNUPG:] BEGIN_SIGNING")
+            .expect("BEGIN_SIGNING");
+        let created = status
+            .find("\n[GNUPG:] SIG_CREATED D ")
+            .expect("SIG_CREATED");
+        assert!(begin < created, "{status}");
+    }
+    let (_, sig, _) = as_git(
+        &s,
+        &["--status-fd=2", "-bsau", "signer@example.org"],
+        payload,
+        &settings,
+    );
+    let sig_path = s.write("sig.pem", &sig);
+    let verify = ["--status-fd=1", "--verify", sig_path.as_str(), "-"];
+
+    // Not trusted: good, TRUST_UNDEFINED.
+    let (code, status, _) = as_git(&s, &verify, payload, &settings);
+    let status = String::from_utf8(status).unwrap();
+    let lines: Vec<&str> = status.lines().collect();
+    assert_eq!(code, 0, "{status}");
+    assert_eq!(lines[0], "[GNUPG:] NEWSIG");
+    assert!(lines[1].starts_with("[GNUPG:] GOODSIG ") && lines[1].ends_with(" CN=Git signer"));
+    assert!(lines[2].starts_with("[GNUPG:] VALIDSIG "));
+    assert_eq!(lines[3], "[GNUPG:] TRUST_UNDEFINED 0 pgp");
+
+    // Trusted as itself: TRUST_FULLY.
+    let trusted = [settings[0], settings[1], ("sphincs.trust", c.as_str())];
+    let (code, status, _) = as_git(&s, &verify, payload, &trusted);
+    let status = String::from_utf8(status).unwrap();
+    assert_eq!(code, 0);
+    assert!(status.contains("\n[GNUPG:] TRUST_FULLY"), "{status}");
+
+    // Another payload: BADSIG, exit 1, no GOODSIG.
+    let (code, status, _) = as_git(&s, &verify, b"other", &trusted);
+    let status = String::from_utf8(status).unwrap();
+    assert_eq!(code, 1);
+    assert!(status.contains("\n[GNUPG:] BADSIG "), "{status}");
+    assert!(!status.contains("GOODSIG"), "{status}");
+}
+
+#[test]
+fn failures_write_no_signature_and_no_sig_created() {
+    if !git_available() {
+        eprintln!("git not installed: skipped");
+        return;
+    }
+    let s = Scratch::new("failures");
+    let (k, c) = key_and_cert(&s);
+    let (other, _) = {
+        let o = s.p("other.pem");
+        sphincs(&["keygen", "-a", "sha2-128f", "-o", &o]).ok();
+        (o, ())
+    };
+    let missing = s.p("missing.pem");
+    for (why, settings) in [
+        ("nothing configured", vec![]),
+        (
+            "the key missing",
+            vec![
+                ("sphincs.key", missing.as_str()),
+                ("sphincs.cert", c.as_str()),
+            ],
+        ),
+        (
+            "not the certificate's key",
+            vec![
+                ("sphincs.key", other.as_str()),
+                ("sphincs.cert", c.as_str()),
+            ],
+        ),
+    ] {
+        let (code, sig, status) = as_git(
+            &s,
+            &["--status-fd=2", "-bsau", "signer@example.org"],
+            b"x",
+            &settings,
+        );
+        assert_ne!(code, 0, "{why}");
+        assert!(sig.is_empty(), "{why}");
+        assert!(!status.contains("SIG_CREATED"), "{why}: {status}");
+    }
+    // An address the certificate does not name.
+    let settings = [("sphincs.key", k.as_str()), ("sphincs.cert", c.as_str())];
+    let (code, sig, status) = as_git(
+        &s,
+        &["--status-fd=2", "-bsau", "someone@example.org"],
+        b"x",
+        &settings,
+    );
+    assert_eq!(code, 2);
+    assert!(
+        sig.is_empty() && !status.contains("SIG_CREATED"),
+        "{status}"
+    );
+}
+
+#[test]
+fn unreadable_signature_is_errsig() {
+    let s = Scratch::new("errsig");
+    let sig = s.write(
+        "sig",
+        b"-----BEGIN SIGNED MESSAGE-----\nAAAA\n-----END SIGNED MESSAGE-----\n",
+    );
+    let (code, status, _) = as_git(&s, &["--status-fd=1", "--verify", &sig, "-"], b"x", &[]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        String::from_utf8(status).unwrap(),
+        "[GNUPG:] NEWSIG\n[GNUPG:] ERRSIG 0000000000000000 0 0 00 0 4\n"
+    );
+}
+
+#[test]
+fn gpg_usage_errors_and_the_normal_grammar() {
+    let s = Scratch::new("usage");
+    for args in [
+        &["--status-fd=2", "-bsxu", "K"][..],
+        &["--status-fd=2", "-su", "K"],
+        &["--verify"],
+    ] {
+        let (code, out, err) = as_git(&s, args, b"", &[]);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert!(err.starts_with("sphincs: error: "), "{err}");
+    }
+    // The normal grammar is untouched.
+    sphincs(&["-q", "list"]).ok();
+    sphincs(&["git", "setup", "--help"]).ok();
+}
