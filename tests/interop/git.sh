@@ -45,11 +45,9 @@ fi
 sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
 command -v git >/dev/null || { echo "git not found" >&2; exit 2; }
 if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="${OPENSSL35_DIR:-$repo_root/target/openssl35}/openssl"
-    if [[ ! -x "$OPENSSL" ]]; then
-        "$repo_root/.ci/openssl35.sh" >&2 || echo "OpenSSL 3.5 setup failed; its checks will fail" >&2
-    fi
+    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)" || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
 fi
+[[ -x "$OPENSSL" ]] || { echo "openssl not found: $OPENSSL" >&2; exit 2; }
 set_="${SET:-SLH-DSA-SHA2-128f}"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-git.XXXXXX")"
