@@ -7,8 +7,7 @@
 #   SPHINCS_BIN   default target/release/sphincs
 # Environment:
 #   OPENSSL       openssl >= 3.5 (default: the wrapper .ci/openssl35.sh
-#                 makes, set up when missing); without one the OpenSSL checks
-#                 are counted as failures
+#                 makes, set up when missing; exit 2 when it cannot be)
 #   SET           parameter set (default SLH-DSA-SHA2-128f)
 #   KEEP=1        keep the scratch directory
 #
