@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# Tests of the OpenSSL provider (sphincs.so, crates/openssl-provider) against
+# one openssl binary: run it once with /usr/bin/openssl (3.0) and once with
+# OpenSSL 3.5 (the wrapper made by .ci/openssl35.sh).
+#
+# Usage: tests/interop/provider.sh [OPENSSL]
+# Environment:
+#   OPENSSL       the openssl to test (when no argument); default `openssl`
+#   PROVIDER_DIR  a directory holding sphincs.so; default: scripts/install-provider
+#                 NO_BUILD=1 of target/release into a scratch prefix
+#   SPHINCS_BIN   our CLI; default target/release/sphincs
+#   SETS          parameter sets (default: all 12)
+#   KEEP=1        keep the scratch directory
+#
+# Checks, per set: genpkey through the provider; PEM/DER round trips with
+# `openssl pkey` byte-identical to the CLI's encodings of the same key;
+# pkeyutl sign/verify with and without a context string (both the one-shot
+# digest-sign path, -rawin, and the plain sign path); a deterministic
+# signature equal to the CLI's and, on 3.5, to the built-in SLH-DSA's; keys
+# and signatures crossing between provider, CLI and built-in; tampered
+# signatures and messages rejected. Then: proof that the provider (not 3.5's
+# built-in) answered, and bad input rejected with a reason on the error queue.
+# Ends with "N passed, N failed"; exits 1 on any failure, 2 on setup errors.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OPENSSL="${1:-${OPENSSL:-openssl}}"
+command -v "$OPENSSL" >/dev/null || { echo "no openssl: $OPENSSL" >&2; exit 2; }
+OPENSSL="$(command -v "$OPENSSL")"
+sphincs="${SPHINCS_BIN:-$repo_root/target/release/sphincs}"
+[[ -x "$sphincs" ]] || { echo "sphincs CLI not found: $sphincs (cargo build --release -p sphincs-cli)" >&2; exit 2; }
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-provider.XXXXXX")"
+if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
+
+if [[ -z "${PROVIDER_DIR:-}" ]]; then
+    NO_BUILD=1 "$repo_root/scripts/install-provider" "$work/prefix" >/dev/null ||
+        { echo "install-provider failed (cargo build --release -p sphincs-openssl-provider first)" >&2; exit 2; }
+    PROVIDER_DIR="$work/prefix/lib/ossl-modules"
+fi
+
+version="$("$OPENSSL" version)"
+echo "openssl: $version"
+echo "provider: $PROVIDER_DIR/sphincs.so"
+builtin=0
+if grep -q 'SLH-DSA-SHA2-128f' <<<"$("$OPENSSL" list -signature-algorithms 2>/dev/null)"; then builtin=1; fi
+echo "built-in SLH-DSA: $builtin"
+
+# Ours, with the default provider for PEM and the rest; on 3.5 SLH-DSA is
+# routed to ours by the property query.
+P=(-provider-path "$PROVIDER_DIR" -provider sphincs -provider default -propquery '?provider=sphincs')
+# Ours only (plus base for PEM/DER plumbing, which has no signatures).
+ONLY=(-provider-path "$PROVIDER_DIR" -provider sphincs -provider base -propquery 'provider=sphincs')
+ossl() { "$OPENSSL" "$@"; }
+# The built-in (3.5): our provider not loaded.
+builtin_ossl() { "$OPENSSL" "$@"; }
+
+passed=0
+failed=0
+cur=""
+last=ok
+ok() { passed=$((passed + 1)); last=ok; echo "  ok   $cur: $1"; }
+fail() {
+    failed=$((failed + 1)); last=fail
+    echo "  FAIL $cur: $1"
+    [[ -z "${2:-}" ]] || printf '%s\n' "$2" | head -n 15 | sed 's/^/         | /'
+    return 0
+}
+need() { "$@"; [[ $last == ok ]]; }
+# run DESC CMD...: exit status 0 expected.
+run() {
+    local desc="$1"; shift
+    local out rc=0
+    out="$(timeout 300 "$@" 2>&1)" || rc=$?
+    if [[ $rc -eq 0 ]]; then ok "$desc"; else fail "$desc (exit $rc)" "\$ $*"$'\n'"$out"; fi
+    return 0
+}
+# reject DESC PATTERN CMD...: non-zero exit (not a crash: status < 128)
+# and, unless PATTERN is empty, output matching PATTERN (the reason).
+reject() {
+    local desc="$1" pat="$2"; shift 2
+    local out rc=0
+    out="$(timeout 300 "$@" 2>&1)" || rc=$?
+    if [[ $rc -eq 0 ]]; then fail "$desc (accepted)" "\$ $*"$'\n'"$out"; return 0; fi
+    if [[ $rc -ge 124 ]]; then fail "$desc (crash or timeout: exit $rc)" "\$ $*"$'\n'"$out"; return 0; fi
+    if [[ -n "$pat" ]] && ! grep -qiE -- "$pat" <<<"$out"; then
+        fail "$desc (no reason matching /$pat/)" "\$ $*"$'\n'"$out"; return 0
+    fi
+    ok "$desc"
+}
+# same DESC A B: byte-identical files.
+same() {
+    if [[ -f "$2" && -f "$3" ]] && cmp -s "$2" "$3"; then ok "$1"; else
+        fail "$1" "$(ls -l "$2" "$3" 2>&1; cmp "$2" "$3" 2>&1 || true)"; fi
+}
+# grepout DESC PATTERN CMD...: success and output matching PATTERN.
+grepout() {
+    local desc="$1" pat="$2"; shift 2
+    local out rc=0
+    out="$(timeout 300 "$@" 2>&1)" || rc=$?
+    if [[ $rc -eq 0 ]] && grep -qE -- "$pat" <<<"$out"; then ok "$desc"; else
+        fail "$desc (exit $rc)" "\$ $*"$'\n'"$out"; fi
+}
+flip() { # flip IN OUT OFFSET: one bit changed
+    cp "$1" "$2"
+    local byte
+    byte=$(od -An -tu1 -j "$3" -N1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((byte ^ 1) & 255)))" | dd of="$2" bs=1 seek="$3" conv=notrunc status=none
+}
+
+msg="$work/msg.bin"
+{ printf 'provider test message\n\0\1\2\377'; head -c 700 /dev/zero | tr '\0' 'y'; } >"$msg"
+bad_msg="$work/msg.bad"
+flip "$msg" "$bad_msg" 5
+ctx="provider context"
+
+all_sets="SLH-DSA-SHA2-128s SLH-DSA-SHA2-128f SLH-DSA-SHA2-192s SLH-DSA-SHA2-192f
+SLH-DSA-SHA2-256s SLH-DSA-SHA2-256f SLH-DSA-SHAKE-128s SLH-DSA-SHAKE-128f
+SLH-DSA-SHAKE-192s SLH-DSA-SHAKE-192f SLH-DSA-SHAKE-256s SLH-DSA-SHAKE-256f"
+sets="${SETS:-$all_sets}"
+start=$(date +%s)
+
+cur=load
+grepout "provider listed and active" 'sphincs' ossl list -providers "${P[@]}"
+out="$(ossl list -signature-algorithms "${P[@]}" 2>&1 || true)"
+n_ours=0
+for alg in $all_sets; do grep -q "$alg } @ sphincs" <<<"$out" && n_ours=$((n_ours + 1)); done
+if [[ $n_ours -eq 12 ]]; then ok "all 12 signature algorithms listed @ sphincs"; else fail "$n_ours of 12 listed @ sphincs" "$out"; fi
+
+for alg in $sets; do
+    cur="$alg"
+    d="$work/$alg"
+    mkdir -p "$d"
+    echo "== $alg"
+    if ! need run "genpkey (provider)" ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/key.pem"; then continue; fi
+    run "pkey PEM -> DER" ossl pkey "${P[@]}" -in "$d/key.pem" -outform DER -out "$d/key.der"
+    run "pkey DER -> PEM" ossl pkey "${P[@]}" -inform DER -in "$d/key.der" -out "$d/key2.pem"
+    same "PEM -> DER -> PEM round trip" "$d/key.pem" "$d/key2.pem"
+    run "pkey -pubout PEM" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -out "$d/pub.pem"
+    run "pkey -pubout DER" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -outform DER -out "$d/pub.der"
+    run "pkey -pubin DER -> PEM" ossl pkey "${P[@]}" -pubin -inform DER -in "$d/pub.der" -out "$d/pub2.pem"
+    same "SPKI DER -> PEM round trip" "$d/pub.pem" "$d/pub2.pem"
+    run "sphincs pubkey of the provider's key" "$sphincs" pubkey "$d/key.pem" -o "$d/cli_pub.pem"
+    same "CLI public key == provider's -pubout" "$d/pub.pem" "$d/cli_pub.pem"
+    run "pkey -check (root recomputed)" ossl pkey "${P[@]}" -in "$d/key.pem" -check -noout
+    grepout "pkey -text" "$alg Private-Key" ossl pkey "${P[@]}" -in "$d/key.pem" -text -noout
+
+    # Deterministic with a context: provider == CLI (== built-in on 3.5).
+    if need run "pkeyutl -sign -rawin deterministic + context" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" \
+        -in "$msg" -out "$d/det.sig" -pkeyopt deterministic:1 -pkeyopt "context-string:$ctx"; then
+        run "sphincs sign --deterministic --context" "$sphincs" sign -k "$d/key.pem" --deterministic --context "$ctx" -o "$d/cli_det.sig" "$msg"
+        same "deterministic signature == CLI's" "$d/cli_det.sig" "$d/det.sig"
+        run "pkeyutl -verify (context)" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+            -sigfile "$d/det.sig" -pkeyopt "context-string:$ctx"
+        reject "wrong context rejected" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+            -sigfile "$d/det.sig" -pkeyopt "context-string:${ctx}x"
+        reject "missing context rejected" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" -sigfile "$d/det.sig"
+        run "sphincs verify of the provider's signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/det.sig" --context "$ctx" "$msg"
+        if [[ $builtin == 1 ]]; then
+            run "built-in: sign deterministic + context, same key" builtin_ossl pkeyutl -sign -rawin -inkey "$d/key.pem" -in "$msg" \
+                -out "$d/bi_det.sig" -pkeyopt deterministic:1 -pkeyopt "context-string:$ctx"
+            same "deterministic signature == built-in's" "$d/bi_det.sig" "$d/det.sig"
+            run "built-in verifies the provider's signature" builtin_ossl pkeyutl -verify -rawin -pubin -inkey "$d/pub.pem" -in "$msg" \
+                -sigfile "$d/det.sig" -pkeyopt "context-string:$ctx"
+        fi
+    fi
+    # Hedged, no context, through the plain sign path (no -rawin).
+    if need run "pkeyutl -sign (hedged, no context)" ossl pkeyutl -sign "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/h.sig"; then
+        run "pkeyutl -verify" ossl pkeyutl -verify "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" -sigfile "$d/h.sig"
+        run "sphincs verify (no context)" "$sphincs" verify -p "$d/pub.pem" -s "$d/h.sig" "$msg"
+        flip "$d/h.sig" "$d/h.bad" 100
+        reject "tampered signature rejected" "" ossl pkeyutl -verify "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" -sigfile "$d/h.bad"
+        reject "tampered message rejected" "" ossl pkeyutl -verify "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$bad_msg" -sigfile "$d/h.sig"
+    fi
+    # A CLI key and signature into the provider.
+    if need run "sphincs keygen" "$sphincs" keygen -a "$alg" -o "$d/cli_key.pem" --pub "$d/cli_key_pub.pem"; then
+        run "provider re-encodes the CLI key" ossl pkey "${P[@]}" -in "$d/cli_key.pem" -out "$d/cli_key_re.pem"
+        same "re-encoded CLI key identical" "$d/cli_key.pem" "$d/cli_key_re.pem"
+        run "sphincs sign (hedged)" "$sphincs" sign -k "$d/cli_key.pem" -o "$d/cli.sig" "$msg"
+        run "provider verifies the CLI's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/cli_key_pub.pem" -in "$msg" -sigfile "$d/cli.sig"
+    fi
+    # A built-in key into the provider, and back (3.5).
+    if [[ $builtin == 1 ]]; then
+        if need run "built-in genpkey" builtin_ossl genpkey -algorithm "$alg" -out "$d/bi_key.pem"; then
+            run "provider re-encodes the built-in's key" ossl pkey "${P[@]}" -in "$d/bi_key.pem" -out "$d/bi_key_re.pem"
+            same "re-encoded built-in key identical" "$d/bi_key.pem" "$d/bi_key_re.pem"
+            builtin_ossl pkey -in "$d/bi_key.pem" -pubout -out "$d/bi_pub.pem" 2>/dev/null || true
+            run "provider signs with the built-in's key" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/bi_key.pem" -in "$msg" -out "$d/p_bi.sig"
+            run "built-in verifies it" builtin_ossl pkeyutl -verify -rawin -pubin -inkey "$d/bi_pub.pem" -in "$msg" -sigfile "$d/p_bi.sig"
+        fi
+    fi
+done
+
+cur=routing
+alg=SLH-DSA-SHA2-128f
+d="$work/routing"
+mkdir -p "$d"
+# With the default provider absent and provider=sphincs required, only ours
+# can answer: these fail if the provider is not the one doing the work.
+if need run "genpkey with only sphincs (+ base)" ossl genpkey "${ONLY[@]}" -algorithm "$alg" -out "$d/key.pem"; then
+    run "sign with only sphincs" ossl pkeyutl -sign -rawin "${ONLY[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/s.sig"
+    run "verify with only sphincs" ossl pkeyutl -verify -rawin "${ONLY[@]}" -inkey "$d/key.pem" -in "$msg" -sigfile "$d/s.sig"
+fi
+if [[ $builtin == 1 ]]; then
+    grepout "3.5: -propquery ?provider=sphincs lists ours" "$alg } @ sphincs" ossl list -signature-algorithms "${P[@]}"
+fi
+
+cur=bad-input
+d="$work/bad"
+mkdir -p "$d"
+ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/key.pem" 2>/dev/null || true
+ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -out "$d/pub.pem" 2>/dev/null || true
+head -c 255 /dev/zero | tr '\0' 'c' >"$d/ctx255"
+head -c 256 /dev/zero | tr '\0' 'c' >"$d/ctx256"
+run "context of 255 bytes accepted" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/c255.sig" \
+    -pkeyopt "context-string:$(cat "$d/ctx255")"
+reject "context of 256 bytes refused" "at most 255" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/c256.sig" \
+    -pkeyopt "context-string:$(cat "$d/ctx256")"
+ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/ok.sig" 2>/dev/null || true
+head -c 100 "$d/ok.sig" >"$d/short.sig"
+reject "short signature refused with a reason" "signature is 100 bytes" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" \
+    -in "$msg" -sigfile "$d/short.sig"
+{ cat "$d/ok.sig"; printf 'x'; } >"$d/long.sig"
+reject "long signature refused with a reason" "expected 17088" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" \
+    -in "$msg" -sigfile "$d/long.sig"
+reject "unknown parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt no-such-param:1
+reject "wrong-typed parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt deterministic:yes
+reject "message-encoding 2 refused" "message-encoding must be 0" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt message-encoding:2
+reject "seed of the wrong length refused" "seed is 3 bytes" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt hexseed:010203
+head -c 300 /dev/urandom >"$d/garbage.der"
+reject "garbage DER refused" "decoder|unsupported|could not" ossl pkey "${P[@]}" -inform DER -in "$d/garbage.der" -noout
+# A PKCS#8 with our OID and a key 1 byte short: rebuilt by hand.
+ossl pkey "${P[@]}" -in "$d/key.pem" -outform DER -out "$d/key.der" 2>/dev/null || true
+python3 - "$d/key.der" "$d/short_key.der" <<'PY'
+import sys
+der = open(sys.argv[1], "rb").read()
+# PrivateKeyInfo: 30 len 02 01 00 30 0b 06 09 <oid> 04 40 <64 bytes>: drop one key byte.
+key = der[-64:][:-1]
+body = bytes([0x02, 0x01, 0x00]) + der[5:5 + 13] + bytes([0x04, len(key)]) + key
+open(sys.argv[2], "wb").write(bytes([0x30, len(body)]) + body)
+PY
+reject "PKCS#8 with a 63-byte key refused with a reason" "privateKey is 63 bytes" ossl pkey "${P[@]}" -inform DER -in "$d/short_key.der" -noout
+# Deterministic seed: the same seed gives the same key (3.5's hexseed).
+seed=$(printf '%096d' 7)
+run "hexseed keygen" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt "hexseed:$seed" -out "$d/seed1.pem"
+run "hexseed keygen again" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt "hexseed:$seed" -out "$d/seed2.pem"
+same "same seed, same key" "$d/seed1.pem" "$d/seed2.pem"
+if [[ $builtin == 1 ]]; then
+    run "built-in hexseed keygen" builtin_ossl genpkey -algorithm "$alg" -pkeyopt "hexseed:$seed" -out "$d/seed_bi.pem"
+    same "same seed, same key as the built-in" "$d/seed_bi.pem" "$d/seed1.pem"
+fi
+
+echo "time: $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
