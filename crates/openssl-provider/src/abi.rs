@@ -176,9 +176,7 @@ macro_rules! dispatch {
             // SAFETY: a function pointer cast to another function pointer
             // type of the same size; OpenSSL casts it back to `$ty`, the type
             // its id implies, before calling it.
-            func: Some(unsafe {
-                std::mem::transmute::<$ty, unsafe extern "C" fn()>($f as $ty)
-            }),
+            func: Some(unsafe { std::mem::transmute::<$ty, unsafe extern "C" fn()>($f as $ty) }),
         }
     };
 }

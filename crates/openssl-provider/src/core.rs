@@ -130,7 +130,11 @@ impl Core {
             return None;
         }
         // SAFETY: the core's version string is NUL-terminated and static.
-        Some(unsafe { CStr::from_ptr(ptr) }.to_string_lossy().into_owned())
+        Some(
+            unsafe { CStr::from_ptr(ptr) }
+                .to_string_lossy()
+                .into_owned(),
+        )
     }
 
     /// Whether the running OpenSSL is at least `major.minor`.

@@ -40,20 +40,50 @@ extern "C" fn does_selection<const PRIV: bool>(_provctx: *mut c_void, selection:
     if selection == 0 {
         return 1;
     }
-    let want = if PRIV { SELECT_PRIVATE_KEY } else { SELECT_PUBLIC_KEY };
+    let want = if PRIV {
+        SELECT_PRIVATE_KEY
+    } else {
+        SELECT_PUBLIC_KEY
+    };
     (selection & want != 0) as c_int
+}
+
+/// The AlgorithmIdentifier bytes (13: SEQUENCE { OID(9) }) where a
+/// PrivateKeyInfo (after the version) or a SubjectPublicKeyInfo (first)
+/// has it, if the outer SEQUENCE header is well formed.
+fn algorithm_id_of<const PRIV: bool>(der: &[u8]) -> Option<&[u8]> {
+    let rest = match der {
+        [0x30, l, rest @ ..] if *l < 0x80 => rest,
+        [0x30, 0x81, _, rest @ ..] => rest,
+        [0x30, 0x82, _, _, rest @ ..] => rest,
+        _ => return None,
+    };
+    let rest = if PRIV {
+        match rest {
+            [0x02, 0x01, 0x00 | 0x01, rest @ ..] => rest,
+            _ => return None,
+        }
+    } else {
+        rest
+    };
+    rest.get(..13)
 }
 
 /// The key of type `T` in `der`, `Ok(None)` when the input is not a key of
 /// that type (another decoder may take it), `Err` when it names our type
 /// but is malformed.
 fn parse<const T: usize, const PRIV: bool>(der: &[u8]) -> Result<Option<KeyData>, Fail> {
-    // Input that fails to parse is ours to report only when it carries our
-    // type's AlgorithmIdentifier OID (06 09 …); anything else may be
-    // another decoder's.
-    let oid_tlv = &names::get(T).algorithm_id()[2..];
-    let names_us = der.windows(oid_tlv.len()).any(|w| w == oid_tlv);
-    let ours = |e: sphincs::Error| if names_us { Err(Fail::core(e)) } else { Ok(None) };
+    // Input that fails to parse is ours to report only when its
+    // AlgorithmIdentifier is our type's, where this structure puts it;
+    // anything else may be another decoder's.
+    let names_us = algorithm_id_of::<PRIV>(der) == Some(&names::get(T).algorithm_id()[..]);
+    let ours = |e: sphincs::Error| {
+        if names_us {
+            Err(Fail::core(e))
+        } else {
+            Ok(None)
+        }
+    };
     let (alg, mode, sk, pk) = if PRIV {
         match decode_private_key(der) {
             Ok(d) => (d.algorithm, d.mode, Some(d.secret), d.public),
@@ -81,7 +111,10 @@ fn parse<const T: usize, const PRIV: bool>(der: &[u8]) -> Result<Option<KeyData>
             ));
         }
     }
-    Ok(Some(KeyData { ty: T, material: Some(Arc::new(m)) }))
+    Ok(Some(KeyData {
+        ty: T,
+        material: Some(Arc::new(m)),
+    }))
 }
 
 extern "C" fn decode<const T: usize, const PRIV: bool>(
@@ -97,7 +130,8 @@ extern "C" fn decode<const T: usize, const PRIV: bool>(
         if selection != 0 && does_selection::<PRIV>(std::ptr::null_mut(), selection) == 0 {
             return Ok(1);
         }
-        let core = crate::core::get().ok_or_else(|| Fail::new(Reason::Internal, "provider not initialised"))?;
+        let core = crate::core::get()
+            .ok_or_else(|| Fail::new(Reason::Internal, "provider not initialised"))?;
         let der = zeroize::Zeroizing::new(
             core.read_all(cin, INPUT_CAP)
                 .map_err(|e| Fail::new(Reason::BadEncoding, e))?,
@@ -113,12 +147,36 @@ extern "C" fn decode<const T: usize, const PRIV: bool>(
         let mut slot: *mut KeyData = Box::into_raw(Box::new(kd));
         let mut object_type: c_int = OBJECT_PKEY;
         let name = names::get(T).name.as_ptr() as *mut c_char;
-        let structure: &'static std::ffi::CStr = if PRIV { c"PrivateKeyInfo" } else { c"SubjectPublicKeyInfo" };
+        let structure: &'static std::ffi::CStr = if PRIV {
+            c"PrivateKeyInfo"
+        } else {
+            c"SubjectPublicKeyInfo"
+        };
         let out = [
-            params::build(c"type", PARAM_INTEGER, &mut object_type as *mut c_int as *mut c_void, std::mem::size_of::<c_int>()),
-            params::build(c"data-type", PARAM_UTF8_STRING, name as *mut c_void, names::get(T).name.as_bytes().len()),
-            params::build(c"data-structure", PARAM_UTF8_STRING, structure.as_ptr() as *mut c_void, structure.to_bytes().len()),
-            params::build(c"reference", PARAM_OCTET_STRING, &mut slot as *mut *mut KeyData as *mut c_void, std::mem::size_of::<*mut KeyData>()),
+            params::build(
+                c"type",
+                PARAM_INTEGER,
+                &mut object_type as *mut c_int as *mut c_void,
+                std::mem::size_of::<c_int>(),
+            ),
+            params::build(
+                c"data-type",
+                PARAM_UTF8_STRING,
+                name as *mut c_void,
+                names::get(T).name.as_bytes().len(),
+            ),
+            params::build(
+                c"data-structure",
+                PARAM_UTF8_STRING,
+                structure.as_ptr() as *mut c_void,
+                structure.to_bytes().len(),
+            ),
+            params::build(
+                c"reference",
+                PARAM_OCTET_STRING,
+                &mut slot as *mut *mut KeyData as *mut c_void,
+                std::mem::size_of::<*mut KeyData>(),
+            ),
             params::END,
         ];
         // SAFETY: `out` and everything it points at live across the call; the
@@ -137,7 +195,15 @@ pub fn dispatch<const T: usize, const PRIV: bool>() -> Vec<Dispatch> {
     type New = extern "C" fn(*mut c_void) -> *mut c_void;
     type Free = extern "C" fn(*mut c_void);
     type Does = extern "C" fn(*mut c_void, c_int) -> c_int;
-    type Decode = extern "C" fn(*mut c_void, *mut c_void, c_int, Option<Callback>, *mut c_void, *const c_void, *mut c_void) -> c_int;
+    type Decode = extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        c_int,
+        Option<Callback>,
+        *mut c_void,
+        *const c_void,
+        *mut c_void,
+    ) -> c_int;
     vec![
         crate::dispatch!(CODER_NEWCTX, newctx, New),
         crate::dispatch!(CODER_FREECTX, freectx, Free),

@@ -23,7 +23,13 @@ pub enum Form {
 }
 
 impl Form {
-    pub const ALL: [Form; 5] = [Form::PrivDer, Form::PrivPem, Form::PubDer, Form::PubPem, Form::Text];
+    pub const ALL: [Form; 5] = [
+        Form::PrivDer,
+        Form::PrivPem,
+        Form::PubDer,
+        Form::PubPem,
+        Form::Text,
+    ];
 
     /// The property string the host selects encoders by.
     pub fn properties(self) -> &'static std::ffi::CStr {
@@ -133,8 +139,9 @@ extern "C" fn encode<const F: u8>(
             .as_ref()
             .ok_or_else(|| Fail::new(Reason::MissingKey, "no key to encode"))?;
         let private = || {
-            m.sk.as_ref()
-                .ok_or_else(|| Fail::new(Reason::MissingKey, "the key has no private half to encode"))
+            m.sk.as_ref().ok_or_else(|| {
+                Fail::new(Reason::MissingKey, "the key has no private half to encode")
+            })
         };
         let refuse_cipher = || {
             if c.cipher {
@@ -173,7 +180,8 @@ extern "C" fn encode<const F: u8>(
                 t.into_bytes()
             }
         };
-        let core = crate::core::get().ok_or_else(|| Fail::new(Reason::Internal, "provider not initialised"))?;
+        let core = crate::core::get()
+            .ok_or_else(|| Fail::new(Reason::Internal, "provider not initialised"))?;
         let ok = core.write_all(out, &bytes);
         // Wipe our copy of anything that held a private key.
         let mut bytes = bytes;
@@ -181,7 +189,10 @@ extern "C" fn encode<const F: u8>(
         if ok {
             Ok(1)
         } else {
-            Err(Fail::new(Reason::Internal, "writing the encoded key failed"))
+            Err(Fail::new(
+                Reason::Internal,
+                "writing the encoded key failed",
+            ))
         }
     })
 }
@@ -193,7 +204,15 @@ pub fn dispatch<const F: u8>() -> Vec<Dispatch> {
     type SetParams = extern "C" fn(*mut c_void, *const Param) -> c_int;
     type Settable = extern "C" fn(*mut c_void) -> *const Param;
     type Does = extern "C" fn(*mut c_void, c_int) -> c_int;
-    type Encode = extern "C" fn(*mut c_void, *mut c_void, *const c_void, *const Param, c_int, *const c_void, *mut c_void) -> c_int;
+    type Encode = extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        *const c_void,
+        *const Param,
+        c_int,
+        *const c_void,
+        *mut c_void,
+    ) -> c_int;
     vec![
         crate::dispatch!(CODER_NEWCTX, newctx, New),
         crate::dispatch!(CODER_FREECTX, freectx, Free),

@@ -107,7 +107,11 @@ pub fn guard<T>(func: &str, fallback: T, body: impl FnOnce() -> Result<T, Fail>)
             fallback
         }
         Err(_) => {
-            Fail::new(Reason::Internal, "a panic was caught at the provider boundary").raise(func);
+            Fail::new(
+                Reason::Internal,
+                "a panic was caught at the provider boundary",
+            )
+            .raise(func);
             fallback
         }
     }

@@ -14,7 +14,9 @@ use zeroize::Zeroizing;
 use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
 use crate::names::{self, KeyType};
-use crate::params::{self, describe, each, get_octets, key_of, locate, set_int, set_octets, set_utf8};
+use crate::params::{
+    self, describe, each, get_octets, key_of, locate, set_int, set_octets, set_utf8,
+};
 
 /// Key material; shared (read-only) with every signature context using it.
 pub struct Material {
@@ -49,14 +51,22 @@ pub unsafe fn keydata<'a>(p: *const c_void) -> Result<&'a KeyData, Fail> {
 /// Builds key material of type `ty` from raw parts, checking lengths as
 /// OpenSSL 3.5 does: `priv` 4n (SK.seed‖SK.prf‖PK.seed‖PK.root) or 2n
 /// followed by `pub` 2n; `pub` alone 2n.
-pub fn material_from_raw(ty: &KeyType, sk: Option<&[u8]>, pk: Option<&[u8]>) -> Result<Material, Fail> {
+pub fn material_from_raw(
+    ty: &KeyType,
+    sk: Option<&[u8]>,
+    pk: Option<&[u8]>,
+) -> Result<Material, Fail> {
     let n = ty.n();
     let name = ty.name_str();
     if let Some(pk) = pk {
         if pk.len() != 2 * n {
             return Err(Fail::new(
                 Reason::InvalidKey,
-                format!("{name} public key is {} bytes; expected {}", pk.len(), 2 * n),
+                format!(
+                    "{name} public key is {} bytes; expected {}",
+                    pk.len(),
+                    2 * n
+                ),
             ));
         }
     }
@@ -97,7 +107,9 @@ pub fn material_from_raw(ty: &KeyType, sk: Option<&[u8]>, pk: Option<&[u8]>) -> 
             Ok(Material { sk: Some(sk), pk })
         }
         None => {
-            let pk = pk.ok_or_else(|| Fail::new(Reason::MissingKey, format!("{name}: no key material given")))?;
+            let pk = pk.ok_or_else(|| {
+                Fail::new(Reason::MissingKey, format!("{name}: no key material given"))
+            })?;
             let pk = AnyVerifyingKey::from_bytes(ty.any(), pk)?.with_mode(ty.mode())?;
             Ok(Material { sk: None, pk })
         }
@@ -109,7 +121,12 @@ fn boxed(kd: KeyData) -> *mut c_void {
 }
 
 extern "C" fn new<const T: usize>(_provctx: *mut c_void) -> *mut c_void {
-    guard("keymgmt_new", std::ptr::null_mut(), || Ok(boxed(KeyData { ty: T, material: None })))
+    guard("keymgmt_new", std::ptr::null_mut(), || {
+        Ok(boxed(KeyData {
+            ty: T,
+            material: None,
+        }))
+    })
 }
 
 extern "C" fn free(kd: *mut c_void) {
@@ -129,7 +146,10 @@ extern "C" fn dup(kd: *const c_void, selection: c_int) -> *mut c_void {
         let k = unsafe { keydata(kd) }?;
         let material = match &k.material {
             Some(m) if selection & SELECT_PRIVATE_KEY == 0 && m.sk.is_some() => {
-                Some(Arc::new(Material { sk: None, pk: m.pk.clone() }))
+                Some(Arc::new(Material {
+                    sk: None,
+                    pk: m.pk.clone(),
+                }))
             }
             m => m.clone(),
         };
@@ -223,8 +243,16 @@ extern "C" fn import(kd: *mut c_void, selection: c_int, params: *const Param) ->
         // SAFETY: a live keydata of ours that the host lets us fill.
         let k = unsafe { &mut *(kd as *mut KeyData) };
         let (sk, pk) = raw_parts(params)?;
-        let sk = if selection & SELECT_PRIVATE_KEY != 0 { sk } else { None };
-        let pk = if selection & SELECT_KEYPAIR != 0 { pk } else { None };
+        let sk = if selection & SELECT_PRIVATE_KEY != 0 {
+            sk
+        } else {
+            None
+        };
+        let pk = if selection & SELECT_KEYPAIR != 0 {
+            pk
+        } else {
+            None
+        };
         if sk.is_none() && pk.is_none() {
             return Err(Fail::new(
                 Reason::MissingKey,
@@ -246,22 +274,40 @@ extern "C" fn import_types(_selection: c_int) -> *const Param {
     KEY_TYPES.0.as_ptr()
 }
 
-extern "C" fn export(kd: *mut c_void, selection: c_int, cb: Option<Callback>, arg: *mut c_void) -> c_int {
+extern "C" fn export(
+    kd: *mut c_void,
+    selection: c_int,
+    cb: Option<Callback>,
+    arg: *mut c_void,
+) -> c_int {
     guard("keymgmt_export", 0, || {
         // SAFETY: a live keydata of ours.
         let k = unsafe { keydata(kd) }?;
         let cb = cb.ok_or_else(|| Fail::new(Reason::BadParameter, "no export callback"))?;
-        let m = k.material.as_ref().ok_or_else(|| Fail::new(Reason::MissingKey, "no key to export"))?;
+        let m = k
+            .material
+            .as_ref()
+            .ok_or_else(|| Fail::new(Reason::MissingKey, "no key to export"))?;
         let mut pk = m.pk.to_bytes();
         let mut sk = Zeroizing::new(Vec::new());
         let mut out = Vec::new();
         if selection & SELECT_PUBLIC_KEY != 0 || selection & SELECT_KEYPAIR != 0 {
-            out.push(params::build(c"pub", PARAM_OCTET_STRING, pk.as_mut_ptr() as *mut c_void, pk.len()));
+            out.push(params::build(
+                c"pub",
+                PARAM_OCTET_STRING,
+                pk.as_mut_ptr() as *mut c_void,
+                pk.len(),
+            ));
         }
         if selection & SELECT_PRIVATE_KEY != 0 {
             if let Some(s) = &m.sk {
                 sk = s.to_bytes();
-                out.push(params::build(c"priv", PARAM_OCTET_STRING, sk.as_mut_ptr() as *mut c_void, sk.len()));
+                out.push(params::build(
+                    c"priv",
+                    PARAM_OCTET_STRING,
+                    sk.as_mut_ptr() as *mut c_void,
+                    sk.len(),
+                ));
             }
         }
         out.push(params::END);
@@ -354,10 +400,17 @@ fn gen_apply(g: &mut GenCtx, params: *const Param) -> Result<(), Fail> {
     Ok(())
 }
 
-extern "C" fn gen_init<const T: usize>(_provctx: *mut c_void, selection: c_int, params: *const Param) -> *mut c_void {
+extern "C" fn gen_init<const T: usize>(
+    _provctx: *mut c_void,
+    selection: c_int,
+    params: *const Param,
+) -> *mut c_void {
     guard("keymgmt_gen_init", std::ptr::null_mut(), || {
         if selection & SELECT_KEYPAIR == 0 {
-            return Err(Fail::new(Reason::NotSupported, "SLH-DSA has no domain parameters to generate"));
+            return Err(Fail::new(
+                Reason::NotSupported,
+                "SLH-DSA has no domain parameters to generate",
+            ));
         }
         let mut g = GenCtx { ty: T, seed: None };
         gen_apply(&mut g, params)?;
@@ -422,7 +475,10 @@ extern "C" fn gen_cleanup(g: *mut c_void) {
 extern "C" fn load(reference: *const c_void, size: usize) -> *mut c_void {
     guard("keymgmt_load", std::ptr::null_mut(), || {
         if reference.is_null() || size != std::mem::size_of::<*mut KeyData>() {
-            return Err(Fail::new(Reason::BadParameter, "not a key reference of this provider"));
+            return Err(Fail::new(
+                Reason::BadParameter,
+                "not a key reference of this provider",
+            ));
         }
         // SAFETY: our decoder passed the address of its `*mut KeyData` slot,
         // which stays valid during the callback that leads here.
@@ -465,7 +521,11 @@ pub fn dispatch<const T: usize>() -> Vec<Dispatch> {
         crate::dispatch!(KEYMGMT_GETTABLE_PARAMS, gettable_params, Gettable),
         crate::dispatch!(KEYMGMT_GEN_INIT, gen_init::<T>, GenInit),
         crate::dispatch!(KEYMGMT_GEN_SET_PARAMS, gen_set_params, GenSet),
-        crate::dispatch!(KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params, GenSettable),
+        crate::dispatch!(
+            KEYMGMT_GEN_SETTABLE_PARAMS,
+            gen_settable_params,
+            GenSettable
+        ),
         crate::dispatch!(KEYMGMT_GEN, generate, Gen),
         crate::dispatch!(KEYMGMT_GEN_CLEANUP, gen_cleanup, Free),
         crate::dispatch!(KEYMGMT_LOAD, load, Load),

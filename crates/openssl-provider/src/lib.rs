@@ -136,7 +136,12 @@ fn build(core: &core::Core) -> Tables {
             dpub[i],
         ));
     }
-    for v in [&mut t.keymgmt, &mut t.signature, &mut t.encoder, &mut t.decoder] {
+    for v in [
+        &mut t.keymgmt,
+        &mut t.signature,
+        &mut t.encoder,
+        &mut t.decoder,
+    ] {
         v.push(END_ALGORITHM);
     }
     type Teardown = extern "C" fn(*mut c_void);
@@ -144,7 +149,8 @@ fn build(core: &core::Core) -> Tables {
     type GetParams = extern "C" fn(*mut c_void, *mut Param) -> c_int;
     type Query = extern "C" fn(*mut c_void, c_int, *mut c_int) -> *const Algorithm;
     type Reasons = extern "C" fn(*mut c_void) -> *const Item;
-    type Caps = extern "C" fn(*mut c_void, *const std::ffi::c_char, Option<Callback>, *mut c_void) -> c_int;
+    type Caps =
+        extern "C" fn(*mut c_void, *const std::ffi::c_char, Option<Callback>, *mut c_void) -> c_int;
     t.provider = vec![
         dispatch!(PROVIDER_TEARDOWN, teardown, Teardown),
         dispatch!(PROVIDER_GETTABLE_PARAMS, gettable_params, Gettable),
@@ -187,10 +193,11 @@ extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
 
 extern "C" fn get_params(_provctx: *mut c_void, p: *mut Param) -> c_int {
     guard("provider_get_params", 0, || {
-        const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-            Ok(s) => s,
-            Err(_) => c"0",
-        };
+        const VERSION: &CStr =
+            match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+                Ok(s) => s,
+                Err(_) => c"0",
+            };
         // SAFETY (each locate): the host's writable parameter array.
         unsafe {
             if let Some(x) = params::locate(p, "name") {
@@ -210,7 +217,11 @@ extern "C" fn get_params(_provctx: *mut c_void, p: *mut Param) -> c_int {
     })
 }
 
-extern "C" fn query_operation(_provctx: *mut c_void, op: c_int, no_cache: *mut c_int) -> *const Algorithm {
+extern "C" fn query_operation(
+    _provctx: *mut c_void,
+    op: c_int,
+    no_cache: *mut c_int,
+) -> *const Algorithm {
     guard("provider_query_operation", std::ptr::null(), || {
         if !no_cache.is_null() {
             // SAFETY: the host's int slot.

@@ -98,7 +98,11 @@ pub fn all() -> &'static [KeyType] {
             // OpenSSL 3.5 knows these OIDs as objects `SLH-DSA-…-WITH-…`
             // but has no key type of that name; ours begins `HASH-`.
             let name = format!("HASH-SLH-DSA-{set}-WITH-{ph_name}");
-            let sn = format!("id-hash-slh-dsa-{}-with-{}", set.to_ascii_lowercase(), ph_name.to_ascii_lowercase());
+            let sn = format!(
+                "id-hash-slh-dsa-{}-with-{}",
+                set.to_ascii_lowercase(),
+                ph_name.to_ascii_lowercase()
+            );
             let oid = alg.hash_oid().expect("FIPS 205 sets have OIDs");
             v.push(KeyType {
                 alg,

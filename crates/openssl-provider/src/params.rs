@@ -70,25 +70,44 @@ fn wrong_type(p: &Param, want: &str) -> Fail {
     )
 }
 
-/// An integer parameter (signed or unsigned, 4 or 8 bytes).
+/// An integer parameter, signed or unsigned, of 1 to 8 bytes in native
+/// byte order (`OSSL_PARAM_allocate_from_text` sizes a number from the
+/// text, so `-pkeyopt deterministic:1` arrives as one byte).
 pub fn get_int(p: &Param) -> Result<i64, Fail> {
     if p.data.is_null() || !matches!(p.data_type, PARAM_INTEGER | PARAM_UNSIGNED_INTEGER) {
         return Err(wrong_type(p, "an integer"));
     }
-    let signed = p.data_type == PARAM_INTEGER;
-    // SAFETY: `data` points to `data_size` bytes (OSSL_PARAM's contract); we
-    // read exactly that many, unaligned.
-    let v = unsafe {
-        match p.data_size {
-            4 if signed => i64::from((p.data as *const i32).read_unaligned()),
-            4 => i64::from((p.data as *const u32).read_unaligned()),
-            8 if signed => (p.data as *const i64).read_unaligned(),
-            8 => i64::try_from((p.data as *const u64).read_unaligned())
-                .map_err(|_| wrong_type(p, "an integer below 2^63"))?,
-            _ => return Err(wrong_type(p, "a 4- or 8-byte integer")),
+    if p.data_size == 0 || p.data_size > 8 {
+        return Err(wrong_type(p, "an integer of 1 to 8 bytes"));
+    }
+    let mut buf = [0u8; 8];
+    // SAFETY: `data` points to `data_size` (1..=8) readable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(p.data as *const u8, p.data_size) };
+    let n = bytes.len();
+    let negative = p.data_type == PARAM_INTEGER
+        && if cfg!(target_endian = "little") {
+            bytes[n - 1] & 0x80 != 0
+        } else {
+            bytes[0] & 0x80 != 0
+        };
+    if negative {
+        buf = [0xff; 8];
+    }
+    if cfg!(target_endian = "little") {
+        buf[..n].copy_from_slice(bytes);
+        let v = i64::from_le_bytes(buf);
+        if p.data_type == PARAM_UNSIGNED_INTEGER && n == 8 && v < 0 {
+            return Err(wrong_type(p, "an integer below 2^63"));
         }
-    };
-    Ok(v)
+        Ok(v)
+    } else {
+        buf[8 - n..].copy_from_slice(bytes);
+        let v = i64::from_be_bytes(buf);
+        if p.data_type == PARAM_UNSIGNED_INTEGER && n == 8 && v < 0 {
+            return Err(wrong_type(p, "an integer below 2^63"));
+        }
+        Ok(v)
+    }
 }
 
 /// An octet-string parameter's bytes (borrowed for the call).
@@ -216,7 +235,8 @@ pub const fn describe(key: &'static CStr, data_type: c_uint) -> Param {
         key: key.as_ptr(),
         data_type,
         data: std::ptr::null_mut(),
-        data_size: 0,
+        // An int, as OSSL_PARAM_int(key, NULL) describes it; strings: any size.
+        data_size: if data_type == PARAM_INTEGER { 4 } else { 0 },
         return_size: PARAM_UNMODIFIED,
     }
 }

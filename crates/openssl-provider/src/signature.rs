@@ -65,7 +65,10 @@ unsafe fn input<'a>(ptr: *const c_uchar, len: usize) -> Result<&'a [u8], Fail> {
         return Ok(&[]);
     }
     if ptr.is_null() || len > isize::MAX as usize {
-        return Err(Fail::new(Reason::BadParameter, "NULL buffer with a non-zero length"));
+        return Err(Fail::new(
+            Reason::BadParameter,
+            "NULL buffer with a non-zero length",
+        ));
     }
     // SAFETY: the caller's promise.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
@@ -115,7 +118,10 @@ fn apply(c: &mut SigCtx, params: *const Param) -> Result<(), Fail> {
                 if v.len() > 255 {
                     return Err(Fail::new(
                         Reason::BadParameter,
-                        format!("context-string is {} bytes; FIPS 205 allows at most 255", v.len()),
+                        format!(
+                            "context-string is {} bytes; FIPS 205 allows at most 255",
+                            v.len()
+                        ),
                     ));
                 }
                 c.context = v.to_vec();
@@ -123,14 +129,20 @@ fn apply(c: &mut SigCtx, params: *const Param) -> Result<(), Fail> {
             "deterministic" => c.deterministic = get_int(p)? != 0,
             "test-entropy" => {
                 let v = get_octets(p)?;
-                c.entropy = if v.is_empty() { None } else { Some(Zeroizing::new(v.to_vec())) };
+                c.entropy = if v.is_empty() {
+                    None
+                } else {
+                    Some(Zeroizing::new(v.to_vec()))
+                };
             }
             "message-encoding" => {
                 let v = get_int(p)?;
                 if v != 0 && v != 1 {
                     return Err(Fail::new(
                         Reason::BadParameter,
-                        format!("message-encoding must be 0 (raw M') or 1 (FIPS 205 external); got {v}"),
+                        format!(
+                            "message-encoding must be 0 (raw M') or 1 (FIPS 205 external); got {v}"
+                        ),
                     ));
                 }
                 c.encoding = v;
@@ -142,7 +154,13 @@ fn apply(c: &mut SigCtx, params: *const Param) -> Result<(), Fail> {
     Ok(())
 }
 
-fn init(c: *mut c_void, key: *mut c_void, params: *const Param, op: Op, check_type: bool) -> Result<c_int, Fail> {
+fn init(
+    c: *mut c_void,
+    key: *mut c_void,
+    params: *const Param,
+    op: Op,
+    check_type: bool,
+) -> Result<c_int, Fail> {
     // SAFETY: a live SigCtx of ours.
     let c = unsafe { ctx(c) }?;
     if !key.is_null() {
@@ -202,7 +220,10 @@ impl SigCtx {
 
     fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Fail> {
         if self.op != Op::Sign {
-            return Err(Fail::new(Reason::BadParameter, "context not initialised for signing"));
+            return Err(Fail::new(
+                Reason::BadParameter,
+                "context not initialised for signing",
+            ));
         }
         let sk = self
             .material()?
@@ -215,9 +236,12 @@ impl SigCtx {
             (None, false) => Randomness::Hedged,
         };
         if self.encoding == 0 {
-            let fips = sk
-                .as_slh_dsa()
-                .ok_or_else(|| Fail::new(Reason::NotSupported, "raw message encoding needs an SLH-DSA key"))?;
+            let fips = sk.as_slh_dsa().ok_or_else(|| {
+                Fail::new(
+                    Reason::NotSupported,
+                    "raw message encoding needs an SLH-DSA key",
+                )
+            })?;
             let n = fips.algorithm().params().n;
             let mut fresh = Zeroizing::new(vec![0u8; n]);
             let addrnd: Option<&[u8]> = match randomness {
@@ -252,20 +276,30 @@ impl SigCtx {
     /// even a candidate signature (wrong length, no key).
     fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<bool, Fail> {
         if self.op != Op::Verify {
-            return Err(Fail::new(Reason::BadParameter, "context not initialised for verifying"));
+            return Err(Fail::new(
+                Reason::BadParameter,
+                "context not initialised for verifying",
+            ));
         }
         let pk = &self.material()?.pk;
         let alg = pk.algorithm();
         if sig.len() != alg.signature_len() {
             return Err(Fail::new(
                 Reason::InvalidSignature,
-                format!("{alg} signature is {} bytes; expected {}", sig.len(), alg.signature_len()),
+                format!(
+                    "{alg} signature is {} bytes; expected {}",
+                    sig.len(),
+                    alg.signature_len()
+                ),
             ));
         }
         if self.encoding == 0 {
-            let fips = pk
-                .as_slh_dsa()
-                .ok_or_else(|| Fail::new(Reason::NotSupported, "raw message encoding needs an SLH-DSA key"))?;
+            let fips = pk.as_slh_dsa().ok_or_else(|| {
+                Fail::new(
+                    Reason::NotSupported,
+                    "raw message encoding needs an SLH-DSA key",
+                )
+            })?;
             return Ok(fips.verify_internal(msg, sig));
         }
         match pk.verify(msg, sig, &self.context, None) {
@@ -277,9 +311,18 @@ impl SigCtx {
 }
 
 /// Writes a signature into the host's buffer (or only its size when `out` is NULL).
-fn emit(c: &SigCtx, out: *mut c_uchar, outlen: *mut usize, outsize: usize, msg: &[u8]) -> Result<c_int, Fail> {
+fn emit(
+    c: &SigCtx,
+    out: *mut c_uchar,
+    outlen: *mut usize,
+    outsize: usize,
+    msg: &[u8],
+) -> Result<c_int, Fail> {
     if outlen.is_null() {
-        return Err(Fail::new(Reason::BadParameter, "NULL signature length pointer"));
+        return Err(Fail::new(
+            Reason::BadParameter,
+            "NULL signature length pointer",
+        ));
     }
     let len = c.material()?.pk.algorithm().signature_len();
     if out.is_null() {
@@ -303,36 +346,61 @@ fn emit(c: &SigCtx, out: *mut c_uchar, outlen: *mut usize, outsize: usize, msg: 
 }
 
 extern "C" fn sign_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_sign_init", 0, || init(c, key, params, Op::Sign, false))
+    guard("signature_sign_init", 0, || {
+        init(c, key, params, Op::Sign, false)
+    })
 }
 
 extern "C" fn verify_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_verify_init", 0, || init(c, key, params, Op::Verify, false))
+    guard("signature_verify_init", 0, || {
+        init(c, key, params, Op::Verify, false)
+    })
 }
 
 extern "C" fn sign_message_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_sign_message_init", 0, || init(c, key, params, Op::Sign, true))
+    guard("signature_sign_message_init", 0, || {
+        init(c, key, params, Op::Sign, true)
+    })
 }
 
 extern "C" fn verify_message_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_verify_message_init", 0, || init(c, key, params, Op::Verify, true))
+    guard("signature_verify_message_init", 0, || {
+        init(c, key, params, Op::Verify, true)
+    })
 }
 
-extern "C" fn digest_sign_init(c: *mut c_void, md: *const c_char, key: *mut c_void, params: *const Param) -> c_int {
+extern "C" fn digest_sign_init(
+    c: *mut c_void,
+    md: *const c_char,
+    key: *mut c_void,
+    params: *const Param,
+) -> c_int {
     guard("signature_digest_sign_init", 0, || {
         no_digest(md)?;
         init(c, key, params, Op::Sign, false)
     })
 }
 
-extern "C" fn digest_verify_init(c: *mut c_void, md: *const c_char, key: *mut c_void, params: *const Param) -> c_int {
+extern "C" fn digest_verify_init(
+    c: *mut c_void,
+    md: *const c_char,
+    key: *mut c_void,
+    params: *const Param,
+) -> c_int {
     guard("signature_digest_verify_init", 0, || {
         no_digest(md)?;
         init(c, key, params, Op::Verify, false)
     })
 }
 
-extern "C" fn sign(c: *mut c_void, sig: *mut c_uchar, siglen: *mut usize, sigsize: usize, tbs: *const c_uchar, tbslen: usize) -> c_int {
+extern "C" fn sign(
+    c: *mut c_void,
+    sig: *mut c_uchar,
+    siglen: *mut usize,
+    sigsize: usize,
+    tbs: *const c_uchar,
+    tbslen: usize,
+) -> c_int {
     guard("signature_sign", 0, || {
         // SAFETY: a live SigCtx; `tbs` is the host's input buffer of `tbslen` bytes.
         let (c, msg) = unsafe { (ctx(c)?, input(tbs, tbslen)?) };
@@ -340,7 +408,13 @@ extern "C" fn sign(c: *mut c_void, sig: *mut c_uchar, siglen: *mut usize, sigsiz
     })
 }
 
-extern "C" fn verify(c: *mut c_void, sig: *const c_uchar, siglen: usize, tbs: *const c_uchar, tbslen: usize) -> c_int {
+extern "C" fn verify(
+    c: *mut c_void,
+    sig: *const c_uchar,
+    siglen: usize,
+    tbs: *const c_uchar,
+    tbslen: usize,
+) -> c_int {
     guard("signature_verify", 0, || {
         // SAFETY: a live SigCtx; the host's buffers of the given lengths.
         let (c, sig, msg) = unsafe { (ctx(c)?, input(sig, siglen)?, input(tbs, tbslen)?) };
@@ -363,7 +437,12 @@ extern "C" fn update(c: *mut c_void, data: *const c_uchar, len: usize) -> c_int 
     })
 }
 
-extern "C" fn sign_final(c: *mut c_void, sig: *mut c_uchar, siglen: *mut usize, sigsize: usize) -> c_int {
+extern "C" fn sign_final(
+    c: *mut c_void,
+    sig: *mut c_uchar,
+    siglen: *mut usize,
+    sigsize: usize,
+) -> c_int {
     guard("signature_sign_final", 0, || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
@@ -389,10 +468,12 @@ extern "C" fn verify_message_final(c: *mut c_void) -> c_int {
     guard("signature_verify_message_final", 0, || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
-        let sig = c
-            .signature
-            .take()
-            .ok_or_else(|| Fail::new(Reason::BadParameter, "no 'signature' parameter set before verify_message_final"))?;
+        let sig = c.signature.take().ok_or_else(|| {
+            Fail::new(
+                Reason::BadParameter,
+                "no 'signature' parameter set before verify_message_final",
+            )
+        })?;
         let msg = std::mem::take(&mut c.buffer);
         Ok(c.verify(&msg, &sig)? as c_int)
     })
@@ -410,7 +491,8 @@ extern "C" fn get_ctx_params(c: *mut c_void, params: *mut Param) -> c_int {
     })
 }
 
-static GETTABLE: Shared<[Param; 2]> = Shared([describe(c"algorithm-id", PARAM_OCTET_STRING), params::END]);
+static GETTABLE: Shared<[Param; 2]> =
+    Shared([describe(c"algorithm-id", PARAM_OCTET_STRING), params::END]);
 
 static SETTABLE: Shared<[Param; 6]> = Shared([
     describe(c"context-string", PARAM_OCTET_STRING),
@@ -458,7 +540,8 @@ pub fn dispatch<const T: usize>(message_api: bool) -> Vec<Dispatch> {
     type Dup = extern "C" fn(*mut c_void) -> *mut c_void;
     type Init = extern "C" fn(*mut c_void, *mut c_void, *const Param) -> c_int;
     type DInit = extern "C" fn(*mut c_void, *const c_char, *mut c_void, *const Param) -> c_int;
-    type Sign = extern "C" fn(*mut c_void, *mut c_uchar, *mut usize, usize, *const c_uchar, usize) -> c_int;
+    type Sign =
+        extern "C" fn(*mut c_void, *mut c_uchar, *mut usize, usize, *const c_uchar, usize) -> c_int;
     type Verify = extern "C" fn(*mut c_void, *const c_uchar, usize, *const c_uchar, usize) -> c_int;
     type Update = extern "C" fn(*mut c_void, *const c_uchar, usize) -> c_int;
     type SignFinal = extern "C" fn(*mut c_void, *mut c_uchar, *mut usize, usize) -> c_int;
@@ -497,7 +580,11 @@ pub fn dispatch<const T: usize>(message_api: bool) -> Vec<Dispatch> {
             crate::dispatch!(SIGNATURE_SIGN_MESSAGE_FINAL, sign_final, SignFinal),
             crate::dispatch!(SIGNATURE_VERIFY_MESSAGE_INIT, verify_message_init, Init),
             crate::dispatch!(SIGNATURE_VERIFY_MESSAGE_UPDATE, update, Update),
-            crate::dispatch!(SIGNATURE_VERIFY_MESSAGE_FINAL, verify_message_final, MsgVerifyFinal),
+            crate::dispatch!(
+                SIGNATURE_VERIFY_MESSAGE_FINAL,
+                verify_message_final,
+                MsgVerifyFinal
+            ),
         ]);
     }
     v.push(DISPATCH_END);
