@@ -165,12 +165,14 @@ fn build(core: &core::Core) -> Tables {
 
 /// Below 3.5 OpenSSL does not know the SLH-DSA OIDs: register them, and
 /// each as a signature algorithm of its own key type with no digest, so
-/// that X.509 and CMS find our keys by OID. 3.5 knows the pure ones.
+/// that X.509 finds our keys by OID. 3.5 knows all 24 OIDs already (the
+/// HashSLH-DSA ones under its own object names, which are not ours), and
+/// registering again would only queue errors.
 fn register_oids(core: &core::Core) {
+    if core.at_least(3, 5) {
+        return;
+    }
     for ty in names::all() {
-        if !ty.hash && core.at_least(3, 5) {
-            continue;
-        }
         if core.obj_create(&ty.oid, &ty.sn, &ty.name) {
             core.obj_add_sigid(&ty.name, c"", &ty.name);
         }
