@@ -258,6 +258,55 @@ if [[ $builtin == 1 ]]; then
     same "same seed, same key as the built-in" "$d/seed_bi.pem" "$d/seed1.pem"
 fi
 
+cur=threads
+# Eight threads signing and verifying through one EVP_PKEY (linked to the
+# system libcrypto, whatever OPENSSL is).
+if command -v gcc >/dev/null && [[ -f /usr/include/openssl/provider.h ]]; then
+    if need run "compile provider_threads.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+        "$repo_root/tests/interop/provider_threads.c" -o "$work/provider_threads" -lcrypto -lpthread; then
+        grepout "8 threads agree with one thread" "threads: ok" "$work/provider_threads" "$PROVIDER_DIR" SLH-DSA-SHAKE-128f
+    fi
+else
+    fail "no gcc or OpenSSL headers for the thread test"
+fi
+
+cur=x509
+alg=SLH-DSA-SHA2-128f
+d="$work/x509"
+mkdir -p "$d"
+ca_ext=(-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign")
+printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$d/ca.ext"
+printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$d/leaf.ext"
+for who in root inter leaf; do ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/$who.key" 2>/dev/null || true; done
+if need run "req -x509 (self-signed root)" ossl req "${P[@]}" -x509 -new -key "$d/root.key" -subj /CN=provider-root \
+    -days 30 "${ca_ext[@]}" -out "$d/root.pem"; then
+    run "req -new (intermediate CSR)" ossl req "${P[@]}" -new -key "$d/inter.key" -subj /CN=provider-inter -out "$d/inter.csr"
+    run "req -verify (CSR signature)" ossl req "${P[@]}" -verify -in "$d/inter.csr" -noout
+    run "x509 -req: root issues the intermediate" ossl x509 "${P[@]}" -req -in "$d/inter.csr" -CA "$d/root.pem" -CAkey "$d/root.key" \
+        -CAcreateserial -days 30 -extfile "$d/ca.ext" -out "$d/inter.pem"
+    run "req -new (leaf CSR)" ossl req "${P[@]}" -new -key "$d/leaf.key" -subj /CN=localhost -out "$d/leaf.csr"
+    run "x509 -req: intermediate issues the leaf" ossl x509 "${P[@]}" -req -in "$d/leaf.csr" -CA "$d/inter.pem" -CAkey "$d/inter.key" \
+        -CAcreateserial -days 30 -extfile "$d/leaf.ext" -out "$d/leaf.pem"
+    grepout "openssl verify: two-level chain" "leaf.pem: OK" ossl verify "${P[@]}" -CAfile "$d/root.pem" -untrusted "$d/inter.pem" "$d/leaf.pem"
+    ossl x509 -in "$d/leaf.pem" -outform DER -out "$d/leaf.der" 2>/dev/null || true
+    sz=$(wc -c <"$d/leaf.der")
+    flip "$d/leaf.der" "$d/leaf_bad.der" $((sz - 40))
+    reject "openssl verify: tampered leaf signature" "" ossl verify "${P[@]}" -CAfile "$d/root.pem" -untrusted "$d/inter.pem" "$d/leaf_bad.der"
+    run "sphincs cert verify: the provider's root" "$sphincs" cert verify "$d/root.pem"
+    run "sphincs cert verify: the provider's intermediate" "$sphincs" cert verify --issuer "$d/root.pem" "$d/inter.pem"
+    run "sphincs cert verify: the provider's leaf" "$sphincs" cert verify --issuer "$d/inter.pem" "$d/leaf.pem"
+    if [[ $builtin == 1 ]]; then
+        grepout "3.5 built-in verifies the provider's chain" "leaf.pem: OK" builtin_ossl verify -CAfile "$d/root.pem" -untrusted "$d/inter.pem" "$d/leaf.pem"
+    fi
+fi
+if need run "sphincs keygen + cert self-signed --ca" sh -c '"$0" keygen -a "$1" -o "$2/cli.key" --pub "$2/cli.pub" -q &&
+    "$0" cert self-signed -k "$2/cli.key" --subject "CN=cli-root" --ca -o "$2/cli_root.pem" -q' "$sphincs" "$alg" "$d"; then
+    grepout "openssl (provider) verifies the CLI's certificate" "cli_root.pem: OK" ossl verify "${P[@]}" -CAfile "$d/cli_root.pem" "$d/cli_root.pem"
+    run "provider signs a leaf under the CLI's CA" ossl x509 "${P[@]}" -req -in "$d/leaf.csr" -CA "$d/cli_root.pem" -CAkey "$d/cli.key" \
+        -CAcreateserial -days 30 -extfile "$d/leaf.ext" -out "$d/leaf_cli.pem"
+    run "sphincs cert verify: that leaf" "$sphincs" cert verify --issuer "$d/cli_root.pem" "$d/leaf_cli.pem"
+fi
+
 echo "time: $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
