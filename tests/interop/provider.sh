@@ -307,6 +307,28 @@ if need run "sphincs keygen + cert self-signed --ca" sh -c '"$0" keygen -a "$1" 
     run "sphincs cert verify: that leaf" "$sphincs" cert verify --issuer "$d/cli_root.pem" "$d/leaf_cli.pem"
 fi
 
+cur=tls
+# TLS 1.3 with an SLH-DSA certificate chain (3.5: TLS-SIGALG capability).
+# Everything bounded: the server accepts one connection and is killed at
+# the end in any case; each side runs under a time limit.
+if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
+    port=$((20000 + RANDOM % 20000))
+    timeout 60 "$OPENSSL" s_server "${P[@]}" -accept "127.0.0.1:$port" -cert "$d/leaf.pem" -key "$d/leaf.key" \
+        -cert_chain "$d/inter.pem" -tls1_3 -naccept 1 < <(sleep 50) >"$d/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 50); do grep -q ACCEPT "$d/server.log" 2>/dev/null && break; sleep 0.2; done
+    out="$(timeout 30 "$OPENSSL" s_client "${P[@]}" -connect "127.0.0.1:$port" -servername localhost -tls1_3 \
+        -CAfile "$d/root.pem" -verify_return_error -verify_hostname localhost < /dev/null 2>&1)" || true
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    if grep -q "Peer signature type: slhdsa_sha2_128f" <<<"$out" && grep -q "Verify return code: 0 (ok)" <<<"$out" &&
+        grep -q "TLSv1.3" <<<"$out"; then
+        ok "handshake over 127.0.0.1: TLS 1.3, slhdsa_sha2_128f (0x0912), chain verified"
+    else
+        fail "TLS 1.3 handshake" "$out"$'\n'"$(cat "$d/server.log")"
+    fi
+fi
+
 echo "time: $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

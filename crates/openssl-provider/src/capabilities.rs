@@ -54,6 +54,7 @@ fn utf8(key: &'static CStr, s: &CStr) -> Param {
 }
 
 /// `get_capabilities`: "TLS-SIGALG" on 3.5+; nothing else.
+/// (ret 1 on success, as for every other capability query.)
 pub extern "C" fn get(
     _provctx: *mut c_void,
     name: *const c_char,
@@ -67,8 +68,11 @@ pub extern "C" fn get(
         // SAFETY: a NUL-terminated capability name from the host.
         let name = unsafe { CStr::from_ptr(name) };
         let new_enough = crate::core::get().is_some_and(|c| c.at_least(3, 5));
+        // A capability we have nothing to report for (TLS-GROUP, or
+        // TLS-SIGALG before 3.5) is success with no callbacks: libssl fails
+        // SSL_CTX_new if a provider answers 0 here.
         if name != c"TLS-SIGALG" || !new_enough {
-            return Ok(0);
+            return Ok(1);
         }
         for s in sigalgs() {
             let ty = names::get(s.ty);
