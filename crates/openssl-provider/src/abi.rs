@@ -173,10 +173,13 @@ macro_rules! dispatch {
     ($id:expr, $f:expr, $ty:ty) => {
         $crate::abi::Dispatch {
             id: $id,
-            // SAFETY: a function pointer cast to another function pointer
-            // type of the same size; OpenSSL casts it back to `$ty`, the type
-            // its id implies, before calling it.
-            func: Some(unsafe { std::mem::transmute::<$ty, unsafe extern "C" fn()>($f as $ty) }),
+            func: Some({
+                let typed: $ty = $f;
+                // SAFETY: a function pointer cast to another function pointer
+                // type of the same size; OpenSSL casts it back to `$ty`, the
+                // type its id implies, before calling it.
+                unsafe { std::mem::transmute::<$ty, unsafe extern "C" fn()>(typed) }
+            }),
         }
     };
 }

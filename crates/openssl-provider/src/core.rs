@@ -79,14 +79,30 @@ pub unsafe fn init(handle: *const c_void, input: *const Dispatch) -> &'static Co
             unsafe {
                 use std::mem::transmute as t;
                 match entry.id {
-                    CORE_GET_PARAMS => core.get_params = Some(t::<_, GetParams>(f)),
-                    CORE_NEW_ERROR => core.new_error = Some(t::<_, NewError>(f)),
-                    CORE_SET_ERROR_DEBUG => core.set_error_debug = Some(t::<_, SetErrorDebug>(f)),
-                    CORE_VSET_ERROR => core.vset_error = Some(t::<_, VsetError>(f)),
-                    CORE_OBJ_CREATE => core.obj_create = Some(t::<_, ObjCreate>(f)),
-                    CORE_OBJ_ADD_SIGID => core.obj_add_sigid = Some(t::<_, ObjAddSigid>(f)),
-                    BIO_READ_EX => core.bio_read_ex = Some(t::<_, BioReadEx>(f)),
-                    BIO_WRITE_EX => core.bio_write_ex = Some(t::<_, BioWriteEx>(f)),
+                    CORE_GET_PARAMS => {
+                        core.get_params = Some(t::<unsafe extern "C" fn(), GetParams>(f))
+                    }
+                    CORE_NEW_ERROR => {
+                        core.new_error = Some(t::<unsafe extern "C" fn(), NewError>(f))
+                    }
+                    CORE_SET_ERROR_DEBUG => {
+                        core.set_error_debug = Some(t::<unsafe extern "C" fn(), SetErrorDebug>(f))
+                    }
+                    CORE_VSET_ERROR => {
+                        core.vset_error = Some(t::<unsafe extern "C" fn(), VsetError>(f))
+                    }
+                    CORE_OBJ_CREATE => {
+                        core.obj_create = Some(t::<unsafe extern "C" fn(), ObjCreate>(f))
+                    }
+                    CORE_OBJ_ADD_SIGID => {
+                        core.obj_add_sigid = Some(t::<unsafe extern "C" fn(), ObjAddSigid>(f))
+                    }
+                    BIO_READ_EX => {
+                        core.bio_read_ex = Some(t::<unsafe extern "C" fn(), BioReadEx>(f))
+                    }
+                    BIO_WRITE_EX => {
+                        core.bio_write_ex = Some(t::<unsafe extern "C" fn(), BioWriteEx>(f))
+                    }
                     _ => {}
                 }
             }

@@ -221,7 +221,10 @@ extern "C" fn validate(kd: *const c_void, selection: c_int, _checktype: c_int) -
 }
 
 /// `priv` / `pub` as the host's parameters carry them.
-fn raw_parts<'a>(params: *const Param) -> Result<(Option<&'a [u8]>, Option<&'a [u8]>), Fail> {
+/// The optional `priv` and `pub` octet strings of a parameter array.
+type RawParts<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
+fn raw_parts<'a>(params: *const Param) -> Result<RawParts<'a>, Fail> {
     let (mut sk, mut pk) = (None, None);
     // SAFETY: the host's parameter array, valid for this call (the slices
     // borrowed from it are used only within the call).
@@ -341,7 +344,7 @@ extern "C" fn get_params(kd: *mut c_void, params: *mut Param) -> c_int {
         let k = unsafe { keydata(kd) }?;
         let ty = k.key_type();
         let alg = ty.any();
-        // SAFETY (each locate): the host's writable parameter array for this call.
+        // SAFETY: every `locate` reads the host's writable parameter array for this call.
         unsafe {
             if let Some(p) = locate(params, "bits") {
                 set_int(p, 8 * alg.public_key_len() as i64)?;
@@ -480,9 +483,9 @@ extern "C" fn load(reference: *const c_void, size: usize) -> *mut c_void {
                 "not a key reference of this provider",
             ));
         }
+        let slot = reference as *mut *mut KeyData;
         // SAFETY: our decoder passed the address of its `*mut KeyData` slot,
         // which stays valid during the callback that leads here.
-        let slot = reference as *mut *mut KeyData;
         let kd = unsafe { std::ptr::replace(slot, std::ptr::null_mut()) };
         Ok(kd as *mut c_void)
     })

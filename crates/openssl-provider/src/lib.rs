@@ -200,7 +200,7 @@ extern "C" fn get_params(_provctx: *mut c_void, p: *mut Param) -> c_int {
                 Ok(s) => s,
                 Err(_) => c"0",
             };
-        // SAFETY (each locate): the host's writable parameter array.
+        // SAFETY: every `locate` reads the host's writable parameter array.
         unsafe {
             if let Some(x) = params::locate(p, "name") {
                 params::set_utf8(x, c"sphincs: SLH-DSA (FIPS 205) provider")?;
