@@ -24,6 +24,12 @@ mod names;
 mod params;
 mod signature;
 
+/// Entry points for the cargo-fuzz target (fuzz/fuzz_targets/provider_decoder.rs).
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::decoder::fuzz_decoders;
+}
+
 use std::ffi::{c_int, c_void, CStr};
 use std::sync::OnceLock;
 
