@@ -258,6 +258,30 @@ if [[ $builtin == 1 ]]; then
     same "same seed, same key as the built-in" "$d/seed_bi.pem" "$d/seed1.pem"
 fi
 
+cur=hash-slh-dsa
+# RFC 9909 HashSLH-DSA key types (ours; OpenSSL has none): the OID .36
+# (SHA2-128f with SHA-256) and signatures the CLI accepts and makes.
+d="$work/hash"
+mkdir -p "$d"
+halg=HASH-SLH-DSA-SHA2-128f-WITH-SHA256
+if need run "genpkey $halg" ossl genpkey "${P[@]}" -algorithm "$halg" -out "$d/key.pem"; then
+    grepout "PKCS#8 under OID 2.16.840.1.101.3.4.3.36" '2\.16\.840\.1\.101\.3\.4\.3\.36|SLH-DSA-SHA2-128f-WITH-SHA256' ossl asn1parse -in "$d/key.pem"
+    run "sphincs pubkey of it" "$sphincs" pubkey "$d/key.pem" -o "$d/pub.pem"
+    if need run "pkeyutl -sign (context)" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/p.sig" -pkeyopt "context-string:$ctx"; then
+        run "sphincs verify: HashSLH-DSA signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "$ctx" "$msg"
+        reject "sphincs verify: wrong context" "" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "${ctx}x" "$msg"
+    fi
+    if need run "sphincs sign with the HashSLH-DSA key" "$sphincs" sign -k "$d/key.pem" --context "$ctx" -o "$d/s.sig" "$msg"; then
+        run "pkeyutl -verify the CLI's HashSLH-DSA signature" ossl pkeyutl -verify -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" \
+            -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+    fi
+    # (3.5 names the HashSLH-DSA OIDs with object names of its own, which are
+    # not our key types' names, so it does not hand their SPKI to us.)
+    if [[ $builtin == 0 ]]; then
+        run "3.0: SPKI of a HashSLH-DSA key read back" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -noout
+    fi
+fi
+
 cur=threads
 # Eight threads signing and verifying through one EVP_PKEY (linked to the
 # system libcrypto, whatever OPENSSL is).
