@@ -294,6 +294,25 @@ else
     fail "no gcc or OpenSSL headers for the thread test"
 fi
 
+cur=message-api
+# The 3.4+ message API (EVP_PKEY_sign_message_*), streamed in pieces,
+# against the libcrypto of the OpenSSL under test (for .ci/openssl35.sh's
+# wrapper: its loader and library path).
+if [[ -x "$work/provider_threads" ]] && need run "compile provider_message.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+    "$repo_root/tests/interop/provider_message.c" -o "$work/provider_message" -lcrypto -ldl; then
+    runner=()
+    loader="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\1/p" "$OPENSSL" 2>/dev/null || true)"
+    libdir="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\2/p" "$OPENSSL" 2>/dev/null || true)"
+    [[ -n "$loader" ]] && runner=("$loader" --library-path "$libdir")
+    if [[ $builtin == 1 ]]; then
+        grepout "sign/verify_message_* streamed == one-shot, tamper and wrong set refused" "message API: ok" \
+            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
+    else
+        grepout "message API absent before 3.4, and the test says so" "message API: absent" \
+            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
+    fi
+fi
+
 cur=x509
 alg=SLH-DSA-SHA2-128f
 d="$work/x509"
