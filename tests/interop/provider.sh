@@ -248,6 +248,50 @@ body = bytes([0x02, 0x01, 0x00]) + der[5:5 + 13] + bytes([0x04, len(key)]) + key
 open(sys.argv[2], "wb").write(bytes([0x30, len(body)]) + body)
 PY
 reject "PKCS#8 with a 63-byte key refused" "privateKey is 63 bytes|unsupported" ossl pkey "${P[@]}" -inform DER -in "$d/short_key.der" -noout
+# SPKI with a public key one byte short.
+ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -outform DER -out "$d/pub.der" 2>/dev/null || true
+python3 - "$d/pub.der" "$d/short_pub.der" <<'PY'
+import sys
+der = open(sys.argv[1], "rb").read()
+# SubjectPublicKeyInfo: 30 len 30 0b 06 09 <oid> 03 21 00 <32 bytes>: drop one key byte.
+key = der[-32:][:-1]
+body = der[2:2 + 13] + bytes([0x03, len(key) + 1, 0x00]) + key
+open(sys.argv[2], "wb").write(bytes([0x30, len(body)]) + body)
+PY
+reject "SPKI with a 31-byte key refused" "public key|unsupported|decoder" ossl pkey "${P[@]}" -pubin -inform DER -in "$d/short_pub.der" -noout
+# Encrypted PKCS#8: OpenSSL's PBES2 over our PrivateKeyInfo, and never a
+# clear key when a cipher was asked of our encoder.
+printf 'correct horse\n' >"$d/pass"
+rm -f "$d/enc_genpkey.pem"
+reject "genpkey -aes-256-cbc refused (never written in the clear)" "unencrypted only" ossl genpkey "${P[@]}" -algorithm "$alg" \
+    -aes-256-cbc -pass "file:$d/pass" -out "$d/enc_genpkey.pem"
+if [[ -s "$d/enc_genpkey.pem" ]] && grep -q "BEGIN PRIVATE KEY" "$d/enc_genpkey.pem"; then fail "a clear key was written"; else ok "no clear key written"; fi
+if need run "pkcs8 -topk8 -v2 aes-256-cbc (OpenSSL's PBES2)" ossl pkcs8 "${P[@]}" -topk8 -v2 aes-256-cbc -in "$d/key.pem" \
+    -passout "file:$d/pass" -out "$d/enc.pem"; then
+    run "pkey -passin decrypts it" ossl pkey "${P[@]}" -in "$d/enc.pem" -passin "file:$d/pass" -out "$d/dec.pem"
+    same "decrypted key identical" "$d/key.pem" "$d/dec.pem"
+    reject "wrong passphrase refused" "" ossl pkey "${P[@]}" -in "$d/enc.pem" -passin pass:wrong -noout
+    run "sphincs reads the encrypted key" "$sphincs" pubkey --passphrase-file "$d/pass" "$d/enc.pem" -o "$d/enc_pub.pem"
+fi
+if [[ $builtin == 1 ]]; then
+    # test-entropy (given opt_rand) and message-encoding 0 (FIPS 205's
+    # internal interface): the provider's signatures equal the built-in's.
+    ent=$(printf '%032d' 5)
+    run "provider: test-entropy" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/ent.sig" \
+        -pkeyopt "hextest-entropy:$ent" -pkeyopt "context-string:$ctx"
+    run "built-in: test-entropy" builtin_ossl pkeyutl -sign -rawin -inkey "$d/key.pem" -in "$msg" -out "$d/ent_bi.sig" \
+        -pkeyopt "hextest-entropy:$ent" -pkeyopt "context-string:$ctx"
+    same "test-entropy signature == built-in's" "$d/ent_bi.sig" "$d/ent.sig"
+    run "provider: message-encoding 0, deterministic" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" \
+        -out "$d/raw.sig" -pkeyopt message-encoding:0 -pkeyopt deterministic:1
+    run "built-in: message-encoding 0, deterministic" builtin_ossl pkeyutl -sign -rawin -inkey "$d/key.pem" -in "$msg" \
+        -out "$d/raw_bi.sig" -pkeyopt message-encoding:0 -pkeyopt deterministic:1
+    same "message-encoding 0 signature == built-in's" "$d/raw_bi.sig" "$d/raw.sig"
+    run "built-in verifies it (message-encoding 0)" builtin_ossl pkeyutl -verify -rawin -inkey "$d/key.pem" -in "$msg" \
+        -sigfile "$d/raw.sig" -pkeyopt message-encoding:0
+fi
+reject "test-entropy of the wrong length refused" "randomness|entropy|bytes" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" \
+    -in "$msg" -out "$d/x.sig" -pkeyopt hextest-entropy:0102
 # Deterministic seed: the same seed gives the same key (3.5's hexseed).
 seed=$(printf '%096d' 7)
 run "hexseed keygen" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt "hexseed:$seed" -out "$d/seed1.pem"
