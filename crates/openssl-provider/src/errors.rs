@@ -2,7 +2,10 @@
 //! strings (`get_reason_strings`), the error upcalls that put them on
 //! OpenSSL's error queue, and [`guard`], which every entry point runs its
 //! body through so that neither an error nor a panic escapes as anything
-//! but a return value and a queued reason.
+//! but a return value and a queued reason. The few entry points outside
+//! `guard` only return a pointer to a static table (`*_types`, `gettable_*`,
+//! `settable_*`), do integer tests (`does_selection`) or nothing
+//! (`teardown`): none of them can panic.
 
 use std::ffi::{c_int, c_uint, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};

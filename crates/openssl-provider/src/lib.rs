@@ -250,7 +250,9 @@ extern "C" fn query_operation(
 }
 
 extern "C" fn reason_strings(_provctx: *mut c_void) -> *const Item {
-    errors::reason_strings().as_ptr()
+    guard("provider_get_reason_strings", std::ptr::null(), || {
+        Ok(errors::reason_strings().as_ptr())
+    })
 }
 
 /// The provider's entry point, called by OpenSSL when it loads `sphincs.so`.

@@ -521,15 +521,17 @@ extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
 
 extern "C" fn query_key_types<const T: usize>() -> *const *const c_char {
     static TYPES: std::sync::OnceLock<Shared<Vec<[*const c_char; 2]>>> = std::sync::OnceLock::new();
-    let t = TYPES.get_or_init(|| {
-        Shared(
-            names::all()
-                .iter()
-                .map(|k| [names::leak(&k.name).as_ptr(), std::ptr::null()])
-                .collect(),
-        )
-    });
-    t.0[T].as_ptr()
+    guard("signature_query_key_types", std::ptr::null(), || {
+        let t = TYPES.get_or_init(|| {
+            Shared(
+                names::all()
+                    .iter()
+                    .map(|k| [names::leak(&k.name).as_ptr(), std::ptr::null()])
+                    .collect(),
+            )
+        });
+        Ok(t.0[T].as_ptr())
+    })
 }
 
 /// The dispatch table of key type `T`; the message API only where the
