@@ -195,6 +195,9 @@ for alg in $sets; do
             run "provider re-encodes the built-in's key" ossl pkey "${P[@]}" -in "$d/bi_key.pem" -out "$d/bi_key_re.pem"
             same "re-encoded built-in key identical" "$d/bi_key.pem" "$d/bi_key_re.pem"
             builtin_ossl pkey -in "$d/bi_key.pem" -pubout -out "$d/bi_pub.pem" 2>/dev/null || true
+            ossl pkey "${P[@]}" -in "$d/bi_key.pem" -text -noout >"$d/text_p.txt" 2>&1
+            builtin_ossl pkey -in "$d/bi_key.pem" -text -noout >"$d/text_bi.txt" 2>&1
+            same "pkey -text identical to the built-in's" "$d/text_bi.txt" "$d/text_p.txt"
             run "provider signs with the built-in's key" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/bi_key.pem" -in "$msg" -out "$d/p_bi.sig"
             run "built-in verifies it" builtin_ossl pkeyutl -verify -rawin -pubin -inkey "$d/bi_pub.pem" -in "$msg" -sigfile "$d/p_bi.sig"
         fi

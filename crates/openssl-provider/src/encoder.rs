@@ -102,14 +102,16 @@ extern "C" fn does_selection<const F: u8>(_provctx: *mut c_void, selection: c_in
     does::<F>(selection) as c_int
 }
 
-/// `OpenSSL`-style hex dump: 15 bytes a line, colon-separated, indented 4.
+/// OpenSSL's hex dump layout: 15 bytes a line, indented 4, every byte but
+/// the last followed by a colon.
 fn hex_block(out: &mut String, label: &str, bytes: &[u8]) {
     let _ = writeln!(out, "{label}:");
-    for chunk in bytes.chunks(15) {
+    let last = bytes.len().saturating_sub(1);
+    for (line, chunk) in bytes.chunks(15).enumerate() {
         out.push_str("    ");
         for (i, b) in chunk.iter().enumerate() {
             let _ = write!(out, "{b:02x}");
-            if i + 1 < chunk.len() {
+            if line * 15 + i != last {
                 out.push(':');
             }
         }
