@@ -30,8 +30,14 @@ prefix="$root/target/c-prefix"
 rm -rf "$out"
 mkdir -p "$out"
 
-scripts/install-c "$prefix"
-cargo build --release -p sphincs-cli
+# The library and the CLI as scripts/test-all built them (SPHINCS_PREBUILT=1),
+# or built here.
+if [[ "${SPHINCS_PREBUILT:-0}" == 1 ]]; then
+    NO_BUILD=1 scripts/install-c "$prefix"
+else
+    scripts/install-c "$prefix"
+    cargo build --release -p sphincs-cli
+fi
 cli="$root/target/release/sphincs"
 
 if ! pkg-config --exists libcrypto; then

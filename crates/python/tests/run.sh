@@ -14,7 +14,8 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -r crates/python/requirements-test.txt
-cargo build --release -p sphincs-cli
+# The CLI, unless scripts/test-all has built it already (SPHINCS_PREBUILT=1).
+[[ "${SPHINCS_PREBUILT:-0}" == 1 ]] || cargo build --release -p sphincs-cli
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/python
 cd crates/python
 "$venv/bin/ruff" check --no-cache .
