@@ -541,6 +541,8 @@ fn messages_that_are_not_regular_files() {
 /// digest is all it needs): 128 MiB through a pipe in a few MiB of memory
 /// (7.7 MiB peak run alone, as for 1 MiB).
 #[test]
+// The child is reaped by wait4 (wait_exit_and_peak_rss), which std's Child cannot do itself.
+#[allow(clippy::zombie_processes)]
 fn cms_sign_detached_streams_standard_input() {
     use std::io::Write;
     let s = Scratch::new("robust-cms-pipe");

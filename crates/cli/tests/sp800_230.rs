@@ -79,6 +79,7 @@ fn keygen_sign_verify_and_the_tree_cache() {
     // /dev/zero never end: neither is opened as a cache, at once.
     let tree = s.path("k.key.tree");
     std::fs::remove_file(&tree).unwrap();
+    std::fs::remove_file(s.path("x.sig")).unwrap();
     let made = std::process::Command::new("mkfifo")
         .arg(&tree)
         .status()
