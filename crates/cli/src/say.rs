@@ -32,7 +32,7 @@ pub fn status(text: &str) -> Result<(), CliError> {
 /// `\x1b`, `\"`, `\\`, bytes that are not UTF-8 as `\xNN`, and the Unicode
 /// controls that reorder text as `\u{202e}`), as `git` quotes paths. A name
 /// can then neither start a line of its own nor drive the terminal.
-pub fn name(path: impl AsRef<std::path::Path>) -> String {
+pub fn name(path: &(impl AsRef<std::path::Path> + ?Sized)) -> String {
     use std::os::unix::ffi::OsStrExt;
     let bytes = path.as_ref().as_os_str().as_bytes();
     let reorders = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
