@@ -143,17 +143,17 @@ EOF
     expect 0 "$set: sphincs cms sign --detached --pem" "$sphincs" cms sign -k ca.key --cert ca.pem --detached --pem "$work/content.bin" -o det.pem
     expect 0 "$set: openssl cms -verify our detached SignedData" ossl cms -verify -binary -inform PEM -in det.pem -content "$work/content.bin" -CAfile ca.pem -out /dev/null
     expect_fail "$set: openssl cms -verify refuses other content" ossl cms -verify -binary -inform PEM -in det.pem -content "$work/short.txt" -CAfile ca.pem -out /dev/null
-    expect 1 "$set: sphincs cms verify refuses other content" "$sphincs" cms verify --content "$work/short.txt" det.pem
+    expect 1 "$set: sphincs cms verify refuses other content" "$sphincs" cms verify --signature-only --content "$work/short.txt" det.pem
 
     # --- CMS: OpenSSL → ours ---
     for dg in $(digests_for "$set"); do
         md="$(ossl_md "$dg")"
         expect 0 "$set: openssl cms -sign -md $md" ossl cms -sign -binary -md "$md" -nodetach -in "$work/content.bin" -signer ca.pem -inkey ca.key -outform DER -out "o-$dg.der"
-        expect 0 "$set: sphincs cms verify OpenSSL SignedData ($md)" "$sphincs" cms verify "o-$dg.der"
+        expect 0 "$set: sphincs cms verify OpenSSL SignedData ($md)" "$sphincs" cms verify --signature-only "o-$dg.der"
     done
     md="$(ossl_md "$(digests_for "$set" | cut -d' ' -f2)")"
     expect 0 "$set: openssl cms -sign detached" ossl cms -sign -binary -md "$md" -in "$work/content.bin" -signer o-ca.pem -inkey o.key -outform PEM -out o-det.pem
-    expect 0 "$set: sphincs cms verify OpenSSL detached SignedData" "$sphincs" cms verify --content "$work/content.bin" o-det.pem
+    expect 0 "$set: sphincs cms verify OpenSSL detached SignedData" "$sphincs" cms verify --signature-only --content "$work/content.bin" o-det.pem
     cd "$work" || exit 2
 done
 

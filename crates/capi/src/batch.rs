@@ -57,8 +57,8 @@ unsafe fn item<'a>(it: &'a sphincs_verify_item) -> Res<AnyVerifyItem<'a>> {
 
 /// Verifies `count` signatures over up to `threads` threads (0 = every core,
 /// 1 = the calling thread) and writes one status per item to `results`
-/// (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
-/// item's own error (a wrong length, a NULL pointer in the item, an oversize
+/// (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE` (a
+/// signature of the wrong length too), or the item's own error (a NULL pointer in the item, an oversize
 /// context), exactly what `sphincs_verify` says for it alone. Returns
 /// `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
 /// any is not, or an error for the call itself (NULL `items` or `results`).
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn sphincs_verify_batch(
         }
         let t = crate::ffi::threads(threads);
         for (r, i) in verify_batch(&good, t).into_iter().zip(good_at) {
-            out[i] = r.map_or_else(sphincs_status::from, |()| SPHINCS_OK);
+            out[i] = r.map_or_else(crate::status::verification, |()| SPHINCS_OK);
         }
         // SAFETY: `results` holds `count` writable statuses by the API contract.
         unsafe { core::ptr::copy_nonoverlapping(out.as_ptr(), results, count) };

@@ -131,9 +131,12 @@ pub unsafe extern "C" fn sphincs_secret_key_import(
 /// nor signing rebuilds the key's 2^21–2^22-leaf tree. The cache is checked
 /// (set, key, checksum): a cache that does not belong to this key is
 /// `SPHINCS_ERR_ENCODING` and no key is made; fall back to
-/// `sphincs_secret_key_import`, which recomputes the tree. Every signature of
-/// these sets is verified before it is returned, so a wrong secret key gives
-/// `SPHINCS_ERR_FAULT_DETECTED` when signing, never a wrong signature.
+/// `sphincs_secret_key_import`, which recomputes the tree. A secret key whose
+/// SK.seed does not give the cache's nodes (one subtree of 2^7 leaves is
+/// recomputed to see) is `SPHINCS_ERR_KEY_MISMATCH` and no key is made; and
+/// every signature of these sets is verified before it is returned, so a
+/// wrong secret key gives `SPHINCS_ERR_KEY_MISMATCH` when signing, never a
+/// wrong signature.
 /// Other sets keep no tree: `SPHINCS_ERR_UNSUPPORTED`.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_import_with_tree_cache(

@@ -35,7 +35,8 @@ pub(crate) fn verify_source(
     sig: &[u8],
     opts: &VerifyOptions,
 ) -> Res {
-    Ok(pk.0.verify_stream(msg, sig, &opts.context, opts.prehash)?)
+    pk.0.verify_stream(msg, sig, &opts.context, opts.prehash)
+        .map_err(crate::status::verification)
 }
 
 /// Signs `msg` (`msg_len` bytes) with `sk` per `opts` (NULL: defaults),
@@ -75,8 +76,8 @@ pub unsafe extern "C" fn sphincs_sign(
 /// was made with (`context` may be NULL when `context_len` is 0; both must be
 /// empty/`SPHINCS_PREHASH_NONE` for round-3.1 and SPHINCS-256 keys;
 /// `SPHINCS_PREHASH_NONE` verifies in the key's mode). `SPHINCS_OK` if valid,
-/// `SPHINCS_ERR_INVALID_SIGNATURE` if not, `SPHINCS_ERR_INVALID_LENGTH` for a
-/// signature of the wrong length, `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
+/// `SPHINCS_ERR_INVALID_SIGNATURE` if not (a signature of the wrong length
+/// included, as the CLI and Python say), `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
 /// the key's mode forbids.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify(

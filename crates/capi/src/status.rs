@@ -13,7 +13,8 @@ use sphincs_core::Error;
 pub enum sphincs_status {
     /// Success (for a verification: the signature is valid).
     SPHINCS_OK = 0,
-    /// The signature does not verify (or a batch item did not).
+    /// The signature does not verify, or has the wrong length for its set
+    /// (or a batch item did not verify).
     SPHINCS_ERR_INVALID_SIGNATURE = 1,
     /// A required pointer argument was NULL.
     SPHINCS_ERR_NULL_POINTER = 2,
@@ -24,7 +25,9 @@ pub enum sphincs_status {
     SPHINCS_ERR_UNKNOWN_ALGORITHM = 4,
     /// A pre-hash name or `SPHINCS_PREHASH_*` value that does not exist.
     SPHINCS_ERR_UNKNOWN_PREHASH = 5,
-    /// A key, seed, signature or randomness of the wrong length for its set.
+    /// A key, seed, signature buffer or randomness of the wrong length for
+    /// its set (a signature to verify of the wrong length is
+    /// `SPHINCS_ERR_INVALID_SIGNATURE`).
     SPHINCS_ERR_INVALID_LENGTH = 6,
     /// A context string longer than 255 bytes.
     SPHINCS_ERR_CONTEXT_TOO_LONG = 7,
@@ -84,7 +87,7 @@ impl From<Error> for sphincs_status {
             Error::ContextTooLong(_) => SPHINCS_ERR_CONTEXT_TOO_LONG,
             Error::KeyMismatch => SPHINCS_ERR_KEY_MISMATCH,
             Error::InvalidSignature => SPHINCS_ERR_INVALID_SIGNATURE,
-            Error::Encoding(_) => SPHINCS_ERR_ENCODING,
+            Error::Encoding(_) | Error::TreeCache(_) => SPHINCS_ERR_ENCODING,
             Error::Rng(_) => SPHINCS_ERR_RNG,
             Error::Io(_) => SPHINCS_ERR_IO,
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,
@@ -97,6 +100,20 @@ impl From<Error> for sphincs_status {
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
         }
+    }
+}
+
+/// The status of a verification that failed: a signature of the wrong
+/// length is an invalid signature, as the CLI (exit 1) and Python
+/// (`InvalidSignature`) say; other errors as [`From`] maps them.
+pub(crate) fn verification(e: Error) -> sphincs_status {
+    match e {
+        Error::InvalidSignatureLength { .. }
+        | Error::InvalidLength {
+            what: "signature" | "signed message",
+            ..
+        } => SPHINCS_ERR_INVALID_SIGNATURE,
+        e => e.into(),
     }
 }
 

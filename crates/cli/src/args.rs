@@ -29,7 +29,9 @@ pub struct Cli {
     /// --encrypt, key encrypt) from the first line of FILE.
     #[arg(long, global = true, value_name = "FILE")]
     pub passphrase_file: Option<PathBuf>,
-    /// Read the passphrase from the open file descriptor N (first line).
+    /// Read the passphrase from the open file descriptor N: its first line,
+    /// and nothing beyond it (with N = 0 the rest of standard input is the
+    /// message); a descriptor that is standard input's file again is refused.
     #[arg(
         long,
         global = true,

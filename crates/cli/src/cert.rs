@@ -261,7 +261,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     if asked.ca || !asked.options.is_default() {
                         eprintln!(
                             "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
-                            csr.display()
+                            crate::say::name(&csr)
                         );
                     }
                 }
@@ -360,8 +360,9 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
             read_capped(p, Cap::Certificate)
                 .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
                 .and_then(|b| {
-                    cert::parse_certificate(&b)
-                        .map_err(|e| CliError::cannot_check(path, &format!("{}: {e}", p.display())))
+                    cert::parse_certificate(&b).map_err(|e| {
+                        CliError::cannot_check(path, &format!("{}: {e}", crate::say::name(&p)))
+                    })
                 })?,
         ),
         None => None,
@@ -394,10 +395,10 @@ fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
             "invalid: {}: the signature does not verify",
-            path.display()
+            crate::say::name(&path)
         )),
         Error::VerificationFailed(msg) => {
-            CliError::InvalidSignature(format!("invalid: {}: {msg}", path.display()))
+            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::say::name(&path)))
         }
         Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),

@@ -7,6 +7,7 @@
 //! signature exists, so an error leaves no signature file behind. A progress
 //! bar goes to standard error when it is a terminal.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -16,9 +17,7 @@ use sphincs::any::{self, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
 use sphincs::{Error, MessageSource, PreHash, SignOptions};
 
 use crate::error::CliError;
-use crate::io::{
-    check_writable, read_capped, read_file, same_file, stage, write_stdout, Cap, Message, Staged,
-};
+use crate::io::{check_writable, read_file, stage, write_stdout, FileKeys, Message, Staged};
 
 /// Files larger than this are streamed one at a time (bounded memory).
 const STREAM_ABOVE: u64 = 64 << 20;
@@ -127,11 +126,17 @@ fn check_files(files: &[PathBuf]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A file's size, or the error that reading it would give.
+/// A file's size, or the error that reading it would give: a directory,
+/// FIFO or device (what a symlink names) is refused before it is opened
+/// (opening a FIFO blocks, a device may never end); [`read_file`] checks
+/// the opened descriptor again.
 fn size_of(path: &Path) -> Result<u64, CliError> {
     let meta = fs::metadata(path).map_err(|e| CliError::file(path, format!("cannot read: {e}")))?;
     if meta.is_dir() {
         return Err(CliError::file(path, "is a directory"));
+    }
+    if !meta.is_file() {
+        return Err(crate::io::not_regular_in_batch(path));
     }
     Ok(meta.len())
 }
@@ -193,7 +198,7 @@ fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(&format!(
         "{} {{bar:40}} {{bytes}}/{{total_bytes}} {{eta}}",
-        path.display()
+        crate::say::name(&path)
     )) {
         bar.set_style(style);
     }
@@ -205,7 +210,7 @@ fn finish_bytes_bar(bar: &ProgressBar, path: &Path) {
     if std::env::var_os(REPORT_ENV).is_some() {
         eprintln!(
             "progress {}: {} of {} bytes",
-            path.display(),
+            crate::say::name(&path),
             bar.position(),
             bar.length().unwrap_or(0)
         );
@@ -292,15 +297,26 @@ fn sign_into(
         .iter()
         .map(|f| sig_path(f, out_dir))
         .collect::<Result<Vec<_>, _>>()?;
-    for (i, t) in targets.iter().enumerate() {
-        if targets[..i].iter().any(|u| u == t || same_file(u, t)) {
+    // Each path resolved once and compared through sets: linear in the
+    // number of files (comparing every pair took a minute for 1000).
+    let mut keys = FileKeys::default();
+    let (mut input_paths, mut input_ids) = (HashSet::new(), HashSet::new());
+    for f in files {
+        let (path, id) = keys.of(f);
+        input_paths.insert(path);
+        input_ids.extend(id);
+    }
+    let (mut target_paths, mut target_ids) = (HashSet::new(), HashSet::new());
+    for t in &targets {
+        let (path, id) = keys.of(t);
+        if input_paths.contains(&path) || id.is_some_and(|id| input_ids.contains(&id)) {
+            return Err(CliError::file(t, "is one of the files to sign"));
+        }
+        if !target_paths.insert(path) || id.is_some_and(|id| !target_ids.insert(id)) {
             return Err(CliError::file(
                 t,
                 "would be written twice (two files of the same name)",
             ));
-        }
-        if files.iter().any(|f| same_file(f, t)) {
-            return Err(CliError::file(t, "is one of the files to sign"));
         }
         check_writable(t, force)?;
     }
@@ -347,7 +363,11 @@ fn sign_into(
     commit_all(staged, &targets, force)?;
     let mut out = String::new();
     for (f, t) in files.iter().zip(&targets) {
-        out.push_str(&format!("{}: signed, {}\n", f.display(), t.display()));
+        out.push_str(&format!(
+            "{}: signed, {}\n",
+            crate::say::name(&f),
+            crate::say::name(&t)
+        ));
     }
     crate::say::status(&out)
 }
@@ -397,18 +417,24 @@ pub fn verify(
     for (i, f) in files.iter().enumerate() {
         // The message first: a missing FILE is named, not its FILE.sig.
         let read = size_of(f).and_then(|n| {
-            let sig = sig_path(f, sig_dir).and_then(|p| read_capped(&p, Cap::Signature))?;
+            let sig = sig_path(f, sig_dir).and_then(|p| crate::io::read_signature(&p))?;
             Ok((sig, n))
         });
         match read {
             Ok((s, n)) => (sigs[i], sizes[i]) = (s, n),
-            Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+            Err(e @ (CliError::Failed(_) | CliError::InvalidSignature(_))) => {
+                let invalid = matches!(e, CliError::InvalidSignature(_));
+                let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
                 // The line names the file already.
-                let prefix = format!("{}: ", f.display());
+                let prefix = format!("{}: ", crate::say::name(&f));
                 let why = why
                     .strip_prefix(&prefix)
                     .map_or(why.clone(), str::to_string);
-                outcomes[i] = Some(Outcome::Failed(why))
+                outcomes[i] = Some(if invalid {
+                    Outcome::Invalid(why)
+                } else {
+                    Outcome::Failed(why)
+                })
             }
         }
     }
@@ -506,7 +532,7 @@ fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliEr
                 "error: not checked".to_string()
             }
         };
-        out.push_str(&format!("{}: {line}\n", f.display()));
+        out.push_str(&format!("{}: {line}\n", crate::say::name(&f)));
     }
     if quiet {
         eprint!("{out}");

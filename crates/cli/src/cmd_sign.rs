@@ -8,9 +8,7 @@ use sphincs::{Error, PreHash, SignOptions};
 
 use crate::cmd_batch::{sign_passes, with_progress};
 use crate::error::CliError;
-use crate::io::{
-    check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap, Message,
-};
+use crate::io::{check_writable, refuse_binary_terminal, write_output, write_stdout, Message};
 
 /// Parses `--prehash HASH`.
 pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
@@ -59,7 +57,7 @@ pub fn verify(
     prehash: Option<PreHash>,
     file: Option<&Path>,
 ) -> Result<(), CliError> {
-    let sig = read_capped(signature, Cap::Signature)?;
+    let sig = crate::io::read_signature(signature)?;
     let result = crate::once::verify_input(file, |m| key.verify_stream(m, &sig, context, prehash))?;
     match result {
         Ok(()) => crate::say::status("valid signature\n"),
@@ -71,7 +69,7 @@ pub fn verify(
             }),
         ) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",
-            signature.display()
+            crate::say::name(&signature)
         ))),
         Err(e) => Err(e.into()),
     }

@@ -8,8 +8,8 @@ use std::time::SystemTime;
 
 use clap::Subcommand;
 use sphincs::pki::cert::parse_certificate;
-use sphincs::pki::chain::{parse_certificates, verify_chain, ChainCheck};
-use sphincs::pki::cms::{self, CmsSignOptions, SignedDataParts};
+use sphincs::pki::chain::parse_certificates;
+use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust, SignedDataParts};
 use sphincs::{Error, MessageSource, PreHash};
 
 use crate::error::CliError;
@@ -56,26 +56,34 @@ pub enum CmsCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Verify a SignedData (DER, or BER as Bouncy Castle writes it); exit 0
-    /// if every signature checked verifies (and, with --ca, every signer's
-    /// certificate chains to a trust anchor), 1 if one does not (a bad
-    /// signature; with --ca also a chain certificate with a bad signature,
-    /// out of its validity period, an issuer that is not a CA, a path length
-    /// exceeded), 2 if one cannot be checked (its certificate neither
-    /// embedded nor given, the given certificate not the signer's, a signer
-    /// key of another family; with --ca no chain to a given anchor) or the
-    /// input is malformed. Each SignerInfo (at most 16) is reported.
+    /// Verify a SignedData (DER, or BER as Bouncy Castle writes it). Trust
+    /// is never implied: give --ca (the signer's certificate must chain to
+    /// an anchor), --cert (the signer pinned), or --signature-only to check
+    /// the signatures alone. Exit 0 if every signature checked verifies
+    /// (and, with --ca, every signer's certificate chains to a trust
+    /// anchor), 1 if one does not (a bad signature; with --ca also a chain
+    /// certificate with a bad signature, out of its validity period, an
+    /// issuer that is not a CA, a path length exceeded), 2 if one cannot be
+    /// checked (no trust option, its certificate neither embedded nor given,
+    /// the given certificate not the signer's, a signer key of another
+    /// family; with --ca no chain to a given anchor) or the input is
+    /// malformed. Each SignerInfo (at most 16) gets a line on standard
+    /// output.
     Verify {
-        /// The signer's certificate (default: the one embedded). With
+        /// The signer's certificate, trusted as given (pinned). With
         /// several signers, only the SignerInfos naming it are checked.
         #[arg(long, value_name = "CERT")]
         cert: Option<PathBuf>,
         /// Trust anchor certificate(s), PEM (a bundle of any number) or DER;
         /// repeatable. The signer's certificate must chain to one of them,
-        /// through the certificates the SignedData carries. Without it the
-        /// signer's certificate is not checked.
+        /// through the certificates the SignedData carries.
         #[arg(long, value_name = "FILE")]
         ca: Vec<PathBuf>,
+        /// Check the signatures alone, with the certificates the SignedData
+        /// embeds: no trust in the signer is established (as OpenSSL's
+        /// `cms -verify -noverify`).
+        #[arg(long, conflicts_with_all = ["cert", "ca"])]
+        signature_only: bool,
         /// The content of a detached SignedData.
         #[arg(long, value_name = "FILE")]
         content: Option<PathBuf>,
@@ -118,23 +126,45 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 );
             }
             let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
-            let mut message = Message::open(file.as_deref())?;
+            // Detached, the content is read once (for its digest): standard
+            // input or a pipe is then streamed, not held in memory.
+            let mut once = if detached {
+                crate::once::OnePass::open(file.as_deref())?
+            } else {
+                None
+            };
+            let mut message = match once {
+                Some(_) => None,
+                None => Some(Message::open(file.as_deref())?),
+            };
+            let source: &mut dyn sphincs::MessageSource = match (&mut once, &mut message) {
+                (Some(o), _) => o,
+                (None, Some(m)) => m.source(),
+                (None, None) => unreachable!("one of the two is open"),
+            };
             let parts = cms::sign_with_chain(
                 &sk,
                 &signer_cert,
                 &intermediates,
-                message.source(),
+                source,
                 CmsSignOptions { digest, detached },
                 SystemTime::now(),
             )?;
-            write_signed(&parts, message.source(), pem, out.as_deref(), force)
+            write_signed(&parts, source, pem, out.as_deref(), force)
         }
         CmsCommand::Verify {
             cert,
             ca,
+            signature_only,
             content,
             signed,
         } => {
+            if ca.is_empty() && cert.is_none() && !signature_only {
+                return Err(CliError::cannot_check(
+                    &signed,
+                    "no trust in the signer: give --ca ANCHORS (a chain to one is required) or --cert CERT (the signer pinned), or --signature-only to check the signatures alone",
+                ));
+            }
             let mut anchors = Vec::new();
             for p in &ca {
                 anchors.extend(
@@ -155,46 +185,51 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 Some(p) => Some(Message::open(Some(p))?),
                 None => None,
             };
-            let (attached, signers) =
-                cms::verify_signers(&sd, signer.as_ref(), message.as_mut().map(Message::source))
-                    .map_err(|e| match e {
-                        Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
-                            "invalid: {}: {msg}",
-                            signed.display()
-                        )),
-                        Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
-                        e => CliError::file(&signed, e),
-                    })?;
-            let chains = (!ca.is_empty()).then(|| {
-                let intermediates = sd.certificates();
-                signers
-                    .iter()
-                    .map(|s| {
-                        s.certificate
-                            .as_ref()
-                            .map(|c| verify_chain(c, &intermediates, &anchors, SystemTime::now()))
-                    })
-                    .collect::<Vec<_>>()
-            });
-            report(&signed, attached, &signers, chains.as_deref())
+            let trust = CmsTrust {
+                anchors: &anchors,
+                pinned: signer.as_ref(),
+                signature_only,
+            };
+            let (attached, signers) = cms::verify_signers_trusted(
+                &sd,
+                &trust,
+                message.as_mut().map(Message::source),
+                SystemTime::now(),
+            )
+            .map_err(|e| match e {
+                Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
+                    "invalid: {}: {msg}",
+                    crate::say::name(&signed)
+                )),
+                Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
+                e => CliError::file(&signed, e),
+            })?;
+            report(&signed, attached, &signers, signature_only)
         }
     }
 }
 
-/// One line per SignerInfo; exit 1 (invalid) if any checked one failed,
-/// 2 if one could not be checked (malformed, unsupported).
+/// A line per SignerInfo on standard output (a status line, which -q
+/// silences), whatever its outcome, so that stdout never shows only "OK"
+/// when one failed; exit 1 (invalid) if any checked one failed, 2 if one
+/// could not be checked (malformed, unsupported, no chain).
 fn report(
     signed: &Path,
     attached: bool,
     signers: &[cms::SignerCheck],
-    chains: Option<&[Option<Result<ChainCheck, Error>>]>,
+    signature_only: bool,
 ) -> Result<(), CliError> {
     let many = signers.len() > 1;
     let mut text = String::new();
     let mut invalid = None;
     let mut broken = None;
-    for (n, s) in signers.iter().enumerate() {
-        let who = |s: &cms::SignerCheck| match (&s.signer, many) {
+    for s in signers {
+        let prefix = if many {
+            format!("SignerInfo {}: ", s.index)
+        } else {
+            String::new()
+        };
+        let who = match (&s.signer, many) {
             (Some(n), _) => n.clone(),
             (None, true) => format!("SignerInfo {}", s.index),
             (None, false) => "the signer".into(),
@@ -207,9 +242,8 @@ fn report(
                 )
             }
             Ok(()) => {
-                text += &format!(
-                    "CMS signature OK: signed by {} ({}, {} content{})\n",
-                    who(s),
+                let what = format!(
+                    "signed by {who} ({}, {} content{})",
                     s.digest.map(|d| d.to_string()).unwrap_or_default(),
                     if attached { "attached" } else { "detached" },
                     s.signing_time
@@ -217,12 +251,12 @@ fn report(
                         .map(|t| format!(", signed at {t}"))
                         .unwrap_or_default()
                 );
-                let prefix = if many {
-                    format!("SignerInfo {}: ", s.index)
+                text += &if s.ok() {
+                    format!("CMS signature OK: {what}\n")
                 } else {
-                    String::new()
+                    format!("{prefix}CMS signature verifies, but its chain does not: {what}\n")
                 };
-                match chains.and_then(|c| c.get(n)).and_then(Option::as_ref) {
+                match &s.chain {
                     None => {}
                     Some(Ok(chain)) => {
                         text += &format!("  chain: OK to {}\n", chain.anchor);
@@ -242,7 +276,7 @@ fn report(
                         text += &format!("  chain: invalid: {msg}\n");
                         invalid.get_or_insert(format!(
                             "invalid: {}: {prefix}chain: {msg}",
-                            signed.display()
+                            crate::say::name(&signed)
                         ));
                     }
                     Some(Err(e)) => {
@@ -252,52 +286,41 @@ fn report(
                 }
             }
             Err(Error::InvalidSignature) => {
+                let msg = "the signature does not verify";
+                text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
-                    "invalid: {}: {}the signature does not verify",
-                    signed.display(),
-                    if many {
-                        format!("SignerInfo {}: ", s.index)
-                    } else {
-                        String::new()
-                    }
+                    "invalid: {}: {prefix}{msg}",
+                    crate::say::name(&signed)
                 ));
             }
             Err(Error::VerificationFailed(msg)) => {
+                text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
-                    "invalid: {}: {}{msg}",
-                    signed.display(),
-                    if many {
-                        format!("SignerInfo {}: ", s.index)
-                    } else {
-                        String::new()
-                    }
+                    "invalid: {}: {prefix}{msg}",
+                    crate::say::name(&signed)
                 ));
             }
             Err(Error::CannotCheck(msg)) => {
-                broken.get_or_insert(CliError::cannot_check(
-                    signed,
-                    &if many {
-                        format!("SignerInfo {}: {msg}", s.index)
-                    } else {
-                        msg.clone()
-                    },
-                ));
+                text += &format!("{prefix}cannot check: {msg}\n");
+                broken.get_or_insert(CliError::cannot_check(signed, &format!("{prefix}{msg}")));
             }
             Err(e) => {
-                broken.get_or_insert(if many {
-                    CliError::file(signed, format!("SignerInfo {}: {e}", s.index))
-                } else {
-                    CliError::file(signed, e.clone())
-                });
+                text += &format!("{prefix}cannot check: {e}\n");
+                broken.get_or_insert(CliError::file(signed, format!("{prefix}{e}")));
             }
         }
     }
-    if invalid.is_none() && broken.is_none() && chains.is_none() {
-        text += "  the signer's certificate was not checked (no --ca given): chain not checked\n";
+    if invalid.is_none() && broken.is_none() {
+        if signature_only {
+            text += "  no trust in the signer was checked (--signature-only): the signature alone verifies\n";
+        } else if signers.iter().all(|s| s.chain.is_none()) {
+            text += "  signer trusted as given (--cert); no chain checked\n";
+        }
     }
-    // With several signers, say which verified even when one did not.
+    // A single signer that failed says so on stderr alone; with several,
+    // every one is reported on stdout too.
     if many || (invalid.is_none() && broken.is_none()) {
-        write_stdout(text.as_bytes(), false)?;
+        crate::say::status(&text)?;
     }
     match (invalid, broken) {
         (Some(m), _) => Err(CliError::InvalidSignature(m)),

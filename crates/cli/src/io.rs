@@ -83,6 +83,35 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     Some(fs::canonicalize(dir).ok()?.join(name))
 }
 
+/// What tells files apart without comparing every pair: the path with its
+/// directory resolved (each directory canonicalised once) and, for a file
+/// that exists, its device and inode. Two paths name the same file, as
+/// [`same_file`] says, when either of their keys is equal.
+#[derive(Default)]
+pub struct FileKeys {
+    dirs: std::collections::HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl FileKeys {
+    /// The resolved path (or the path itself if its directory cannot be
+    /// resolved) and the (device, inode) of what it names, if anything.
+    pub fn of(&mut self, path: &Path) -> (PathBuf, Option<(u64, u64)>) {
+        let id = fs::metadata(path).ok().map(|m| (m.dev(), m.ino()));
+        let resolved = path.file_name().and_then(|name| {
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            let dir = self
+                .dirs
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| fs::canonicalize(dir).ok());
+            dir.as_ref().map(|d| d.join(name))
+        });
+        (resolved.unwrap_or_else(|| path.to_path_buf()), id)
+    }
+}
+
 /// Whether two output paths name the same file: equal, equal once their
 /// directories are resolved (`a/k` and `a/../a/k`), or links to one file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
@@ -286,25 +315,42 @@ fn refuse_named_input(target: &Path) -> Result<(), CliError> {
     if !meta.is_file() {
         return Ok(());
     }
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    for (i, arg) in args.iter().enumerate() {
-        let after_output_flag =
-            i > 0 && matches!(args[i - 1].to_str(), Some("-o" | "--out" | "--pub"));
-        let value = match arg.to_str().and_then(|a| a.split_once('=')) {
-            Some(("--out" | "--pub", _)) => continue,
-            Some((flag, v)) if flag.starts_with("--") => std::ffi::OsString::from(v),
-            _ => arg.clone(),
-        };
-        if after_output_flag {
-            continue;
-        }
-        if let Ok(m) = fs::metadata(&value) {
-            if m.is_file() && (m.dev(), m.ino()) == (meta.dev(), meta.ino()) {
-                return Err(same_as_input(target, Path::new(&value)));
+    match named_inputs().get(&(meta.dev(), meta.ino())) {
+        Some(input) => Err(same_as_input(target, input)),
+        None => Ok(()),
+    }
+}
+
+/// The regular files the command-line arguments name (any argument but the
+/// value of `-o`, `--out` or `--pub`), by (device, inode): looked up once,
+/// so that checking many targets stays linear.
+fn named_inputs() -> &'static std::collections::HashMap<(u64, u64), PathBuf> {
+    static NAMED: std::sync::OnceLock<std::collections::HashMap<(u64, u64), PathBuf>> =
+        std::sync::OnceLock::new();
+    NAMED.get_or_init(|| {
+        let mut named = std::collections::HashMap::new();
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        for (i, arg) in args.iter().enumerate() {
+            let after_output_flag =
+                i > 0 && matches!(args[i - 1].to_str(), Some("-o" | "--out" | "--pub"));
+            let value = match arg.to_str().and_then(|a| a.split_once('=')) {
+                Some(("--out" | "--pub", _)) => continue,
+                Some((flag, v)) if flag.starts_with("--") => std::ffi::OsString::from(v),
+                _ => arg.clone(),
+            };
+            if after_output_flag {
+                continue;
+            }
+            if let Ok(m) = fs::metadata(&value) {
+                if m.is_file() {
+                    named
+                        .entry((m.dev(), m.ino()))
+                        .or_insert_with(|| PathBuf::from(&value));
+                }
             }
         }
-    }
-    Ok(())
+        named
+    })
 }
 
 fn same_as_input(target: &Path, input: &Path) -> CliError {
@@ -312,7 +358,7 @@ fn same_as_input(target: &Path, input: &Path) -> CliError {
         target,
         format!(
             "is the same file as the input {}; refusing to overwrite an input (even with --force)",
-            input.display()
+            crate::say::name(&input)
         ),
     )
 }
@@ -406,14 +452,27 @@ pub fn write_stdout(data: &[u8], binary: bool) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {e}")))
 }
 
-/// Reads a whole message file (small ones, signed or verified in batches).
+/// Reads a whole message file (small ones, signed or verified in batches):
+/// a regular file, as the opened descriptor says.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
     let mut file = File::open(path).map_err(cannot)?;
-    note_input(path, &file.metadata().map_err(cannot)?);
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(not_regular_in_batch(path));
+    }
+    note_input(path, &meta);
     let mut buf = Vec::new();
     file.read_to_end(&mut buf).map_err(cannot)?;
     Ok(buf)
+}
+
+/// A FIFO, device or directory among several files to sign or verify.
+pub fn not_regular_in_batch(path: &Path) -> CliError {
+    CliError::file(
+        path,
+        "is not a regular file (a FIFO, device or directory); several files are read as regular files only (sign or verify it alone)",
+    )
 }
 
 /// A structured input, read whole into memory with a size cap, so that
@@ -460,6 +519,60 @@ impl Cap {
 /// Reads a key, signature, certificate, request, CMS SignedData or prompt,
 /// refusing one longer than `cap` allows (having read at most one byte more).
 pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
+    read_within(path, cap)?.map_err(|(limit, what)| {
+        CliError::file(
+            path,
+            format!(
+                "is larger than any {what} (at most {}); refusing to read more",
+                size_words(limit)
+            ),
+        )
+    })
+}
+
+/// Reads a file the command may replace afterwards (a key's tree cache):
+/// a regular file only, as the opened descriptor says (a FIFO would block,
+/// a device never end), and not recorded as an input, so that a damaged one
+/// can be rewritten.
+pub fn read_replaceable(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
+    let (limit, what) = cap.limit();
+    let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
+    let not_regular = || CliError::file(path, format!("is not a regular file; not a {what}"));
+    // Checked before opening too: opening a FIFO for reading blocks.
+    if !fs::metadata(path).map_err(cannot)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path).map_err(cannot)?;
+    if !file.metadata().map_err(cannot)?.is_file() {
+        return Err(not_regular());
+    }
+    let mut buf = Vec::new();
+    file.take(limit + 1).read_to_end(&mut buf).map_err(cannot)?;
+    if buf.len() as u64 > limit {
+        return Err(CliError::file(
+            path,
+            format!("is larger than any {what} (at most {})", size_words(limit)),
+        ));
+    }
+    Ok(buf)
+}
+
+/// Reads a signature file: one longer than any signature (read up to one
+/// byte more than the largest) is an invalid signature of the wrong length,
+/// exit 1, as one that is too short is.
+pub fn read_signature(path: &Path) -> Result<Vec<u8>, CliError> {
+    read_within(path, Cap::Signature)?.map_err(|(limit, _)| {
+        CliError::InvalidSignature(format!(
+            "invalid signature: {}: longer than any signature (at most {limit} bytes)",
+            crate::say::name(path)
+        ))
+    })
+}
+
+/// [`read_capped`]'s work: `Ok(Err((limit, what)))` when the input is
+/// longer than `cap` allows.
+#[allow(clippy::type_complexity)]
+fn read_within(path: &Path, cap: Cap) -> Result<Result<Vec<u8>, (u64, &'static str)>, CliError> {
     let (limit, what) = cap.limit();
     let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
     let file = File::open(path).map_err(cannot)?;
@@ -480,22 +593,23 @@ pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
         if n > 0 && head[0] != 0x30 && head.contains(&0) {
             return Err(CliError::file(
                 path,
-                format!("is neither DER nor text (PEM or JSON): not a {what}"),
+                format!(
+                    "is neither DER nor text (PEM or JSON): not {} {what}",
+                    if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    }
+                ),
             ));
         }
         buf.extend_from_slice(head);
     }
     input.read_to_end(&mut buf).map_err(cannot)?;
     if buf.len() as u64 > limit {
-        return Err(CliError::file(
-            path,
-            format!(
-                "is larger than any {what} (at most {}); refusing to read more",
-                size_words(limit)
-            ),
-        ));
+        return Ok(Err((limit, what)));
     }
-    Ok(buf)
+    Ok(Ok(buf))
 }
 
 /// Fills `buf` as far as the input goes.
@@ -519,6 +633,11 @@ fn size_words(bytes: u64) -> String {
         format!("{bytes} bytes")
     }
 }
+
+/// The most bytes of a message read into memory (standard input, a pipe or
+/// a device, which cannot be rewound for a second pass) or hashed from a
+/// device (which may never end): 256 MiB.
+pub const MAX_BUFFERED_MESSAGE: u64 = 256 << 20;
 
 /// A message to sign or verify: a regular file streamed from disk, or
 /// standard input (or a pipe) read into memory.
@@ -553,7 +672,7 @@ impl Message {
                 } else {
                     // A pipe or device cannot be rewound: read it once.
                     let mut file = source.file;
-                    Self::buffer(&mut file, &p.display().to_string())
+                    Self::buffer(&mut file, &crate::say::name(&p))
                 }
             }
         }
@@ -569,8 +688,15 @@ impl Message {
     fn buffer(input: &mut dyn Read, name: &str) -> Result<Message, CliError> {
         let mut buf = Vec::new();
         input
+            .take(MAX_BUFFERED_MESSAGE + 1)
             .read_to_end(&mut buf)
             .map_err(|e| CliError::Failed(format!("cannot read {name}: {e}")))?;
+        if buf.len() as u64 > MAX_BUFFERED_MESSAGE {
+            return Err(CliError::Failed(format!(
+                "{name}: a message that is not a regular file is read into memory, and this one is longer than {}; refusing to read more (give it as a regular file)",
+                size_words(MAX_BUFFERED_MESSAGE)
+            )));
+        }
         Ok(Message::Buffered(Buffered(buf)))
     }
 
@@ -622,7 +748,7 @@ impl FileSource {
     }
 
     fn io_error(&self, e: impl std::fmt::Display) -> sphincs::Error {
-        sphincs::Error::Io(format!("{}: {e}", self.path.display()))
+        sphincs::Error::Io(format!("{}: {e}", crate::say::name(&self.path)))
     }
 }
 

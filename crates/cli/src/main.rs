@@ -319,9 +319,11 @@ fn said_signed(
     implied: bool,
 ) -> Result<(), CliError> {
     match (file, out) {
-        (Some(f), Some(o)) if implied => {
-            say::status(&format!("{}: signed, {}\n", f.display(), o.display()))
-        }
+        (Some(f), Some(o)) if implied => say::status(&format!(
+            "{}: signed, {}\n",
+            crate::say::name(&f),
+            crate::say::name(&o)
+        )),
         _ => Ok(()),
     }
 }

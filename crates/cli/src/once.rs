@@ -40,11 +40,47 @@ impl OnePass {
         if meta.is_file() || meta.is_dir() {
             return Ok(None);
         }
+        // A device may never end (/dev/zero): hashed up to a cap. A pipe
+        // or FIFO ends when its writer does, as standard input.
+        let device = {
+            use std::os::unix::fs::FileTypeExt;
+            meta.file_type().is_char_device() || meta.file_type().is_block_device()
+        };
+        let name = crate::say::name(&path);
+        let input: Box<dyn Read> = if device {
+            Box::new(Capped {
+                inner: file.take(crate::io::MAX_BUFFERED_MESSAGE + 1),
+                left: crate::io::MAX_BUFFERED_MESSAGE,
+            })
+        } else {
+            Box::new(file)
+        };
         Ok(Some(OnePass {
-            input: Box::new(file),
-            name: path.display().to_string(),
+            input,
+            name,
             fed: false,
         }))
+    }
+}
+
+/// A device read up to [`crate::io::MAX_BUFFERED_MESSAGE`]: one byte more
+/// is an error, not a silently shortened message.
+struct Capped {
+    inner: io::Take<File>,
+    left: u64,
+}
+
+impl Read for Capped {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(io::Error::other(format!(
+                "a device is read up to {} MiB, and this one goes on; refusing to read more",
+                crate::io::MAX_BUFFERED_MESSAGE >> 20
+            )));
+        }
+        self.left -= n as u64;
+        Ok(n)
     }
 }
 

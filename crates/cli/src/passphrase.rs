@@ -40,12 +40,18 @@ pub fn forget() {
 
 /// The passphrase to decrypt `key`: from the source, else asked once.
 pub fn for_reading(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    get(&format!("Passphrase for {}: ", key.display()), false)
+    get(
+        &format!("Passphrase for {}: ", crate::say::name(&key)),
+        false,
+    )
 }
 
 /// The passphrase to encrypt a new key: from the source, else asked twice.
 pub fn for_writing(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    get(&format!("New passphrase for {}: ", key.display()), true)
+    get(
+        &format!("New passphrase for {}: ", crate::say::name(&key)),
+        true,
+    )
 }
 
 fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
@@ -59,21 +65,15 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
         .clone()
         .unwrap_or_default();
     let pass = match (&source.file, source.fd) {
-        (Some(f), _) => first_line(
-            std::fs::File::open(f)
-                .map_err(|e| CliError::file(f, format!("cannot read the passphrase: {e}")))?,
-            &f.display().to_string(),
-        )?,
-        (None, Some(fd)) => {
-            // /dev/fd/N reopens the descriptor without unsafe code.
-            let path = PathBuf::from(format!("/dev/fd/{fd}"));
-            let file = std::fs::File::open(&path).map_err(|e| {
-                CliError::Failed(format!(
-                    "cannot read the passphrase from descriptor {fd}: {e}"
-                ))
-            })?;
-            first_line(file, &format!("descriptor {fd}"))?
+        (Some(f), _) => {
+            crate::keyfile::warn_if_readable_by_others(f, "a passphrase");
+            first_line(
+                std::fs::File::open(f)
+                    .map_err(|e| CliError::file(f, format!("cannot read the passphrase: {e}")))?,
+                &crate::say::name(&f),
+            )?
         }
+        (None, Some(fd)) => from_descriptor(fd)?,
         (None, None) => ask(prompt, confirm, source.tty)?,
     };
     if pass.is_empty() {
@@ -81,6 +81,70 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     }
     *cached = Some(pass.clone());
     Ok(pass)
+}
+
+/// The first line of descriptor `fd`, read a byte at a time so that
+/// nothing beyond it is consumed: what follows (a message on the same
+/// standard input) is left for the command. Descriptor 0 is read through a
+/// duplicate, which shares its offset, so `< FILE` works as a pipe does.
+/// Another descriptor is reopened through /dev/fd/N, which for a regular
+/// file has an offset of its own: one that is standard input again is
+/// refused (its passphrase line would be read as message too).
+fn from_descriptor(fd: u32) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let what = format!("descriptor {fd}");
+    let cannot = |e: std::io::Error| {
+        CliError::Failed(format!("cannot read the passphrase from {what}: {e}"))
+    };
+    let file = if fd == 0 {
+        std::fs::File::from(
+            std::io::stdin()
+                .as_fd()
+                .try_clone_to_owned()
+                .map_err(cannot)?,
+        )
+    } else {
+        // /dev/fd/N reopens the descriptor without unsafe code.
+        let file = std::fs::File::open(format!("/dev/fd/{fd}")).map_err(cannot)?;
+        let stdin = std::fs::File::from(
+            std::io::stdin()
+                .as_fd()
+                .try_clone_to_owned()
+                .map_err(cannot)?,
+        );
+        if let (Ok(a), Ok(b)) = (file.metadata(), stdin.metadata()) {
+            if a.is_file() && (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                return Err(CliError::Failed(format!(
+                    "--passphrase-fd {fd} is standard input again; give --passphrase-fd 0 (the first line is the passphrase, the rest the message)"
+                )));
+            }
+        }
+        file
+    };
+    let mut line = Zeroizing::new(Vec::new());
+    let mut byte = [0u8; 1];
+    let mut reader = &file;
+    loop {
+        match reader.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => {
+                if line.len() as u64 == MAX_LEN {
+                    return Err(CliError::Failed(format!(
+                        "the passphrase in {what} is longer than {MAX_LEN} bytes"
+                    )));
+                }
+                line.push(byte[0]);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(line)
 }
 
 /// The first line of a passphrase file (as `openssl -passin file:` reads it).

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sphincs::{Algorithm, DynSigningKey};
 
 use crate::error::CliError;
-use crate::io::{read_capped, write_output, Cap};
+use crate::io::{read_replaceable, write_output, Cap};
 
 /// `KEY.tree` for the key file `KEY`.
 pub fn cache_path(key: &Path) -> PathBuf {
@@ -57,17 +57,20 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
         Ok(_) => {
             let mut key = DynSigningKey::from_bytes_unchecked(alg, bytes)
                 .map_err(|e| CliError::file(path, e))?;
-            match read_capped(&cache, Cap::TreeCache).and_then(|c| {
-                key.load_tree_cache(&c)
-                    .map_err(|e| CliError::file(&cache, e))
-            }) {
-                Ok(()) => return Ok(key),
+            let cache_bytes = read_replaceable(&cache, Cap::TreeCache);
+            match cache_bytes.map(|c| key.load_tree_cache(&c)) {
+                Ok(Ok(())) => return Ok(key),
+                // The cache is the public key's and SK.seed does not give
+                // its nodes: the key is damaged; recomputing would only
+                // come to the same answer a minute later.
+                Ok(Err(e @ sphincs::Error::KeyMismatch)) => return Err(CliError::file(path, e)),
+                Ok(Err(e)) => format!("{}: {e}; not using it", crate::say::name(&cache)),
                 Err(CliError::Failed(e) | CliError::InvalidSignature(e)) => {
                     format!("{e}; not using it")
                 }
             }
         }
-        Err(_) => format!("no tree cache at {}", cache.display()),
+        Err(_) => format!("no tree cache at {}", crate::say::name(&cache)),
     };
     eprintln!("sphincs: {problem}: recomputing the {alg} tree from the key (this takes a while)");
     let bar = tree_bar(alg, "recomputing");
@@ -77,13 +80,23 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     })
     .map_err(|e| CliError::file(path, e))?;
     bar.finish_and_clear();
-    if let Err(e) = write_cache(path, key.tree_cache()) {
+    // Written over nothing or a regular file only: not into a FIFO or
+    // device a symlink names (which would take it and keep nothing).
+    if std::fs::metadata(&cache).is_ok_and(|m| !m.is_file()) {
+        eprintln!(
+            "sphincs: warning: not writing the tree cache: {} is not a regular file",
+            crate::say::name(&cache)
+        );
+    } else if let Err(e) = write_cache(path, key.tree_cache()) {
         eprintln!(
             "sphincs: warning: could not write the tree cache: {}",
             message(&e)
         );
     } else {
-        eprintln!("sphincs: wrote a fresh tree cache to {}", cache.display());
+        eprintln!(
+            "sphincs: wrote a fresh tree cache to {}",
+            crate::say::name(&cache)
+        );
     }
     Ok(key)
 }

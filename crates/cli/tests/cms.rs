@@ -31,7 +31,7 @@ fn sign_and_verify() {
         der.windows(data.len()).any(|w| w == data),
         "content embedded"
     );
-    let out = sphincs(&["cms", "verify", &att]).ok().text();
+    let out = sphincs(&["cms", "verify", "--cert", &c, &att]).ok().text();
     assert!(
         out.contains("CMS signature OK: signed by CN=CMS signer (SHAKE-128, attached"),
         "{out}"
@@ -60,7 +60,9 @@ fn sign_and_verify() {
         "cms", "sign", "-k", &k, "--cert", &c, "--digest", "sha3-256", &msg, "-o", &sha3,
     ])
     .ok();
-    let out = sphincs(&["cms", "verify", &sha3]).ok().text();
+    let out = sphincs(&["cms", "verify", "--signature-only", &sha3])
+        .ok()
+        .text();
     assert!(out.contains("SHA3-256"), "{out}");
     let x = s.p("x");
     sphincs(&[
@@ -69,19 +71,20 @@ fn sign_and_verify() {
     .usage_error("too weak");
 
     // Detached without content; wrong content: digest mismatch, exit 1.
-    sphincs(&["cms", "verify", &det]).usage_error("give the content file");
+    sphincs(&["cms", "verify", "--cert", &c, &det]).usage_error("give the content file");
     let other = s.write("other", b"other content");
-    sphincs(&["cms", "verify", "--content", &other, &det]).invalid("message digest");
+    sphincs(&["cms", "verify", "--cert", &c, "--content", &other, &det]).invalid("message digest");
     // A tampered signature: exit 1.
     let mut bad = der.clone();
     *bad.last_mut().unwrap() ^= 1;
     let bad = s.write("bad.der", &bad);
-    sphincs(&["cms", "verify", &bad]).invalid("does not verify");
+    sphincs(&["cms", "verify", "--signature-only", &bad]).invalid("does not verify");
     // Truncated, garbage, a certificate instead of CMS: exit 2.
     let cut = s.write("cut.der", &der[..der.len() / 3]);
-    sphincs(&["cms", "verify", &cut]).usage_error("not a valid CMS ContentInfo");
-    sphincs(&["cms", "verify", &other]).usage_error("neither PEM");
-    sphincs(&["cms", "verify", &c]).usage_error("\"CERTIFICATE\"");
+    sphincs(&["cms", "verify", "--signature-only", &cut])
+        .usage_error("not a valid CMS ContentInfo");
+    sphincs(&["cms", "verify", "--signature-only", &other]).usage_error("neither PEM");
+    sphincs(&["cms", "verify", "--signature-only", &c]).usage_error("\"CERTIFICATE\"");
     // A HashSLH-DSA key cannot sign CMS (RFC 9814 is pure SLH-DSA).
     let (hk, hc) = (s.p("h.pem"), s.p("hc.pem"));
     run(&format!("keygen -a shake-128f --prehash shake-128 -o {hk}")).ok();
@@ -133,8 +136,8 @@ fn verify_chain_with_ca() {
     ))
     .ok();
 
-    let out = run(&format!("cms verify {d}/msg.p7s")).ok().text();
-    assert!(out.contains("chain not checked"), "{out}");
+    // Trust is never implied: neither --ca nor --cert checks nothing.
+    run(&format!("cms verify {d}/msg.p7s")).usage_error("no trust in the signer");
     let out = run(&format!("cms verify --ca {d}/root.pem {d}/msg.p7s"))
         .ok()
         .text();
@@ -232,4 +235,203 @@ fn sign_with_chain_then_verify_to_the_root() {
     ))
     .usage_error("no certificate found");
     assert!(!s.path("x.p7s").exists());
+}
+
+use cms::content_info::ContentInfo;
+use cms::signed_data::SignedData;
+use der::asn1::{ObjectIdentifier, OctetString};
+use der::{Any, Decode, Encode};
+
+/// A key and a self-signed certificate for it.
+fn signer(s: &Scratch, name: &str) -> (String, String) {
+    let (k, c) = (s.p(&format!("{name}.key")), s.p(&format!("{name}.pem")));
+    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
+    run(&format!(
+        "cert self-signed -k {k} --subject CN={name} -o {c}"
+    ))
+    .ok();
+    (k, c)
+}
+
+fn read_sd(der: &[u8]) -> SignedData {
+    let ci = ContentInfo::from_der(der).unwrap();
+    ci.content.decode_as::<SignedData>().unwrap()
+}
+
+/// With `SPHINCS_SEED_DIR` set, a crafted input is also copied there (the
+/// fuzz targets' seed corpus is made this way: `fuzz/corpus/cms`).
+fn keep_seed(path: &str, name: &str) {
+    if let Some(dir) = std::env::var_os("SPHINCS_SEED_DIR") {
+        std::fs::copy(path, std::path::Path::new(&dir).join(name)).unwrap();
+    }
+}
+
+fn write_sd(s: &Scratch, name: &str, sd: &SignedData) -> String {
+    let ci = ContentInfo {
+        content_type: ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.2"),
+        content: Any::encode_from(sd).unwrap(),
+    };
+    s.write(name, &ci.to_der().unwrap())
+}
+
+/// A raw SLH-DSA signature (pure, empty context) of `data` by `key`.
+fn raw_signature(s: &Scratch, key: &str, data: &[u8]) -> Vec<u8> {
+    let m = s.write("raw.msg", data);
+    let sig = s.p("raw.sig");
+    run(&format!("sign -k {key} -o {sig} --force {m}")).ok();
+    s.read("raw.sig")
+}
+
+#[test]
+fn trust_is_never_implied() {
+    let s = Scratch::new("cms-trust");
+    let (k, c) = signer(&s, "Anyone");
+    let msg = s.write("msg", b"who signed this?\n");
+    let sd = s.p("msg.p7s");
+    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd]).ok();
+    // Any self-signed signer verified: nothing established; exit 2 and no
+    // "OK" on standard output.
+    let out = sphincs(&["cms", "verify", &sd]).usage_error("cannot check: ");
+    assert!(out.stderr.contains("--signature-only"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    // Asked for by name: the signature alone, said so.
+    let out = sphincs(&["cms", "verify", "--signature-only", &sd])
+        .ok()
+        .text();
+    assert!(out.contains("CMS signature OK"), "{out}");
+    assert!(
+        out.contains("no trust in the signer was checked (--signature-only)"),
+        "{out}"
+    );
+    // Pinned, or chained to an anchor (itself): trust established.
+    let out = sphincs(&["cms", "verify", "--cert", &c, &sd]).ok().text();
+    assert!(out.contains("signer trusted as given (--cert)"), "{out}");
+    sphincs(&["cms", "verify", "--ca", &c, &sd]).ok();
+    // --signature-only does not combine with a trust option.
+    sphincs(&["cms", "verify", "--signature-only", "--cert", &c, &sd]).code(2);
+}
+
+#[test]
+fn every_signer_has_a_line_on_stdout() {
+    let s = Scratch::new("cms-signers");
+    let (k1, c1) = signer(&s, "First");
+    let (k2, c2) = signer(&s, "Second");
+    let msg = s.write("msg", b"signed twice\n");
+    let (a, b) = (s.p("a.der"), s.p("b.der"));
+    sphincs(&["cms", "sign", "-k", &k1, "--cert", &c1, &msg, "-o", &a]).ok();
+    sphincs(&["cms", "sign", "-k", &k2, "--cert", &c2, &msg, "-o", &b]).ok();
+    let mut sd = read_sd(&s.read("a.der"));
+    let second = read_sd(&s.read("b.der"));
+    let mut info = second.signer_infos.0.get(0).unwrap().clone();
+    let mut sig = info.signature.as_bytes().to_vec();
+    sig[100] ^= 1;
+    info.signature = OctetString::new(sig).unwrap();
+    sd.signer_infos.0.insert(info).unwrap();
+    let cert = second
+        .certificates
+        .as_ref()
+        .unwrap()
+        .0
+        .get(0)
+        .unwrap()
+        .clone();
+    sd.certificates.as_mut().unwrap().0.insert(cert).unwrap();
+    let both = write_sd(&s, "both.der", &sd);
+    keep_seed(&both, "seed-two-signers-one-bad-der");
+    let out = sphincs(&["cms", "verify", "--signature-only", &both]).code(1);
+    let text = out.text();
+    assert!(
+        text.contains("CMS signature OK: signed by CN=First"),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with("SignerInfo ")
+            && l.contains(": invalid: the signature does not verify")),
+        "{text}"
+    );
+    assert!(out.stderr.contains("invalid: "), "{}", out.stderr);
+    // -q: status lines silenced, all of them.
+    let out = sphincs(&["-q", "cms", "verify", "--signature-only", &both]).code(1);
+    assert!(out.stdout.is_empty(), "{}", out.text());
+}
+
+/// RFC 5652 §5.3: without signed attributes, only id-data. A raw signature
+/// over some bytes re-wrapped as a signed TSTInfo is refused, with --ca too.
+#[test]
+fn no_signed_attributes_only_for_id_data() {
+    let s = Scratch::new("cms-noattrs");
+    let (k, c) = signer(&s, "Signer");
+    let content = b"any bytes the key once signed".to_vec();
+    let msg = s.write("msg", &content);
+    let sd_path = s.p("msg.p7s");
+    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd_path]).ok();
+    let raw = raw_signature(&s, &k, &content);
+    let rewrap = |econtent_type: &str, name: &str| {
+        let mut sd = read_sd(&s.read("msg.p7s"));
+        let mut info = sd.signer_infos.0.get(0).unwrap().clone();
+        info.signed_attrs = None;
+        info.signature = OctetString::new(raw.clone()).unwrap();
+        sd.signer_infos.0 = Default::default();
+        sd.signer_infos.0.insert(info).unwrap();
+        sd.encap_content_info.econtent_type = ObjectIdentifier::new_unwrap(econtent_type);
+        write_sd(&s, name, &sd)
+    };
+    // id-data without attributes: allowed (RFC 5652 §5.3).
+    let data = rewrap("1.2.840.113549.1.7.1", "data.der");
+    sphincs(&["cms", "verify", "--cert", &c, &data]).ok();
+    // id-ct-TSTInfo without attributes: refused.
+    let tst = rewrap("1.2.840.113549.1.9.16.1.4", "tst.der");
+    keep_seed(&tst, "seed-tstinfo-without-signed-attributes-der");
+    sphincs(&["cms", "verify", "--cert", &c, &tst]).invalid("no signed attributes");
+    sphincs(&["cms", "verify", "--ca", &c, &tst]).invalid("no signed attributes");
+}
+
+/// Signed attributes out of DER order are refused (what is signed must be
+/// what is read), as is a digest the digestAlgorithms do not list.
+#[test]
+fn signed_attributes_in_der_order_and_digests_listed() {
+    let s = Scratch::new("cms-attrorder");
+    let (k, c) = signer(&s, "Signer");
+    let msg = s.write("msg", b"content\n");
+    let sd_path = s.p("msg.p7s");
+    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd_path]).ok();
+    let der = s.read("msg.p7s");
+    let sd = read_sd(&der);
+    let info = sd.signer_infos.0.get(0).unwrap();
+    let attrs = info.signed_attrs.as_ref().unwrap();
+    let mut sorted = attrs.to_der().unwrap();
+    let old_sig = info.signature.as_bytes().to_vec();
+    // The same attributes, last first: same length, other order.
+    let mut body: Vec<u8> = Vec::new();
+    for a in attrs.iter().collect::<Vec<_>>().into_iter().rev() {
+        body.extend(a.to_der().unwrap());
+    }
+    let header_len = sorted.len() - body.len();
+    let mut reordered = sorted[..header_len].to_vec();
+    reordered.extend(&body);
+    assert_ne!(reordered, sorted);
+    let new_sig = raw_signature(&s, &k, &reordered);
+    sorted[0] = 0xa0;
+    reordered[0] = 0xa0;
+    let replace = |hay: &mut Vec<u8>, from: &[u8], to: &[u8]| {
+        let at = hay.windows(from.len()).position(|w| w == from).unwrap();
+        hay[at..at + from.len()].copy_from_slice(to);
+    };
+    let mut bad = der.clone();
+    replace(&mut bad, &sorted, &reordered);
+    replace(&mut bad, &old_sig, &new_sig);
+    let bad = s.write("unsorted.der", &bad);
+    keep_seed(&bad, "seed-signed-attributes-out-of-order-der");
+    sphincs(&["cms", "verify", "--cert", &c, &bad]).usage_error("canonical DER");
+
+    // digestAlgorithms naming SHA3-256 while the SignerInfo uses SHAKE-128
+    // (same OID length; the first occurrence is the digestAlgorithms one).
+    let shake128 = [
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0b,
+    ];
+    let mut unlisted = der.clone();
+    let at = unlisted.windows(11).position(|w| w == shake128).unwrap();
+    unlisted[at + 10] = 0x08;
+    let unlisted = s.write("unlisted.der", &unlisted);
+    sphincs(&["cms", "verify", "--cert", &c, &unlisted]).usage_error("digestAlgorithms");
 }

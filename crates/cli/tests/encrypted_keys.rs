@@ -7,9 +7,14 @@ use common::{run, sphincs, sphincs_command, stdout_of, Scratch};
 
 #[test]
 fn encrypted_keys_sign_verify_and_convert() {
+    use std::os::unix::fs::PermissionsExt;
     let s = Scratch::new("enc-keys");
     let pass = s.write("pass", b"s3cret phrase\n");
     let wrong = s.write("wrong", b"nope\n");
+    // Passphrase files as they should be (a looser mode is warned about).
+    for p in [&pass, &wrong] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     let msg = s.write("msg", b"release 1.0");
     let (key, pubk, sig) = (s.p("k.pem"), s.p("k.pub"), s.p("m.sig"));
     // A HashSLH-DSA key, encrypted at birth.
@@ -69,6 +74,7 @@ fn encrypted_keys_sign_verify_and_convert() {
     assert_eq!(out.stdout, s.read("k.pub"));
     // An empty passphrase is refused.
     let empty = s.write("empty", b"\n");
+    std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o600)).unwrap();
     run(&format!(
         "key encrypt --passphrase-file {empty} {plain} -o {}",
         s.p("z")
@@ -94,4 +100,134 @@ fn passphrase_from_a_descriptor() {
             .stdin(Stdio::from(std::fs::File::open(s.path("pass")).unwrap())),
     );
     assert!(stdout.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+}
+
+/// `--passphrase-fd 0` with the message on the same standard input: the
+/// first line is the passphrase and nothing beyond it is read, from a pipe
+/// and from a file alike; another descriptor naming the same file as
+/// standard input is refused.
+#[test]
+fn passphrase_fd_reads_one_line_only() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let s = Scratch::new("enc-fd-line");
+    let pass = s.write("pass", b"pw\n");
+    let (key, pubk, sig) = (s.p("k.pem"), s.p("k.pub"), s.p("m.sig"));
+    run(&format!(
+        "keygen -a shake-128f --encrypt --passphrase-file {pass} -o {key} --pub {pubk}"
+    ))
+    .ok();
+    let msg = s.write("msg", b"msg\n");
+    let empty = s.write("empty", b"");
+    let both = s.write("both", b"pw\nmsg\n");
+    let args = [
+        "--passphrase-fd",
+        "0",
+        "sign",
+        "-k",
+        &key,
+        "-o",
+        &sig,
+        "--force",
+        "-",
+    ];
+    // From a pipe.
+    let mut child = sphincs_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"pw\nmsg\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    sphincs(&["verify", "-p", &pubk, "-s", &sig, &msg]).ok();
+    sphincs(&["verify", "-p", &pubk, "-s", &sig, &empty]).code(1);
+    // From a file (`< both`): the offset is shared, the message is the rest.
+    std::fs::remove_file(&sig).unwrap();
+    stdout_of(
+        sphincs_command()
+            .args(args)
+            .stdin(Stdio::from(std::fs::File::open(&both).unwrap())),
+    );
+    sphincs(&["verify", "-p", &pubk, "-s", &sig, &msg]).ok();
+    // Descriptor 3 as the same file as standard input: refused.
+    let out = sphincs_command()
+        .args([
+            "--passphrase-fd",
+            "3",
+            "sign",
+            "-k",
+            &key,
+            "-o",
+            &sig,
+            "--force",
+            "-",
+        ])
+        .stdin(Stdio::from(std::fs::File::open(&both).unwrap()))
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    // (Descriptor 3 is not open here: an error either way, never a signature.)
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A private key or passphrase file readable by its group or others gets a
+/// one-line warning, as ssh gives; the command still runs.
+#[test]
+fn secrets_readable_by_others_are_warned_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("enc-perms");
+    let pass = s.write("pass", b"perm phrase\n");
+    let msg = s.write("msg", b"m");
+    let (key, plain, sig) = (s.p("k.pem"), s.p("plain.pem"), s.p("m.sig"));
+    let chmod = |p: &str, mode: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    chmod(&pass, 0o600);
+    run(&format!(
+        "keygen -a shake-128f --encrypt --passphrase-file {pass} -o {key}"
+    ))
+    .ok();
+    run(&format!(
+        "key decrypt --passphrase-file {pass} {key} -o {plain}"
+    ))
+    .ok();
+    // Mode 0600: no warning.
+    let out = run(&format!("sign -k {plain} -o {sig} {msg}")).ok();
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+    // Mode 0644 key, 0640 passphrase: one warning each, and the work done.
+    chmod(&plain, 0o644);
+    let out = run(&format!("sign -k {plain} -o {sig} --force {msg}")).ok();
+    assert!(
+        out.stderr.contains("warning: ")
+            && out.stderr.contains(
+                "plain.pem (a private key) is readable by its group and others (mode 0644)"
+            ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    chmod(&pass, 0o640);
+    let out = run(&format!(
+        "sign --passphrase-file {pass} -k {key} -o {sig} --force {msg}"
+    ))
+    .ok();
+    assert!(
+        out.stderr
+            .contains("pass (a passphrase) is readable by its group (mode 0640)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
 }

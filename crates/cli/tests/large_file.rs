@@ -157,7 +157,15 @@ fn sign_and_verify_128_mib_in_bounded_memory() {
         ),
         (
             "cms verify, detached content",
-            vec!["cms", "verify", "--content", &big, &cms_det],
+            vec![
+                "cms",
+                "verify",
+                "--cert",
+                &cert,
+                "--content",
+                &big,
+                &cms_det,
+            ],
             0,
         ),
     ] {

@@ -45,4 +45,52 @@ fn keygen_sign_verify_and_the_tree_cache() {
     let line = line.expect("a line on standard error within 10 s");
     assert!(line.contains("not using it"), "{line}");
     assert!(!s.path("x.sig").exists());
+    assert!(
+        !line.contains("malformed key"),
+        "the key is not at fault: {line}"
+    );
+
+    // Waited for, the recomputation replaces the damaged cache (it was once
+    // refused as "the same file as the input", so every later signature
+    // recomputed the tree), and the next signature uses the cache again.
+    let out = sphincs(&args).ok();
+    assert!(
+        out.stderr.contains("wrote a fresh tree cache"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.read("k.key.tree"), cache);
+    let out = sphincs(&["sign", "-a", SET, "-k", &k, &doc, "-o", &s.p("y.sig")]).ok();
+    assert!(!out.stderr.contains("recomputing"), "{}", out.stderr);
+
+    // A key whose SK.seed is damaged, beside its (valid) cache: the cache
+    // checks against PK.root, and one subtree recomputed from SK.seed shows
+    // the key is not the cache's; pubkey fails at once (it exited 0).
+    let mut bad_key = s.read("k.key");
+    bad_key[0] ^= 1;
+    let bad = s.write("bad.key", &bad_key);
+    s.write("bad.key.tree", &cache);
+    let start = std::time::Instant::now();
+    sphincs(&["pubkey", "-a", SET, &bad]).usage_error("mismatch");
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(s.read("bad.key.tree"), cache);
+
+    // A FIFO at KEY.tree would block the read forever, a symlink to
+    // /dev/zero never end: neither is opened as a cache, at once.
+    let tree = s.path("k.key.tree");
+    std::fs::remove_file(&tree).unwrap();
+    std::fs::remove_file(s.path("x.sig")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&tree)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (line, _) = first_stderr_line(&args, Duration::from_secs(10));
+    let line = line.expect("a line on standard error within 10 s, not a read blocked on the FIFO");
+    assert!(line.contains("is not a regular file"), "{line}");
+    std::fs::remove_file(&tree).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &tree).unwrap();
+    let (line, _) = first_stderr_line(&args, Duration::from_secs(10));
+    let line = line.expect("a line on standard error within 10 s");
+    assert!(line.contains("is not a regular file"), "{line}");
 }

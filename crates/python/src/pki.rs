@@ -8,7 +8,8 @@ use std::time::SystemTime;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use sphincs::pki::cert::{self, CertOptions};
-use sphincs::pki::cms::{self, CmsSignOptions};
+use sphincs::pki::chain;
+use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust};
 use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
@@ -153,34 +154,50 @@ pub fn cms_sign<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// Verifies a CMS SignedData (PEM, DER or BER): every SignerInfo must
-/// verify. `data` is the content of a detached SignedData (None when it is
-/// embedded); `certificate` the signer's certificate (default: the one the
-/// SignedData embeds). The certificate itself is not checked here (see
-/// `verify_certificate`). Returns the content (the embedded one, or `data`);
-/// raises `sphincs.InvalidSignature` or `ValueError`.
+/// Verifies a CMS SignedData (PEM, DER or BER): every SignerInfo checked
+/// must verify. `data` is the content of a detached SignedData (None when
+/// it is embedded). Trust is never implied: give `ca` (trust anchors, PEM
+/// bundle or DER; the signer's certificate must chain to one through the
+/// certificates the SignedData carries), `certificate` (the signer's
+/// certificate, pinned: only the SignerInfos naming it are checked), or
+/// `signature_only=True` to check the signatures alone with the embedded
+/// certificates. Returns the content (the embedded one, or `data`); raises
+/// `sphincs.InvalidSignature` or `ValueError` (also when no trust is given).
 #[pyfunction]
-#[pyo3(signature = (signed, data=None, *, certificate=None))]
+#[pyo3(signature = (signed, data=None, *, certificate=None, ca=None, signature_only=false))]
 pub fn cms_verify<'py>(
     py: Python<'py>,
     signed: &Bound<'py, PyAny>,
     data: Option<&Bound<'py, PyAny>>,
     certificate: Option<&Bound<'py, PyAny>>,
+    ca: Option<&Bound<'py, PyAny>>,
+    signature_only: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let signed = args::bytes(signed, "signed")?;
     let data = args::opt_bytes(data, "data")?;
     let cert_bytes = args::opt_bytes(certificate, "certificate")?;
+    let ca_bytes = args::opt_bytes(ca, "ca")?;
     let content = detached(py, || {
-        let sd = cms::parse_signed_data(&signed)?;
+        let anchors = match ca_bytes.as_deref() {
+            Some(b) => chain::parse_certificates(b)?,
+            None => Vec::new(),
+        };
         let c = cert_bytes
             .as_deref()
             .map(cert::parse_certificate)
             .transpose()?;
+        let trust = CmsTrust {
+            anchors: &anchors,
+            pinned: c.as_ref(),
+            signature_only,
+        };
+        trust.check()?;
+        let sd = cms::parse_signed_data(&signed)?;
         let mut detached_content = data.as_deref();
         let source = detached_content
             .as_mut()
             .map(|d| d as &mut dyn sphincs::MessageSource);
-        cms::verify(&sd, c.as_ref(), source)?;
+        cms::verify_trusted(&sd, &trust, source, SystemTime::now())?;
         // The content signed: the embedded OCTET STRING's octets (the
         // parser made it DER), or the detached data given.
         Ok(match &sd.encap_content_info.econtent {

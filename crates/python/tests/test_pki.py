@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 import sphincs
+from conftest import REPO
 
 
 @pytest.fixture(scope="module")
@@ -45,17 +46,17 @@ def test_cms_detached_and_attached(key, cert):
     data = b"release.tar.gz contents"
     sd = sphincs.cms_sign(key, cert, data)
     assert sd[0] == 0x30 and data not in sd
-    assert sphincs.cms_verify(sd, data) == data
+    assert sphincs.cms_verify(sd, data, signature_only=True) == data
     assert sphincs.cms_verify(sd, bytearray(data), certificate=cert) == data
     with pytest.raises(ValueError, match="message digest .* does not match the content"):
-        sphincs.cms_verify(sd, data + b"!")
+        sphincs.cms_verify(sd, data + b"!", certificate=cert)
     with pytest.raises(ValueError, match="detached"):
-        sphincs.cms_verify(sd)
+        sphincs.cms_verify(sd, certificate=cert)
     attached = sphincs.cms_sign(key, cert, data, detached=False, pem=True)
     assert attached.startswith(b"-----BEGIN CMS-----")
-    assert sphincs.cms_verify(attached) == data
+    assert sphincs.cms_verify(attached, certificate=cert) == data
     with pytest.raises(ValueError, match="carries its content"):
-        sphincs.cms_verify(attached, data)
+        sphincs.cms_verify(attached, data, certificate=cert)
     other = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")
     with pytest.raises(ValueError, match="not the key of the certificate"):
         sphincs.cms_sign(other, cert, data)
@@ -66,13 +67,31 @@ def test_cms_detached_and_attached(key, cert):
         sphincs.cms_sign(cert, cert, data)
 
 
+def test_cms_trust_is_never_implied(key, cert):
+    """A self-signed signer verifies only with trust given: the signer's
+    certificate pinned, an anchor it chains to, or the signature alone asked
+    for by name."""
+    data = b"who signed this?"
+    sd = sphincs.cms_sign(key, cert, data)
+    with pytest.raises(ValueError, match="no trust in the signer"):
+        sphincs.cms_verify(sd, data)
+    assert sphincs.cms_verify(sd, data, ca=cert) == data
+    assert sphincs.cms_verify(sd, data, certificate=cert) == data
+    assert sphincs.cms_verify(sd, data, signature_only=True) == data
+    with pytest.raises(ValueError, match="excludes"):
+        sphincs.cms_verify(sd, data, certificate=cert, signature_only=True)
+    other = sphincs.self_signed_certificate(sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f"), "CN=Other", ca=True)
+    with pytest.raises(ValueError, match="chain"):
+        sphincs.cms_verify(sd, data, ca=other)
+
+
 def test_cli_verifies_what_python_signed(key, cert, cli, tmp_path):
     data = b"shipped to the CLI"
     (tmp_path / "data").write_bytes(data)
     (tmp_path / "cert.pem").write_bytes(cert)
     (tmp_path / "data.p7s").write_bytes(sphincs.cms_sign(key, cert, data))
     ok = subprocess.run(
-        [cli, "cms", "verify", "--content", tmp_path / "data", tmp_path / "data.p7s"],
+        [cli, "cms", "verify", "--cert", tmp_path / "cert.pem", "--content", tmp_path / "data", tmp_path / "data.p7s"],
         capture_output=True,
         check=False,
     )
@@ -81,7 +100,7 @@ def test_cli_verifies_what_python_signed(key, cert, cli, tmp_path):
     assert run.returncode == 0, run.stderr
     (tmp_path / "data").write_bytes(data + b"!")
     bad = subprocess.run(
-        [cli, "cms", "verify", "--content", tmp_path / "data", tmp_path / "data.p7s"],
+        [cli, "cms", "verify", "--cert", tmp_path / "cert.pem", "--content", tmp_path / "data", tmp_path / "data.p7s"],
         capture_output=True,
         check=False,
     )
@@ -124,3 +143,17 @@ def test_self_signed_certificate_options(key, cli, tmp_path):
     ]:
         with pytest.raises(ValueError, match=message):
             sphincs.self_signed_certificate(key, "CN=Bad", **kwargs)
+
+
+def test_cms_signed_attribute_rules():
+    """RFC 5652 §5.3/§5.4 as the core enforces them, through Python: a raw
+    signature re-wrapped as a signed TSTInfo without signed attributes, and
+    signed attributes out of DER order (both made by the CLI's tests, kept
+    as fuzz seeds), are refused even when only the signature is checked."""
+    corpus = REPO / "fuzz" / "corpus" / "cms"
+    tst = (corpus / "seed-tstinfo-without-signed-attributes-der").read_bytes()
+    with pytest.raises(ValueError, match="no signed attributes"):
+        sphincs.cms_verify(tst, signature_only=True)
+    unsorted = (corpus / "seed-signed-attributes-out-of-order-der").read_bytes()
+    with pytest.raises(ValueError, match="canonical DER"):
+        sphincs.cms_verify(unsorted, signature_only=True)

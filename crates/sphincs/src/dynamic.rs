@@ -131,6 +131,7 @@ impl DynSigningKey {
         let parts = &mut self.parts;
         with_parameter_set!(self.alg, P => {
             let cache = crate::tree_cache::TreeCache::from_bytes::<P>(bytes, &parts.pk)?;
+            cache.check_secret::<P>(parts)?;
             parts.cache = Some(alloc::sync::Arc::new(cache));
             Ok(())
         })

@@ -89,6 +89,10 @@ pub enum Error {
     InvalidSignature,
     /// Malformed DER or PEM, or a key of an unexpected kind.
     Encoding(Text),
+    /// A draft SP 800-230 key's tree cache that cannot be used (not a
+    /// cache, truncated, corrupted, another set's or key's): the key itself
+    /// is not at fault, and its tree can be recomputed.
+    TreeCache(Text),
     /// An encrypted private key that does not decrypt with the passphrase
     /// given (a wrong passphrase, or a corrupted ciphertext: the two cannot
     /// be told apart).
@@ -200,6 +204,7 @@ impl fmt::Display for Error {
             ),
             Error::InvalidSignature => f.write_str("invalid signature"),
             Error::Encoding(msg) => write!(f, "malformed key: {msg}"),
+            Error::TreeCache(msg) => write!(f, "unusable tree cache: {msg}"),
             Error::WrongPassphrase => f.write_str(
                 "cannot decrypt the private key: wrong passphrase (or a corrupt key)",
             ),

@@ -142,12 +142,16 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// Adopts a serialized tree cache ([`SigningKey::tree_cache`]) after
     /// checking it: a truncated, corrupted, foreign or stale cache is an
-    /// [`Error::Encoding`] saying which, and the key keeps signing without it
-    /// (recomputing its tree each time). Signatures are verified before
+    /// [`Error::TreeCache`] saying which, and the key keeps signing without it
+    /// (recomputing its tree each time). A cache that belongs to PK.root
+    /// while SK.seed does not give its nodes (one subtree is recomputed to
+    /// see) is [`Error::KeyMismatch`]: the secret key is damaged, as loading
+    /// it with its PK.root check would find. Signatures are verified before
     /// release either way.
     #[cfg(feature = "alloc")]
     pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let cache = TreeCache::from_bytes::<P>(bytes, &self.parts.pk)?;
+        cache.check_secret::<P>(&self.parts)?;
         self.parts.cache = Some(alloc::sync::Arc::new(cache));
         Ok(())
     }

@@ -24,7 +24,9 @@ use crate::hash::TweakableHash;
 use crate::params::{Instance, Params};
 use crate::slh_dsa::PublicParts;
 #[cfg(feature = "alloc")]
-use crate::xmss::{xmss_level, xmss_root_from_level};
+use crate::slh_dsa::SecretParts;
+#[cfg(feature = "alloc")]
+use crate::xmss::{xmss_auth_path_from_level, xmss_level, xmss_root_from_level};
 
 /// Height of the kept nodes: 2^7 leaves per signature (about 9k–17k WOTS+
 /// chain steps, a few thousandths of the FORS work), and at most
@@ -141,6 +143,28 @@ impl TreeCache {
         )
     }
 
+    /// Checks the secret seed against the cache (which [`Self::from_bytes`]
+    /// checked against PK.root): the subtree of leaf 0, `2^CACHE_LEVEL`
+    /// leaves computed from SK.seed (milliseconds), must give the kept node.
+    /// A key whose SK.seed is not the one the tree was made with is
+    /// [`Error::KeyMismatch`], as recomputing the whole tree would find.
+    pub(crate) fn check_secret<P: Instance>(&self, sk: &SecretParts) -> Result<(), Error> {
+        let p = P::PARAMS;
+        let t = P::Hash::new(p.n, &sk.pk.pk_seed[..p.n], Some(&sk.sk_seed[..p.n]));
+        let mut auth = vec![0u8; p.hp * p.n];
+        match xmss_auth_path_from_level::<P>(
+            &t,
+            0,
+            &top_adrs(&p),
+            CACHE_LEVEL,
+            &self.nodes,
+            &mut auth,
+        ) {
+            Some(_) => Ok(()),
+            None => Err(Error::KeyMismatch),
+        }
+    }
+
     /// The kept nodes.
     pub(crate) fn nodes(&self) -> &[Node] {
         &self.nodes
@@ -183,7 +207,7 @@ impl TreeCache {
     pub(crate) fn from_bytes<P: Instance>(bytes: &[u8], pk: &PublicParts) -> Result<Self, Error> {
         let p = P::PARAMS;
         let n = p.n;
-        let bad = |why: String| Error::Encoding(format!("tree cache for {}: {why}", P::NAME));
+        let bad = |why: String| Error::TreeCache(format!("for {}: {why}", P::NAME));
         if !uses_cache(&p) {
             return Err(bad("this set keeps no tree cache".into()));
         }

@@ -206,7 +206,16 @@ fn hostile_kdf_costs_are_refused_quickly() {
     // N not a power of two.
     let mut odd_n = der.clone();
     odd_n[at + 3] = 0x01;
-    for (what, input, costly) in [("r", big_r, true), ("p", big_p, true), ("N", odd_n, false)] {
+    // r = 32: the N-block table alone is 64 MiB, the limit; scrypt's whole
+    // working memory, 128·r·(N + p), is over it.
+    let mut table_at_cap = der.clone();
+    table_at_cap[at + 6] = 0x20;
+    for (what, input, costly) in [
+        ("r", big_r, true),
+        ("p", big_p, true),
+        ("N", odd_n, false),
+        ("r = 32", table_at_cap, true),
+    ] {
         let t = Instant::now();
         let e = decrypt_private_key(&input, PASS).unwrap_err();
         assert!(t.elapsed() < Duration::from_secs(1), "{what}");
@@ -234,6 +243,27 @@ fn hostile_kdf_costs_are_refused_quickly() {
     let e = decrypt_private_key(&hostile, PASS).unwrap_err();
     assert!(t.elapsed() < Duration::from_secs(1));
     assert!(matches!(e, Error::KdfTooCostly(_)), "{e:?}");
+    // PBKDF2 with 0 iterations is malformed, not a wrong passphrase.
+    let zero = pbes2::Parameters {
+        kdf: Kdf::Pbkdf2(Pbkdf2Params {
+            salt: pbes2::Salt::new([1u8; 16]).unwrap(),
+            iteration_count: 0,
+            key_length: None,
+            prf: Pbkdf2Prf::HmacWithSha256,
+        }),
+        encryption: pbes2::EncryptionScheme::Aes256Cbc { iv: [0; 16] },
+    };
+    let zero = EncryptedPrivateKeyInfo {
+        encryption_algorithm: EncryptionScheme::Pbes2(zero),
+        encrypted_data: OctetStringRef::new(&[0u8; 96]).unwrap(),
+    }
+    .to_der()
+    .unwrap();
+    let zero_e = decrypt_private_key(&zero, PASS).unwrap_err();
+    assert!(
+        matches!(&zero_e, Error::Encoding(m) if m.contains("0 iterations")),
+        "{zero_e:?}"
+    );
     let m = message(e);
     assert!(
         m.contains(&format!("at most {MAX_PBKDF2_ITERATIONS}")),

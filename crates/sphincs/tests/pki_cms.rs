@@ -181,6 +181,13 @@ fn digest_algorithm_fields_are_checked() {
     // matches, and the protected algorithms differ from the SignerInfo's.
     let mut bad = der.clone();
     bad[at[1] + 10] = 8;
+    // Not listed in the SignedData's digestAlgorithms (RFC 5652 §5.1).
+    let e = verify(&parse_signed_data(&bad).unwrap(), None, None).unwrap_err();
+    assert!(
+        matches!(&e, Error::Pki(m) if m.contains("digestAlgorithms does not list")),
+        "{e}"
+    );
+    bad[at[0] + 10] = 8;
     let e = verify(&parse_signed_data(&bad).unwrap(), None, None).unwrap_err();
     assert!(
         matches!(&e, Error::VerificationFailed(m) if m.contains("CMSAlgorithmProtection")),
@@ -209,4 +216,41 @@ fn malformed_input_is_an_error() {
     // A certificate is not a SignedData.
     let cert_der = sphincs::pki::cert::encode_certificate(&c, false).unwrap();
     assert!(matches!(parse_signed_data(&cert_der), Err(Error::Pki(_))));
+}
+
+/// Signing refuses to embed more certificates than verification reads (a
+/// SignedData the library itself would refuse); 64 are written and read.
+#[test]
+fn sign_with_chain_stays_within_what_verify_reads() {
+    use sphincs::pki::cms::{sign_with_chain, verify_trusted, CmsTrust};
+    let (k, c) = signer(Algorithm::Shake128f, 91);
+    let extra: Vec<Certificate> = (0..64)
+        .map(|_| self_signed(&k, &parse_name("CN=Extra").unwrap(), CertOptions::default()).unwrap())
+        .collect();
+    let content = b"content";
+    let opts = CmsSignOptions::default();
+    match sign_with_chain(&k, &c, &extra, &mut &content[..], opts, SystemTime::now()) {
+        Err(Error::Pki(m)) => assert!(m.contains("at most 64 certificates"), "{m}"),
+        other => panic!("want Error::Pki, got {other:?}"),
+    }
+    let parts = sign_with_chain(
+        &k,
+        &c,
+        &extra[..63],
+        &mut &content[..],
+        opts,
+        SystemTime::now(),
+    )
+    .unwrap();
+    let sd = parse_signed_data(&parts.assemble(content)).unwrap();
+    let trust = CmsTrust {
+        pinned: Some(&c),
+        ..Default::default()
+    };
+    verify_trusted(&sd, &trust, None, SystemTime::now()).unwrap();
+    // Trust is never implied.
+    assert!(matches!(
+        verify_trusted(&sd, &CmsTrust::default(), None, SystemTime::now()),
+        Err(Error::CannotCheck(m)) if m.contains("no trust")
+    ));
 }

@@ -693,3 +693,68 @@ fn signed_data_with_chain_verifies_to_the_root() {
     assert_eq!(chain.path, vec!["CN=Signer", "CN=Intermediate"]);
     assert_eq!(chain.anchor, "CN=Root");
 }
+
+/// Certificates named alike: each (certificate, issuer) pair is checked
+/// once, a path holds one certificate per subject and key, and the search
+/// stops at its bounds, so the answer comes in milliseconds, not minutes.
+#[test]
+fn look_alike_bundles_are_searched_in_bounded_work() {
+    let name = parse_name("CN=Look").unwrap();
+    let root = self_signed(&key(20), &parse_name("CN=Root").unwrap(), ca_opts()).unwrap();
+    let leaf_csr = request_with(
+        &key(40),
+        &parse_name("CN=Signer").unwrap(),
+        &ExtensionOptions::default(),
+        false,
+    )
+    .unwrap();
+    // 8 self-issued CA certificates with one name and one key, each of
+    // which verifies under every other one (8! paths before).
+    let k = key(50);
+    let looks: Vec<Certificate> = (0..8)
+        .map(|_| self_signed(&k, &name, ca_opts()).unwrap())
+        .collect();
+    let leaf = issue(&k, &looks[0], &leaf_csr, CertOptions::default()).unwrap();
+    let start = std::time::Instant::now();
+    let r = verify_chain(
+        &leaf,
+        &looks,
+        std::slice::from_ref(&root),
+        SystemTime::now(),
+    );
+    let took = start.elapsed();
+    // The issuer is present but does not chain: not "missing".
+    cannot(r, "8 certificate(s) named \"CN=Look\"");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+
+    // 64 certificates named alike over 8 keys, each signed by another key:
+    // many paths, each link valid; the bounds stop the search.
+    let keys: Vec<DynSigningKey> = (0..8).map(|i| key(60 + 3 * i)).collect();
+    let own: Vec<Certificate> = keys
+        .iter()
+        .map(|k| self_signed(k, &name, ca_opts()).unwrap())
+        .collect();
+    let mut many = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        let csr = request_with(k, &name, &ExtensionOptions::default(), true).unwrap();
+        for j in 0..8 {
+            let by = (i + j) % 8;
+            let opts = CertOptions {
+                ca: true,
+                days: 30,
+                ..Default::default()
+            };
+            many.push(issue(&keys[by], &own[by], &csr, opts).unwrap());
+        }
+    }
+    let leaf = issue(&keys[0], &own[0], &leaf_csr, CertOptions::default()).unwrap();
+    let start = std::time::Instant::now();
+    let r = verify_chain(&leaf, &many, std::slice::from_ref(&root), SystemTime::now());
+    let took = start.elapsed();
+    cannot(r, "within the search's bounds");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    eprintln!("64 look-alikes: {took:?}");
+    // A real path among the look-alikes is still found.
+    let leaf = issue(&key(20), &root, &leaf_csr, CertOptions::default()).unwrap();
+    verify_chain(&leaf, &many, std::slice::from_ref(&root), SystemTime::now()).unwrap();
+}

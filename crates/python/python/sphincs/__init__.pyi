@@ -395,5 +395,14 @@ def cms_sign(
     pem: bool = False,
 ) -> bytes:
     """A CMS SignedData of `data`, detached by default (DER, or PEM with pem=True)."""
-def cms_verify(signed: Buffer, data: Buffer | None = None, *, certificate: Buffer | None = None) -> bytes:
-    """Verifies every SignerInfo; returns the content. `data` for a detached SignedData."""
+def cms_verify(
+    signed: Buffer,
+    data: Buffer | None = None,
+    *,
+    certificate: Buffer | None = None,
+    ca: Buffer | None = None,
+    signature_only: bool = False,
+) -> bytes:
+    """Verifies every SignerInfo; returns the content. `data` for a detached SignedData.
+    Trust is never implied: `ca` (anchors to chain to), `certificate` (the signer pinned)
+    or `signature_only=True`; ValueError without one."""

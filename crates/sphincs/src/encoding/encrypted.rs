@@ -36,8 +36,10 @@ pub const SCRYPT_R: u16 = 8;
 /// scrypt parallelism p we write.
 pub const SCRYPT_P: u16 = 1;
 
-/// Most memory an scrypt we read may need (128·r·N bytes): 64 MiB, four
-/// times what we write (OpenSSL 3.5 reads at most 32 MiB).
+/// Most memory an scrypt we read may need: 64 MiB, about four times what we
+/// write (OpenSSL 3.5 reads at most 32 MiB). Counted as scrypt's whole
+/// working memory, 128·r·(N + p) bytes (the N-block table and the p blocks
+/// it mixes), not the table alone.
 pub const MAX_SCRYPT_MEMORY: u64 = 64 << 20;
 /// Most work an scrypt we read may ask (N·r·p): 32 times what we write.
 pub const MAX_SCRYPT_WORK: u64 = 1 << 22;
@@ -147,6 +149,11 @@ fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
                     p.prf.oid()
                 )));
             }
+            if p.iteration_count == 0 {
+                return Err(Error::Encoding(
+                    "PBKDF2 with 0 iterations (RFC 8018 asks a positive count): a malformed key, not a wrong passphrase".into(),
+                ));
+            }
             if p.iteration_count > MAX_PBKDF2_ITERATIONS {
                 return Err(Error::KdfTooCostly(format!(
                     "PBKDF2 asks {} iterations; at most {MAX_PBKDF2_ITERATIONS} are accepted",
@@ -165,7 +172,7 @@ fn check_kdf(kdf: &Kdf) -> Result<(), Error> {
                     "invalid scrypt parameters N={n}, r={r}, p={p} (N must be a power of two above 1)"
                 )));
             }
-            let memory = n.saturating_mul(r).saturating_mul(128);
+            let memory = n.saturating_add(p).saturating_mul(r).saturating_mul(128);
             let work = n.saturating_mul(r).saturating_mul(p);
             if memory > MAX_SCRYPT_MEMORY || work > MAX_SCRYPT_WORK {
                 return Err(Error::KdfTooCostly(format!(

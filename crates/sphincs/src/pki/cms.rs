@@ -37,6 +37,7 @@ use x509_cert::time::Time;
 use x509_cert::Certificate;
 
 pub use super::ber::MAX_SIGNER_INFOS;
+use super::chain::{verify_chain, ChainCheck};
 use super::{der_or_pem, from_der, pem_or_der, signature_algorithm, to_der, verify_rfc9909};
 use super::{sign_rfc9909, verifying_key_of};
 use crate::message::MessageSource;
@@ -231,6 +232,13 @@ pub fn sign_with_chain(
             .0
             .insert(CertificateChoices::Certificate(c.clone()))
             .map_err(der_error)?;
+    }
+    if certs.0.len() > super::ber::MAX_CERTIFICATES {
+        return Err(Error::Pki(format!(
+            "a SignedData carries at most {} certificates (as many as verification reads); {} given with the signer's",
+            super::ber::MAX_CERTIFICATES,
+            certs.0.len()
+        )));
     }
     let mut certs = to_der(&certs, "certificates")?;
     certs[0] = 0xa0; // SET OF → [0] IMPLICIT, constructed
@@ -470,6 +478,54 @@ pub struct SignerCheck {
     /// The signer's certificate, when it verified (for a chain check with
     /// [`super::chain::verify_chain`]).
     pub certificate: Option<Certificate>,
+    /// The path from the signer's certificate to a trust anchor, when
+    /// [`verify_signers_trusted`] was given anchors and the signature
+    /// verified.
+    pub chain: Option<Result<ChainCheck, Error>>,
+}
+
+impl SignerCheck {
+    /// Whether this SignerInfo was checked and everything asked of it held:
+    /// its signature and, when anchors were given, its chain.
+    pub fn ok(&self) -> bool {
+        self.checked && self.result.is_ok() && !matches!(self.chain, Some(Err(_)))
+    }
+}
+
+/// What establishes trust in a signer (RFC 5652 checks a signature, not who
+/// made it): trust anchors the signer's certificate must chain to, the
+/// signer's certificate itself (pinned), or neither, asked for explicitly,
+/// when only the signature is to be checked. Without one of the three,
+/// [`verify_signers_trusted`] and [`verify_trusted`] check nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CmsTrust<'a> {
+    /// Trust anchors; each checked signer's certificate must chain to one
+    /// through the certificates the SignedData carries
+    /// ([`super::chain::verify_chain`]).
+    pub anchors: &'a [Certificate],
+    /// The signer's certificate, trusted as given: only the SignerInfos
+    /// naming it are checked, with its key.
+    pub pinned: Option<&'a Certificate>,
+    /// Check the signatures alone, with the certificates the SignedData
+    /// embeds, establishing no trust in who signed. Excludes the other two.
+    pub signature_only: bool,
+}
+
+impl CmsTrust<'_> {
+    /// Refuses a trust policy that establishes nothing, or one that asks
+    /// for the signature alone and for trust at once.
+    pub fn check(&self) -> Result<(), Error> {
+        let trusting = !self.anchors.is_empty() || self.pinned.is_some();
+        match (trusting, self.signature_only) {
+            (false, false) => Err(Error::CannotCheck(
+                "no trust in the signer is established: give trust anchors (a chain to one is then required) or the signer's certificate (pinned), or ask explicitly to check the signature alone".into(),
+            )),
+            (true, true) => Err(Error::Pki(
+                "checking the signature alone excludes trust anchors and a pinned signer certificate".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Verifies the SignerInfos of `sd` and reports on each (see [`verify`] for
@@ -516,6 +572,7 @@ pub fn verify_signers(
             checked: cert.is_none_or(|c| names(info, c)),
             result: Ok(()),
             certificate: None,
+            chain: None,
         };
         if check.checked {
             let source: &mut dyn MessageSource = match (&embedded, detached.as_deref_mut()) {
@@ -541,6 +598,44 @@ pub fn verify_signers(
     Ok((attached, out))
 }
 
+/// As [`verify_signers`], establishing trust as `trust` says: with anchors,
+/// each SignerInfo whose signature verified also gets its chain checked at
+/// `now` ([`SignerCheck::chain`]); with a pinned certificate, only the
+/// SignerInfos naming it are checked. A `trust` that establishes nothing is
+/// [`Error::CannotCheck`] before anything is read ([`CmsTrust::check`]).
+pub fn verify_signers_trusted(
+    sd: &ParsedSignedData,
+    trust: &CmsTrust<'_>,
+    detached: Option<&mut dyn MessageSource>,
+    now: SystemTime,
+) -> Result<(bool, Vec<SignerCheck>), Error> {
+    trust.check()?;
+    let (attached, mut signers) = verify_signers(sd, trust.pinned, detached)?;
+    if !trust.anchors.is_empty() {
+        let intermediates = sd.certificates();
+        for s in &mut signers {
+            if let (Some(c), Ok(())) = (&s.certificate, &s.result) {
+                s.chain = Some(verify_chain(c, &intermediates, trust.anchors, now));
+            }
+        }
+    }
+    Ok((attached, signers))
+}
+
+/// As [`verify`], establishing trust as `trust` says (see
+/// [`verify_signers_trusted`]): every SignerInfo checked must verify and,
+/// with anchors, chain to one. A chain that fails is
+/// [`Error::VerificationFailed`], no chain [`Error::CannotCheck`].
+pub fn verify_trusted(
+    sd: &ParsedSignedData,
+    trust: &CmsTrust<'_>,
+    detached: Option<&mut dyn MessageSource>,
+    now: SystemTime,
+) -> Result<CmsCheck, Error> {
+    let (attached, signers) = verify_signers_trusted(sd, trust, detached, now)?;
+    summarize(attached, signers)
+}
+
 /// Verifies the SignedData: every SignerInfo (or, with `cert`, every one
 /// naming `cert`) must verify. The content is the embedded one, or
 /// `detached` (streamed) when there is none; the signer's certificate is
@@ -556,8 +651,31 @@ pub fn verify(
     detached: Option<&mut dyn MessageSource>,
 ) -> Result<CmsCheck, Error> {
     let (attached, signers) = verify_signers(sd, cert, detached)?;
+    summarize(attached, signers)
+}
+
+/// The first failure among `signers` (naming the SignerInfo when there are
+/// several), or what the first one checked found.
+fn summarize(attached: bool, signers: Vec<SignerCheck>) -> Result<CmsCheck, Error> {
     let many = signers.len() > 1;
     for s in &signers {
+        let at = |m: &str| {
+            if many {
+                format!("SignerInfo {} of {}: {m}", s.index, signers.len())
+            } else {
+                m.to_string()
+            }
+        };
+        match &s.chain {
+            Some(Err(Error::VerificationFailed(m))) if s.checked => {
+                return Err(Error::VerificationFailed(at(&format!("chain: {m}"))))
+            }
+            Some(Err(Error::CannotCheck(m))) if s.checked => {
+                return Err(Error::CannotCheck(at(&format!("chain: {m}"))))
+            }
+            Some(Err(e)) if s.checked => return Err(e.clone()),
+            _ => {}
+        }
         match &s.result {
             Ok(()) => {}
             Err(Error::VerificationFailed(m)) if many => {
@@ -619,6 +737,17 @@ fn verify_one(
         )));
     }
     let digest = digest_of(&info.digest_alg)?;
+    // RFC 5652 §5.1: digestAlgorithms lists the digests of the SignerInfos
+    // (a one-pass verifier digests the content with those alone).
+    if !sd
+        .digest_algorithms
+        .iter()
+        .any(|d| d.oid == info.digest_alg.oid)
+    {
+        return Err(Error::Pki(format!(
+            "the SignedData's digestAlgorithms does not list the SignerInfo's digest {digest} (RFC 5652 §5.1)"
+        )));
+    }
     if !digest_allowed(key.algorithm(), digest) {
         return Err(Error::VerificationFailed(format!(
             "{digest} is too weak a digest for {}",
@@ -627,6 +756,12 @@ fn verify_one(
     }
     let signing_time = match (&info.signed_attrs, attrs_as_signed) {
         (Some(attrs), Some(raw)) => {
+            // RFC 5652 §5.4: the signed attributes are DER, so in the order
+            // DER sorts a SET OF; others would be checked as one thing and
+            // read as another.
+            if to_der(attrs, "signed attributes")? != raw {
+                return Err(super::not_canonical("signed attributes"));
+            }
             let md = match digests.iter().find(|(d, _)| *d == digest) {
                 Some((_, md)) => md.clone(),
                 None => {
@@ -638,7 +773,16 @@ fn verify_one(
             check_attributes(sd, info, attrs, raw, &key, digest, &md)?
         }
         (None, None) => {
-            // No signed attributes: the signature is over the content itself.
+            // No signed attributes: the signature is over the content
+            // itself, which RFC 5652 §5.3 allows for id-data alone (for any
+            // other type, a signature over some bytes would be taken for a
+            // signed structure of that type, e.g. a TSTInfo).
+            if sd.encap_content_info.econtent_type != ID_DATA {
+                return Err(Error::VerificationFailed(format!(
+                    "the SignerInfo has no signed attributes, which RFC 5652 §5.3 requires for content of type {} (not id-data)",
+                    sd.encap_content_info.econtent_type
+                )));
+            }
             key_signs_content(&key, info, source)?;
             None
         }
