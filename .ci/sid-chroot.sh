@@ -5,15 +5,13 @@
 # Sourced, not run. Expects repo_root and log() from the sourcing script.
 #
 # The chroot lives outside the clone, in the CI cache of .ci/cache.sh, named
-# by a hash of this file (its package list and how it is built): later runs
+# by a hash of its recipe (the package list and how it is built): later runs
 # on the same machine reuse it, a changed recipe builds a new one (and removes
 # the old), AARCH64_REBUILD=1 redoes it. It is built under a temporary name
 # and renamed when complete, so an interrupted build is never taken for a
 # chroot. The mirror is the one this machine's apt sources name (as
 # .ci/openssl35.sh finds it). Needs root (mmdebstrap, chroot, mount).
 
-source "$repo_root/.ci/cache.sh"
-root="${SPHINCS_CHROOT:-$(ci_cache_entry sid-chroot "$repo_root/.ci/sid-chroot.sh")}"
 
 # AArch64: rustc/cargo/clippy from Debian, the arm64 std, the cross gcc as
 # linker, qemu-user. Cortex-M4 (.ci/embedded.sh): rust-src for -Zbuild-std,
@@ -22,6 +20,12 @@ packages=(rustc cargo rust-clippy libstd-rust-dev:arm64 gcc-aarch64-linux-gnu
     libc6-dev-arm64-cross qemu-user ca-certificates
     rust-src binutils-arm-none-eabi qemu-system-arm)
 wanted="$(printf '%s\n' "${packages[@]}")"
+# What makes the chroot: the package list and the mmdebstrap call in setup()
+# (change this line with that call). The cache entry is named by their hash,
+# so edits elsewhere in this file (mounting, comments) keep the chroot.
+recipe="mmdebstrap --variant=apt --architectures=amd64,arm64 sid main"
+source "$repo_root/.ci/cache.sh"
+root="${SPHINCS_CHROOT:-$(ci_cache_entry sid-chroot <(printf '%s\n%s\n' "$wanted" "$recipe"))}"
 
 system_mirror() {
     local f
@@ -82,7 +86,10 @@ unmount_all() {
 }
 
 enter() {
-    mountpoint -q "$root/src" && return
+    # Mounted already: by this run (the embedded step, then AArch64's), or
+    # left by a run that was killed, possibly of another clone. Mount this
+    # checkout afresh either way.
+    unmount_all
     mkdir -p "$root/src" "$root/proc" "$root/dev"
     # Unmount however the run ends; a signal also ends the script.
     trap unmount_all EXIT
