@@ -57,7 +57,8 @@ typedef enum {
      */
     SPHINCS_OK = 0,
     /**
-     * The signature does not verify (or a batch item did not).
+     * The signature does not verify, or has the wrong length for its set
+     * (or a batch item did not verify).
      */
     SPHINCS_ERR_INVALID_SIGNATURE = 1,
     /**
@@ -78,7 +79,9 @@ typedef enum {
      */
     SPHINCS_ERR_UNKNOWN_PREHASH = 5,
     /**
-     * A key, seed, signature or randomness of the wrong length for its set.
+     * A key, seed, signature buffer or randomness of the wrong length for
+     * its set (a signature to verify of the wrong length is
+     * `SPHINCS_ERR_INVALID_SIGNATURE`).
      */
     SPHINCS_ERR_INVALID_LENGTH = 6,
     /**
@@ -556,9 +559,12 @@ sphincs_status sphincs_secret_key_import(const sphincs_alg *alg,
  * nor signing rebuilds the key's 2^21–2^22-leaf tree. The cache is checked
  * (set, key, checksum): a cache that does not belong to this key is
  * `SPHINCS_ERR_ENCODING` and no key is made; fall back to
- * `sphincs_secret_key_import`, which recomputes the tree. Every signature of
- * these sets is verified before it is returned, so a wrong secret key gives
- * `SPHINCS_ERR_FAULT_DETECTED` when signing, never a wrong signature.
+ * `sphincs_secret_key_import`, which recomputes the tree. A secret key whose
+ * SK.seed does not give the cache's nodes (one subtree of 2^7 leaves is
+ * recomputed to see) is `SPHINCS_ERR_KEY_MISMATCH` and no key is made; and
+ * every signature of these sets is verified before it is returned, so a
+ * wrong secret key gives `SPHINCS_ERR_KEY_MISMATCH` when signing, never a
+ * wrong signature.
  * Other sets keep no tree: `SPHINCS_ERR_UNSUPPORTED`.
  */
 sphincs_status sphincs_secret_key_import_with_tree_cache(const sphincs_alg *alg,
@@ -801,8 +807,8 @@ sphincs_status sphincs_sign(const sphincs_secret_key *sk,
  * was made with (`context` may be NULL when `context_len` is 0; both must be
  * empty/`SPHINCS_PREHASH_NONE` for round-3.1 and SPHINCS-256 keys;
  * `SPHINCS_PREHASH_NONE` verifies in the key's mode). `SPHINCS_OK` if valid,
- * `SPHINCS_ERR_INVALID_SIGNATURE` if not, `SPHINCS_ERR_INVALID_LENGTH` for a
- * signature of the wrong length, `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
+ * `SPHINCS_ERR_INVALID_SIGNATURE` if not (a signature of the wrong length
+ * included, as the CLI and Python say), `SPHINCS_ERR_WRONG_KEY_MODE` for a pre-hash
  * the key's mode forbids.
  */
 sphincs_status sphincs_verify(const sphincs_public_key *pk,
@@ -924,8 +930,8 @@ void sphincs_verify_stream_free(sphincs_verify_stream *stream);
 /**
  * Verifies `count` signatures over up to `threads` threads (0 = every core,
  * 1 = the calling thread) and writes one status per item to `results`
- * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE`, or the
- * item's own error (a wrong length, a NULL pointer in the item, an oversize
+ * (`count` entries): `SPHINCS_OK`, `SPHINCS_ERR_INVALID_SIGNATURE` (a
+ * signature of the wrong length too), or the item's own error (a NULL pointer in the item, an oversize
  * context), exactly what `sphincs_verify` says for it alone. Returns
  * `SPHINCS_OK` if every item is valid, `SPHINCS_ERR_INVALID_SIGNATURE` if
  * any is not, or an error for the call itself (NULL `items` or `results`).
