@@ -36,17 +36,25 @@ ci_table() {
     local i
     echo
     echo "== CI steps (wall seconds; 'from' is the second the step started)"
-    printf '%-44s %6s %6s  %s\n' step from secs result
+    printf '%-52s %6s %6s  %s\n' step from secs result
     for i in "${!ci_names[@]}"; do
-        printf '%-44s %6s %6s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" "${ci_state[i]}"
+        printf '%-52s %6s %6s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" "${ci_state[i]}"
     done
-    printf '%-44s %6s %6s\n' "total" 0 "$(ci_now)"
+    printf '%-52s %6s %6s\n' "total" 0 "$(ci_now)"
 }
 
 ci_exit() {
     local rc=$? name
     trap - EXIT
     for name in "${!ci_pid[@]}"; do
+        if [[ -f "$ci_logs/$name.rc" ]]; then
+            # Finished but not joined yet: its own result and end time.
+            local r
+            r=$(cat "$ci_logs/$name.rc")
+            [[ $r == 0 ]] && r="ok (not joined)" || r="FAILED (exit $r, not joined)"
+            ci_finish "$name" "$r" "$(cat "$ci_logs/$name.end")"
+            continue
+        fi
         # A background step still running when the run ends is stopped (its group).
         kill -- -"${ci_pid[$name]}" 2>/dev/null || kill "${ci_pid[$name]}" 2>/dev/null || true
         ci_finish "$name" "stopped"
