@@ -22,6 +22,9 @@ mod hex;
 #[allow(dead_code)]
 #[path = "../../crates/cli/src/io.rs"]
 mod io;
+#[allow(dead_code)]
+#[path = "../../crates/cli/src/say.rs"]
+mod say;
 
 fuzz_target!(|data: &[u8]| {
     // `sphincs acvp` reads the whole file and parses it the same way.
