@@ -10,11 +10,11 @@
 use std::time::SystemTime;
 
 use libfuzzer_sys::fuzz_target;
-use sphincs::pki::chain::{parse_certificates, verify_chain};
 use sphincs::pki::cert::{
     describe, encode_certificate, encode_request, parse_certificate, parse_request,
     verify_certificate, verify_request,
 };
+use sphincs::pki::chain::{parse_certificates, verify_chain};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(cert) = parse_certificate(data) {
@@ -31,7 +31,12 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(bundle) = parse_certificates(data) {
         if let (Some(first), Some(last)) = (bundle.first(), bundle.last()) {
-            let _ = verify_chain(first, &bundle, std::slice::from_ref(last), SystemTime::now());
+            let _ = verify_chain(
+                first,
+                &bundle,
+                std::slice::from_ref(last),
+                SystemTime::now(),
+            );
             let _ = verify_chain(first, &bundle[1..], &bundle[1..], SystemTime::now());
         }
     }

@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let _ = verify_trusted(&sd, &anchors, None, SystemTime::now());
         let last = CmsTrust {
-            anchors: embedded.last().map(std::slice::from_ref).unwrap_or_default(),
+            anchors: embedded
+                .last()
+                .map(std::slice::from_ref)
+                .unwrap_or_default(),
             ..Default::default()
         };
         let _ = verify_trusted(&sd, &last, None, SystemTime::now());
