@@ -20,6 +20,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for target in $(cargo +nightly fuzz list); do
     echo "-- $target: ${seconds}s"
+    if ! compgen -G "corpus/$target/seed-*" >/dev/null; then
+        echo "fuzz target $target has no committed seeds (fuzz/corpus/$target/seed-*)" >&2
+        exit 1
+    fi
     mkdir -p "$scratch/$target"
     log="$scratch/$target.log"
     if ! cargo +nightly fuzz run "$target" "$scratch/$target" "corpus/$target" -- \
