@@ -156,8 +156,13 @@ fn passphrase_fd_reads_one_line_only() {
             .stdin(Stdio::from(std::fs::File::open(&both).unwrap())),
     );
     sphincs(&["verify", "-p", &pubk, "-s", &sig, &msg]).ok();
-    // Descriptor 3 as the same file as standard input: refused.
-    let out = sphincs_command()
+    // Descriptor 3 opened on the same file as standard input (`3<&0`, as a
+    // shell would): refused, and no signature is written.
+    std::fs::remove_file(&sig).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" 3<&0")
+        .arg(env!("CARGO_BIN_EXE_sphincs"))
         .args([
             "--passphrase-fd",
             "3",
@@ -173,13 +178,10 @@ fn passphrase_fd_reads_one_line_only() {
         .stdout(Stdio::null())
         .output()
         .unwrap();
-    // (Descriptor 3 is not open here: an error either way, never a signature.)
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--passphrase-fd 3 is standard input again"), "{err}");
+    assert!(!std::path::Path::new(&sig).exists());
 }
 
 /// A private key or passphrase file readable by its group or others gets a
