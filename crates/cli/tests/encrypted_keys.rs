@@ -180,7 +180,10 @@ fn passphrase_fd_reads_one_line_only() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--passphrase-fd 3 is standard input again"), "{err}");
+    assert!(
+        err.contains("--passphrase-fd 3 is standard input again"),
+        "{err}"
+    );
     assert!(!std::path::Path::new(&sig).exists());
 }
 
