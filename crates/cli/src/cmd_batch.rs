@@ -411,33 +411,18 @@ pub fn verify(
             "is not a directory (--sig-dir names where the FILE.sig files are)",
         ));
     }
+    // Sizes first (a missing FILE is named, not its FILE.sig); signatures
+    // and contents are read a chunk at a time, just before they are checked,
+    // so memory stays at one chunk's worth however many files are named.
     let mut outcomes: Vec<Option<Outcome>> = (0..files.len()).map(|_| None).collect();
-    let mut sigs: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
     let mut sizes = vec![0u64; files.len()];
     for (i, f) in files.iter().enumerate() {
-        // The message first: a missing FILE is named, not its FILE.sig.
-        let read = size_of(f).and_then(|n| {
-            let sig = sig_path(f, sig_dir).and_then(|p| crate::io::read_signature(&p))?;
-            Ok((sig, n))
-        });
-        match read {
-            Ok((s, n)) => (sigs[i], sizes[i]) = (s, n),
-            Err(e @ (CliError::Failed(_) | CliError::InvalidSignature(_))) => {
-                let invalid = matches!(e, CliError::InvalidSignature(_));
-                let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
-                // The line names the file already.
-                let prefix = format!("{}: ", crate::say::name(&f));
-                let why = why
-                    .strip_prefix(&prefix)
-                    .map_or(why.clone(), str::to_string);
-                outcomes[i] = Some(if invalid {
-                    Outcome::Invalid(why)
-                } else {
-                    Outcome::Failed(why)
-                })
-            }
+        match size_of(f) {
+            Ok(n) => sizes[i] = n,
+            Err(e) => outcomes[i] = Some(unreadable(f, e)),
         }
     }
+    let signature = |f: &Path| sig_path(f, sig_dir).and_then(|p| crate::io::read_signature(&p));
     let pending: Vec<usize> = (0..files.len())
         .filter(|&i| outcomes[i].is_none())
         .collect();
@@ -447,6 +432,14 @@ pub fn verify(
         let idx = &pending[range];
         if streamed {
             let i = idx[0];
+            let sig = match signature(&files[i]) {
+                Ok(sig) => sig,
+                Err(e) => {
+                    outcomes[i] = Some(unreadable(&files[i], e));
+                    bar.inc(1);
+                    continue;
+                }
+            };
             let big = bytes_bar(&files[i], sizes[i], checker.passes());
             outcomes[i] = Some(match Message::open(Some(&files[i])) {
                 Ok(mut message) => {
@@ -454,7 +447,7 @@ pub fn verify(
                         inner: message.source(),
                         bar: &big,
                     };
-                    classify(checker.stream(&mut src, &sigs[i]))
+                    classify(checker.stream(&mut src, &sig))
                 }
                 Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
                     Outcome::Failed(why)
@@ -464,35 +457,55 @@ pub fn verify(
             bar.inc(1);
             continue;
         }
-        // Unreadable files fail alone; the rest are verified together.
-        let mut readable = Vec::new();
-        let mut contents = Vec::new();
-        for &i in idx {
-            match read_file(&files[i]) {
-                Ok(c) => {
-                    readable.push(i);
-                    contents.push(c);
-                }
-                Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
-                    outcomes[i] = Some(Outcome::Failed(why))
+        // Unreadable files fail alone; the rest of a chunk is verified together.
+        for chunk in idx.chunks(chunk_len(threads)) {
+            let (mut ready, mut contents, mut sigs) = (Vec::new(), Vec::new(), Vec::new());
+            for &i in chunk {
+                let sig = match signature(&files[i]) {
+                    Ok(sig) => sig,
+                    Err(e) => {
+                        outcomes[i] = Some(unreadable(&files[i], e));
+                        continue;
+                    }
+                };
+                match read_file(&files[i]) {
+                    Ok(c) => {
+                        ready.push(i);
+                        contents.push(c);
+                        sigs.push(sig);
+                    }
+                    Err(CliError::Failed(why) | CliError::InvalidSignature(why)) => {
+                        outcomes[i] = Some(Outcome::Failed(why))
+                    }
                 }
             }
-        }
-        let n = chunk_len(threads);
-        for (chunk_idx, chunk) in readable.chunks(n).zip(contents.chunks(n)) {
-            let msgs: Vec<&[u8]> = chunk.iter().map(Vec::as_slice).collect();
-            let sig_refs: Vec<&[u8]> = chunk_idx.iter().map(|&i| sigs[i].as_slice()).collect();
-            for (&i, r) in chunk_idx
-                .iter()
-                .zip(checker.batch(&msgs, &sig_refs, threads))
-            {
+            let msgs: Vec<&[u8]> = contents.iter().map(Vec::as_slice).collect();
+            let sig_refs: Vec<&[u8]> = sigs.iter().map(Vec::as_slice).collect();
+            for (&i, r) in ready.iter().zip(checker.batch(&msgs, &sig_refs, threads)) {
                 outcomes[i] = Some(classify(r));
             }
-            bar.inc(chunk_idx.len() as u64);
+            bar.inc(chunk.len() as u64);
         }
     }
     bar.finish_and_clear();
     report(files, outcomes)
+}
+
+/// The outcome for a file whose message or signature could not be read: an
+/// over-long signature is invalid, anything else a failure. The line names
+/// the file already, so the error's own copy of the name is dropped.
+fn unreadable(f: &Path, e: CliError) -> Outcome {
+    let invalid = matches!(e, CliError::InvalidSignature(_));
+    let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
+    let prefix = format!("{}: ", crate::say::name(&f));
+    let why = why
+        .strip_prefix(&prefix)
+        .map_or(why.clone(), str::to_string);
+    if invalid {
+        Outcome::Invalid(why)
+    } else {
+        Outcome::Failed(why)
+    }
 }
 
 fn classify(r: Result<(), Error>) -> Outcome {
