@@ -21,8 +21,19 @@ pub fn run(prompt: &Path, out: Option<&Path>, force: bool) -> Result<(), CliErro
         check_writable(o, force)?;
     }
     let text = read_capped(prompt, Cap::Prompt)?;
+    // A parsed JSON item costs tens of bytes however short its text: counted
+    // first, so that a prompt of tiny items cannot take 17× its size.
+    if json_items(&text) > MAX_JSON_ITEMS {
+        return Err(CliError::file(
+            prompt,
+            format!(
+                "has more than {MAX_JSON_ITEMS} JSON items (NIST's largest prompt has about 5000); refusing to parse it"
+            ),
+        ));
+    }
     let json: Value = serde_json::from_slice(&text)
         .map_err(|e| CliError::file(prompt, format!("not valid JSON: {e}")))?;
+    drop(text);
     let response = respond(&json).map_err(|e| CliError::file(prompt, e))?;
     let mut bytes = serde_json::to_vec_pretty(&response)
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
@@ -31,6 +42,39 @@ pub fn run(prompt: &Path, out: Option<&Path>, force: bool) -> Result<(), CliErro
         Some(o) => write_output(o, &bytes, false, force),
         None => write_stdout(&bytes, false),
     }
+}
+
+/// The most JSON items (values and object members) a prompt may hold: about
+/// 200 times NIST's largest, and at most ~100 MB once parsed.
+const MAX_JSON_ITEMS: usize = 1_000_000;
+
+/// The most tests one vector set may hold (NIST's largest has a few
+/// hundred): the answers are held until the response is written, and a
+/// signature answer is up to 100 KB of hex.
+const MAX_TESTS: usize = 10_000;
+
+/// An upper bound on the items in JSON `text`: every value or member after
+/// the first in a container follows a comma, every container opens with a
+/// bracket. Text inside strings is skipped.
+fn json_items(text: &[u8]) -> usize {
+    let (mut items, mut in_string, mut escaped) = (1, false, false);
+    for &b in text {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => items += 1,
+            _ => {}
+        }
+    }
+    items
 }
 
 /// The response to a prompt in either of ACVP's two shapes.
@@ -73,7 +117,17 @@ fn vector_set(set: &Value) -> Result<Value, String> {
             ))
         }
     };
-    let groups = array_field(set, "testGroups")?
+    let groups = array_field(set, "testGroups")?;
+    let tests: usize = groups
+        .iter()
+        .map(|g| g.get("tests").and_then(Value::as_array).map_or(0, Vec::len))
+        .sum();
+    if tests > MAX_TESTS {
+        return Err(format!(
+            "has {tests} tests; this answers at most {MAX_TESTS} in one vector set"
+        ));
+    }
+    let groups = groups
         .iter()
         .map(|g| {
             let tg_id = field(g, "tgId")?;

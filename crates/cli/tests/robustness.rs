@@ -623,3 +623,28 @@ fn batch_verify_reads_signatures_as_it_goes() {
         "1500 files peaked at {many} KiB, 10 files at {few} KiB"
     );
 }
+
+/// `acvp` counts a prompt's JSON items before parsing it: 1.5 million tiny
+/// items (3 MB of text, which parsed would take ~17× that) are refused at
+/// once, as is a vector set of more tests than it answers.
+#[test]
+fn acvp_prompts_of_tiny_items_are_refused_before_parsing() {
+    let s = Scratch::new("robust-acvp-items");
+    let mut items = b"[1".to_vec();
+    items.extend(b",1".repeat(1_500_000));
+    items.push(b']');
+    let prompt = s.write("items.json", &items);
+    let (out, _, rss) = measured(&["acvp", &prompt]);
+    out.usage_error("more than 1000000 JSON items");
+    assert!(rss < 32 * 1024, "peaked at {rss} KiB");
+    let tests = (0..10_001)
+        .map(|i| format!("{{\"tcId\":{i}}}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let set = format!(
+        "{{\"algorithm\":\"SLH-DSA\",\"mode\":\"keyGen\",\"revision\":\"FIPS205\",\
+         \"testGroups\":[{{\"tgId\":1,\"parameterSet\":\"SLH-DSA-SHA2-128f\",\"tests\":[{tests}]}}]}}"
+    );
+    let prompt = s.write("tests.json", set.as_bytes());
+    sphincs(&["acvp", &prompt]).usage_error("has 10001 tests; this answers at most 10000");
+}
