@@ -648,3 +648,29 @@ fn acvp_prompts_of_tiny_items_are_refused_before_parsing() {
     let prompt = s.write("tests.json", set.as_bytes());
     sphincs(&["acvp", &prompt]).usage_error("has 10001 tests; this answers at most 10000");
 }
+
+/// Attached `cms verify` converts and decodes the SignedData in place: a
+/// 32 MiB content peaks near 3× its size (the file, its DER, the decoded
+/// content), where each BER layer's copy made it 5× before.
+#[test]
+fn attached_cms_verify_holds_the_content_about_three_times() {
+    let s = Scratch::new("robust-cms-mem");
+    setup(&s);
+    let content: Vec<u8> = (0..32u32 << 20).map(|i| (i * 7 + i / 977) as u8).collect();
+    let doc = s.write("big", &content);
+    drop(content);
+    let signed = s.p("big.p7");
+    let key = s.p("k.pem");
+    let cert = s.p("c.pem");
+    sphincs(&[
+        "cms", "sign", "-k", &key, "--cert", &cert, &doc, "-o", &signed,
+    ])
+    .ok();
+    let (out, _, rss) = measured(&["cms", "verify", "--cert", &cert, &signed]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mib = rss / 1024;
+    assert!(
+        mib < 4 * 32 + 8,
+        "peaked at {mib} MiB for 32 MiB of content"
+    );
+}

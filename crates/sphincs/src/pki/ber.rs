@@ -148,9 +148,9 @@ impl<'a> Ber<'a> {
         }
         let h = self.header()?;
         if h.tag == OCTET_STRING_CONSTRUCTED {
-            let mut octets = Vec::new();
-            self.octet_chunks(&h, &mut octets, depth)?;
-            return emit(out, OCTET_STRING, &octets);
+            let body = open(out, OCTET_STRING);
+            self.octet_chunks(&h, out, depth)?;
+            return close(out, body);
         }
         if h.tag & 0x20 == 0 {
             let end = h.end.ok_or_else(|| bad("indefinite primitive"))?;
@@ -158,11 +158,11 @@ impl<'a> Ber<'a> {
             self.pos = end;
             return emit(out, h.tag, body);
         }
-        let mut body = Vec::new();
+        let body = open(out, h.tag);
         while self.more(&h)? {
-            self.any(&mut body, depth + 1)?;
+            self.any(out, depth + 1)?;
         }
-        emit(out, h.tag, &body)
+        close(out, body)
     }
 
     fn octet_chunks(&mut self, h: &Header, out: &mut Vec<u8>, depth: usize) -> Result<(), Error> {
@@ -203,29 +203,56 @@ impl<'a> Ber<'a> {
                 h.start, h.tag
             )));
         }
-        let mut body = Vec::new();
+        let body = open(out, tag);
         let mut i = 0;
         while self.more(&h)? {
-            f(self, &mut body, i)?;
+            f(self, out, i)?;
             i += 1;
         }
-        emit(out, tag, &body)
+        close(out, body)
     }
 }
 
 /// Appends a DER element.
 fn emit(out: &mut Vec<u8>, tag: u8, body: &[u8]) -> Result<(), Error> {
-    out.push(tag);
-    let len = u32::try_from(body.len()).map_err(|_| bad("larger than 4 GiB"))?;
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes = len.to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (4 - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
+    let at = open(out, tag);
     out.extend_from_slice(body);
+    close(out, at)
+}
+
+/// Starts a DER element in `out`: its tag and room for the longest length
+/// this converter writes (5 bytes). Its body is then written straight into
+/// `out`, and [`close`] puts the length in front: each layer of a SignedData
+/// is converted in place, so a large attached content is held once, not
+/// once per layer.
+fn open(out: &mut Vec<u8>, tag: u8) -> usize {
+    out.push(tag);
+    out.extend_from_slice(&[0; 5]);
+    out.len()
+}
+
+/// Ends the element whose body starts at `body` (as [`open`] returned): the
+/// minimal length is written and the body moved up against it.
+fn close(out: &mut Vec<u8>, body: usize) -> Result<(), Error> {
+    let len = u32::try_from(out.len() - body).map_err(|_| bad("larger than 4 GiB"))?;
+    let (mut head, n) = (
+        [0u8; 5],
+        if len < 0x80 {
+            1
+        } else {
+            1 + (4 - len.leading_zeros() as usize / 8)
+        },
+    );
+    if n == 1 {
+        head[0] = len as u8;
+    } else {
+        head[0] = 0x80 | (n - 1) as u8;
+        head[1..n].copy_from_slice(&len.to_be_bytes()[5 - n..]);
+    }
+    let at = body - 5;
+    out[at..at + n].copy_from_slice(&head[..n]);
+    out.copy_within(body.., at + n);
+    out.truncate(out.len() - (5 - n));
     Ok(())
 }
 
@@ -245,7 +272,8 @@ pub(crate) fn signed_data_to_der(input: &[u8]) -> Result<Vec<u8>, Error> {
         data: input,
         pos: 0,
     };
-    let mut out = Vec::new();
+    // DER is at most a few bytes per layer longer than the BER it comes from.
+    let mut out = Vec::with_capacity(input.len().saturating_add(64));
     r.wrap(
         SEQUENCE,
         "ContentInfo SEQUENCE",
@@ -328,6 +356,8 @@ fn signed_data(r: &mut Ber<'_>, out: &mut Vec<u8>) -> Result<(), Error> {
 /// [`signed_data_to_der`]): the certificate choices and the SignerInfos, in
 /// the order received.
 pub(crate) struct RawParts<'a> {
+    /// The SignedData element inside the ContentInfo.
+    pub signed_data: &'a [u8],
     pub certificates: Vec<&'a [u8]>,
     pub signer_infos: Vec<&'a [u8]>,
 }
@@ -335,6 +365,7 @@ pub(crate) struct RawParts<'a> {
 pub(crate) fn raw_parts(der: &[u8]) -> Result<RawParts<'_>, Error> {
     let mut r = Ber { data: der, pos: 0 };
     let mut parts = RawParts {
+        signed_data: &[],
         certificates: Vec::new(),
         signer_infos: Vec::new(),
     };
@@ -342,6 +373,10 @@ pub(crate) fn raw_parts(der: &[u8]) -> Result<RawParts<'_>, Error> {
     r.verbatim(&mut Vec::new(), "content type")?;
     r.header()?; // [0]
     let sd = r.header()?;
+    let sd_end = sd
+        .end
+        .ok_or_else(|| bad("indefinite length after conversion"))?;
+    parts.signed_data = &der[sd.start..sd_end];
     let mut i = 0;
     while r.more(&sd)? {
         let h = r.header()?;

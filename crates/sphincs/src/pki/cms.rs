@@ -22,7 +22,7 @@
 use std::time::SystemTime;
 
 use cms::cert::{CertificateChoices, IssuerAndSerialNumber};
-use cms::content_info::{CmsVersion, ContentInfo};
+use cms::content_info::CmsVersion;
 use cms::signed_data::{CertificateSet, SignedData, SignerIdentifier, SignerInfo, SignerInfos};
 use const_oid::db::rfc5911::{
     ID_CONTENT_TYPE, ID_DATA, ID_MESSAGE_DIGEST, ID_SIGNED_DATA, ID_SIGNING_TIME,
@@ -406,18 +406,11 @@ pub fn parse_signed_data(input: &[u8]) -> Result<ParsedSignedData, Error> {
         other => other?,
     };
     let der = super::ber::signed_data_to_der(&ber)?;
-    let ci: ContentInfo = from_der(&der, "CMS ContentInfo")?;
-    if ci.content_type != ID_SIGNED_DATA {
-        return Err(Error::Pki(format!(
-            "the CMS content type is {}, not SignedData (1.2.840.113549.1.7.2)",
-            ci.content_type
-        )));
-    }
-    let signed_data = ci
-        .content
-        .decode_as::<SignedData>()
-        .map_err(|e| super::malformed("CMS SignedData", e))?;
+    drop(ber);
+    // The conversion checked the content type; the SignedData is decoded
+    // from its place in the DER, so an attached content is copied once.
     let raw = super::ber::raw_parts(&der)?;
+    let signed_data: SignedData = from_der(raw.signed_data, "CMS SignedData")?;
     // Certificates are used as received: refuse any that is not DER (one
     // that would re-encode differently), as parse_certificate does.
     for c in &raw.certificates {

@@ -36,9 +36,13 @@ pub mod cms_types {
 
 /// PEM or DER input, told apart by looking: the DER, decoded from PEM
 /// labelled `label` if it is PEM.
-pub(crate) fn pem_or_der(input: &[u8], label: &str, what: &str) -> Result<Vec<u8>, Error> {
+pub(crate) fn pem_or_der<'a>(
+    input: &'a [u8],
+    label: &str,
+    what: &str,
+) -> Result<std::borrow::Cow<'a, [u8]>, Error> {
     if input.first() == Some(&0x30) {
-        return Ok(input.to_vec());
+        return Ok(input.into());
     }
     let text = input.trim_ascii();
     if !text.starts_with(b"-----BEGIN ") {
@@ -59,7 +63,7 @@ pub(crate) fn pem_or_der(input: &[u8], label: &str, what: &str) -> Result<Vec<u8
             "PEM label is \"{found}\"; expected \"{label}\" (a {what})"
         )));
     }
-    Ok(der)
+    Ok(der.into())
 }
 
 /// DER, or PEM with `label` when `pem` is set.
