@@ -23,13 +23,7 @@
 # Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
 set -uo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-sphincs="${1:-$repo_root/target/release/sphincs}"
-if [[ ! -x "$sphincs" ]]; then
-    echo "sphincs binary not found: $sphincs (cargo build --release -p sphincs-cli)" >&2
-    exit 2
-fi
-sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Java 17 and Maven: installed from the distribution when missing (CI's fresh machine).
 if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then

@@ -35,18 +35,9 @@
 # Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
 set -uo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-sphincs="${1:-$repo_root/target/release/sphincs}"
-if [[ ! -x "$sphincs" ]]; then
-    echo "sphincs binary not found: $sphincs (cargo build --release -p sphincs-cli)" >&2
-    exit 2
-fi
-sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 command -v git >/dev/null || { echo "git not found" >&2; exit 2; }
-if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)" || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
-fi
-[[ -x "$OPENSSL" ]] || { echo "openssl not found: $OPENSSL" >&2; exit 2; }
+use_openssl35
 set_="${SET:-SLH-DSA-SHA2-128f}"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-git.XXXXXX")"

@@ -31,17 +31,9 @@
 # Ends with "N passed, M failed"; exits 1 on any failure, 2 on setup errors.
 set -euo pipefail
 
-repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-sphincs="${1:-$repo_root/target/release/sphincs}"
-if [[ ! -x "$sphincs" ]]; then
-    echo "sphincs binary not found: $sphincs (cargo build --release -p sphincs-cli)" >&2
-    exit 2
-fi
-sphincs="$(cd "$(dirname "$sphincs")" && pwd)/$(basename "$sphincs")"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-if [[ -z "${OPENSSL:-}" ]]; then
-    OPENSSL="$("$repo_root/.ci/openssl35.sh" --print)" || { echo "OpenSSL 3.5 setup failed" >&2; exit 2; }
-fi
+use_openssl35
 ossl() { "$OPENSSL" "$@"; }
 # (Whole output first: grep -q stopping early would SIGPIPE the writer under pipefail.)
 if ! grep -qi 'SLH-DSA-SHA2-128f' <<<"$(ossl list -signature-algorithms 2>/dev/null)"; then
