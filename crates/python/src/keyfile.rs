@@ -131,18 +131,26 @@ pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey>
     Ok(SLHDSAPublicKey { inner })
 }
 
-/// The name of an `Encoding` / `PrivateFormat` argument: a `str`, or an
-/// enum member whose value is one (ours, or pyca/cryptography's).
+/// The name of an `Encoding` / `PrivateFormat` / `PublicFormat` argument: a
+/// `str`, or an enum member whose value is one (ours, or pyca/cryptography's
+/// up to 49), or a member of pyca/cryptography's own class of that name
+/// (from 50 on implemented in Rust, with no `value`: its str is
+/// `"Encoding.PEM"`).
 fn choice(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     let wrong = || PyTypeError::new_err(format!("{what} must be a sphincs.{what} member or a str"));
-    // A str (our enums are str subclasses: their text is the value), or
-    // an enum member with a str value (pyca/cryptography's).
-    let text = match obj.cast::<PyString>() {
-        Ok(s) => s.to_cow()?.into_owned(),
-        Err(_) => obj
-            .getattr("value")
-            .and_then(|v| v.extract::<String>())
-            .map_err(|_| wrong())?,
+    let text = if let Ok(s) = obj.cast::<PyString>() {
+        // Our enums are str subclasses: their text is the value.
+        s.to_cow()?.into_owned()
+    } else if let Some(value) = obj.getattr_opt("value")? {
+        value.extract::<String>().map_err(|_| wrong())?
+    } else if obj.get_type().name()?.to_cow()? == what {
+        let full = obj.str()?.to_cow()?.into_owned();
+        match full.split_once('.') {
+            Some((class, member)) if class == what => member.to_string(),
+            _ => return Err(wrong()),
+        }
+    } else {
+        return Err(wrong());
     };
     Ok(text.to_ascii_lowercase())
 }
@@ -160,6 +168,41 @@ fn encryption(obj: &Bound<'_, PyAny>) -> PyResult<Option<Zeroizing<Vec<u8>>>> {
             "encryption_algorithm must be sphincs.NoEncryption() or sphincs.BestAvailableEncryption(password)",
         )),
     }
+}
+
+/// `public_bytes(encoding, format)`: SubjectPublicKeyInfo PEM or DER (RFC
+/// 9909), or the raw key (Raw, Raw), as pyca/cryptography's.
+pub fn public_bytes<'py>(
+    py: Python<'py>,
+    key: &DynVerifyingKey,
+    encoding: &Bound<'py, PyAny>,
+    format: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (enc, fmt) = (
+        choice(encoding, "Encoding")?,
+        choice(format, "PublicFormat")?,
+    );
+    let out = match (enc.as_str(), fmt.as_str()) {
+        ("raw", "raw") => key.to_bytes().to_vec(),
+        ("raw", _) | (_, "raw") => {
+            return Err(PyValueError::new_err(
+                "Raw encoding goes with PublicFormat.Raw only",
+            ))
+        }
+        ("pem", "subjectpublickeyinfo") => key.to_spki_pem().map_err(to_py)?.into_bytes(),
+        ("der", "subjectpublickeyinfo") => key.to_spki_der().map_err(to_py)?,
+        ("pem" | "der", other) => {
+            return Err(PyValueError::new_err(format!(
+                "format {other:?} is not supported: SLH-DSA public keys are written as PublicFormat.SubjectPublicKeyInfo or Raw"
+            )))
+        }
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "encoding {other:?} is not supported: use Encoding.PEM, DER or Raw"
+            )))
+        }
+    };
+    Ok(PyBytes::new(py, &out))
 }
 
 /// `private_bytes(encoding, format, encryption_algorithm)`: PEM or DER

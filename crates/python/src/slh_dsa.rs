@@ -480,6 +480,18 @@ impl SLHDSAPublicKey {
         ))
     }
 
+    /// pyca/cryptography's `public_bytes`: `encoding` PEM or DER with
+    /// `format` SubjectPublicKeyInfo, or Raw with Raw. pyca's own
+    /// `serialization` enums are taken too.
+    fn public_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &Bound<'py, PyAny>,
+        format: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        crate::keyfile::public_bytes(py, &self.inner, encoding, format)
+    }
+
     /// Equal parameter set and bytes; the mode is not compared (compare
     /// `mode` as well for that), so a key read back from PEM equals the raw key.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -45,6 +45,7 @@ __all__ = [
     "InvalidSignature",
     "NoEncryption",
     "PrivateFormat",
+    "PublicFormat",
     "SLHDSAPrivateKey",
     "SLHDSAPublicKey",
     "Sphincs256PrivateKey",
@@ -181,6 +182,13 @@ class PrivateFormat(str, _enum.Enum):
     """What ``private_bytes`` writes: PKCS#8 (RFC 9909) or the raw key."""
 
     PKCS8 = "PKCS8"
+    Raw = "Raw"
+
+
+class PublicFormat(str, _enum.Enum):
+    """What ``public_bytes`` writes: SubjectPublicKeyInfo (RFC 9909) or the raw key."""
+
+    SubjectPublicKeyInfo = "SubjectPublicKeyInfo"
     Raw = "Raw"
 
 

@@ -23,6 +23,10 @@ class PrivateFormat(str, enum.Enum):
     PKCS8 = "PKCS8"
     Raw = "Raw"
 
+class PublicFormat(str, enum.Enum):
+    SubjectPublicKeyInfo = "SubjectPublicKeyInfo"
+    Raw = "Raw"
+
 class NoEncryption:
     """private_bytes(..., NoEncryption()): the key in clear."""
 
@@ -244,6 +248,9 @@ class SLHDSAPublicKey:
     def public_bytes_raw(self) -> bytes: ...
     def public_bytes_der(self) -> bytes: ...
     def public_bytes_pem(self) -> bytes: ...
+    def public_bytes(self, encoding: Encoding | str, format: PublicFormat | str) -> bytes:
+        """PEM/DER SubjectPublicKeyInfo, or Raw/Raw (pyca's shape; pyca's own
+        serialization enums are taken too)."""
     def fingerprint(self) -> str:
         """'SHA256:' and 64 hex digits: SHA-256 of the SubjectPublicKeyInfo DER,
         as `sphincs fingerprint` prints it."""

@@ -1,0 +1,60 @@
+"""pyca/cryptography's own serialization objects, from the real package
+(pinned in requirements-test.txt): from version 50 its Encoding,
+PrivateFormat and PublicFormat members are implemented in Rust and have no
+``value``; they are taken wherever the README says, as are its encryption
+classes."""
+
+import pytest
+import sphincs
+from cryptography.hazmat.primitives import serialization as pyca
+
+PASSWORD = b"pyca interop passphrase"
+
+
+@pytest.fixture(scope="module")
+def key():
+    return sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f")
+
+
+def test_the_real_package_is_tested():
+    # The point of this file: cryptography's members as they are today.
+    assert int(__import__("cryptography").__version__.split(".")[0]) >= 50
+    assert not hasattr(pyca.Encoding.PEM, "value")
+
+
+def test_private_bytes_takes_pycas_enums_and_encryption(key):
+    der = key.private_bytes(pyca.Encoding.DER, pyca.PrivateFormat.PKCS8, pyca.NoEncryption())
+    assert der == key.private_bytes_der()
+    pem = key.private_bytes(pyca.Encoding.PEM, pyca.PrivateFormat.PKCS8, pyca.NoEncryption())
+    assert pem == key.private_bytes_pem()
+    raw = key.private_bytes(pyca.Encoding.Raw, pyca.PrivateFormat.Raw, pyca.NoEncryption())
+    assert raw == key.private_bytes_raw()
+    locked = key.private_bytes(
+        pyca.Encoding.PEM, pyca.PrivateFormat.PKCS8, pyca.BestAvailableEncryption(PASSWORD)
+    )
+    assert b"ENCRYPTED PRIVATE KEY" in locked
+    assert sphincs.load_pem_private_key(locked, PASSWORD).private_bytes_raw() == raw
+
+
+def test_public_bytes_takes_pycas_enums(key):
+    pub = key.public_key()
+    assert pub.public_bytes(pyca.Encoding.DER, pyca.PublicFormat.SubjectPublicKeyInfo) == pub.public_bytes_der()
+    assert pub.public_bytes(pyca.Encoding.PEM, pyca.PublicFormat.SubjectPublicKeyInfo) == pub.public_bytes_pem()
+    assert pub.public_bytes(pyca.Encoding.Raw, pyca.PublicFormat.Raw) == pub.public_bytes_raw()
+    assert pub.public_bytes(sphincs.Encoding.PEM, sphincs.PublicFormat.SubjectPublicKeyInfo) == pub.public_bytes_pem()
+    assert sphincs.load_pem_public_key(pub.public_bytes(pyca.Encoding.PEM, pyca.PublicFormat.SubjectPublicKeyInfo)) == pub
+
+
+def test_what_pyca_has_and_we_do_not_write_is_refused(key):
+    pub = key.public_key()
+    with pytest.raises(ValueError, match="PublicFormat.SubjectPublicKeyInfo or Raw"):
+        pub.public_bytes(pyca.Encoding.PEM, pyca.PublicFormat.OpenSSH)
+    with pytest.raises(ValueError, match="Raw encoding goes with PublicFormat.Raw only"):
+        pub.public_bytes(pyca.Encoding.Raw, pyca.PublicFormat.SubjectPublicKeyInfo)
+    with pytest.raises(ValueError, match="PrivateFormat.PKCS8 or Raw"):
+        key.private_bytes(pyca.Encoding.PEM, pyca.PrivateFormat.OpenSSH, pyca.NoEncryption())
+    with pytest.raises(ValueError, match="use Encoding.PEM, DER or Raw"):
+        pub.public_bytes(pyca.Encoding.X962, pyca.PublicFormat.SubjectPublicKeyInfo)
+    # A member of another of pyca's enums in the wrong place: a TypeError.
+    with pytest.raises(TypeError, match="PublicFormat"):
+        pub.public_bytes(pyca.Encoding.PEM, pyca.Encoding.PEM)
