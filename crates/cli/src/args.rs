@@ -90,9 +90,11 @@ pub enum Command {
     /// Print the fingerprint of each key: `SHA256:` and the hex SHA-256 of
     /// the SubjectPublicKeyInfo DER (FIPS 205 keys, whatever their file
     /// format) or of the raw public key (round-3.1 and SPHINCS-256 keys).
-    /// A private key gives its public key's fingerprint.
+    /// A private key gives its public key's fingerprint, a certificate its
+    /// subject key's.
     Fingerprint {
-        /// Keys: PEM, DER, or raw bytes (raw needs -a).
+        /// Keys (or X.509 certificates: their subject key): PEM, DER, or
+        /// raw bytes (raw needs -a).
         #[arg(value_name = "KEY", required = true)]
         keys: Vec<PathBuf>,
         /// Parameter set of raw keys (required for round-3.1 and SPHINCS-256 keys).
@@ -101,7 +103,8 @@ pub enum Command {
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
-        /// Private or public key: PEM, DER, or raw bytes (raw needs -a).
+        /// Private or public key, or an X.509 certificate (its subject
+        /// key): PEM, DER, or raw bytes (raw needs -a).
         #[arg(value_name = "KEY")]
         key: PathBuf,
         /// Output file (default: standard output).
@@ -167,9 +170,16 @@ pub enum Command {
     /// FILE is checked against FILE.sig (one line per file; 1 if any is
     /// invalid, 2 if any could not be checked).
     Verify {
-        /// Public key (or private key): PEM, DER, or raw bytes (raw needs -a).
+        /// Public key (or private key, or an X.509 certificate whose
+        /// subject key is used, as `openssl pkeyutl -certin`): PEM, DER, or
+        /// raw bytes (raw needs -a).
         #[arg(short = 'p', long = "pub", value_name = "PUB")]
         public: PathBuf,
+        /// Pin the public key: fail (exit 2, before any signature is
+        /// checked) unless the key from -p has this fingerprint
+        /// (`SHA256:<hex>`, as `sphincs fingerprint` prints it).
+        #[arg(long, value_name = "SHA256:HEX")]
+        fingerprint: Option<String>,
         /// Signature file (raw bytes). Without it, each FILE's signature is
         /// read from FILE.sig (or --sig-dir).
         #[arg(short = 's', long = "sig", value_name = "SIG")]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
+use sphincs::pki::cert::{self, CERTIFICATE_LABEL};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
@@ -83,6 +84,8 @@ enum Kind {
     /// An encrypted PKCS#8 private key: decrypted with the passphrase.
     Encrypted,
     Public,
+    /// An X.509 certificate (PEM or DER): its subject public key is read.
+    Certificate,
     Raw,
     /// PEM or DER that is neither key: the loader reports why.
     Malformed,
@@ -96,6 +99,7 @@ fn classify(bytes: &[u8]) -> Kind {
         return match label {
             PRIVATE_KEY_LABEL => Kind::Private,
             PUBLIC_KEY_LABEL => Kind::Public,
+            CERTIFICATE_LABEL => Kind::Certificate,
             _ => Kind::Malformed,
         };
     }
@@ -107,6 +111,9 @@ fn classify(bytes: &[u8]) -> Kind {
         }
         if encoding::decode_private_key(bytes).is_ok() {
             return Kind::Private;
+        }
+        if cert::parse_certificate(bytes).is_ok() {
+            return Kind::Certificate;
         }
         return if is_raw_len(bytes.len()) {
             Kind::Raw
@@ -165,6 +172,12 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
                 "is a public key; signing needs the private key",
             ))
         }
+        Kind::Certificate => {
+            return Err(CliError::file(
+                path,
+                "is an X.509 certificate; signing needs the private key",
+            ))
+        }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
             if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
@@ -187,9 +200,9 @@ pub fn load_verifying_key(
 ) -> Result<DynVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
-        Kind::Public | Kind::Malformed => {
-            DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
-        }
+        Kind::Public => DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?,
+        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
+        Kind::Certificate => certificate_key(path, &bytes)?,
         Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
             .map_err(|e| CliError::file(path, e))?
             .verifying_key(),
@@ -216,11 +229,37 @@ pub fn load_verifying_key(
 pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     match classify(&bytes) {
-        Kind::Public => load_verifying_key(path, alg),
+        Kind::Public | Kind::Certificate => load_verifying_key(path, alg),
+        // A PEM block of another kind (a certificate request, a CMS
+        // message): the error names every kind of file read here.
+        Kind::Malformed if encoding::pem_label(&bytes).is_some() => {
+            Err(not_a_public_key(path, &bytes))
+        }
         Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {
             load_verifying_key(path, alg)
         }
         _ => load_signing_key(path, alg).map(|k| k.verifying_key()),
+    }
+}
+
+/// The subject public key of an X.509 certificate (as `openssl pkeyutl
+/// -certin` takes it), with the mode of its OID.
+fn certificate_key(path: &Path, bytes: &[u8]) -> Result<DynVerifyingKey, CliError> {
+    cert::parse_certificate(bytes)
+        .and_then(|c| cert::subject_key(&c))
+        .map_err(|e| CliError::file(path, format!("as an X.509 certificate: {e}")))
+}
+
+/// The error for a file given as a public key (`verify -p`, `fingerprint`)
+/// that is none of the files read as one.
+fn not_a_public_key(path: &Path, bytes: &[u8]) -> CliError {
+    const EXPECTED: &str = "expected a public key (PEM \"PUBLIC KEY\" or DER SubjectPublicKeyInfo), an X.509 certificate (PEM \"CERTIFICATE\" or DER) or a private key";
+    match encoding::pem_label(bytes) {
+        Some(label) => CliError::file(path, format!("is a PEM \"{label}\"; {EXPECTED}")),
+        None => match DynVerifyingKey::from_spki(bytes) {
+            Err(e) => CliError::file(path, format!("{EXPECTED}; as a public key: {e}")),
+            Ok(_) => CliError::file(path, EXPECTED),
+        },
     }
 }
 

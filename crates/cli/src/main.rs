@@ -208,6 +208,7 @@ fn run(command: Command) -> Result<(), CliError> {
         }
         Command::Verify {
             public,
+            fingerprint,
             signature,
             sig_dir,
             context,
@@ -217,6 +218,7 @@ fn run(command: Command) -> Result<(), CliError> {
             threads,
         } => {
             let ctx = context.bytes()?;
+            let pin = cmd_fingerprint::parse_pin(fingerprint.as_deref())?;
             // What the named set's family lacks is refused before any key is read.
             let refuse = |alg: Option<AnyAlgorithm>, prehash| match alg {
                 Some(a) => a
@@ -228,8 +230,10 @@ fn run(command: Command) -> Result<(), CliError> {
                 let alg = keyfile::parse_any(algorithm.as_deref())?;
                 let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
                 refuse(alg, prehash)?;
+                let key = keyfile::load_any_verifying_key(&public, alg)?;
+                cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
                 let checker = cmd_batch::Checker {
-                    key: keyfile::load_any_verifying_key(&public, alg)?,
+                    key,
                     context: &ctx,
                     prehash,
                 };
@@ -246,6 +250,7 @@ fn run(command: Command) -> Result<(), CliError> {
             let alg = keyfile::parse_any(algorithm.as_deref())?;
             refuse(alg, prehash)?;
             let key = keyfile::load_any_verifying_key(&public, alg)?;
+            cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
             cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
