@@ -295,7 +295,7 @@ pub enum Command {
     },
     /// Print the manual page (roff), e.g. `sphincs man > sphincs.1`.
     Man,
-    /// Add or remove the passphrase of a private key.
+    /// Describe a key file; add, change or remove the passphrase of a private key.
     #[command(subcommand)]
     Key(cmd_key::KeyCommand),
     /// Sign git commits and tags: `git setup` configures a repository (or,

@@ -263,6 +263,123 @@ fn not_a_public_key(path: &Path, bytes: &[u8]) -> CliError {
     }
 }
 
+/// What `key show` tells of a key file, read without checking PK.root
+/// (nothing is signed) and without recomputing a tree.
+pub struct KeyInfo {
+    /// "private key", "public key" or "X.509 certificate".
+    pub what: &'static str,
+    /// How it is stored: "PEM (PKCS#8)", "DER (SubjectPublicKeyInfo)", "raw (64 bytes)"...
+    pub format: String,
+    pub encrypted: bool,
+    /// The public key (of a private key, of a certificate's subject); `None`
+    /// for an encrypted key read without its passphrase.
+    pub key: Option<AnyVerifyingKey>,
+    /// Whether the key is bound to a mode by an OID (PEM and DER keys).
+    pub has_oid: bool,
+    /// A draft SP 800-230 raw private key: its tree cache's state.
+    pub tree_cache: Option<String>,
+}
+
+/// Reads any key file for `key show`; an encrypted private key is
+/// decrypted only when `decrypt_it` (a passphrase source was given).
+pub fn inspect(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+    decrypt_it: bool,
+) -> Result<KeyInfo, CliError> {
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
+    let info = |what, format: String, key: Option<AnyVerifyingKey>, has_oid| KeyInfo {
+        what,
+        format,
+        encrypted: false,
+        key,
+        has_oid,
+        tree_cache: None,
+    };
+    let pem = encoding::pem_label(&bytes).is_some();
+    let coded = |inner: &str| format!("{} ({inner})", if pem { "PEM" } else { "DER" });
+    if let Some(set) = raw_only(alg) {
+        let raw = format!("raw ({} bytes)", bytes.len());
+        return if bytes.len() == set.secret_key_len() {
+            let key = AnySigningKey::from_bytes_unchecked(set, &bytes)
+                .map_err(|e| CliError::file(path, e))?;
+            Ok(info("private key", raw, Some(key.verifying_key()), false))
+        } else {
+            Ok(info(
+                "public key",
+                raw,
+                Some(crate::rawkey::load_public(path, set)?),
+                false,
+            ))
+        };
+    }
+    let fips = alg.and_then(AnyAlgorithm::slh_dsa);
+    let unchecked = |der: &[u8]| {
+        DynSigningKey::from_pkcs8_unchecked(der)
+            .map(|k| k.verifying_key())
+            .map_err(|e| CliError::file(path, e))
+    };
+    let shown = match classify(&bytes) {
+        Kind::Private => info(
+            "private key",
+            coded("PKCS#8"),
+            Some(unchecked(&bytes)?.into()),
+            true,
+        ),
+        Kind::Encrypted => {
+            let key = match decrypt_it {
+                true => Some(unchecked(&decrypt(path, &bytes)?)?.into()),
+                false => None,
+            };
+            KeyInfo {
+                encrypted: true,
+                ..info(
+                    "private key",
+                    coded("PKCS#8 EncryptedPrivateKeyInfo"),
+                    key,
+                    true,
+                )
+            }
+        }
+        Kind::Public => info(
+            "public key",
+            coded("SubjectPublicKeyInfo"),
+            Some(load_verifying_key(path, fips)?.into()),
+            true,
+        ),
+        Kind::Certificate => info(
+            "X.509 certificate",
+            coded("its subject public key below"),
+            Some(certificate_key(path, &bytes)?.into()),
+            true,
+        ),
+        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
+        Kind::Raw => {
+            let set = raw_algorithm(path, fips, bytes.len(), "public or secret")?;
+            let raw = format!("raw ({} bytes)", bytes.len());
+            if bytes.len() == set.secret_key_len() {
+                let key = DynSigningKey::from_bytes_unchecked(set, &bytes)
+                    .map_err(|e| CliError::file(path, e))?;
+                let mut shown = info("private key", raw, Some(key.verifying_key().into()), false);
+                if set.is_sp800_230() {
+                    shown.tree_cache = Some(crate::tree_file::cache_state(path, key));
+                }
+                shown
+            } else {
+                let key = DynVerifyingKey::from_bytes(set, &bytes)
+                    .map_err(|e| CliError::file(path, e))?;
+                info("public key", raw, Some(key.into()), false)
+            }
+        }
+    };
+    if let (Some(asked), Some(key)) = (fips, &shown.key) {
+        if let Some(found) = key.algorithm().slh_dsa() {
+            check_algorithm(path, Some(asked), found)?;
+        }
+    }
+    Ok(shown)
+}
+
 /// The plain PKCS#8 of an encrypted key, with the run's passphrase.
 pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let pass = crate::passphrase::for_reading(path)?;

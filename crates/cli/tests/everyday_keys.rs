@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::fs;
+
 use common::{sphincs, Out, Scratch};
 
 fn ok(args: &[&str]) -> Out {
@@ -146,4 +148,261 @@ fn verify_fingerprint_pins_the_public_key() {
         &m,
     ])
     .usage_error("is not a key fingerprint");
+}
+
+#[test]
+fn key_show_describes_every_kind_of_key_file() {
+    let d = Scratch::new("key-show");
+    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
+    ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
+    let fp = fingerprint_of(&p);
+    let show = |args: &[&str]| {
+        let mut all = vec!["key", "show"];
+        all.extend_from_slice(args);
+        ok(&all).text()
+    };
+    assert_eq!(
+        show(&[&k]),
+        format!(
+            "File:        {k}\nContents:    private key, PEM (PKCS#8), not encrypted\nAlgorithm:   SLH-DSA-SHAKE-128f\nMode:        pure SLH-DSA\nFingerprint: {fp}\n"
+        )
+    );
+    let der = d.p("k.der");
+    ok(&["pubkey", "--der", &k, "-o", &der]);
+    let text = show(&[&der]);
+    assert!(
+        text.contains("Contents:    public key, DER (SubjectPublicKeyInfo)\n"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
+    let c = d.p("c.pem");
+    ok(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=x",
+        "-o",
+        &c,
+    ]);
+    let text = show(&[&c]);
+    assert!(
+        text.contains("Contents:    X.509 certificate, PEM"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
+    // A HashSLH-DSA key shows its pre-hash.
+    let h = d.p("h.pem");
+    ok(&[
+        "keygen",
+        "-a",
+        "shake-128f",
+        "--prehash",
+        "shake-128",
+        "-o",
+        &h,
+    ]);
+    assert!(show(&[&h]).contains("Mode:        HashSLH-DSA with SHAKE-128\n"));
+    // Encrypted: without a passphrase only that it is encrypted (and
+    // nothing is asked: standard input is closed, the run succeeds).
+    let pass = secret(&d, "pass", b"secret\n");
+    let e = d.p("e.pem");
+    ok(&["--passphrase-file", &pass, "key", "encrypt", &k, "-o", &e]);
+    let text = show(&[&e]);
+    assert!(
+        text.contains(
+            "Contents:    private key, PEM (PKCS#8 EncryptedPrivateKeyInfo), encrypted\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Algorithm:") && !text.contains("SHA256:"),
+        "{text}"
+    );
+    assert!(text.contains("--passphrase-file"), "{text}");
+    let text = ok(&["--passphrase-file", &pass, "key", "show", &e]).text();
+    assert!(text.contains("Algorithm:   SLH-DSA-SHAKE-128f\n"), "{text}");
+    assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
+    // Raw keys: -a names the set; round 3.1 has no pre-hash mode.
+    let (rk, rp) = (d.p("r.key"), d.p("r.pub"));
+    let alg = "sphincs-shake-128f-simple";
+    ok(&["keygen", "-a", alg, "-o", &rk, "--pub", &rp]);
+    let text = show(&["-a", alg, &rk]);
+    assert!(
+        text.contains("Contents:    private key, raw (64 bytes), not encrypted\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Fingerprint: {}\n", fingerprint_of_raw(alg, &rp))),
+        "{text}"
+    );
+    assert!(show(&["-a", alg, &rp]).contains("Contents:    public key, raw (32 bytes)\n"));
+    sphincs(&["key", "show", &rk]).usage_error("-a ALG");
+    sphincs(&["key", "show", "-a", "sha2-128f", &k])
+        .usage_error("is an SLH-DSA-SHAKE-128f key, but -a says SLH-DSA-SHA2-128f");
+    // A draft SP 800-230 private key: the state of KEY.tree (a real cache
+    // is checked in sp800_230.rs, where a key is made).
+    let raw = d.write("l.key", &[7u8; 64]);
+    let text = show(&["-a", "sha2-128-24", &raw]);
+    assert!(
+        text.contains(&format!("Tree cache:  absent ({raw}.tree)")),
+        "{text}"
+    );
+    assert!(text.contains("Fingerprint: none ("), "{text}");
+    d.write("l.key.tree", b"not a cache");
+    let text = show(&["-a", "sha2-128-24", &raw]);
+    assert!(
+        text.contains("Tree cache:  present but not usable: "),
+        "{text}"
+    );
+}
+
+/// A passphrase file, mode 0600 (else each run warns that others can read it).
+fn secret(d: &Scratch, name: &str, data: &[u8]) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = d.write(name, data);
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    path
+}
+
+fn fingerprint_of_raw(alg: &str, key: &str) -> String {
+    ok(&["fingerprint", "-a", alg, key])
+        .text()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn key_passwd_changes_the_passphrase_in_place() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Scratch::new("passwd");
+    let k = d.p("k.pem");
+    ok(&["keygen", "-a", "sha2-128f", "-o", &k]);
+    let (old, new) = (
+        secret(&d, "old", b"old pass\n"),
+        secret(&d, "new", b"new pass\n"),
+    );
+    for (name, der) in [("e.pem", false), ("e.der", true)] {
+        let e = d.p(name);
+        let mut args = vec!["--passphrase-file", &old, "key", "encrypt", &k, "-o", &e];
+        if der {
+            args.push("--der");
+        }
+        ok(&args);
+        fs::set_permissions(&e, fs::Permissions::from_mode(0o640)).unwrap();
+        let before = fs::read(&e).unwrap();
+        let out = ok(&[
+            "--passphrase-file",
+            &old,
+            "key",
+            "passwd",
+            &e,
+            "--new-passphrase-file",
+            &new,
+        ]);
+        assert_eq!(out.text(), format!("{e}: passphrase changed\n"));
+        let after = fs::read(&e).unwrap();
+        assert_ne!(before, after);
+        assert_eq!(after.starts_with(b"-----BEGIN"), !der, "the format is kept");
+        assert_eq!(
+            fs::metadata(&e).unwrap().permissions().mode() & 0o777,
+            0o640,
+            "the permissions are kept"
+        );
+        // The old passphrase no longer opens it; the new one does.
+        sphincs(&["--passphrase-file", &old, "key", "show", &e]).usage_error("wrong passphrase");
+        let text = ok(&["--passphrase-file", &new, "key", "show", &e]).text();
+        assert!(text.contains("SLH-DSA-SHA2-128f"), "{text}");
+    }
+    let e = d.p("e.pem");
+    // Both passphrases on one descriptor: the old on the first line, the new on the second.
+    let out = common::sphincs_in(
+        &[
+            "--passphrase-fd",
+            "0",
+            "key",
+            "passwd",
+            &e,
+            "--new-passphrase-fd",
+            "0",
+        ],
+        Some(b"new pass\nthird pass\n"),
+    );
+    out.ok();
+    let third = secret(&d, "third", b"third pass\n");
+    ok(&["--passphrase-file", &third, "key", "show", &e]);
+    // Refusals leave the file as it was: a wrong old passphrase, the same
+    // passphrase again, a key without one, no new passphrase source.
+    let before = fs::read(&e).unwrap();
+    for (args, needle) in [
+        (
+            vec![
+                "--passphrase-file",
+                &old,
+                "key",
+                "passwd",
+                &e,
+                "--new-passphrase-file",
+                &new,
+            ],
+            "wrong passphrase",
+        ),
+        (
+            vec![
+                "--passphrase-file",
+                &third,
+                "key",
+                "passwd",
+                &e,
+                "--new-passphrase-file",
+                &third,
+            ],
+            "the new passphrase is the old one",
+        ),
+        (
+            vec!["--passphrase-file", &third, "key", "passwd", &e],
+            "--new-passphrase-file FILE or --new-passphrase-fd N",
+        ),
+        (
+            vec![
+                "--passphrase-file",
+                &old,
+                "key",
+                "passwd",
+                &k,
+                "--new-passphrase-file",
+                &new,
+            ],
+            "is not encrypted",
+        ),
+    ] {
+        sphincs(&args).usage_error(needle);
+        assert_eq!(fs::read(&e).unwrap(), before);
+    }
+    // Through a symlink: the key it names is replaced, the link stays.
+    let link = d.p("link.pem");
+    std::os::unix::fs::symlink(&e, &link).unwrap();
+    ok(&[
+        "--passphrase-file",
+        &third,
+        "key",
+        "passwd",
+        &link,
+        "--new-passphrase-file",
+        &new,
+    ]);
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    ok(&["--passphrase-file", &new, "key", "show", &e]);
+    // No temporary file is left behind.
+    assert!(
+        d.names().iter().all(|n| !n.ends_with(".tmp")),
+        "{:?}",
+        d.names()
+    );
 }
