@@ -198,7 +198,9 @@ pub enum Command {
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input (with -s). Without
-        /// -s, one or more files, each verified against FILE.sig.
+        /// -s, one or more files, each verified against FILE.sig; a FILE
+        /// that is another FILE's signature file (`dist/*` holding x and
+        /// x.sig) is skipped, with a note on standard error.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Threads for many files (default or 0: all cores).

@@ -224,7 +224,16 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
             let c = cert::self_signed(&sk, &name, opts)?;
-            out.write(&cert::encode_certificate(&c, !out.der)?)
+            out.write(&cert::encode_certificate(&c, !out.der)?)?;
+            // As `sign` reports FILE.sig: the key, then what was written.
+            match &out.out {
+                Some(o) => crate::say::status(&format!(
+                    "{}: self-signed certificate, {}\n",
+                    crate::say::name(&key.key),
+                    crate::say::name(o)
+                )),
+                None => Ok(()),
+            }
         }
         CertCommand::Request {
             key,

@@ -107,7 +107,14 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
             Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec())
         }
     };
-    write_output(&args.out, &out, true, args.force)
+    write_output(&args.out, &out, true, args.force)?;
+    // As `sign` reports FILE.sig: the key, then what was written.
+    say::status(&format!(
+        "{}: {}, {}\n",
+        say::name(&args.key),
+        if encrypt { "encrypted" } else { "decrypted" },
+        say::name(&args.out)
+    ))
 }
 
 /// The key's plain PKCS#8 DER, checked to be a key we read.

@@ -345,7 +345,23 @@ fn verify_files(
             "-s SIG is required to verify standard input; given files, each is checked against FILE.sig".into(),
         ));
     }
-    cmd_batch::verify(checker, files, sig_dir, thread_count(threads))
+    let (files, skipped) = cmd_batch::split_signatures(files, sig_dir);
+    if let (Some(first), false) = (skipped.first(), say::quiet()) {
+        eprintln!(
+            "sphincs: note: skipped {} ({}{})",
+            if skipped.len() == 1 {
+                "1 input that is the signature file of another input".to_string()
+            } else {
+                format!(
+                    "{} inputs that are the signature files of other inputs",
+                    skipped.len()
+                )
+            },
+            say::name(first),
+            if skipped.len() > 1 { ", …" } else { "" }
+        );
+    }
+    cmd_batch::verify(checker, &files, sig_dir, thread_count(threads))
 }
 
 /// `--threads N`; nothing or 0 is every core the process may use (as

@@ -406,3 +406,135 @@ fn key_passwd_changes_the_passphrase_in_place() {
         d.names()
     );
 }
+
+#[test]
+fn a_raw_key_under_another_set_names_both_sets() {
+    let d = Scratch::new("wrong-set");
+    let (k, p) = (d.p("k.key"), d.p("k.pub"));
+    // Round-3.1 SHAKE simple and SLH-DSA-SHAKE make the same keys.
+    ok(&[
+        "keygen",
+        "-a",
+        "sphincs-shake-128f-simple",
+        "-o",
+        &k,
+        "--pub",
+        &p,
+    ]);
+    let m = d.write("m", b"message");
+    for (asked, shown) in [
+        ("sha2-128f", "SLH-DSA-SHA2-128f"),
+        ("sphincs-shake-128f-robust", "sphincs-shake-128f-robust"),
+    ] {
+        let out = sphincs(&["sign", "-a", asked, "-k", &k, "-o", &d.p("m.sig"), &m]).usage_error(
+            "is a key of SLH-DSA-SHAKE-128f or sphincs-shake-128f-simple, but -a says ",
+        );
+        assert!(
+            out.stderr.contains(&format!("-a says {shown} (")),
+            "{}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("key pair mismatch"), "{}", out.stderr);
+        assert!(!d.path("m.sig").exists());
+    }
+    // A key that no set makes whole is still a key pair mismatch.
+    let broken = d.write("broken.key", &[1u8; 64]);
+    sphincs(&[
+        "sign",
+        "-a",
+        "sha2-128f",
+        "-k",
+        &broken,
+        "-o",
+        &d.p("m.sig"),
+        &m,
+    ])
+    .usage_error("key pair mismatch");
+}
+
+#[test]
+fn batch_verify_skips_signature_files_among_its_inputs() {
+    let d = Scratch::new("skip-sigs");
+    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
+    ok(&["keygen", "-q", "-a", "shake-128f", "-o", &k, "--pub", &p]);
+    fs::create_dir(d.path("dist")).unwrap();
+    let (a, b) = (d.write("dist/a", b"a"), d.write("dist/b", b"b"));
+    ok(&["sign", "-q", "-k", &k, &a, &b]);
+    let (a_sig, b_sig) = (format!("{a}.sig"), format!("{b}.sig"));
+    // `verify dist/*`: a, a.sig, b, b.sig.
+    let out = ok(&["verify", "-p", &p, &a, &a_sig, &b, &b_sig]);
+    assert_eq!(
+        out.text(),
+        format!("{a}: valid signature\n{b}: valid signature\n")
+    );
+    assert!(
+        out.stderr
+            .contains("skipped 2 inputs that are the signature files of other inputs"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("sig.sig"), "{}", out.stderr);
+    // -q: no note.
+    assert_eq!(ok(&["-q", "verify", "-p", &p, &a, &a_sig]).stderr, "");
+    // A .sig file whose message is not among the inputs is a message.
+    let lone = d.write("lone.sig", b"not a signature file here");
+    let out = sphincs(&["verify", "-p", &p, &a, &lone]).code(2);
+    assert!(
+        out.text()
+            .starts_with(&format!("{a}: valid signature\n{lone}: error: ")),
+        "{}",
+        out.text()
+    );
+    // With -s (one file), nothing is skipped.
+    sphincs(&["verify", "-p", &p, "-s", &a_sig, &a_sig]).code(1);
+}
+
+#[test]
+fn cert_self_signed_and_key_encrypt_say_what_they_wrote() {
+    let d = Scratch::new("confirm");
+    let k = d.p("k.pem");
+    ok(&["keygen", "-q", "-a", "shake-128f", "-o", &k]);
+    let c = d.p("c.pem");
+    let out = ok(&[
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=x",
+        "-o",
+        &c,
+    ]);
+    assert_eq!(out.text(), format!("{k}: self-signed certificate, {c}\n"));
+    let pass = secret(&d, "pass", b"pw\n");
+    let e = d.p("e.pem");
+    let out = ok(&["--passphrase-file", &pass, "key", "encrypt", &k, "-o", &e]);
+    assert_eq!(out.text(), format!("{k}: encrypted, {e}\n"));
+    let plain = d.p("plain.pem");
+    let out = ok(&[
+        "--passphrase-file",
+        &pass,
+        "key",
+        "decrypt",
+        &e,
+        "-o",
+        &plain,
+    ]);
+    assert_eq!(out.text(), format!("{e}: decrypted, {plain}\n"));
+    // -q silences them; a certificate on standard output is data alone.
+    let out = ok(&[
+        "-q",
+        "cert",
+        "self-signed",
+        "-k",
+        &k,
+        "--subject",
+        "CN=x",
+        "-o",
+        &d.p("q.pem"),
+    ]);
+    assert_eq!(out.text(), "");
+    let out = ok(&["cert", "self-signed", "-k", &k, "--subject", "CN=x"]);
+    assert!(out.text().starts_with("-----BEGIN CERTIFICATE-----"));
+    assert!(out.text().trim_end().ends_with("-----END CERTIFICATE-----"));
+}
