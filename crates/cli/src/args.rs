@@ -26,7 +26,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// Read the passphrase of an encrypted private key (or for keygen
-    /// --encrypt, key encrypt) from the first line of FILE.
+    /// --encrypt, key encrypt; the old one for key passwd) from the first
+    /// line of FILE.
     #[arg(long, global = true, value_name = "FILE")]
     pub passphrase_file: Option<PathBuf>,
     /// Read the passphrase from the open file descriptor N: its first line,
