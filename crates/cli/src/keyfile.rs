@@ -413,6 +413,12 @@ pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError
     encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
 }
 
+/// Whether the key file holds a private key (PEM, DER, encrypted, or raw:
+/// not a public key, a certificate or another PEM block).
+pub fn is_private_key(bytes: &[u8]) -> bool {
+    matches!(classify(bytes), Kind::Private | Kind::Encrypted | Kind::Raw)
+}
+
 /// Whether the key file holds an encrypted private key.
 pub fn is_encrypted(bytes: &[u8]) -> bool {
     matches!(classify(bytes), Kind::Encrypted)

@@ -7,7 +7,7 @@ mod common;
 
 use std::fs;
 
-use common::{sphincs, Out, Scratch};
+use common::{sphincs, sphincs_env, Out, Scratch};
 
 fn ok(args: &[&str]) -> Out {
     sphincs(args).ok()
@@ -66,6 +66,16 @@ fn a_certificate_is_a_public_key() {
     sphincs(&["sign", "-k", &c, "-o", &d.p("x.sig"), &m])
         .usage_error("is an X.509 certificate; signing needs the private key");
     assert!(!d.path("x.sig").exists());
+    // Nor does it become git's signing key (GIT_DIR points nowhere, so
+    // that nothing could touch a real repository's configuration).
+    let nowhere = d.p("no-repo");
+    for key in [&c, &p] {
+        sphincs_env(
+            &["git", "setup", "--key", key, "--cert", &c],
+            &[("GIT_DIR", &nowhere)],
+        )
+        .usage_error("is not a private key; --key needs the signing key");
+    }
     // Another PEM block given as -p: the error speaks of what -p takes.
     let csr = d.p("r.csr");
     ok(&["cert", "request", "-k", &k, "--subject", "CN=y", "-o", &csr]);
