@@ -26,7 +26,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// Read the passphrase of an encrypted private key (or for keygen
-    /// --encrypt, key encrypt) from the first line of FILE.
+    /// --encrypt, key encrypt; the old one for key passwd) from the first
+    /// line of FILE.
     #[arg(long, global = true, value_name = "FILE")]
     pub passphrase_file: Option<PathBuf>,
     /// Read the passphrase from the open file descriptor N: its first line,
@@ -90,9 +91,11 @@ pub enum Command {
     /// Print the fingerprint of each key: `SHA256:` and the hex SHA-256 of
     /// the SubjectPublicKeyInfo DER (FIPS 205 keys, whatever their file
     /// format) or of the raw public key (round-3.1 and SPHINCS-256 keys).
-    /// A private key gives its public key's fingerprint.
+    /// A private key gives its public key's fingerprint, a certificate its
+    /// subject key's.
     Fingerprint {
-        /// Keys: PEM, DER, or raw bytes (raw needs -a).
+        /// Keys (or X.509 certificates: their subject key): PEM, DER, or
+        /// raw bytes (raw needs -a).
         #[arg(value_name = "KEY", required = true)]
         keys: Vec<PathBuf>,
         /// Parameter set of raw keys (required for round-3.1 and SPHINCS-256 keys).
@@ -101,7 +104,8 @@ pub enum Command {
     },
     /// Write the public key of a private key (or re-encode a public key).
     Pubkey {
-        /// Private or public key: PEM, DER, or raw bytes (raw needs -a).
+        /// Private or public key, or an X.509 certificate (its subject
+        /// key): PEM, DER, or raw bytes (raw needs -a).
         #[arg(value_name = "KEY")]
         key: PathBuf,
         /// Output file (default: standard output).
@@ -167,9 +171,16 @@ pub enum Command {
     /// FILE is checked against FILE.sig (one line per file; 1 if any is
     /// invalid, 2 if any could not be checked).
     Verify {
-        /// Public key (or private key): PEM, DER, or raw bytes (raw needs -a).
+        /// Public key (or private key, or an X.509 certificate whose
+        /// subject key is used, as `openssl pkeyutl -certin`): PEM, DER, or
+        /// raw bytes (raw needs -a).
         #[arg(short = 'p', long = "pub", value_name = "PUB")]
         public: PathBuf,
+        /// Pin the public key: fail (exit 2, before any signature is
+        /// checked) unless the key from -p has this fingerprint
+        /// (`SHA256:<hex>`, as `sphincs fingerprint` prints it).
+        #[arg(long, value_name = "SHA256:HEX")]
+        fingerprint: Option<String>,
         /// Signature file (raw bytes). Without it, each FILE's signature is
         /// read from FILE.sig (or --sig-dir).
         #[arg(short = 's', long = "sig", value_name = "SIG")]
@@ -188,7 +199,9 @@ pub enum Command {
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
         /// Message file; `-` or nothing for standard input (with -s). Without
-        /// -s, one or more files, each verified against FILE.sig.
+        /// -s, one or more files, each verified against FILE.sig; a FILE
+        /// that is another FILE's signature file (`dist/*` holding x and
+        /// x.sig) is skipped, with a note on standard error.
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Threads for many files (default or 0: all cores).
@@ -285,7 +298,7 @@ pub enum Command {
     },
     /// Print the manual page (roff), e.g. `sphincs man > sphincs.1`.
     Man,
-    /// Add or remove the passphrase of a private key.
+    /// Describe a key file; add, change or remove the passphrase of a private key.
     #[command(subcommand)]
     Key(cmd_key::KeyCommand),
     /// Sign git commits and tags: `git setup` configures a repository (or,

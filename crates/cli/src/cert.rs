@@ -224,7 +224,16 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
             let c = cert::self_signed(&sk, &name, opts)?;
-            out.write(&cert::encode_certificate(&c, !out.der)?)
+            out.write(&cert::encode_certificate(&c, !out.der)?)?;
+            // As `sign` reports FILE.sig: the key, then what was written.
+            match &out.out {
+                Some(o) => crate::say::status(&format!(
+                    "{}: self-signed certificate, {}\n",
+                    crate::say::name(&key.key),
+                    crate::say::name(o)
+                )),
+                None => Ok(()),
+            }
         }
         CertCommand::Request {
             key,
@@ -278,16 +287,14 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         CertCommand::Verify { cert: path, issuer } => verify(&path, issuer.as_deref()),
         CertCommand::Show { cert: path } => {
             let bytes = read_capped(&path, Cap::Certificate)?;
-            let text = if is_request(&bytes) {
-                cert::describe_request(
-                    &cert::parse_request(&bytes).map_err(|e| CliError::file(&path, e))?,
-                )
+            let (text, key) = if is_request(&bytes) {
+                let csr = cert::parse_request(&bytes).map_err(|e| CliError::file(&path, e))?;
+                (cert::describe_request(&csr), None)
             } else {
-                cert::describe(
-                    &cert::parse_certificate(&bytes).map_err(|e| CliError::file(&path, e))?,
-                )
+                let c = cert::parse_certificate(&bytes).map_err(|e| CliError::file(&path, e))?;
+                (cert::describe(&c), cert::subject_key(&c).ok())
             };
-            write_stdout(text.as_bytes(), false)
+            write_stdout(with_fingerprint(text, key).as_bytes(), false)
         }
     }
 }
@@ -321,6 +328,24 @@ impl ProfileArgs {
             copy_extensions,
         })
     }
+}
+
+/// A certificate's description with a `Fingerprint:` line after its
+/// `Public key:` line (the key's `sphincs fingerprint`), when the key is
+/// one we read.
+fn with_fingerprint(text: String, key: Option<sphincs::DynVerifyingKey>) -> String {
+    let Some(fingerprint) = key.and_then(|k| k.fingerprint().ok()) else {
+        return text;
+    };
+    let mut out = String::with_capacity(text.len() + 80);
+    for line in text.lines() {
+        out += line;
+        out += "\n";
+        if line.starts_with("Public key: ") {
+            out += &format!("Fingerprint: {fingerprint}\n");
+        }
+    }
+    out
 }
 
 /// A request is recognised by its PEM label, or as DER that reads as one.

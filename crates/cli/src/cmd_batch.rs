@@ -395,6 +395,17 @@ enum Outcome {
     Failed(String),
 }
 
+/// Splits the inputs of a many-file `verify` into the messages and the
+/// inputs that are another input's signature file (`dist/*` holding `x`
+/// and `x.sig`): those are skipped, not checked against `x.sig.sig`.
+pub fn split_signatures(files: &[PathBuf], sig_dir: Option<&Path>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let sigs: std::collections::HashSet<PathBuf> = files
+        .iter()
+        .filter_map(|f| sig_path(f, sig_dir).ok())
+        .collect();
+    files.iter().cloned().partition(|f| !sigs.contains(f))
+}
+
 /// Verifies every file against `FILE.sig` (or `sig_dir/NAME.sig`): one line
 /// per file; exit status 2 if any file could not be checked, else 1 if any
 /// signature is invalid.

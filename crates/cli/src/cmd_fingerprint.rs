@@ -26,3 +26,44 @@ pub fn run(keys: &[PathBuf], alg: Option<&str>) -> Result<(), CliError> {
     }
     crate::io::write_stdout(out.as_bytes(), false)
 }
+
+/// `verify --fingerprint SHA256:<hex>`: the form `fingerprint` prints (hex
+/// in either case), checked before any key is read.
+pub fn parse_pin(pin: Option<&str>) -> Result<Option<String>, CliError> {
+    let Some(pin) = pin else {
+        return Ok(None);
+    };
+    let prefix = sphincs::fingerprint::FINGERPRINT_PREFIX;
+    let hex = pin
+        .get(..prefix.len())
+        .filter(|p| p.eq_ignore_ascii_case(prefix))
+        .map(|_| &pin[prefix.len()..]);
+    match hex {
+        Some(h) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Ok(Some(format!("{prefix}{}", h.to_ascii_lowercase())))
+        }
+        _ => Err(CliError::Failed(format!(
+            "--fingerprint: {:?} is not a key fingerprint; expected {prefix} and 64 hex digits, as `sphincs fingerprint KEY` prints",
+            pin
+        ))),
+    }
+}
+
+/// Fails unless the public key read from `path` has the pinned fingerprint.
+pub fn check_pin(
+    path: &Path,
+    key: &sphincs::any::AnyVerifyingKey,
+    pin: Option<&str>,
+) -> Result<(), CliError> {
+    let Some(pin) = pin else {
+        return Ok(());
+    };
+    let found = key.fingerprint()?;
+    if found == pin {
+        return Ok(());
+    }
+    Err(CliError::file(
+        path,
+        format!("the public key's fingerprint is {found}, not the {pin} that --fingerprint expects; no signature was checked"),
+    ))
+}

@@ -83,8 +83,16 @@ fn setup(
     for t in &trust {
         parse_certificates(&read_capped(t, Cap::Certificate)?).map_err(|e| CliError::file(t, e))?;
     }
-    let encrypted =
-        crate::keyfile::is_encrypted(&zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?));
+    let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
+    // A public key or a certificate has the certificate's key too, but signs
+    // nothing (`load_verifying_key` below reads those as well).
+    if !crate::keyfile::is_private_key(&key_bytes) {
+        return Err(CliError::file(
+            &key,
+            "is not a private key; --key needs the signing key (a public key or certificate signs nothing)",
+        ));
+    }
+    let encrypted = crate::keyfile::is_encrypted(&key_bytes);
     if !encrypted {
         let public = crate::keyfile::load_verifying_key(&key, None)?;
         let of_cert =

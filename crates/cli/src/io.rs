@@ -149,6 +149,17 @@ pub fn stage_with(
 ) -> Result<Staged, CliError> {
     // Checked here, where every output passes once the inputs are open.
     refuse_input(target)?;
+    stage_over(target, private, binary, fill)
+}
+
+/// [`stage_with`] without the check that `target` is no input: for
+/// [`replace_in_place`] alone, whose output is meant to replace its input.
+fn stage_over(
+    target: &Path,
+    private: bool,
+    binary: bool,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<Staged, CliError> {
     if let Some(Special::Stream) = special_file(target) {
         let mut file = OpenOptions::new()
             .write(true)
@@ -416,6 +427,30 @@ pub fn write_key_pair(
         }
     }
     Ok(())
+}
+
+/// Replaces the regular file `target` (through a symlink, the file it
+/// names) with `data`, atomically: staged beside it, given its permission
+/// bits (and, where allowed, its owner and group), then renamed over it, so
+/// that the file is whole before and after, never half-written. Meant for
+/// an output that is its input (`key passwd`).
+pub fn replace_in_place(target: &Path, data: &[u8]) -> Result<(), CliError> {
+    let cannot = |e: io::Error| CliError::file(target, format!("cannot replace: {e}"));
+    let real = fs::canonicalize(target).map_err(cannot)?;
+    let meta = fs::metadata(&real).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(CliError::file(
+            target,
+            "is not a regular file; it cannot be replaced",
+        ));
+    }
+    let staged = stage_over(&real, true, false, &mut |w| w.write_all(data))?;
+    if let Some(temp) = &staged.temp {
+        // Best effort: only root may give a file to another owner.
+        let _ = std::os::unix::fs::chown(temp, Some(meta.uid()), Some(meta.gid()));
+        fs::set_permissions(temp, meta.permissions()).map_err(cannot)?;
+    }
+    staged.commit(true)
 }
 
 /// Writes one output atomically: `check_writable`, `stage`, `commit`.

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
+use sphincs::pki::cert::{self, CERTIFICATE_LABEL};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
 use zeroize::Zeroizing;
 
@@ -83,6 +84,8 @@ enum Kind {
     /// An encrypted PKCS#8 private key: decrypted with the passphrase.
     Encrypted,
     Public,
+    /// An X.509 certificate (PEM or DER): its subject public key is read.
+    Certificate,
     Raw,
     /// PEM or DER that is neither key: the loader reports why.
     Malformed,
@@ -96,6 +99,7 @@ fn classify(bytes: &[u8]) -> Kind {
         return match label {
             PRIVATE_KEY_LABEL => Kind::Private,
             PUBLIC_KEY_LABEL => Kind::Public,
+            CERTIFICATE_LABEL => Kind::Certificate,
             _ => Kind::Malformed,
         };
     }
@@ -107,6 +111,9 @@ fn classify(bytes: &[u8]) -> Kind {
         }
         if encoding::decode_private_key(bytes).is_ok() {
             return Kind::Private;
+        }
+        if cert::parse_certificate(bytes).is_ok() {
+            return Kind::Certificate;
         }
         return if is_raw_len(bytes.len()) {
             Kind::Raw
@@ -165,12 +172,21 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
                 "is a public key; signing needs the private key",
             ))
         }
+        Kind::Certificate => {
+            return Err(CliError::file(
+                path,
+                "is an X.509 certificate; signing needs the private key",
+            ))
+        }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
             if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
                 crate::tree_file::load_limited(path, alg, &bytes)?
             } else {
-                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
+                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| match e {
+                    sphincs::Error::KeyMismatch => raw_mismatch(path, alg.into(), &bytes),
+                    e => CliError::file(path, e),
+                })?
             }
         }
     };
@@ -187,9 +203,9 @@ pub fn load_verifying_key(
 ) -> Result<DynVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
-        Kind::Public | Kind::Malformed => {
-            DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?
-        }
+        Kind::Public => DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?,
+        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
+        Kind::Certificate => certificate_key(path, &bytes)?,
         Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
             .map_err(|e| CliError::file(path, e))?
             .verifying_key(),
@@ -216,7 +232,12 @@ pub fn load_verifying_key(
 pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     match classify(&bytes) {
-        Kind::Public => load_verifying_key(path, alg),
+        Kind::Public | Kind::Certificate => load_verifying_key(path, alg),
+        // A PEM block of another kind (a certificate request, a CMS
+        // message): the error names every kind of file read here.
+        Kind::Malformed if encoding::pem_label(&bytes).is_some() => {
+            Err(not_a_public_key(path, &bytes))
+        }
         Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {
             load_verifying_key(path, alg)
         }
@@ -224,10 +245,178 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerify
     }
 }
 
+/// The subject public key of an X.509 certificate (as `openssl pkeyutl
+/// -certin` takes it), with the mode of its OID.
+fn certificate_key(path: &Path, bytes: &[u8]) -> Result<DynVerifyingKey, CliError> {
+    cert::parse_certificate(bytes)
+        .and_then(|c| cert::subject_key(&c))
+        .map_err(|e| CliError::file(path, format!("as an X.509 certificate: {e}")))
+}
+
+/// The error for a file given as a public key (`verify -p`, `fingerprint`)
+/// that is none of the files read as one.
+fn not_a_public_key(path: &Path, bytes: &[u8]) -> CliError {
+    const EXPECTED: &str = "expected a public key (PEM \"PUBLIC KEY\" or DER SubjectPublicKeyInfo), an X.509 certificate (PEM \"CERTIFICATE\" or DER) or a private key";
+    match encoding::pem_label(bytes) {
+        Some(label) => CliError::file(path, format!("is a PEM \"{label}\"; {EXPECTED}")),
+        None => match DynVerifyingKey::from_spki(bytes) {
+            Err(e) => CliError::file(path, format!("{EXPECTED}; as a public key: {e}")),
+            Ok(_) => CliError::file(path, EXPECTED),
+        },
+    }
+}
+
+/// What `key show` tells of a key file, read without checking PK.root
+/// (nothing is signed) and without recomputing a tree.
+pub struct KeyInfo {
+    /// "private key", "public key" or "X.509 certificate".
+    pub what: &'static str,
+    /// How it is stored: "PEM (PKCS#8)", "DER (SubjectPublicKeyInfo)", "raw (64 bytes)"...
+    pub format: String,
+    pub encrypted: bool,
+    /// The public key (of a private key, of a certificate's subject); `None`
+    /// for an encrypted key read without its passphrase.
+    pub key: Option<AnyVerifyingKey>,
+    /// Whether the key is bound to a mode by an OID (PEM and DER keys).
+    pub has_oid: bool,
+    /// A draft SP 800-230 raw private key: its tree cache's state.
+    pub tree_cache: Option<String>,
+}
+
+/// Reads any key file for `key show`; an encrypted private key is
+/// decrypted only when `decrypt_it` (a passphrase source was given).
+pub fn inspect(
+    path: &Path,
+    alg: Option<AnyAlgorithm>,
+    decrypt_it: bool,
+) -> Result<KeyInfo, CliError> {
+    let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
+    let info = |what, format: String, key: Option<AnyVerifyingKey>, has_oid| KeyInfo {
+        what,
+        format,
+        encrypted: false,
+        key,
+        has_oid,
+        tree_cache: None,
+    };
+    let pem = encoding::pem_label(&bytes).is_some();
+    let coded = |inner: &str| format!("{} ({inner})", if pem { "PEM" } else { "DER" });
+    if let Some(set) = raw_only(alg) {
+        let raw = format!("raw ({} bytes)", bytes.len());
+        return if bytes.len() == set.secret_key_len() {
+            let key = AnySigningKey::from_bytes_unchecked(set, &bytes)
+                .map_err(|e| CliError::file(path, e))?;
+            Ok(info("private key", raw, Some(key.verifying_key()), false))
+        } else {
+            Ok(info(
+                "public key",
+                raw,
+                Some(crate::rawkey::load_public(path, set)?),
+                false,
+            ))
+        };
+    }
+    let fips = alg.and_then(AnyAlgorithm::slh_dsa);
+    let unchecked = |der: &[u8]| {
+        DynSigningKey::from_pkcs8_unchecked(der)
+            .map(|k| k.verifying_key())
+            .map_err(|e| CliError::file(path, e))
+    };
+    let shown = match classify(&bytes) {
+        Kind::Private => info(
+            "private key",
+            coded("PKCS#8"),
+            Some(unchecked(&bytes)?.into()),
+            true,
+        ),
+        Kind::Encrypted => {
+            let key = match decrypt_it {
+                true => Some(unchecked(&decrypt(path, &bytes)?)?.into()),
+                false => None,
+            };
+            KeyInfo {
+                encrypted: true,
+                ..info(
+                    "private key",
+                    coded("PKCS#8 EncryptedPrivateKeyInfo"),
+                    key,
+                    true,
+                )
+            }
+        }
+        Kind::Public => info(
+            "public key",
+            coded("SubjectPublicKeyInfo"),
+            Some(load_verifying_key(path, fips)?.into()),
+            true,
+        ),
+        Kind::Certificate => info(
+            "X.509 certificate",
+            coded("its subject public key below"),
+            Some(certificate_key(path, &bytes)?.into()),
+            true,
+        ),
+        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
+        Kind::Raw => {
+            let set = raw_algorithm(path, fips, bytes.len(), "public or secret")?;
+            let raw = format!("raw ({} bytes)", bytes.len());
+            if bytes.len() == set.secret_key_len() {
+                let key = DynSigningKey::from_bytes_unchecked(set, &bytes)
+                    .map_err(|e| CliError::file(path, e))?;
+                let mut shown = info("private key", raw, Some(key.verifying_key().into()), false);
+                if set.is_sp800_230() {
+                    shown.tree_cache = Some(crate::tree_file::cache_state(path, key));
+                }
+                shown
+            } else {
+                let key = DynVerifyingKey::from_bytes(set, &bytes)
+                    .map_err(|e| CliError::file(path, e))?;
+                info("public key", raw, Some(key.into()), false)
+            }
+        }
+    };
+    if let (Some(asked), Some(key)) = (fips, &shown.key) {
+        if let Some(found) = key.algorithm().slh_dsa() {
+            check_algorithm(path, Some(asked), found)?;
+        }
+    }
+    Ok(shown)
+}
+
+/// The error for a raw secret key whose public root is not the one the set
+/// `-a` names derives from its seeds: most often `-a` names another set
+/// than the key's, so the sets of the same key length under which it is a
+/// whole key are named too (each checked by the core as `-a` was; a draft
+/// SP 800-230 set, whose check takes minutes, is not tried).
+pub fn raw_mismatch(path: &Path, asked: AnyAlgorithm, bytes: &[u8]) -> CliError {
+    let fits: Vec<String> = AnyAlgorithm::all()
+        .filter(|a| *a != asked && a.secret_key_len() == bytes.len())
+        .filter(|a| a.slh_dsa().is_none_or(|s| !s.is_sp800_230()))
+        .filter(|a| AnySigningKey::from_bytes(*a, bytes).is_ok())
+        .map(|a| a.to_string())
+        .collect();
+    if fits.is_empty() {
+        return CliError::file(path, sphincs::Error::KeyMismatch);
+    }
+    CliError::file(
+        path,
+        format!(
+            "is a key of {}, but -a says {asked} (under {asked} its public root does not match its seeds; raw bytes do not name their set)",
+            fits.join(" or ")
+        ),
+    )
+}
+
 /// The plain PKCS#8 of an encrypted key, with the run's passphrase.
 pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let pass = crate::passphrase::for_reading(path)?;
     encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
+}
+
+/// Whether the key file holds a private key (PEM, DER, encrypted, or raw:
+/// not a public key, a certificate or another PEM block).
+pub fn is_private_key(bytes: &[u8]) -> bool {
+    matches!(classify(bytes), Kind::Private | Kind::Encrypted | Kind::Raw)
 }
 
 /// Whether the key file holds an encrypted private key.

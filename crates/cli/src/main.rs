@@ -208,6 +208,7 @@ fn run(command: Command) -> Result<(), CliError> {
         }
         Command::Verify {
             public,
+            fingerprint,
             signature,
             sig_dir,
             context,
@@ -217,6 +218,7 @@ fn run(command: Command) -> Result<(), CliError> {
             threads,
         } => {
             let ctx = context.bytes()?;
+            let pin = cmd_fingerprint::parse_pin(fingerprint.as_deref())?;
             // What the named set's family lacks is refused before any key is read.
             let refuse = |alg: Option<AnyAlgorithm>, prehash| match alg {
                 Some(a) => a
@@ -228,8 +230,10 @@ fn run(command: Command) -> Result<(), CliError> {
                 let alg = keyfile::parse_any(algorithm.as_deref())?;
                 let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
                 refuse(alg, prehash)?;
+                let key = keyfile::load_any_verifying_key(&public, alg)?;
+                cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
                 let checker = cmd_batch::Checker {
-                    key: keyfile::load_any_verifying_key(&public, alg)?,
+                    key,
                     context: &ctx,
                     prehash,
                 };
@@ -246,6 +250,7 @@ fn run(command: Command) -> Result<(), CliError> {
             let alg = keyfile::parse_any(algorithm.as_deref())?;
             refuse(alg, prehash)?;
             let key = keyfile::load_any_verifying_key(&public, alg)?;
+            cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
             cmd_sign::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
@@ -340,7 +345,23 @@ fn verify_files(
             "-s SIG is required to verify standard input; given files, each is checked against FILE.sig".into(),
         ));
     }
-    cmd_batch::verify(checker, files, sig_dir, thread_count(threads))
+    let (files, skipped) = cmd_batch::split_signatures(files, sig_dir);
+    if let (Some(first), false) = (skipped.first(), say::quiet()) {
+        eprintln!(
+            "sphincs: note: skipped {} ({}{})",
+            if skipped.len() == 1 {
+                "1 input that is the signature file of another input".to_string()
+            } else {
+                format!(
+                    "{} inputs that are the signature files of other inputs",
+                    skipped.len()
+                )
+            },
+            say::name(first),
+            if skipped.len() > 1 { ", …" } else { "" }
+        );
+    }
+    cmd_batch::verify(checker, &files, sig_dir, thread_count(threads))
 }
 
 /// `--threads N`; nothing or 0 is every core the process may use (as

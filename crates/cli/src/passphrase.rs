@@ -54,6 +54,32 @@ pub fn for_writing(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     )
 }
 
+/// Whether `--passphrase-file` or `--passphrase-fd` was given (`key show`
+/// decrypts only then, and never asks).
+pub fn given() -> bool {
+    SOURCE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .is_some_and(|s| s.file.is_some() || s.fd.is_some())
+}
+
+/// The new passphrase of `key passwd`, from its own options (`source`), or
+/// asked twice on the terminal; not the run's cached passphrase, which is
+/// the old one.
+pub fn new_from(source: &Source, key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    if source.file.is_none() && source.fd.is_none() && !std::io::stdin().is_terminal() {
+        return Err(CliError::Failed(
+            "no terminal can ask for the new passphrase; give --new-passphrase-file FILE or --new-passphrase-fd N".into(),
+        ));
+    }
+    read_from(
+        source,
+        &format!("New passphrase for {}: ", crate::say::name(&key)),
+        true,
+    )
+}
+
 fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let mut cached = CACHED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(p) = cached.as_ref() {
@@ -64,6 +90,14 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
         .unwrap_or_else(|e| e.into_inner())
         .clone()
         .unwrap_or_default();
+    let pass = read_from(&source, prompt, confirm)?;
+    *cached = Some(pass.clone());
+    Ok(pass)
+}
+
+/// A passphrase from `source` (a file, a descriptor, else the terminal);
+/// an empty one is refused.
+fn read_from(source: &Source, prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let pass = match (&source.file, source.fd) {
         (Some(f), _) => {
             crate::keyfile::warn_if_readable_by_others(f, "a passphrase");
@@ -79,7 +113,6 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     if pass.is_empty() {
         return Err(CliError::Failed("the passphrase is empty".into()));
     }
-    *cached = Some(pass.clone());
     Ok(pass)
 }
 

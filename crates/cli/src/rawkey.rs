@@ -29,7 +29,10 @@ pub fn load_secret(path: &Path, alg: AnyAlgorithm) -> Result<AnySigningKey, CliE
             "is a public key; signing needs the private key",
         ));
     }
-    AnySigningKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))
+    AnySigningKey::from_bytes(alg, &bytes).map_err(|e| match e {
+        sphincs::Error::KeyMismatch => crate::keyfile::raw_mismatch(path, alg, &bytes),
+        e => CliError::file(path, e),
+    })
 }
 
 /// A raw public key, or the public half of a raw secret key (taken as it

@@ -101,6 +101,27 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     Ok(key)
 }
 
+/// The state of the tree cache of the draft SP 800-230 key at `path`
+/// (loaded unchecked as `key`), for `key show`: absent, present and
+/// accepted by the core's checks, or present and refused (with why).
+pub fn cache_state(path: &Path, mut key: DynSigningKey) -> String {
+    let cache = cache_path(path);
+    let name = crate::say::name(&cache);
+    if std::fs::symlink_metadata(&cache).is_err() {
+        return format!("absent ({name}); `sign` recomputes the tree (minutes) and writes it");
+    }
+    match read_replaceable(&cache, Cap::TreeCache).and_then(|c| {
+        key.load_tree_cache(&c)
+            .map_err(|e| CliError::Failed(format!("{name}: {e}")))
+    }) {
+        Ok(()) => format!("present ({name}), matches the key"),
+        Err(e) => format!(
+            "present but not usable: {}; `sign` recomputes the tree",
+            message(&e)
+        ),
+    }
+}
+
 fn message(e: &CliError) -> &str {
     match e {
         CliError::Failed(m) | CliError::InvalidSignature(m) => m,

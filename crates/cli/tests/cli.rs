@@ -366,7 +366,10 @@ fn bad_inputs_exit_2() {
         "cert",
         b"-----BEGIN CERTIFICATE-----\nMDAw\n-----END CERTIFICATE-----\n",
     );
-    sphincs(&["verify", "-p", &cert, "-s", &sig, &msg]).usage_error("CERTIFICATE");
+    // A certificate is read as one (its subject key), and a damaged one
+    // is named as a certificate.
+    sphincs(&["verify", "-p", &cert, "-s", &sig, &msg])
+        .usage_error("as an X.509 certificate: not a valid DER X.509 certificate");
     sphincs(&["verify", "-p", &s.p("missing"), "-s", &sig, &msg]).usage_error("cannot read");
     sphincs(&["verify", "-p", &p, "-s", &s.p("missing"), &msg]).usage_error("cannot read");
 

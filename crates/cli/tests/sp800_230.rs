@@ -22,6 +22,14 @@ fn keygen_sign_verify_and_the_tree_cache() {
     assert_eq!(s.read("k.pub").len(), 32);
     let cache = s.read("k.key.tree");
     assert!(!cache.is_empty(), "keygen writes KEY.tree");
+    // `key show` finds the cache and the core accepts it for this key.
+    let shown = sphincs(&["key", "show", "-a", SET, &k]).ok().text();
+    assert!(
+        shown.contains(&format!(
+            "Tree cache:  present ({k}.tree), matches the key\n"
+        )),
+        "{shown}"
+    );
 
     // Signing uses the cache (no "recomputing" notice) and writes FILE.sig.
     let out = sphincs(&["sign", "-a", SET, "-k", &k, &doc]).ok();
