@@ -80,6 +80,14 @@ fn calls_reproduce_the_shake_128f_floor() {
     // 2^3 leaves of 35 chains: 280 PRF, 280 * 15 F, 8 T_len of 5 permutations, 7 H.
     assert_eq!(v["f"], 4200.0);
     assert_eq!(v["keccak_f1600"], 4527.0);
+    // The floor is the calls times the costs measured on this CPU just now,
+    // and the row says which those were.
+    let cost = &v["cost_ns"];
+    let keccak = cost["keccak_f1600"].as_f64().unwrap();
+    assert!(keccak > 1.0 && keccak < 100_000.0, "{cost}");
+    let floor = v["floor_ns"].as_f64().unwrap();
+    assert!((floor - 4527.0 * keccak).abs() < 1e-6 * floor, "{v}");
+    assert!(v["kernels"].as_str().unwrap().contains("keccak-"), "{v}");
 }
 
 /// A draft SP 800-230 signature with a loaded tree cache: k FORS trees, one

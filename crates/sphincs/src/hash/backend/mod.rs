@@ -3,6 +3,8 @@
 //! module where `unsafe` is allowed; each block says why it is sound.
 
 // ChaCha12 serves SPHINCS-256 alone, which needs the `alloc` feature.
+#[cfg(feature = "std")]
+pub mod calibrate;
 #[cfg(feature = "alloc")]
 pub mod chacha12;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
