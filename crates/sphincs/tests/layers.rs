@@ -41,7 +41,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "wots",
             "merkle",
             "schedule",
-            "tree_cache",
+            "parts",
             "sphincs256::sign",
             "sphincs256::subtree",
             "sphincs256::horst",
@@ -54,6 +54,7 @@ const RUNGS: &[(&str, &[&str])] = &[
     (
         "parameter sets and vocabulary",
         &[
+            "checks",
             "params",
             "sphincsplus::sets",
             "prehash",
