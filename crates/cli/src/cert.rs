@@ -261,7 +261,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     if asked.ca || !asked.options.is_default() {
                         eprintln!(
                             "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
-                            crate::say::name(&csr)
+                            crate::quote::name(&csr)
                         );
                     }
                 }
@@ -361,7 +361,7 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
                 .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
                 .and_then(|b| {
                     cert::parse_certificate(&b).map_err(|e| {
-                        CliError::cannot_check(path, &format!("{}: {e}", crate::say::name(&p)))
+                        CliError::cannot_check(path, &format!("{}: {e}", crate::quote::name(&p)))
                     })
                 })?,
         ),
@@ -395,10 +395,10 @@ fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
             "invalid: {}: the signature does not verify",
-            crate::say::name(&path)
+            crate::quote::name(&path)
         )),
         Error::VerificationFailed(msg) => {
-            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::say::name(&path)))
+            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::quote::name(&path)))
         }
         Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),
