@@ -2,6 +2,12 @@
 //! `crate::` path in a module's non-test code names a module on the same
 //! rung or below it. A new module must be given a rung here; an import that
 //! points up fails with the file and the path.
+//!
+//! And no module reaches itself through its imports (`crate::`, `self::`
+//! and `super::` paths), in the core or in the front ends' crates (python,
+//! capi, cli, openssl-provider, read from `../<crate>/src`): a circle fails
+//! with its chain of files. The kernels of `hash/backend/` and their
+//! dispatcher count as one module.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
