@@ -64,7 +64,7 @@ impl fmt::Display for KeyMode {
     }
 }
 
-/// What a caller asked a key to do, in a [`Error::WrongKeyMode`].
+/// What a caller asked a key to do, in a [`Error::WrongKeyMode`](crate::Error::WrongKeyMode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RequestedMode {
     /// Pure SLH-DSA.
@@ -73,7 +73,7 @@ pub enum RequestedMode {
     HashSlhDsa(PreHash),
 }
 
-/// The text of [`Error::WrongKeyMode`]: what the key is, and how to make the
+/// The text of [`Error::WrongKeyMode`](crate::Error::WrongKeyMode): what the key is, and how to make the
 /// key the caller needs (RFC 9909 §8, operational considerations), in the
 /// library's terms; the command line adds its own `sphincs keygen` hint.
 pub(crate) fn wrong_mode_message(
