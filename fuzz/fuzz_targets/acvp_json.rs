@@ -23,6 +23,9 @@ mod hex;
 #[path = "../../crates/cli/src/io.rs"]
 mod io;
 #[allow(dead_code)]
+#[path = "../../crates/cli/src/quote.rs"]
+mod quote;
+#[allow(dead_code)]
 #[path = "../../crates/cli/src/say.rs"]
 mod say;
 

@@ -7,7 +7,8 @@ use core::ffi::{c_char, c_int};
 
 use sphincs_core::any::{AnyAlgorithm, Family};
 
-use crate::ffi::{c_str, guard, guard_value, non_null, set, Res};
+use crate::ffi::{c_str, guard, non_null, set, Res};
+use crate::panic_guard::guard_value;
 use crate::status::*;
 
 /// The handle of `alg`: its entry in the table built from the core's list.

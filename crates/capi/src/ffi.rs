@@ -18,12 +18,6 @@ pub(crate) fn guard(body: impl FnOnce() -> Res) -> sphincs_status {
     }
 }
 
-/// Runs `body`, which returns a plain value, with a panic turned into `fallback`
-/// (for the accessors that return a size, a name or a handle rather than a status).
-pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
-}
-
 /// `len` bytes at `ptr`; NULL is allowed only for an empty buffer.
 ///
 /// # Safety

@@ -9,7 +9,8 @@ use sphincs_core::any::{AnySigningKey, AnyVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::alg::{handle, resolve, sphincs_alg};
-use crate::ffi::{guard, guard_value, input, non_null, output, set, Res};
+use crate::ffi::{guard, input, non_null, output, set, Res};
+use crate::panic_guard::guard_value;
 use crate::status::*;
 
 /// A secret key of any parameter set (the core's front-door key). Free with

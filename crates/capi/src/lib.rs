@@ -2,7 +2,7 @@
 //! SPHINCS+ round 3.1 and SPHINCS-256). The C API is documented in `include/sphincs.h`,
 //! generated from this crate by cbindgen (`tests/headers.rs` keeps it in step).
 //!
-//! Rules at this boundary: every entry point runs inside `ffi::guard` (a
+//! Rules at this boundary: every entry point runs inside `ffi::guard` or `panic_guard::guard_value` (a
 //! panic becomes `SPHINCS_ERR_INTERNAL`, never an unwind into C); every
 //! pointer and length is checked before use (NULL or a short buffer is a
 //! status code); no global mutable state, so every function is safe to call
@@ -14,6 +14,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod ffi;
+mod panic_guard;
 
 // The header lists the API in this order (cbindgen follows the modules):
 // status codes, algorithm handles, keys, encrypted keys, key modes, options, one-shot signing and

@@ -151,7 +151,7 @@ fn message(status: c_int) -> &'static str {
 #[no_mangle]
 pub extern "C" fn sphincs_strerror(status: c_int) -> *const c_char {
     // `message` cannot panic; the guard keeps the rule without exception.
-    crate::ffi::guard_value("internal error\0", || message(status))
+    crate::panic_guard::guard_value("internal error\0", || message(status))
         .as_ptr()
         .cast()
 }

@@ -229,8 +229,8 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             match &out.out {
                 Some(o) => crate::say::status(&format!(
                     "{}: self-signed certificate, {}\n",
-                    crate::say::name(&key.key),
-                    crate::say::name(o)
+                    crate::quote::name(&key.key),
+                    crate::quote::name(o)
                 )),
                 None => Ok(()),
             }
@@ -270,7 +270,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     if asked.ca || !asked.options.is_default() {
                         eprintln!(
                             "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
-                            crate::say::name(&csr)
+                            crate::quote::name(&csr)
                         );
                     }
                 }
@@ -386,7 +386,7 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
                 .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
                 .and_then(|b| {
                     cert::parse_certificate(&b).map_err(|e| {
-                        CliError::cannot_check(path, &format!("{}: {e}", crate::say::name(&p)))
+                        CliError::cannot_check(path, &format!("{}: {e}", crate::quote::name(&p)))
                     })
                 })?,
         ),
@@ -420,10 +420,10 @@ fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
             "invalid: {}: the signature does not verify",
-            crate::say::name(&path)
+            crate::quote::name(&path)
         )),
         Error::VerificationFailed(msg) => {
-            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::say::name(&path)))
+            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::quote::name(&path)))
         }
         Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),

@@ -198,7 +198,7 @@ fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(&format!(
         "{} {{bar:40}} {{bytes}}/{{total_bytes}} {{eta}}",
-        crate::say::name(&path)
+        crate::quote::name(&path)
     )) {
         bar.set_style(style);
     }
@@ -210,7 +210,7 @@ fn finish_bytes_bar(bar: &ProgressBar, path: &Path) {
     if std::env::var_os(REPORT_ENV).is_some() {
         eprintln!(
             "progress {}: {} of {} bytes",
-            crate::say::name(&path),
+            crate::quote::name(&path),
             bar.position(),
             bar.length().unwrap_or(0)
         );
@@ -365,8 +365,8 @@ fn sign_into(
     for (f, t) in files.iter().zip(&targets) {
         out.push_str(&format!(
             "{}: signed, {}\n",
-            crate::say::name(&f),
-            crate::say::name(&t)
+            crate::quote::name(&f),
+            crate::quote::name(&t)
         ));
     }
     crate::say::status(&out)
@@ -508,7 +508,7 @@ pub fn verify(
 fn unreadable(f: &Path, e: CliError) -> Outcome {
     let invalid = matches!(e, CliError::InvalidSignature(_));
     let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
-    let prefix = format!("{}: ", crate::say::name(&f));
+    let prefix = format!("{}: ", crate::quote::name(&f));
     let why = why
         .strip_prefix(&prefix)
         .map_or(why.clone(), str::to_string);
@@ -556,7 +556,7 @@ fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliEr
                 "error: not checked".to_string()
             }
         };
-        out.push_str(&format!("{}: {line}\n", crate::say::name(&f)));
+        out.push_str(&format!("{}: {line}\n", crate::quote::name(&f)));
     }
     if quiet {
         eprint!("{out}");

@@ -15,7 +15,7 @@ pub fn of_file(key: &Path, alg: Option<&str>) -> Result<String, CliError> {
 /// The line printed for one key: `SHA256:<hex>  NAME`, as `sha256sum` lays
 /// out a digest and its file.
 pub fn line(fingerprint: &str, key: &Path) -> String {
-    format!("{fingerprint}  {}\n", crate::say::name(&key))
+    format!("{fingerprint}  {}\n", crate::quote::name(&key))
 }
 
 /// `sphincs fingerprint KEY...`.

@@ -111,9 +111,9 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
     // As `sign` reports FILE.sig: the key, then what was written.
     say::status(&format!(
         "{}: {}, {}\n",
-        say::name(&args.key),
+        crate::quote::name(&args.key),
         if encrypt { "encrypted" } else { "decrypted" },
-        say::name(&args.out)
+        crate::quote::name(&args.out)
     ))
 }
 
@@ -163,14 +163,17 @@ fn passwd(args: &PasswdArgs) -> Result<(), CliError> {
             encrypted::encrypt_private_key_der(&plain, &new)?
         });
     replace_in_place(path, &out)?;
-    say::status(&format!("{}: passphrase changed\n", say::name(path)))
+    say::status(&format!(
+        "{}: passphrase changed\n",
+        crate::quote::name(path)
+    ))
 }
 
 /// `key show KEY`: what the file is and holds, one `Name: value` per line.
 fn show(args: &ShowArgs) -> Result<(), CliError> {
     let alg = parse_any(args.algorithm.as_deref())?;
     let info = inspect(&args.key, alg, passphrase::given())?;
-    let mut text = format!("File:        {}\n", say::name(&args.key));
+    let mut text = format!("File:        {}\n", crate::quote::name(&args.key));
     let encrypted = match (info.what, info.encrypted) {
         ("private key", true) => ", encrypted",
         ("private key", false) => ", not encrypted",

@@ -69,7 +69,7 @@ pub fn verify(
             }),
         ) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",
-            crate::say::name(&signature)
+            crate::quote::name(&signature)
         ))),
         Err(e) => Err(e.into()),
     }

@@ -199,7 +199,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             .map_err(|e| match e {
                 Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
                     "invalid: {}: {msg}",
-                    crate::say::name(&signed)
+                    crate::quote::name(&signed)
                 )),
                 Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
                 e => CliError::file(&signed, e),
@@ -276,7 +276,7 @@ fn report(
                         text += &format!("  chain: invalid: {msg}\n");
                         invalid.get_or_insert(format!(
                             "invalid: {}: {prefix}chain: {msg}",
-                            crate::say::name(&signed)
+                            crate::quote::name(&signed)
                         ));
                     }
                     Some(Err(e)) => {
@@ -290,14 +290,14 @@ fn report(
                 text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
                     "invalid: {}: {prefix}{msg}",
-                    crate::say::name(&signed)
+                    crate::quote::name(&signed)
                 ));
             }
             Err(Error::VerificationFailed(msg)) => {
                 text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
                     "invalid: {}: {prefix}{msg}",
-                    crate::say::name(&signed)
+                    crate::quote::name(&signed)
                 ));
             }
             Err(Error::CannotCheck(msg)) => {

@@ -22,7 +22,10 @@ impl CliError {
     /// A certificate or CMS signer that could not be checked with what was
     /// given (exit 2, not 1: it is neither valid nor shown invalid).
     pub fn cannot_check(path: &Path, why: &str) -> Self {
-        CliError::Failed(format!("cannot check: {}: {why}", crate::say::name(&path)))
+        CliError::Failed(format!(
+            "cannot check: {}: {why}",
+            crate::quote::name(&path)
+        ))
     }
 
     /// The core's refusal of what a set lacks ([`Error::Unsupported`]: an
@@ -57,7 +60,7 @@ impl CliError {
 
     /// An error about a file, prefixed with its name.
     pub fn file(path: &Path, what: impl Display) -> Self {
-        CliError::Failed(format!("{}: {what}", crate::say::name(&path)))
+        CliError::Failed(format!("{}: {what}", crate::quote::name(&path)))
     }
 }
 

@@ -3,8 +3,8 @@
 //! `--status-fd=1 --verify SIGFILE -` to verify, the payload on standard
 //! input. This file recognises that argument shape before the normal
 //! grammar is parsed, reads gpg's options, and finds the key and
-//! certificate from git's configuration; the work is in `git_sign.rs` and
-//! `git_verify.rs`, the status lines in `git_status.rs`, and
+//! certificate from git's configuration; `git_run.rs` runs the request
+//! through `git_sign.rs` or `git_verify.rs`, the status lines are in `git_status.rs`, and
 //! `sphincs git setup` in `git_setup.rs`.
 //!
 //! Configuration, read with `git config`: `sphincs.key`, `sphincs.cert`,
@@ -16,7 +16,7 @@
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, Stdio};
 
 use sphincs::pki::cert::parse_certificate;
 use sphincs::pki::extensions::certificate_emails;
@@ -24,7 +24,7 @@ use sphincs::pki::Certificate;
 use sphincs::PreHash;
 
 use crate::error::CliError;
-use crate::git_status::{escape, Status};
+use crate::git_status::escape;
 use crate::io::{read_capped, Cap};
 
 /// The most payload bytes read from git (a commit or tag object): they are
@@ -201,49 +201,6 @@ pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
 fn parse_fd(v: &str) -> Result<u32, String> {
     v.parse()
         .map_err(|_| format!("--status-fd takes a descriptor number, not {v:?}"))
-}
-
-/// Runs as git's signing program; `args` are gpg's (without the program
-/// name). Exit 0 only on success: git takes any exit 0 after SIG_CREATED as
-/// a signature.
-pub fn main(args: &[OsString]) -> ExitCode {
-    let parsed = match parse(args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("sphincs: error: {e} (as git's signing program: `--status-fd=N -bsau KEY` or `--status-fd=N --verify SIGFILE -`)");
-            return ExitCode::from(2);
-        }
-    };
-    let mut status = match Status::open(parsed.status_fd) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("sphincs: error: cannot open the status descriptor: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    crate::passphrase::set_source(crate::passphrase::Source {
-        file: std::env::var_os(PASSPHRASE_ENV)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from),
-        fd: None,
-        tty: true,
-    });
-    let code = match parsed.request {
-        Request::Sign { key } => match crate::git_sign::sign(&key, &mut status) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(CliError::InvalidSignature(m) | CliError::Failed(m)) => {
-                eprintln!("sphincs: error: {m}");
-                ExitCode::from(2)
-            }
-        },
-        Request::Verify { signature, data } => ExitCode::from(crate::git_verify::verify(
-            &signature,
-            data.as_deref(),
-            &mut status,
-        )),
-    };
-    crate::passphrase::forget();
-    code
 }
 
 /// The payload: standard input or `path`, at most [`MAX_PAYLOAD`] bytes.

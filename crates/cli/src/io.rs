@@ -369,7 +369,7 @@ fn same_as_input(target: &Path, input: &Path) -> CliError {
         target,
         format!(
             "is the same file as the input {}; refusing to overwrite an input (even with --force)",
-            crate::say::name(&input)
+            crate::quote::name(&input)
         ),
     )
 }
@@ -599,7 +599,7 @@ pub fn read_signature(path: &Path) -> Result<Vec<u8>, CliError> {
     read_within(path, Cap::Signature)?.map_err(|(limit, _)| {
         CliError::InvalidSignature(format!(
             "invalid signature: {}: longer than any signature (at most {limit} bytes)",
-            crate::say::name(path)
+            crate::quote::name(path)
         ))
     })
 }
@@ -707,7 +707,7 @@ impl Message {
                 } else {
                     // A pipe or device cannot be rewound: read it once.
                     let mut file = source.file;
-                    Self::buffer(&mut file, &crate::say::name(&p))
+                    Self::buffer(&mut file, &crate::quote::name(&p))
                 }
             }
         }
@@ -783,7 +783,7 @@ impl FileSource {
     }
 
     fn io_error(&self, e: impl std::fmt::Display) -> sphincs::Error {
-        sphincs::Error::Io(format!("{}: {e}", crate::say::name(&self.path)))
+        sphincs::Error::Io(format!("{}: {e}", crate::quote::name(&self.path)))
     }
 }
 
@@ -808,5 +808,26 @@ impl MessageSource for FileSource {
             return Err(self.io_error("the file changed while it was being read"));
         }
         Ok(())
+    }
+}
+
+/// Warns on standard error (once per file, not a refusal, as ssh does for
+/// its keys) when a file holding a secret — a private key, a passphrase —
+/// is readable by its group or by others.
+pub fn warn_if_readable_by_others(path: &Path, what: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let mode = meta.permissions().mode() & 0o777;
+        if meta.is_file() && mode & 0o044 != 0 {
+            eprintln!(
+                "sphincs: warning: {} ({what}) is readable by {} (mode {mode:04o}); chmod 600 it",
+                crate::quote::name(path),
+                match (mode & 0o040 != 0, mode & 0o004 != 0) {
+                    (true, true) => "its group and others",
+                    (true, false) => "its group",
+                    _ => "others",
+                }
+            );
+        }
     }
 }

@@ -43,7 +43,7 @@ pub fn kat(
         write_stdout(text.as_bytes(), false)
     } else {
         write_output(target, text.as_bytes(), false, force)?;
-        eprintln!("wrote {} ({count} entries)", crate::say::name(&target));
+        eprintln!("wrote {} ({count} entries)", crate::quote::name(&target));
         Ok(())
     }
 }

@@ -134,27 +134,6 @@ fn is_raw_len(len: usize) -> bool {
         .any(|a| a.public_key_len() == len || a.secret_key_len() == len)
 }
 
-/// Warns on standard error (once per file, not a refusal, as ssh does for
-/// its keys) when a file holding a secret — a private key, a passphrase —
-/// is readable by its group or by others.
-pub fn warn_if_readable_by_others(path: &Path, what: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let mode = meta.permissions().mode() & 0o777;
-        if meta.is_file() && mode & 0o044 != 0 {
-            eprintln!(
-                "sphincs: warning: {} ({what}) is readable by {} (mode {mode:04o}); chmod 600 it",
-                crate::say::name(path),
-                match (mode & 0o040 != 0, mode & 0o004 != 0) {
-                    (true, true) => "its group and others",
-                    (true, false) => "its group",
-                    _ => "others",
-                }
-            );
-        }
-    }
-}
-
 /// Loads a private key for signing; PK.root is recomputed and checked.
 pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
@@ -192,7 +171,7 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
     };
     check_algorithm(path, alg, key.algorithm())?;
     // Only once it is known to be a private key.
-    warn_if_readable_by_others(path, "a private key");
+    crate::io::warn_if_readable_by_others(path, "a private key");
     Ok(key)
 }
 

@@ -24,6 +24,7 @@ mod cms;
 mod demo;
 mod error;
 mod git;
+mod git_run;
 mod git_setup;
 mod git_sign;
 mod git_status;
@@ -34,6 +35,7 @@ mod kat;
 mod keyfile;
 mod once;
 mod passphrase;
+mod quote;
 mod rawkey;
 mod say;
 mod tree_file;
@@ -52,7 +54,7 @@ fn main() -> ExitCode {
     // shape is told apart before the normal grammar is parsed.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if git::is_gpg_shape(&args) {
-        return git::main(&args);
+        return git_run::main(&args);
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -326,8 +328,8 @@ fn said_signed(
     match (file, out) {
         (Some(f), Some(o)) if implied => say::status(&format!(
             "{}: signed, {}\n",
-            crate::say::name(&f),
-            crate::say::name(&o)
+            crate::quote::name(&f),
+            crate::quote::name(&o)
         )),
         _ => Ok(()),
     }
@@ -357,7 +359,7 @@ fn verify_files(
                     skipped.len()
                 )
             },
-            say::name(first),
+            crate::quote::name(first),
             if skipped.len() > 1 { ", …" } else { "" }
         );
     }

@@ -46,7 +46,7 @@ impl OnePass {
             use std::os::unix::fs::FileTypeExt;
             meta.file_type().is_char_device() || meta.file_type().is_block_device()
         };
-        let name = crate::say::name(&path);
+        let name = crate::quote::name(&path);
         let input: Box<dyn Read> = if device {
             Box::new(Capped {
                 inner: file.take(crate::io::MAX_BUFFERED_MESSAGE + 1),

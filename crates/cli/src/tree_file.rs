@@ -64,13 +64,13 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
                 // its nodes: the key is damaged; recomputing would only
                 // come to the same answer a minute later.
                 Ok(Err(e @ sphincs::Error::KeyMismatch)) => return Err(CliError::file(path, e)),
-                Ok(Err(e)) => format!("{}: {e}; not using it", crate::say::name(&cache)),
+                Ok(Err(e)) => format!("{}: {e}; not using it", crate::quote::name(&cache)),
                 Err(CliError::Failed(e) | CliError::InvalidSignature(e)) => {
                     format!("{e}; not using it")
                 }
             }
         }
-        Err(_) => format!("no tree cache at {}", crate::say::name(&cache)),
+        Err(_) => format!("no tree cache at {}", crate::quote::name(&cache)),
     };
     eprintln!("sphincs: {problem}: recomputing the {alg} tree from the key (this takes a while)");
     let bar = tree_bar(alg, "recomputing");
@@ -85,7 +85,7 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     if std::fs::metadata(&cache).is_ok_and(|m| !m.is_file()) {
         eprintln!(
             "sphincs: warning: not writing the tree cache: {} is not a regular file",
-            crate::say::name(&cache)
+            crate::quote::name(&cache)
         );
     } else if let Err(e) = write_cache(path, key.tree_cache()) {
         eprintln!(
@@ -95,7 +95,7 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
     } else {
         eprintln!(
             "sphincs: wrote a fresh tree cache to {}",
-            crate::say::name(&cache)
+            crate::quote::name(&cache)
         );
     }
     Ok(key)
@@ -106,7 +106,7 @@ pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSign
 /// accepted by the core's checks, or present and refused (with why).
 pub fn cache_state(path: &Path, mut key: DynSigningKey) -> String {
     let cache = cache_path(path);
-    let name = crate::say::name(&cache);
+    let name = crate::quote::name(&cache);
     if std::fs::symlink_metadata(&cache).is_err() {
         return format!("absent ({name}); `sign` recomputes the tree (minutes) and writes it");
     }

@@ -183,3 +183,28 @@ macro_rules! dispatch {
         }
     };
 }
+
+/// The terminator of a parameter array.
+pub const END: Param = Param {
+    key: std::ptr::null(),
+    data_type: 0,
+    data: std::ptr::null_mut(),
+    data_size: 0,
+    return_size: 0,
+};
+
+/// A parameter pointing at `data` (for arrays we build and hand to the host).
+pub fn build(
+    key: &'static std::ffi::CStr,
+    data_type: c_uint,
+    data: *mut c_void,
+    size: usize,
+) -> Param {
+    Param {
+        key: key.as_ptr(),
+        data_type,
+        data,
+        data_size: size,
+        return_size: PARAM_UNMODIFIED,
+    }
+}

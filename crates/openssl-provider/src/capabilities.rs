@@ -10,7 +10,6 @@ use std::sync::OnceLock;
 use crate::abi::*;
 use crate::errors::guard;
 use crate::names;
-use crate::params::build;
 
 const TLS1_3_VERSION: c_int = 0x0304;
 
@@ -105,7 +104,7 @@ pub extern "C" fn get(
                 int(c"tls-max-tls", &mut max_tls),
                 int(c"tls-min-dtls", &mut min_dtls),
                 int(c"tls-max-dtls", &mut max_dtls),
-                crate::params::END,
+                END,
             ];
             // SAFETY: `params` and everything it points at live across the call.
             if unsafe { cb(params.as_ptr(), arg) } == 0 {

@@ -6,7 +6,6 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::OnceLock;
 
 use crate::abi::*;
-use crate::errors::format_literal;
 
 type GetParams = unsafe extern "C" fn(*const c_void, *mut Param) -> c_int;
 type NewError = unsafe extern "C" fn(*const c_void);
@@ -131,13 +130,13 @@ impl Core {
         let get = self.get_params?;
         let mut ptr: *const c_char = std::ptr::null();
         let mut params = [
-            crate::params::build(
+            build(
                 c"openssl-version",
                 PARAM_UTF8_PTR,
                 &mut ptr as *mut *const c_char as *mut c_void,
                 std::mem::size_of::<*const c_char>(),
             ),
-            crate::params::END,
+            END,
         ];
         // SAFETY: a valid two-element array; the core writes a pointer to its
         // static version string into `ptr`.
@@ -246,4 +245,11 @@ pub fn raise(reason: c_int, func: &str, detail: &str) {
             unused_args.as_mut_ptr() as *mut c_void,
         );
     }
+}
+
+/// A C string of `s` with `%` doubled, so the host's printf-style
+/// formatter prints it verbatim and reads no arguments.
+pub fn format_literal(s: &str) -> CString {
+    let cleaned: String = s.replace('\0', " ").replace('%', "%%");
+    CString::new(cleaned).unwrap_or_default()
 }

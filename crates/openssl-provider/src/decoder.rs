@@ -13,7 +13,6 @@ use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
 use crate::keymgmt::{material_from_raw, KeyData};
 use crate::names;
-use crate::params;
 
 /// Largest input a decoder reads.
 pub const INPUT_CAP: usize = 64 * 1024;
@@ -153,31 +152,31 @@ extern "C" fn decode<const T: usize, const PRIV: bool>(
             c"SubjectPublicKeyInfo"
         };
         let out = [
-            params::build(
+            build(
                 c"type",
                 PARAM_INTEGER,
                 &mut object_type as *mut c_int as *mut c_void,
                 std::mem::size_of::<c_int>(),
             ),
-            params::build(
+            build(
                 c"data-type",
                 PARAM_UTF8_STRING,
                 name as *mut c_void,
                 names::get(T).name.as_bytes().len(),
             ),
-            params::build(
+            build(
                 c"data-structure",
                 PARAM_UTF8_STRING,
                 structure.as_ptr() as *mut c_void,
                 structure.to_bytes().len(),
             ),
-            params::build(
+            build(
                 c"reference",
                 PARAM_OCTET_STRING,
                 &mut slot as *mut *mut KeyData as *mut c_void,
                 std::mem::size_of::<*mut KeyData>(),
             ),
-            params::END,
+            END,
         ];
         // SAFETY: `out` and everything it points at live across the call; the
         // host's keymgmt `load` may take the key out of `slot`.

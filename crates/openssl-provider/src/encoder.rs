@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
 use crate::keymgmt::keydata;
-use crate::params::{self, describe, each, key_of};
+use crate::params::{describe, each, key_of};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Form {
@@ -80,7 +80,7 @@ extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
     })
 }
 
-static SETTABLE: Shared<[Param; 2]> = Shared([describe(c"cipher", PARAM_UTF8_STRING), params::END]);
+static SETTABLE: Shared<[Param; 2]> = Shared([describe(c"cipher", PARAM_UTF8_STRING), END]);
 
 extern "C" fn settable_ctx_params(_provctx: *mut c_void) -> *const Param {
     SETTABLE.0.as_ptr()

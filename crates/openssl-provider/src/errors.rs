@@ -7,7 +7,7 @@
 //! `settable_*`), do integer tests (`does_selection`) or nothing
 //! (`teardown`): none of them can panic.
 
-use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::abi::Item;
@@ -118,11 +118,4 @@ pub fn guard<T>(func: &str, fallback: T, body: impl FnOnce() -> Result<T, Fail>)
             fallback
         }
     }
-}
-
-/// A C string of `s` with `%` doubled, so the host's printf-style
-/// formatter prints it verbatim and reads no arguments.
-pub fn format_literal(s: &str) -> CString {
-    let cleaned: String = s.replace('\0', " ").replace('%', "%%");
-    CString::new(cleaned).unwrap_or_default()
 }

@@ -14,9 +14,7 @@ use zeroize::Zeroizing;
 use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
 use crate::names::{self, KeyType};
-use crate::params::{
-    self, describe, each, get_octets, key_of, locate, set_int, set_octets, set_utf8,
-};
+use crate::params::{describe, each, get_octets, key_of, locate, set_int, set_octets, set_utf8};
 
 /// Key material; shared (read-only) with every signature context using it.
 pub struct Material {
@@ -270,7 +268,7 @@ extern "C" fn import(kd: *mut c_void, selection: c_int, params: *const Param) ->
 static KEY_TYPES: Shared<[Param; 3]> = Shared([
     describe(c"priv", PARAM_OCTET_STRING),
     describe(c"pub", PARAM_OCTET_STRING),
-    params::END,
+    END,
 ]);
 
 extern "C" fn import_types(_selection: c_int) -> *const Param {
@@ -295,7 +293,7 @@ extern "C" fn export(
         let mut sk = Zeroizing::new(Vec::new());
         let mut out = Vec::new();
         if selection & SELECT_PUBLIC_KEY != 0 || selection & SELECT_KEYPAIR != 0 {
-            out.push(params::build(
+            out.push(build(
                 c"pub",
                 PARAM_OCTET_STRING,
                 pk.as_mut_ptr() as *mut c_void,
@@ -305,7 +303,7 @@ extern "C" fn export(
         if selection & SELECT_PRIVATE_KEY != 0 {
             if let Some(s) = &m.sk {
                 sk = s.to_bytes();
-                out.push(params::build(
+                out.push(build(
                     c"priv",
                     PARAM_OCTET_STRING,
                     sk.as_mut_ptr() as *mut c_void,
@@ -313,7 +311,7 @@ extern "C" fn export(
                 ));
             }
         }
-        out.push(params::END);
+        out.push(END);
         // SAFETY: `out` and the buffers it points at live across the call.
         let r = unsafe { cb(out.as_ptr(), arg) };
         drop(sk);
@@ -330,7 +328,7 @@ static GETTABLE: Shared<[Param; 9]> = Shared([
     describe(c"pub", PARAM_OCTET_STRING),
     describe(c"priv", PARAM_OCTET_STRING),
     describe(c"default-digest", PARAM_UTF8_STRING),
-    params::END,
+    END,
 ]);
 
 extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
@@ -435,7 +433,7 @@ extern "C" fn gen_set_params(g: *mut c_void, params: *const Param) -> c_int {
 static GEN_SETTABLE: Shared<[Param; 3]> = Shared([
     describe(c"seed", PARAM_OCTET_STRING),
     describe(c"properties", PARAM_UTF8_STRING),
-    params::END,
+    END,
 ]);
 
 extern "C" fn gen_settable_params(_g: *mut c_void, _provctx: *mut c_void) -> *const Param {

@@ -192,7 +192,7 @@ static PROV_PARAMS: Shared<[Param; 5]> = Shared([
     params::describe(c"version", PARAM_UTF8_PTR),
     params::describe(c"buildinfo", PARAM_UTF8_PTR),
     params::describe(c"status", PARAM_INTEGER),
-    params::END,
+    abi::END,
 ]);
 
 extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {

@@ -2,7 +2,7 @@
 //! provider boundary. A wrong type or size is an error naming the
 //! parameter, never a guess.
 
-use std::ffi::{c_char, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_uint, CStr};
 
 use crate::abi::*;
 use crate::errors::{Fail, Reason};
@@ -237,26 +237,6 @@ pub const fn describe(key: &'static CStr, data_type: c_uint) -> Param {
         data: std::ptr::null_mut(),
         // An int, as OSSL_PARAM_int(key, NULL) describes it; strings: any size.
         data_size: if data_type == PARAM_INTEGER { 4 } else { 0 },
-        return_size: PARAM_UNMODIFIED,
-    }
-}
-
-/// The terminator of a parameter array.
-pub const END: Param = Param {
-    key: std::ptr::null(),
-    data_type: 0,
-    data: std::ptr::null_mut(),
-    data_size: 0,
-    return_size: 0,
-};
-
-/// A parameter pointing at `data` (for arrays we build and hand to the host).
-pub fn build(key: &'static CStr, data_type: c_uint, data: *mut c_void, size: usize) -> Param {
-    Param {
-        key: key.as_ptr(),
-        data_type,
-        data,
-        data_size: size,
         return_size: PARAM_UNMODIFIED,
     }
 }

@@ -20,7 +20,7 @@ use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
 use crate::keymgmt::{keydata, Material};
 use crate::names;
-use crate::params::{self, describe, each, get_int, get_octets, key_of, locate, set_octets};
+use crate::params::{describe, each, get_int, get_octets, key_of, locate, set_octets};
 
 /// Largest message accepted through the streaming calls (bytes).
 pub const STREAM_CAP: usize = 64 << 20;
@@ -491,8 +491,7 @@ extern "C" fn get_ctx_params(c: *mut c_void, params: *mut Param) -> c_int {
     })
 }
 
-static GETTABLE: Shared<[Param; 2]> =
-    Shared([describe(c"algorithm-id", PARAM_OCTET_STRING), params::END]);
+static GETTABLE: Shared<[Param; 2]> = Shared([describe(c"algorithm-id", PARAM_OCTET_STRING), END]);
 
 static SETTABLE: Shared<[Param; 6]> = Shared([
     describe(c"context-string", PARAM_OCTET_STRING),
@@ -500,7 +499,7 @@ static SETTABLE: Shared<[Param; 6]> = Shared([
     describe(c"test-entropy", PARAM_OCTET_STRING),
     describe(c"message-encoding", PARAM_INTEGER),
     describe(c"signature", PARAM_OCTET_STRING),
-    params::END,
+    END,
 ]);
 
 extern "C" fn gettable_ctx_params(_c: *mut c_void, _provctx: *mut c_void) -> *const Param {

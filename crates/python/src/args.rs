@@ -130,3 +130,9 @@ pub fn randomness<'a>(
         (false, None) => Ok(Randomness::Hedged),
     }
 }
+
+/// A password argument (bytes-like, or None), copied into a buffer wiped on
+/// drop. (The caller's own Python object cannot be wiped from here.)
+pub fn password(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<zeroize::Zeroizing<Vec<u8>>>> {
+    Ok(opt_bytes(obj, "password")?.map(|b| zeroize::Zeroizing::new(b.to_vec())))
+}

@@ -285,7 +285,7 @@ impl SLHDSAPrivateKey {
         threads: Option<i64>,
         fault_hardened: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::batch::messages(messages)?;
+        let msgs = crate::run_batch::messages(messages)?;
         let a = SignArgs::new(
             context,
             prehash,
@@ -295,7 +295,7 @@ impl SLHDSAPrivateKey {
             fault_hardened,
         )?;
         let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::batch::sign_many(py, &key, &msgs, &a.options())?;
+        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &a.options())?;
         Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
     }
 
@@ -351,7 +351,7 @@ impl SLHDSAPrivateKey {
         format: &Bound<'py, PyAny>,
         encryption_algorithm: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        crate::keyfile::private_bytes(py, &self.inner, encoding, format, encryption_algorithm)
+        crate::key_bytes::private_bytes(py, &self.inner, encoding, format, encryption_algorithm)
     }
 
     fn __repr__(&self) -> String {
@@ -489,7 +489,7 @@ impl SLHDSAPublicKey {
         encoding: &Bound<'py, PyAny>,
         format: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        crate::keyfile::public_bytes(py, &self.inner, encoding, format)
+        crate::key_bytes::public_bytes(py, &self.inner, encoding, format)
     }
 
     /// Equal parameter set and bytes; the mode is not compared (compare

@@ -108,13 +108,13 @@ impl Sphincs256PrivateKey {
         messages: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::batch::messages(messages)?;
+        let msgs = crate::run_batch::messages(messages)?;
         let opts = SignOptions {
             threads: args::batch_threads(threads)?,
             ..SignOptions::default()
         };
         let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::batch::sign_many(py, &key, &msgs, &opts)?;
+        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &opts)?;
         Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 

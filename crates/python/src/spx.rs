@@ -178,7 +178,7 @@ impl SpxPrivateKey {
         threads: Option<i64>,
         fault_hardened: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::batch::messages(messages)?;
+        let msgs = crate::run_batch::messages(messages)?;
         let a = SpxArgs::new(
             deterministic,
             None,
@@ -193,7 +193,7 @@ impl SpxPrivateKey {
             ..SignOptions::default()
         };
         let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::batch::sign_many(py, &key, &msgs, &opts)?;
+        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &opts)?;
         Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
     }
 

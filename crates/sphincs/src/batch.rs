@@ -27,9 +27,10 @@ use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;
 use crate::keys::SignOptions;
 use crate::params::Algorithm;
+use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::schedule::{by_key, sign_many};
-use crate::slh_dsa::{h_msg, verify_many, with_m_prime, PublicParts, VERIFY_LANES};
+use crate::slh_dsa::{h_msg, verify_many, with_m_prime, VERIFY_LANES};
 use crate::with_parameter_set;
 use crate::ParameterSet;
 

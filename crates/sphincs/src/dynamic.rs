@@ -9,8 +9,9 @@ use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
 use crate::message::MessageSource;
 use crate::mode::KeyMode;
 use crate::params::Algorithm;
+use crate::parts::PublicParts;
 use crate::prehash::PreHash;
-use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, PublicParts, SecretParts};
+use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, SecretParts};
 use crate::with_parameter_set;
 
 /// A secret key of any parameter set.
@@ -131,7 +132,7 @@ impl DynSigningKey {
         let parts = &mut self.parts;
         with_parameter_set!(self.alg, P => {
             let cache = crate::tree_cache::TreeCache::from_bytes::<P>(bytes, &parts.pk)?;
-            cache.check_secret::<P>(parts)?;
+            cache.check_secret::<P>(&parts.sk_seed, &parts.pk.pk_seed)?;
             parts.cache = Some(alloc::sync::Arc::new(cache));
             Ok(())
         })

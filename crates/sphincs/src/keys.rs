@@ -16,13 +16,13 @@ use crate::mode::KeyMode;
 use crate::params::ParameterSet;
 #[cfg(feature = "alloc")]
 use crate::params::MAX_N;
+use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::rand::{addrnd, os_random, Randomness};
 #[cfg(feature = "alloc")]
 use crate::slh_dsa::sign_external;
 use crate::slh_dsa::{
-    keygen_parts_with_progress, root_matches, sign_external_into, verify_external, PublicParts,
-    SecretParts,
+    keygen_parts_with_progress, root_matches, sign_external_into, verify_external, SecretParts,
 };
 #[cfg(feature = "alloc")]
 use crate::tree_cache::TreeCache;
@@ -151,7 +151,7 @@ impl<P: ParameterSet> SigningKey<P> {
     #[cfg(feature = "alloc")]
     pub fn load_tree_cache(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let cache = TreeCache::from_bytes::<P>(bytes, &self.parts.pk)?;
-        cache.check_secret::<P>(&self.parts)?;
+        cache.check_secret::<P>(&self.parts.sk_seed, &self.parts.pk.pk_seed)?;
         self.parts.cache = Some(alloc::sync::Arc::new(cache));
         Ok(())
     }

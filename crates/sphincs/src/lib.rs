@@ -43,6 +43,7 @@ mod backend;
 #[cfg(feature = "alloc")]
 mod batch;
 mod bits;
+mod checks;
 #[cfg(feature = "ct-check")]
 #[doc(hidden)]
 pub mod ct_check;
@@ -68,6 +69,7 @@ mod mode;
 #[cfg(feature = "alloc")]
 mod names;
 pub mod params;
+mod parts;
 #[cfg(feature = "pki")]
 pub mod pki;
 mod prehash;

@@ -4,6 +4,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
+use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 
 /// A message that can be streamed, start to end, as many times as asked.
 pub trait MessageSource {
@@ -87,5 +88,48 @@ impl MessageSource for Prefixed<'_> {
 
     fn immutable(&self) -> bool {
         self.inner.immutable()
+    }
+}
+
+impl PreHash {
+    /// `PH(M)` of a streamed message; returns the buffer and the output length.
+    pub fn digest(
+        self,
+        msg: &mut dyn MessageSource,
+    ) -> Result<([u8; MAX_PREHASH_LEN], usize), Error> {
+        fn fixed<D: Digest>(msg: &mut dyn MessageSource, out: &mut [u8]) -> Result<(), Error> {
+            let mut h = D::new();
+            msg.feed(&mut |b| Digest::update(&mut h, b))?;
+            out.copy_from_slice(&h.finalize());
+            Ok(())
+        }
+        fn xof<X: Default + shake::Update + shake::ExtendableOutput>(
+            msg: &mut dyn MessageSource,
+            out: &mut [u8],
+        ) -> Result<(), Error> {
+            use shake::XofReader;
+            let mut h = X::default();
+            msg.feed(&mut |b| h.update(b))?;
+            h.finalize_xof().read(out);
+            Ok(())
+        }
+        let mut buf = [0u8; MAX_PREHASH_LEN];
+        let len = self.output_len();
+        let out = &mut buf[..len];
+        match self {
+            PreHash::Sha2_224 => fixed::<sha2::Sha224>(msg, out)?,
+            PreHash::Sha2_256 => fixed::<sha2::Sha256>(msg, out)?,
+            PreHash::Sha2_384 => fixed::<sha2::Sha384>(msg, out)?,
+            PreHash::Sha2_512 => fixed::<sha2::Sha512>(msg, out)?,
+            PreHash::Sha2_512_224 => fixed::<sha2::Sha512_224>(msg, out)?,
+            PreHash::Sha2_512_256 => fixed::<sha2::Sha512_256>(msg, out)?,
+            PreHash::Sha3_224 => fixed::<sha3::Sha3_224>(msg, out)?,
+            PreHash::Sha3_256 => fixed::<sha3::Sha3_256>(msg, out)?,
+            PreHash::Sha3_384 => fixed::<sha3::Sha3_384>(msg, out)?,
+            PreHash::Sha3_512 => fixed::<sha3::Sha3_512>(msg, out)?,
+            PreHash::Shake128 => xof::<shake::Shake128>(msg, out)?,
+            PreHash::Shake256 => xof::<shake::Shake256>(msg, out)?,
+        }
+        Ok((buf, len))
     }
 }

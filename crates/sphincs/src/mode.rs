@@ -9,7 +9,6 @@
 use crate::prelude::*;
 use core::fmt;
 
-use crate::error::Error;
 use crate::params::{Algorithm, DottedOid};
 use crate::prehash::PreHash;
 
@@ -33,59 +32,6 @@ impl KeyMode {
     /// The HashSLH-DSA mode of `alg`: its RFC 9909 pre-hash.
     pub const fn hash_slh_dsa(alg: Algorithm) -> KeyMode {
         KeyMode::HashSlhDsa(alg.bound_prehash())
-    }
-
-    /// Checks that `alg` may carry this mode: a HashSLH-DSA mode must use the
-    /// pre-hash RFC 9909 binds to the set, since no OID names another pairing.
-    pub fn validate(self, alg: Algorithm) -> Result<KeyMode, Error> {
-        match self {
-            KeyMode::HashSlhDsa(ph) if ph != alg.bound_prehash() => Err(Error::PreHashNotBound {
-                algorithm: alg,
-                prehash: ph,
-            }),
-            mode => Ok(mode),
-        }
-    }
-
-    /// The pre-hash to sign or verify with when a caller asks for
-    /// `requested` (`None`: the key's own mode, which is pure for a pure or
-    /// raw key and the bound pre-hash for a HashSLH-DSA key). A pure key asked
-    /// for a pre-hash, or a HashSLH-DSA key asked for another one, is
-    /// [`Error::WrongKeyMode`].
-    pub fn resolve(
-        self,
-        alg: Algorithm,
-        requested: Option<PreHash>,
-    ) -> Result<Option<PreHash>, Error> {
-        match (self, requested) {
-            (KeyMode::Unrestricted, r) | (KeyMode::Pure, r @ None) => Ok(r),
-            (KeyMode::HashSlhDsa(own), None) => Ok(Some(own)),
-            (KeyMode::HashSlhDsa(own), Some(r)) if r == own => Ok(Some(own)),
-            (key_mode, requested) => Err(Error::WrongKeyMode {
-                algorithm: alg,
-                key_mode,
-                requested: requested.map_or(RequestedMode::Pure, RequestedMode::HashSlhDsa),
-            }),
-        }
-    }
-
-    /// Checks an explicit request (`None` = pure SLH-DSA, as in FIPS 205's
-    /// `slh_sign`; `Some(ph)` = HashSLH-DSA with `ph`) against this mode.
-    pub fn require(self, alg: Algorithm, wanted: Option<PreHash>) -> Result<(), Error> {
-        let ok = match (self, wanted) {
-            (KeyMode::Unrestricted, _) | (KeyMode::Pure, None) => true,
-            (KeyMode::HashSlhDsa(own), Some(w)) => own == w,
-            _ => false,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::WrongKeyMode {
-                algorithm: alg,
-                key_mode: self,
-                requested: wanted.map_or(RequestedMode::Pure, RequestedMode::HashSlhDsa),
-            })
-        }
     }
 
     /// The RFC 9909 OID under which a key of `alg` in this mode is written
@@ -118,7 +64,7 @@ impl fmt::Display for KeyMode {
     }
 }
 
-/// What a caller asked a key to do, in a [`Error::WrongKeyMode`].
+/// What a caller asked a key to do, in a [`Error::WrongKeyMode`](crate::Error::WrongKeyMode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RequestedMode {
     /// Pure SLH-DSA.
@@ -127,7 +73,7 @@ pub enum RequestedMode {
     HashSlhDsa(PreHash),
 }
 
-/// The text of [`Error::WrongKeyMode`]: what the key is, and how to make the
+/// The text of [`Error::WrongKeyMode`](crate::Error::WrongKeyMode): what the key is, and how to make the
 /// key the caller needs (RFC 9909 §8, operational considerations), in the
 /// library's terms; the command line adds its own `sphincs keygen` hint.
 pub(crate) fn wrong_mode_message(

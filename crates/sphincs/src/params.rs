@@ -5,11 +5,7 @@
 #[cfg(feature = "alloc")]
 use crate::prelude::*;
 use core::fmt;
-#[cfg(feature = "alloc")]
-use core::str::FromStr;
 
-#[cfg(feature = "alloc")]
-use crate::error::Error;
 use crate::hash::{Node, Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
 
@@ -486,22 +482,6 @@ impl Algorithm {
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl FromStr for Algorithm {
-    type Err = Error;
-
-    /// Accepts `SLH-DSA-SHA2-128s` (or `SLH-DSA-SHA2-128-24`), any case,
-    /// with or without the `SLH-DSA-` prefix.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        let want = s.trim();
-        let short = |a: &Algorithm| &a.name()["SLH-DSA-".len()..];
-        Algorithm::EVERY
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(want) || short(a).eq_ignore_ascii_case(want))
-            .ok_or_else(|| Error::UnknownAlgorithm(s.to_string()))
     }
 }
 

@@ -1,17 +1,7 @@
 //! The pre-hash functions of HashSLH-DSA (FIPS 205 §10.2.2) and the DER OIDs
 //! that bind each one into M'.
 
-#[cfg(feature = "alloc")]
-use crate::prelude::*;
 use core::fmt;
-#[cfg(feature = "alloc")]
-use core::str::FromStr;
-
-use sha2::Digest;
-use shake::{ExtendableOutput, Update, XofReader};
-
-use crate::error::Error;
-use crate::message::MessageSource;
 
 /// A pre-hash function allowed by FIPS 205 §10.2.2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,77 +114,11 @@ impl PreHash {
             PreHash::Sha2_512 | PreHash::Sha3_512 | PreHash::Shake256 => 64,
         }
     }
-
-    /// `PH(M)` of a streamed message; returns the buffer and the output length.
-    pub fn digest(
-        self,
-        msg: &mut dyn MessageSource,
-    ) -> Result<([u8; MAX_PREHASH_LEN], usize), Error> {
-        fn fixed<D: Digest>(msg: &mut dyn MessageSource, out: &mut [u8]) -> Result<(), Error> {
-            let mut h = D::new();
-            msg.feed(&mut |b| Digest::update(&mut h, b))?;
-            out.copy_from_slice(&h.finalize());
-            Ok(())
-        }
-        fn xof<X: Default + Update + ExtendableOutput>(
-            msg: &mut dyn MessageSource,
-            out: &mut [u8],
-        ) -> Result<(), Error> {
-            let mut h = X::default();
-            msg.feed(&mut |b| h.update(b))?;
-            h.finalize_xof().read(out);
-            Ok(())
-        }
-        let mut buf = [0u8; MAX_PREHASH_LEN];
-        let len = self.output_len();
-        let out = &mut buf[..len];
-        match self {
-            PreHash::Sha2_224 => fixed::<sha2::Sha224>(msg, out)?,
-            PreHash::Sha2_256 => fixed::<sha2::Sha256>(msg, out)?,
-            PreHash::Sha2_384 => fixed::<sha2::Sha384>(msg, out)?,
-            PreHash::Sha2_512 => fixed::<sha2::Sha512>(msg, out)?,
-            PreHash::Sha2_512_224 => fixed::<sha2::Sha512_224>(msg, out)?,
-            PreHash::Sha2_512_256 => fixed::<sha2::Sha512_256>(msg, out)?,
-            PreHash::Sha3_224 => fixed::<sha3::Sha3_224>(msg, out)?,
-            PreHash::Sha3_256 => fixed::<sha3::Sha3_256>(msg, out)?,
-            PreHash::Sha3_384 => fixed::<sha3::Sha3_384>(msg, out)?,
-            PreHash::Sha3_512 => fixed::<sha3::Sha3_512>(msg, out)?,
-            PreHash::Shake128 => xof::<shake::Shake128>(msg, out)?,
-            PreHash::Shake256 => xof::<shake::Shake256>(msg, out)?,
-        }
-        Ok((buf, len))
-    }
 }
 
 impl fmt::Display for PreHash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl FromStr for PreHash {
-    type Err = Error;
-
-    /// Accepts the ACVP spelling and the usual variants, any case:
-    /// `SHA2-256`, `SHA-256`, `sha256`, `SHA512/224`, `SHAKE-128`, `shake128`.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        let compact = |x: &str| -> String {
-            x.chars()
-                .filter(|c| !matches!(c, '-' | '_' | ' '))
-                .collect::<String>()
-                .to_ascii_lowercase()
-        };
-        let want = compact(s);
-        PreHash::ALL
-            .into_iter()
-            .find(|p| {
-                let name = compact(p.name());
-                // "SHA2-256" is also written "SHA-256" / "sha256".
-                name == want
-                    || (p.name().starts_with("SHA2-") && name.replacen("sha2", "sha", 1) == want)
-            })
-            .ok_or_else(|| Error::UnknownPreHash(s.to_string()))
     }
 }
 

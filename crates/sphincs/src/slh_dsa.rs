@@ -16,16 +16,10 @@ use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
 use crate::message::{MessageSource, Prefixed, SamePasses};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
+use crate::parts::{node, PublicParts};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
 use crate::tree_cache::{root_and_cache, uses_cache, SharedCache};
-
-/// `PK.seed ‖ PK.root`, each in a buffer of the largest n.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Zeroize)]
-pub(crate) struct PublicParts {
-    pub pk_seed: Node,
-    pub pk_root: Node,
-}
 
 /// `SK.seed ‖ SK.prf` and the public key; wiped on drop. A key of a
 /// one-tree set (draft SP 800-230) may also hold its tree cache (public).
@@ -36,28 +30,6 @@ pub(crate) struct SecretParts {
     pub pk: PublicParts,
     #[zeroize(skip)]
     pub cache: Option<SharedCache>,
-}
-
-fn node(bytes: &[u8]) -> Node {
-    let mut out = [0u8; MAX_N];
-    out[..bytes.len()].copy_from_slice(bytes);
-    out
-}
-
-impl PublicParts {
-    /// Splits raw `PK.seed ‖ PK.root` (length already checked).
-    pub fn from_raw(pk: &[u8]) -> Self {
-        let n = pk.len() / 2;
-        PublicParts {
-            pk_seed: node(&pk[..n]),
-            pk_root: node(&pk[n..]),
-        }
-    }
-
-    #[cfg(feature = "alloc")]
-    pub fn to_raw(self, n: usize) -> Vec<u8> {
-        [&self.pk_seed[..n], &self.pk_root[..n]].concat()
-    }
 }
 
 impl SecretParts {

@@ -22,9 +22,7 @@ use crate::hash::Node;
 #[cfg(feature = "alloc")]
 use crate::hash::TweakableHash;
 use crate::params::{Instance, Params};
-use crate::slh_dsa::PublicParts;
-#[cfg(feature = "alloc")]
-use crate::slh_dsa::SecretParts;
+use crate::parts::PublicParts;
 #[cfg(feature = "alloc")]
 use crate::xmss::{xmss_auth_path_from_level, xmss_level, xmss_root_from_level};
 
@@ -143,14 +141,18 @@ impl TreeCache {
         )
     }
 
-    /// Checks the secret seed against the cache (which [`Self::from_bytes`]
+    /// Checks the secret seed `sk_seed` of the key with `pk_seed` against the cache (which [`Self::from_bytes`]
     /// checked against PK.root): the subtree of leaf 0, `2^CACHE_LEVEL`
     /// leaves computed from SK.seed (milliseconds), must give the kept node.
     /// A key whose SK.seed is not the one the tree was made with is
     /// [`Error::KeyMismatch`], as recomputing the whole tree would find.
-    pub(crate) fn check_secret<P: Instance>(&self, sk: &SecretParts) -> Result<(), Error> {
+    pub(crate) fn check_secret<P: Instance>(
+        &self,
+        sk_seed: &Node,
+        pk_seed: &Node,
+    ) -> Result<(), Error> {
         let p = P::PARAMS;
-        let t = P::Hash::new(p.n, &sk.pk.pk_seed[..p.n], Some(&sk.sk_seed[..p.n]));
+        let t = P::Hash::new(p.n, &pk_seed[..p.n], Some(&sk_seed[..p.n]));
         let mut auth = vec![0u8; p.hp * p.n];
         match xmss_auth_path_from_level::<P>(
             &t,

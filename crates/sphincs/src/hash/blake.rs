@@ -232,7 +232,7 @@ fn blake<W: Word, const B: usize>(iv: [W; 8], parts: &[&[u8]], out: &mut [u8]) {
     for (chunk, w) in out.chunks_exact_mut(W::BYTES).zip(h.iter()) {
         w.put_be(chunk);
     }
-    crate::hash::wipe(&mut block);
+    crate::hash::common::wipe(&mut block);
 }
 
 /// BLAKE-256 of the concatenation of `parts`.

@@ -16,7 +16,7 @@ use super::backend::haraka::{
 };
 use super::backend::lanes::{copy_block, total_len, Parts};
 use super::backend::Kernels;
-use super::{
+use super::common::{
     node_prefix, one_block_batch, wipe, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish,
     TweakableHash, Values, GROUP, T_GROUP,
 };

@@ -3,7 +3,7 @@
 //! the "simple" hash of the same family runs on it. The wrapper works for any
 //! family that can make its masks, so SHAKE and SHA-2 share it.
 
-use super::{Node, TweakableHash, GROUP, T_GROUP};
+use super::common::{Node, TweakableHash, GROUP, T_GROUP};
 use crate::address::Adrs;
 use crate::limits::{MAX_K, MAX_N, MAX_WOTS_LEN};
 

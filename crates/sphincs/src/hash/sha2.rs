@@ -12,11 +12,11 @@ use super::backend::lanes::{
 };
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
 use super::backend::Kernels;
-use super::robust::Bitmasks;
-use super::{
+use super::common::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
     GROUP, T_GROUP,
 };
+use super::robust::Bitmasks;
 use crate::address::Adrs;
 use crate::limits::{MAX_N, MAX_WOTS_LEN};
 

@@ -8,11 +8,11 @@ use super::backend::lanes::{
     shake256_many, shake256_single_block_xof, shake256_single_blocks, Parts,
 };
 use super::backend::Kernels;
-use super::robust::Bitmasks;
-use super::{
+use super::common::{
     one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
     GROUP, T_GROUP,
 };
+use super::robust::Bitmasks;
 use crate::address::Adrs;
 use crate::limits::{MAX_N, MAX_WOTS_LEN};
 

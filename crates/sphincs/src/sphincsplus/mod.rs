@@ -35,10 +35,11 @@ use zeroize::Zeroizing;
 use crate::error::Error;
 use crate::message::MessageSource;
 use crate::params::{Instance, MAX_N};
+use crate::parts::PublicParts;
 use crate::rand::{addrnd, os_random, Randomness};
 use crate::slh_dsa::{
     h_msg, keygen_parts, opt_rand, root_matches, sign_parts_checked, verify_many, verify_parts,
-    PublicParts, SecretParts,
+    SecretParts,
 };
 
 /// How to sign with a round-3.1 key.

@@ -18,7 +18,7 @@ use aes::hazmat::{cipher_round_par, Block, Block8};
 
 use super::lanes::{copy_block, total_len, Parts};
 pub(crate) use super::select::HarakaKernel;
-use crate::hash::wipe;
+use crate::hash::common::wipe;
 
 /// A table of 40 round constants, constant k in bytes `16k..16k + 16` of the
 /// table (the byte order of a `__m128i` loaded from memory).

@@ -8,7 +8,7 @@
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{resume, State256, State512};
-use crate::hash::{wipe, Node};
+use crate::hash::common::{wipe, Node};
 
 /// One hash call: its input as the concatenation of parts.
 pub type Parts<'a> = &'a [&'a [u8]];
@@ -46,7 +46,7 @@ fn squeeze<const L: usize>(s: &[[u64; L]; 25], lane: usize, out: &mut Node, n: u
     for (chunk, word) in buf.chunks_exact_mut(8).zip(s.iter()) {
         chunk.copy_from_slice(&word[lane].to_le_bytes());
     }
-    *out = crate::hash::node_prefix(&buf, n);
+    *out = crate::hash::common::node_prefix(&buf, n);
 }
 
 /// SHAKE256 of up to L calls on an L-lane permutation; lanes past
@@ -109,7 +109,7 @@ impl BeWord for u64 {
 fn write_digest<W: BeWord>(st: &[W; 8], out: &mut Node, n: usize) {
     let mut buf = [0u8; 64];
     W::words_be(st, &mut buf);
-    *out = crate::hash::node_prefix(buf[..32].try_into().expect("32 bytes"), n);
+    *out = crate::hash::common::node_prefix(buf[..32].try_into().expect("32 bytes"), n);
 }
 
 /// SHA-256 (B = 64) or SHA-512 (B = 128) of `seed block ‖ input` for up to L

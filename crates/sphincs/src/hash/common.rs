@@ -1,0 +1,186 @@
+//! What every hash family shares and implements: the node type, the
+//! tweakable-hash traits, the group sizes and the small helpers. The
+//! families (`haraka`, `sha2`, `shake`, `robust`) and the kernels
+//! (`backend`) take these from here, not from `hash`'s front (`mod.rs`),
+//! which re-exports the families and so sits above them.
+
+use crate::address::Adrs;
+use crate::limits::MAX_N;
+
+/// Whether this target has multi-lane kernels (x86-64, AArch64). Elsewhere
+/// (a Cortex-M, say) every call runs the portable code one at a time, and
+/// the groups below are 1: gathering calls would only cost stack there.
+pub(crate) const MULTI_LANE: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+/// Most calls a family hands to the lane drivers at once: a multiple of every
+/// kernel's width, small enough to keep the per-call part lists on the stack.
+pub(crate) const GROUP: usize = if MULTI_LANE { 16 } else { 1 };
+/// The same for T_l, whose part lists are long.
+pub(crate) const T_GROUP: usize = if MULTI_LANE { 8 } else { 1 };
+
+/// One n-byte hash value, stored in a buffer sized for the largest n; only the
+/// first n bytes are meaningful and the rest stay zero.
+pub type Node = [u8; MAX_N];
+
+/// Something a message can be streamed into.
+pub trait Absorb {
+    /// Feeds the next bytes of the message.
+    fn absorb(&mut self, data: &[u8]);
+}
+
+/// A tweakable hash family bound to one key: `PK.seed`, and `SK.seed` when signing.
+///
+/// Batch methods take one address per independent call; the slices passed
+/// together have equal lengths.
+pub trait TweakableHash: Sized + Send + Sync {
+    /// Streaming state of `PRF_msg`.
+    type PrfMsg: Absorb + PrfMsgFinish;
+    /// Streaming state of `H_msg`.
+    type HMsg: Absorb + HMsgFinish;
+
+    /// Binds the family to a key; `sk_seed` is `None` for verification.
+    /// The SHA-2 families compress the padded `PK.seed` block here, once.
+    fn new(n: usize, pk_seed: &[u8], sk_seed: Option<&[u8]>) -> Self;
+
+    /// `io[i] = F(PK.seed, adrs[i], io[i])`.
+    fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]);
+
+    /// `nodes[i] = H(PK.seed, adrs[i], nodes[2i] ‖ nodes[2i+1])` for every i:
+    /// one tree level, halving in place.
+    fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]);
+
+    /// `out[i] = T_l(PK.seed, adrs[i], inputs[i])`, each input list of the same length l.
+    fn t_batch(&self, adrs: &[Adrs], inputs: &[&[Node]], out: &mut [Node]);
+
+    /// `out[i] = PRF(PK.seed, SK.seed, adrs[i])`.
+    ///
+    /// # Panics
+    /// If the family was bound without `SK.seed` (a bug in this crate, never input-driven).
+    fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]);
+
+    /// Starts `PRF_msg(SK.prf, opt_rand, M)`; absorb M, then [`PrfMsgFinish::finish`].
+    fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8]) -> Self::PrfMsg;
+
+    /// Starts `H_msg(R, PK.seed, PK.root, M)`; absorb M, then [`HMsgFinish::finish`].
+    fn h_msg(&self, r: &[u8], pk_root: &[u8]) -> Self::HMsg;
+}
+
+/// Completes `PRF_msg`.
+pub trait PrfMsgFinish {
+    /// The n-byte randomizer R.
+    fn finish(self) -> Node;
+}
+
+/// Completes `H_msg`.
+pub trait HMsgFinish {
+    /// Writes the m-byte digest into `out` (whose length is m).
+    fn finish(self, out: &mut [u8]);
+}
+
+/// The first `n` bytes of `src` into a node, the rest zero. A fixed-length
+/// select, where `copy_from_slice` of a run-time length would call `memcpy`,
+/// whose start-up cost exceeds such a copy (measured: 12 % of SHA2-256f signing).
+#[inline(always)]
+pub(crate) fn node_prefix(src: &[u8; MAX_N], n: usize) -> Node {
+    let mut out = *src;
+    // n is a multiple of 8: whole 8-byte words are kept or cleared.
+    for (j, word) in out.chunks_exact_mut(8).enumerate() {
+        if 8 * j >= n {
+            word.fill(0);
+        }
+    }
+    out
+}
+
+/// Overwrites a buffer of the hot paths that held secret values with zeros.
+/// Plain stores, kept by `black_box` from being dropped as dead, rather than
+/// `zeroize`'s byte-wise volatile writes: those, on every batch buffer, made
+/// SHA2-128f signing markedly slower in a first measurement (2.8 → 4.3 ms on
+/// a noisy machine); these vectorize.
+#[inline(always)]
+pub(crate) fn wipe<T: Copy + Default>(x: &mut [T]) {
+    x.fill(T::default());
+    core::hint::black_box(x);
+}
+
+/// Where the values of a batch of one-block calls come from.
+#[derive(Clone, Copy)]
+pub(crate) enum Values<'a> {
+    /// Call i hashes `io[i]` (F, in place).
+    Own,
+    /// Call i hashes `io[2i] ‖ io[2i+1]` (H over one tree level, halving in place).
+    Pairs,
+    /// Every call hashes the same bytes (PRF: `SK.seed`). A whole node, not a
+    /// slice: a slice's length check, hoisted by LLVM above the test of which
+    /// variant this is, read the unused payload of `Own`/`Pairs` (memcheck
+    /// reported it as a branch on uninitialised, sometimes secret, bytes).
+    Fixed(&'a Node),
+}
+
+/// The first N bytes of a node as an array.
+fn part<const N: usize>(x: &[u8]) -> &[u8; N] {
+    x[..N].try_into().expect("N ≤ MAX_N")
+}
+
+/// Runs a batch of calls whose input fits one block once padded (F, H and
+/// PRF in every parameter set). `template` holds the bytes all calls share
+/// (`PK.seed` for SHAKE, the padding and length); `place` writes a call's
+/// address and values into its block; `hash` turns a group of blocks into
+/// outputs. Each group's blocks are filled before its outputs are written, so
+/// the in-place forms are safe: group g writes `io[16g..]` and reads `io[32g..]`.
+///
+/// `place` is called with slices of exactly N bytes, N a constant, so its
+/// copies compile to moves rather than `memcpy` calls.
+pub(crate) fn one_block_batch<const B: usize, const N: usize>(
+    adrs: &[Adrs],
+    values: Values<'_>,
+    io: &mut [Node],
+    template: &[u8; B],
+    place: impl Fn(&mut [u8; B], &Adrs, &[u8; N], Option<&[u8; N]>),
+    hash: impl Fn(&[[u8; B]], &mut [Node]),
+) {
+    let mut blocks = [*template; GROUP];
+    for (g, a) in adrs.chunks(GROUP).enumerate() {
+        let first = g * GROUP;
+        for (j, (b, a)) in blocks.iter_mut().zip(a).enumerate() {
+            let i = first + j;
+            match values {
+                Values::Own => place(b, a, part(&io[i]), None),
+                Values::Pairs => place(b, a, part(&io[2 * i]), Some(part(&io[2 * i + 1]))),
+                Values::Fixed(v) => place(b, a, part(v), None),
+            }
+        }
+        hash(&blocks[..a.len()], &mut io[first..first + a.len()]);
+    }
+    // The blocks held SK.seed (PRF) or secret chain values (F).
+    wipe(blocks[..adrs.len().min(GROUP)].as_flattened_mut());
+}
+
+/// Calls `$body` with `$n` bound as a constant equal to the run-time n
+/// (16, 24 or 32), so code generic over it is monomorphized per size.
+macro_rules! with_const_n {
+    ($n:expr, $N:ident => $body:expr) => {
+        match $n {
+            16 => {
+                const $N: usize = 16;
+                $body
+            }
+            24 => {
+                const $N: usize = 24;
+                $body
+            }
+            _ => {
+                const $N: usize = 32;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_const_n;
+
+/// Single-call convenience over the batch interface.
+pub(crate) fn t_l<T: TweakableHash>(t: &T, adrs: &Adrs, inputs: &[Node]) -> Node {
+    let mut out = [[0u8; MAX_N]];
+    t.t_batch(core::slice::from_ref(adrs), &[inputs], &mut out);
+    out[0]
+}
