@@ -30,7 +30,7 @@ pub fn load_secret(path: &Path, alg: AnyAlgorithm) -> Result<AnySigningKey, CliE
         ));
     }
     AnySigningKey::from_bytes(alg, &bytes).map_err(|e| match e {
-        sphincs::Error::KeyMismatch => crate::keyfile::raw_mismatch(path, alg, &bytes),
+        sphincs::Error::KeyMismatch => raw_mismatch(path, alg, &bytes),
         e => CliError::file(path, e),
     })
 }
@@ -65,4 +65,28 @@ pub fn load_public_half(path: &Path, alg: AnyAlgorithm) -> Result<AnyVerifyingKe
     } else {
         load_public(path, alg)
     }
+}
+
+/// The error for a raw secret key whose public root is not the one the set
+/// `-a` names derives from its seeds: most often `-a` names another set
+/// than the key's, so the sets of the same key length under which it is a
+/// whole key are named too (each checked by the core as `-a` was; a draft
+/// SP 800-230 set, whose check takes minutes, is not tried).
+pub fn raw_mismatch(path: &Path, asked: AnyAlgorithm, bytes: &[u8]) -> CliError {
+    let fits: Vec<String> = AnyAlgorithm::all()
+        .filter(|a| *a != asked && a.secret_key_len() == bytes.len())
+        .filter(|a| a.slh_dsa().is_none_or(|s| !s.is_sp800_230()))
+        .filter(|a| AnySigningKey::from_bytes(*a, bytes).is_ok())
+        .map(|a| a.to_string())
+        .collect();
+    if fits.is_empty() {
+        return CliError::file(path, sphincs::Error::KeyMismatch);
+    }
+    CliError::file(
+        path,
+        format!(
+            "is a key of {}, but -a says {asked} (under {asked} its public root does not match its seeds; raw bytes do not name their set)",
+            fits.join(" or ")
+        ),
+    )
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::lanes::{sha256_many, sha512_many, shake256_many};
 use super::select::Kernels;
 use super::sha2::{IV256, IV512};
-use crate::hash::Node;
+use crate::hash::common::Node;
 
 /// Measured nanoseconds per primitive call.
 #[derive(Clone, Copy, Debug, PartialEq)]
