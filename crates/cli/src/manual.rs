@@ -37,7 +37,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         &[
             "sphincs sign -k release.key app.tar.gz   # writes app.tar.gz.sig",
             "sphincs sign -k release.key --context \"my-app v1\" -o app.sig app.tar.gz",
-            "sphincs sign -k release.key --prehash SHA2-512 -o big.sig big.iso",
+            "sphincs sign -k hash.key -o big.sig big.iso   # a HashSLH-DSA key signs with its pre-hash (the file read once)",
             "sphincs sign -k release.key --out-dir sigs dist/*   # sigs/NAME.sig for each file",
         ],
     ),
