@@ -402,7 +402,7 @@ fi
 cur=cms
 # CMS SignedData (RFC 9814). 3.5 only: 3.0's CMS finds a SignerInfo's
 # signature OID from (digest, key type) pairs, which a digest-free signature
-# such as SLH-DSA cannot give it (README, "From OpenSSL").
+# such as SLH-DSA cannot give it (docs/openssl.md).
 if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
     if need run "cms -sign (provider, -md sha256)" ossl cms -sign "${P[@]}" -md sha256 -nodetach -binary -in "$msg" -signer "$d/leaf.pem" \
         -inkey "$d/leaf.key" -certfile "$d/inter.pem" -outform DER -out "$d/p.cms"; then

@@ -296,8 +296,18 @@ pub enum Command {
         #[arg(value_name = "SHELL")]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `sphincs man > sphincs.1`.
-    Man,
+    /// Print the manual page sphincs(1) (roff), e.g. `sphincs man >
+    /// sphincs.1`; with --dir, write it and a page per subcommand
+    /// (sphincs-keygen.1, sphincs-cert-show.1, …) into a directory.
+    Man {
+        /// Write sphincs.1 and every subcommand's page into DIR (created if
+        /// missing) instead of printing sphincs(1).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Replace existing pages in DIR.
+        #[arg(long, requires = "dir")]
+        force: bool,
+    },
     /// Describe a key file; add, change or remove the passphrase of a private key.
     #[command(subcommand)]
     Key(cmd_key::KeyCommand),

@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
 use sphincs::any::AnyAlgorithm;
 use sphincs::{Randomness, SignOptions};
 
@@ -33,6 +32,7 @@ mod hex;
 mod io;
 mod kat;
 mod keyfile;
+mod manual;
 mod once;
 mod passphrase;
 mod quote;
@@ -56,7 +56,11 @@ fn main() -> ExitCode {
     if git::is_gpg_shape(&args) {
         return git_run::main(&args);
     }
-    let cli = match Cli::try_parse() {
+    // The grammar of args.rs, with each subcommand's examples in its --help.
+    let parsed = manual::command()
+        .try_get_matches()
+        .and_then(|mut m| <Cli as clap::FromArgMatches>::from_arg_matches_mut(&mut m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // Help and version go to stdout with status 0.
@@ -107,13 +111,11 @@ fn run(command: Command) -> Result<(), CliError> {
             clap_complete::generate(shell, &mut cmd, "sphincs", &mut out);
             io::write_stdout(&out, false)
         }
-        Command::Man => {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
-                .render(&mut out)
-                .map_err(|e| CliError::Failed(format!("cannot render the manual page: {e}")))?;
-            io::write_stdout(&out, false)
-        }
+        Command::Man {
+            dir: Some(dir),
+            force,
+        } => manual::write_all(&dir, force),
+        Command::Man { dir: None, .. } => io::write_stdout(&manual::top_page()?, false),
         Command::Keygen {
             algorithm,
             out,

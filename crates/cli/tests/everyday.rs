@@ -2,7 +2,7 @@
 //! missing, help for a bare command, `sign FILE` writing FILE.sig, key
 //! fingerprints, `-q`, one summary format, a missing message named as such,
 //! `--out-dir` created, progress-bar totals equal to the bytes read, round-3.1
-//! names in the wrong place, `--threads 0`, completions and the man page.
+//! names in the wrong place, `--threads 0`, completions and the man pages.
 
 mod common;
 
@@ -334,6 +334,110 @@ fn completions_and_man_page() {
     assert_eq!(sphincs(&["completions", "cmd.exe"]).code, 2);
 }
 
+/// The pages a roff page names in its SUBCOMMANDS and SEE ALSO sections
+/// (`sphincs\-keygen(1)`), as file names (`sphincs-keygen.1`).
+fn named_pages(roff: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in roff.lines() {
+        let plain = line.replace("\\-", "-");
+        for word in plain.split([' ', ',']) {
+            if let Some(name) = word.strip_suffix("(1)") {
+                if name.starts_with("sphincs") {
+                    names.push(format!("{name}.1"));
+                }
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn man_dir_writes_every_page_with_examples() {
+    let d = Scratch::new("man-dir");
+    let dir = d.path("man1");
+    let out = ok(&["man", "--dir", &d.p("man1")]);
+    assert!(out.text().contains("manual pages"), "{}", out.text());
+    let mut pages: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    pages.sort();
+    // sphincs.1 is what `sphincs man` prints.
+    assert_eq!(
+        fs::read_to_string(dir.join("sphincs.1")).unwrap(),
+        ok(&["man"]).text()
+    );
+    // Every page a page names exists and is a rendered page of that name.
+    let mut checked = 0;
+    for page in &pages {
+        let roff = fs::read_to_string(dir.join(page)).unwrap();
+        let title = page.strip_suffix(".1").unwrap();
+        assert!(
+            roff.contains(&format!(".TH {title} 1")),
+            "{page}: {}",
+            &roff[..300.min(roff.len())]
+        );
+        for named in named_pages(&roff) {
+            assert!(pages.contains(&named), "{page} names {named}, not written");
+            checked += 1;
+        }
+        if page != "sphincs.1" {
+            assert!(roff.contains(".SH EXAMPLES"), "{page} has no EXAMPLES");
+            assert!(roff.contains(".SH \"SEE ALSO\""), "{page}");
+        }
+    }
+    let top = fs::read_to_string(dir.join("sphincs.1")).unwrap();
+    let from_top = named_pages(&top);
+    for verb in [
+        "keygen", "sign", "verify", "cert", "cms", "key", "git", "man",
+    ] {
+        assert!(
+            from_top.contains(&format!("sphincs-{verb}.1")),
+            "{from_top:?}"
+        );
+    }
+    assert!(
+        !from_top.contains(&"sphincs-help.1".to_string()),
+        "{from_top:?}"
+    );
+    assert!(
+        checked > from_top.len(),
+        "subcommand pages name their parents"
+    );
+    // Nested subcommands have pages of their own, named by sphincs-cert(1).
+    let cert = fs::read_to_string(dir.join("sphincs-cert.1")).unwrap();
+    for nested in ["self-signed", "request", "issue", "verify", "show"] {
+        let name = format!("sphincs-cert-{nested}.1");
+        assert!(named_pages(&cert).contains(&name), "{name}");
+        assert!(pages.contains(&name), "{name}");
+    }
+    assert!(pages.contains(&"sphincs-key-passwd.1".to_string()));
+    assert!(pages.contains(&"sphincs-git-setup.1".to_string()));
+    // A subcommand page carries its examples, escaped for roff, in no-fill
+    // mode; `sphincs sign --help` ends with the same examples.
+    let sign = fs::read_to_string(dir.join("sphincs-sign.1")).unwrap();
+    assert!(sign.contains(".TH sphincs-sign 1"), "{sign}");
+    assert!(sign.contains("sphincs\\-sign \\- Sign a file"), "{sign}");
+    assert!(
+        sign.contains(".SH EXAMPLES\n.nf\nsphincs sign \\-k release.key app.tar.gz"),
+        "{sign}"
+    );
+    let help = ok(&["sign", "--help"]).text();
+    assert!(
+        help.contains("Examples:\n  sphincs sign -k release.key app.tar.gz"),
+        "{help}"
+    );
+    let issue = fs::read_to_string(dir.join("sphincs-cert-issue.1")).unwrap();
+    assert!(
+        issue.contains("sphincs cert issue \\-\\-ca\\-key ca.key"),
+        "{issue}"
+    );
+    assert!(issue.contains("sphincs(1), sphincs\\-cert(1)"), "{issue}");
+    // Existing pages are replaced only with --force.
+    sphincs(&["man", "--dir", &d.p("man1")]).usage_error("already exists");
+    ok(&["-q", "man", "--dir", &d.p("man1"), "--force"]);
+}
+
 #[test]
 fn install_script_installs_command_completions_and_man_page() {
     let d = Scratch::new("install");
@@ -350,6 +454,8 @@ fn install_script_installs_command_completions_and_man_page() {
     assert!(String::from_utf8_lossy(&version.stdout).starts_with("sphincs "));
     let read = |rel: &str| fs::read_to_string(prefix.join(rel)).unwrap();
     assert!(read("share/man/man1/sphincs.1").contains(".TH sphincs 1"));
+    assert!(read("share/man/man1/sphincs-keygen.1").contains(".SH EXAMPLES"));
+    assert!(read("share/man/man1/sphincs-cert-show.1").contains(".TH sphincs-cert-show 1"));
     assert!(read("share/bash-completion/completions/sphincs").contains("_sphincs"));
     assert!(read("share/zsh/site-functions/_sphincs").starts_with("#compdef sphincs"));
     assert!(read("share/fish/vendor_completions.d/sphincs.fish").contains("complete -c sphincs"));

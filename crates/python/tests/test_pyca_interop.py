@@ -1,7 +1,7 @@
 """pyca/cryptography's own serialization objects, from the real package
 (pinned in requirements-test.txt): from version 50 its Encoding,
 PrivateFormat and PublicFormat members are implemented in Rust and have no
-``value``; they are taken wherever the README says, as are its encryption
+``value``; they are taken wherever docs/python.md says, as are its encryption
 classes."""
 
 import pytest

@@ -124,3 +124,13 @@ pub use tree_cache::CACHE_LEVEL;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of docs/library.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryDocDoctests;
+
+/// The Rust example of docs/sphincs256.md, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/sphincs256.md")]
+pub struct Sphincs256DocDoctests;
