@@ -381,7 +381,7 @@ pub fn write_all(dir: &Path, force: bool) -> Result<(), CliError> {
     }
     crate::say::status(&format!(
         "{}: {} manual pages (sphincs.1 and one per subcommand)",
-        crate::say::name(dir),
+        crate::quote::name(dir),
         pages.len()
     ))
 }
