@@ -37,7 +37,7 @@ pub fn algorithm(obj: &Bound<'_, PyAny>) -> PyResult<Algorithm> {
     let name = name_arg(obj, "algorithm", "Algorithm")?;
     sphincs::fips205_algorithm(&name).map_err(|e| match e {
         Error::WrongScheme { instead, .. } => {
-            let class = if instead.contains("sphincs256") {
+            let class = if instead.contains("SPHINCS-256") {
                 "Sphincs256PrivateKey / Sphincs256PublicKey"
             } else {
                 "SpxPrivateKey / SpxPublicKey"

@@ -101,3 +101,22 @@ def test_no_stray_names():
     assert "annotations" not in dir(sphincs)
     public = [n for n in dir(sphincs) if not n.startswith("_")]
     assert set(public) <= set(sphincs.__all__) | {"PREHASHES"}, set(public) - set(sphincs.__all__)
+
+
+def test_messages_name_no_rust_items():
+    # The core's texts reach Python as they are: they must not name Rust
+    # paths or types (sphincsplus::SpxSigningKey, KeyMode::hash_slh_dsa).
+    pure = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f").with_mode("pure")
+    hashed = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f", prehash="SHA2-256")
+    calls = (
+        lambda: sphincs.SLHDSAPrivateKey.generate("sphincs-shake-128f-simple"),
+        lambda: sphincs.SLHDSAPublicKey.from_public_bytes("sphincs-256", bytes(32)),
+        lambda: sphincs.SpxPrivateKey.generate("SLH-DSA-SHAKE-128f"),
+        lambda: pure.sign(b"m", prehash="SHA2-256"),
+        lambda: hashed.sign(b"m", prehash="SHA2-512"),
+    )
+    for call in calls:
+        with pytest.raises(ValueError) as e:
+            call()
+        text = str(e.value)
+        assert "::" not in text and "KeyMode" not in text and "SigningKey" not in text, text

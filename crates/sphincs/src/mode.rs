@@ -100,11 +100,11 @@ pub(crate) fn wrong_mode_message(
         ),
         (KeyMode::HashSlhDsa(own), RequestedMode::Pure) => write!(
             f,
-            "sign and verify with its pre-hash {own}, or use a key in pure mode (KeyMode::Pure)"
+            "sign and verify with its pre-hash {own}, or use a key in pure mode"
         ),
         _ => write!(
             f,
-            "sign and verify without a pre-hash, or use a HashSLH-DSA key, bound to {bound} (KeyMode::hash_slh_dsa, OID {}); a raw key, with no OID, takes any pre-hash",
+            "sign and verify without a pre-hash, or use a HashSLH-DSA key, bound to {bound} (OID {}); a raw key, with no OID, takes any pre-hash",
             DottedOid(alg.hash_oid_arc())
         ),
     }

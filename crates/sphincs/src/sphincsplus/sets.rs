@@ -173,7 +173,7 @@ impl FromStr for SpxAlgorithm {
                     name: s.trim().to_string(),
                     is: "a FIPS 205 (SLH-DSA) parameter set",
                     takes: "SPHINCS+ round-3.1 sets",
-                    instead: "the FIPS 205 API (DynSigningKey, SigningKey)",
+                    instead: "the FIPS 205 (SLH-DSA) API",
                 },
                 Err(_) => Error::UnknownAlgorithm(s.to_string()),
             })
