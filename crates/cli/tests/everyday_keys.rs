@@ -14,6 +14,24 @@ fn ok(args: &[&str]) -> Out {
 }
 
 /// The `SHA256:…` of `fingerprint KEY`.
+/// `cert self-signed -k KEY --subject CN=x -o OUT` (DER with `der`).
+fn self_signed(key: &str, out: &str, der: bool) -> Out {
+    let mut args = vec![
+        "cert",
+        "self-signed",
+        "-k",
+        key,
+        "--subject",
+        "CN=x",
+        "-o",
+        out,
+    ];
+    if der {
+        args.push("--der");
+    }
+    ok(&args)
+}
+
 fn fingerprint_of(key: &str) -> String {
     ok(&["fingerprint", key])
         .text()
@@ -29,27 +47,8 @@ fn a_certificate_is_a_public_key() {
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
     ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
     let (c, cd) = (d.p("c.pem"), d.p("c.der"));
-    ok(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-        "-o",
-        &c,
-    ]);
-    ok(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-        "--der",
-        "-o",
-        &cd,
-    ]);
+    self_signed(&k, &c, false);
+    self_signed(&k, &cd, true);
     let m = d.write("m", b"message");
     ok(&["sign", "-q", "-k", &k, &m]);
     let sig = format!("{m}.sig");
@@ -100,16 +99,7 @@ fn verify_fingerprint_pins_the_public_key() {
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
     ok(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]);
     let c = d.p("c.pem");
-    ok(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-        "-o",
-        &c,
-    ]);
+    self_signed(&k, &c, false);
     let m = d.write("m", b"message");
     ok(&["sign", "-q", "-k", &k, &m]);
     let sig = format!("{m}.sig");
@@ -186,16 +176,7 @@ fn key_show_describes_every_kind_of_key_file() {
     );
     assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
     let c = d.p("c.pem");
-    ok(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-        "-o",
-        &c,
-    ]);
+    self_signed(&k, &c, false);
     let text = show(&[&c]);
     assert!(
         text.contains("Contents:    X.509 certificate, PEM"),
@@ -505,16 +486,7 @@ fn cert_self_signed_and_key_encrypt_say_what_they_wrote() {
     let k = d.p("k.pem");
     ok(&["keygen", "-q", "-a", "shake-128f", "-o", &k]);
     let c = d.p("c.pem");
-    let out = ok(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=x",
-        "-o",
-        &c,
-    ]);
+    let out = self_signed(&k, &c, false);
     assert_eq!(out.text(), format!("{k}: self-signed certificate, {c}\n"));
     let pass = secret(&d, "pass", b"pw\n");
     let e = d.p("e.pem");
