@@ -14,6 +14,13 @@ fn ok(args: &[&str]) -> Out {
 }
 
 /// The `SHA256:…` of `fingerprint KEY`.
+/// A new key pair of `alg` in `d`: `k.pem` and `k.pub`.
+fn key_pair(d: &Scratch, alg: &str) -> (String, String) {
+    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
+    ok(&["keygen", "-q", "-a", alg, "-o", &k, "--pub", &p]);
+    (k, p)
+}
+
 /// `cert self-signed -k KEY --subject CN=x -o OUT` (DER with `der`).
 fn self_signed(key: &str, out: &str, der: bool) -> Out {
     let mut args = vec![
@@ -44,8 +51,7 @@ fn fingerprint_of(key: &str) -> String {
 #[test]
 fn a_certificate_is_a_public_key() {
     let d = Scratch::new("cert-as-key");
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
+    let (k, p) = key_pair(&d, "shake-128f");
     let (c, cd) = (d.p("c.pem"), d.p("c.der"));
     self_signed(&k, &c, false);
     self_signed(&k, &cd, true);
@@ -96,8 +102,7 @@ fn a_certificate_is_a_public_key() {
 #[test]
 fn verify_fingerprint_pins_the_public_key() {
     let d = Scratch::new("pin");
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    ok(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]);
+    let (k, p) = key_pair(&d, "sha2-128f");
     let c = d.p("c.pem");
     self_signed(&k, &c, false);
     let m = d.write("m", b"message");
@@ -153,8 +158,7 @@ fn verify_fingerprint_pins_the_public_key() {
 #[test]
 fn key_show_describes_every_kind_of_key_file() {
     let d = Scratch::new("key-show");
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    ok(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]);
+    let (k, p) = key_pair(&d, "shake-128f");
     let fp = fingerprint_of(&p);
     let show = |args: &[&str]| {
         let mut all = vec!["key", "show"];
@@ -446,8 +450,7 @@ fn a_raw_key_under_another_set_names_both_sets() {
 #[test]
 fn batch_verify_skips_signature_files_among_its_inputs() {
     let d = Scratch::new("skip-sigs");
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    ok(&["keygen", "-q", "-a", "shake-128f", "-o", &k, "--pub", &p]);
+    let (k, p) = key_pair(&d, "shake-128f");
     fs::create_dir(d.path("dist")).unwrap();
     let (a, b) = (d.write("dist/a", b"a"), d.write("dist/b", b"b"));
     ok(&["sign", "-q", "-k", &k, &a, &b]);
