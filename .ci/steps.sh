@@ -1,7 +1,8 @@
-# Step bookkeeping for .ci/run (sourced, not run): every step's wall time,
-# steps that run beside the main line in the background, and the table of
-# all of them printed when the run ends (passed or not), so the next slow
-# step is seen at once.
+# Step bookkeeping for .ci/run (sourced, not run): every step's wall time and
+# how busy the machine's cores were meanwhile (from /proc/stat: a step that
+# leaves cores idle is a step whose neighbours could use them), steps that run
+# beside the main line in the background, and the table of all of them printed
+# when the run ends (passed or not), so the next slow step is seen at once.
 #
 #   step NAME CMD...   run CMD in the foreground as step NAME
 #   bg NAME CMD...     start CMD in the background; its output goes to a log
@@ -13,10 +14,27 @@
 
 ci_start=$(date +%s)
 ci_logs="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-ci.XXXXXX")"
-declare -a ci_names=() ci_begin=() ci_secs=() ci_state=()
+declare -a ci_names=() ci_begin=() ci_secs=() ci_state=() ci_cpu0=() ci_busy=()
 declare -A ci_pid=() ci_index=()
 
 ci_now() { echo $(($(date +%s) - ci_start)); }
+
+# The machine's CPU time so far, "BUSY TOTAL" in clock ticks (all cores; idle,
+# iowait and steal count as not busy).
+ci_cpu() {
+    awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6 - $9, t; exit }' /proc/stat
+}
+ci_cpu_start=$(ci_cpu)
+
+# Busy cores on average between two ci_cpu readings ("BUSY TOTAL" each), as
+# a share of all the machine's cores times their number: 2.0 = both busy.
+ci_busy_cores() { # BEFORE AFTER
+    local b0 t0 b1 t1
+    read -r b0 t0 <<<"$1"
+    read -r b1 t1 <<<"$2"
+    awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" -v n="$(nproc)" \
+        'BEGIN { if (t > 0) printf "%.2f", n * b / t; else printf "-" }'
+}
 
 ci_record() { # NAME -> index of a new row
     ci_index[$1]=${#ci_names[@]}
@@ -24,23 +42,28 @@ ci_record() { # NAME -> index of a new row
     ci_begin+=("$(ci_now)")
     ci_secs+=("")
     ci_state+=("running")
+    ci_cpu0+=("$(ci_cpu)")
+    ci_busy+=("")
 }
 
-ci_finish() { # NAME STATE [END]: END defaults to now
+ci_finish() { # NAME STATE [END [CPU]]: END and CPU (a ci_cpu reading) default to now
     local i=${ci_index[$1]}
     ci_secs[i]=$((${3:-$(ci_now)} - ci_begin[i]))
     ci_state[i]=$2
+    ci_busy[i]=$(ci_busy_cores "${ci_cpu0[i]}" "${4:-$(ci_cpu)}")
 }
 
 ci_table() {
     local i
     echo
-    echo "== CI steps (wall seconds; 'from' is the second the step started)"
-    printf '%-52s %6s %6s  %s\n' step from secs result
+    echo "== CI steps (wall seconds; 'from' is the second the step started; 'cores' is"
+    echo "   how many of the machine's $(nproc) cores were busy on average meanwhile, by all steps)"
+    printf '%-52s %6s %6s %5s  %s\n' step from secs cores result
     for i in "${!ci_names[@]}"; do
-        printf '%-52s %6s %6s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" "${ci_state[i]}"
+        printf '%-52s %6s %6s %5s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" \
+            "${ci_busy[i]:--}" "${ci_state[i]}"
     done
-    printf '%-52s %6s %6s\n' "total" 0 "$(ci_now)"
+    printf '%-52s %6s %6s %5s\n' "total" 0 "$(ci_now)" "$(ci_busy_cores "$ci_cpu_start" "$(ci_cpu)")"
 }
 
 ci_exit() {
@@ -52,7 +75,7 @@ ci_exit() {
             local r
             r=$(cat "$ci_logs/$name.rc")
             [[ $r == 0 ]] && r="ok (not joined)" || r="FAILED (exit $r, not joined)"
-            ci_finish "$name" "$r" "$(cat "$ci_logs/$name.end")"
+            ci_finish "$name" "$r" "$(cat "$ci_logs/$name.end")" "$(cat "$ci_logs/$name.cpu")"
             continue
         fi
         # A background step still running when the run ends is stopped (its group).
@@ -104,6 +127,7 @@ bg() {
         local rc=0
         "$@" </dev/null >"$ci_logs/$name.log" 2>&1 || rc=$?
         ci_now >"$ci_logs/$name.end"
+        ci_cpu >"$ci_logs/$name.cpu"
         echo "$rc" >"$ci_logs/$name.rc"
         exit "$rc"
     } &
@@ -117,14 +141,15 @@ join() {
     unset "ci_pid[$name]"
     echo "== [$(ci_now)s] $name (background, output follows)"
     cat "$ci_logs/$name.log"
-    local end
+    local end cpu
     end=$(cat "$ci_logs/$name.end" 2>/dev/null || ci_now)
+    cpu=$(cat "$ci_logs/$name.cpu" 2>/dev/null || ci_cpu)
     if [[ $rc -ne 0 ]]; then
-        ci_finish "$name" "FAILED (exit $rc)" "$end"
+        ci_finish "$name" "FAILED (exit $rc)" "$end" "$cpu"
         echo "== background step '$name' failed with exit status $rc" >&2
         exit "$rc"
     fi
-    ci_finish "$name" "ok" "$end"
+    ci_finish "$name" "ok" "$end" "$cpu"
 }
 
 # The cache for pure set-up (a Debian chroot, OpenSSL 3.5, installed tools),
