@@ -499,7 +499,7 @@ pub fn verify(
         }
     }
     bar.finish_and_clear();
-    report(files, outcomes)
+    report(files, outcomes, sig_dir)
 }
 
 /// The outcome for a file whose message or signature could not be read: an
@@ -519,10 +519,13 @@ fn unreadable(f: &Path, e: CliError) -> Outcome {
     }
 }
 
+/// The outcome's text for a signature of the right length that did not verify.
+const MISMATCH: &str = "invalid signature";
+
 fn classify(r: Result<(), Error>) -> Outcome {
     match r {
         Ok(()) => Outcome::Valid,
-        Err(Error::InvalidSignature) => Outcome::Invalid("invalid signature".into()),
+        Err(Error::InvalidSignature) => Outcome::Invalid(MISMATCH.into()),
         Err(
             e @ (Error::InvalidSignatureLength { .. }
             | Error::InvalidLength {
@@ -535,8 +538,24 @@ fn classify(r: Result<(), Error>) -> Outcome {
 
 /// Prints one line per file and turns the outcomes into the exit status.
 /// Quiet (`-q`): only the files that did not verify, on standard error.
-fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliError> {
+/// When signatures did not verify, the summary says what is the likely
+/// cause where that can be told (likely_cause.rs).
+fn report(
+    files: &[PathBuf],
+    outcomes: Vec<Option<Outcome>>,
+    sig_dir: Option<&Path>,
+) -> Result<(), CliError> {
     let (mut invalid, mut failed) = (0, 0);
+    // Signatures checked in full with this key: the valid ones, and those
+    // that did not verify (not those of the wrong length, not the failures).
+    let (mut valid, mut mismatched) = (0, Vec::new());
+    for (f, o) in files.iter().zip(&outcomes) {
+        match o {
+            Some(Outcome::Valid) => valid += 1,
+            Some(Outcome::Invalid(why)) if why == MISMATCH => mismatched.push(f),
+            _ => {}
+        }
+    }
     let mut out = String::new();
     let quiet = crate::say::quiet();
     for (f, o) in files.iter().zip(outcomes) {
@@ -569,8 +588,19 @@ fn report(files: &[PathBuf], outcomes: Vec<Option<Outcome>>) -> Result<(), CliEr
             "{failed} of {total} files could not be checked ({invalid} invalid)"
         )))
     } else if invalid > 0 {
+        let checked = valid + mismatched.len();
+        let sig = match mismatched.as_slice() {
+            [f] if checked == 1 => sig_path(f, sig_dir).ok(),
+            _ => None,
+        };
+        let one = mismatched
+            .first()
+            .zip(sig.as_deref())
+            .map(|(f, s)| (f.as_path(), s));
+        let cause = crate::likely_cause::likely_cause(mismatched.len(), checked, one)
+            .map_or(String::new(), |c| format!("; {c}"));
         Err(CliError::InvalidSignature(format!(
-            "invalid signature: {invalid} of {total} files"
+            "invalid signature: {invalid} of {total} files{cause}"
         )))
     } else {
         Ok(())

@@ -61,7 +61,13 @@ pub fn verify(
     let result = crate::once::verify_input(file, |m| key.verify_stream(m, &sig, context, prehash))?;
     match result {
         Ok(()) => crate::say::status("valid signature\n"),
-        Err(Error::InvalidSignature) => Err(CliError::InvalidSignature("invalid signature".into())),
+        Err(Error::InvalidSignature) => {
+            let cause = crate::likely_cause::likely_cause(1, 1, file.map(|f| (f, signature)))
+                .map_or(String::new(), |c| format!("; {c}"));
+            Err(CliError::InvalidSignature(format!(
+                "invalid signature{cause}"
+            )))
+        }
         Err(
             e @ (Error::InvalidSignatureLength { .. }
             | Error::InvalidLength {

@@ -32,6 +32,7 @@ mod hex;
 mod io;
 mod kat;
 mod keyfile;
+mod likely_cause;
 mod manual;
 mod once;
 mod passphrase;

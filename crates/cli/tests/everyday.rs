@@ -178,7 +178,10 @@ fn summaries_missing_files_and_directories() {
     fs::write(&b, b"changed").unwrap();
     let out = sphincs(&["verify", "-p", &p, &a, &b]);
     assert_eq!(out.code, 1);
-    assert_eq!(out.stderr, "sphincs: invalid signature: 1 of 2 files\n");
+    assert_eq!(
+        out.stderr,
+        "sphincs: invalid signature: 1 of 2 files; 1 of 2 verify with this key, so the data (or the signature file) of the rest, not the key, is the likely cause\n"
+    );
     // Quiet: only the file that failed, on standard error.
     let out = sphincs(&["verify", "-q", "-p", &p, &a, &b]);
     assert_eq!(out.code, 1);

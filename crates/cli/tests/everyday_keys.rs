@@ -13,7 +13,6 @@ fn ok(args: &[&str]) -> Out {
     sphincs(args).ok()
 }
 
-/// The `SHA256:…` of `fingerprint KEY`.
 /// A new key pair of `alg` in `d`: `k.pem` and `k.pub`.
 fn key_pair(d: &Scratch, alg: &str) -> (String, String) {
     let (k, p) = (d.p("k.pem"), d.p("k.pub"));
@@ -522,4 +521,54 @@ fn cert_self_signed_and_key_encrypt_say_what_they_wrote() {
     let out = ok(&["cert", "self-signed", "-k", &k, "--subject", "CN=x"]);
     assert!(out.text().starts_with("-----BEGIN CERTIFICATE-----"));
     assert!(out.text().trim_end().ends_with("-----END CERTIFICATE-----"));
+}
+
+/// After a key rotation: an invalid signature says whether the key or the
+/// data is the likely cause where that can be told — by the other files
+/// checked with the same key, or for one file by its and its signature's
+/// modification times.
+#[test]
+fn an_invalid_signature_names_its_likely_cause() {
+    let d = Scratch::new("likely-cause");
+    let (old_key, old_pub) = (d.p("old.pem"), d.p("old.pub"));
+    ok(&[
+        "keygen",
+        "-q",
+        "-a",
+        "SLH-DSA-SHA2-128f",
+        "-o",
+        &old_key,
+        "--pub",
+        &old_pub,
+    ]);
+    let (_, new_pub) = key_pair(&d, "SLH-DSA-SHA2-128f");
+    let (a, b) = (d.write("a.txt", b"a\n"), d.write("b.txt", b"b\n"));
+    ok(&["sign", "-q", "-k", &old_key, &a, &b]);
+
+    // Signed before the rotation, checked with the new key: every file fails.
+    sphincs(&["verify", "-p", &new_pub, &a, &b])
+        .code(1)
+        .one_line("none verifies with this key, so a key other than the signing one");
+    // One file, not changed since it was signed: nothing can be told (it
+    // may be another file than the one signed), so nothing is guessed.
+    let out = sphincs(&["verify", "-p", &new_pub, &a]).code(1);
+    assert_eq!(out.stderr, "sphincs: invalid signature: 1 of 1 files\n");
+    let out = sphincs(&["verify", "-p", &new_pub, "-s", &format!("{a}.sig"), &a]).code(1);
+    assert_eq!(out.stderr, "sphincs: invalid signature\n");
+
+    // The right key, and one file changed after it was signed.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    fs::write(&b, b"b, changed\n").unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&b)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    sphincs(&["verify", "-p", &old_pub, &b])
+        .invalid("was changed after")
+        .one_line("a change to the data is the likely cause");
+    sphincs(&["verify", "-p", &old_pub, &a, &b])
+        .code(1)
+        .one_line("1 of 2 verify with this key, so the data (or the signature file) of the rest, not the key, is the likely cause");
 }
