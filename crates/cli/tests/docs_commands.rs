@@ -1,0 +1,197 @@
+//! The command examples of the docs/ pages, run as a new user would copy
+//! them: each ```sh block of a page, in an empty directory (with the files a
+//! reader is assumed to have, e.g. the `app.tar.gz` to sign), with the built
+//! `sphincs` first on PATH, under `sh -e -x`. Every block of every page is
+//! either run here or listed in `NOT_RUN_HERE` with the suite that runs the
+//! same commands, so a new example cannot go untried unnoticed.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::Scratch;
+
+/// Blocks run elsewhere (or not runnable as a test), by page and index among
+/// the page's ```sh blocks, with the reason.
+const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
+    (
+        "pki.md",
+        0,
+        "asks for passphrases at a terminal: encrypted_keys.rs runs these verbs with --passphrase-file",
+    ),
+    ("git.md", 0, "needs a git repository and identity: tests/interop/git.sh runs this flow with Debian's git"),
+    ("openssl.md", 0, "install-provider and OpenSSL: tests/interop/provider.sh"),
+    ("openssl.md", 1, "OpenSSL with the provider: tests/interop/provider.sh"),
+    ("openssl.md", 2, "OpenSSL s_server/s_client: tests/interop/provider.sh"),
+    ("openssl.md", 3, "the provider suite's own command: CI runs it"),
+    ("sp800-230.md", 0, "keygen of these sets builds the whole tree (minutes): sp800_230.rs signs from a fixture key"),
+    ("embedded.md", 0, "the emulated Cortex-M4 run: .ci/embedded.sh"),
+    ("ct-and-fuzzing.md", 0, "valgrind: .ci/ct-valgrind.sh"),
+    ("ct-and-fuzzing.md", 1, "the dudect timing run: a measurement of minutes, not a test"),
+    ("ct-and-fuzzing.md", 2, "the dudect timing runs: measurements of minutes, not tests"),
+    ("ct-and-fuzzing.md", 3, "cargo-fuzz: .ci/fuzz-smoke.sh"),
+    ("c.md", 0, "building and installing libsphincs: crates/capi/tests/run.sh"),
+];
+
+/// Commands of a run block left out: benchmarks are not tests.
+fn runnable(line: &str) -> bool {
+    !line.trim_start().starts_with("sphincs bench")
+}
+
+/// The bodies of a page's ```sh blocks, in order.
+fn sh_blocks(page: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in page.lines() {
+        match (&mut current, line) {
+            (None, "```sh") => current = Some(String::new()),
+            (Some(_), "```") => blocks.push(current.take().unwrap()),
+            (Some(body), _) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    assert!(current.is_none(), "a ```sh block is not closed");
+    blocks
+}
+
+fn docs_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs")
+}
+
+fn page_blocks(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(docs_dir().join(name)).unwrap();
+    sh_blocks(&text)
+}
+
+/// Runs `script` under `sh -e -x` in `dir` with the built CLI first on PATH;
+/// returns its standard output, failing the test with the trace otherwise.
+fn run_block(dir: &Path, what: &str, script: &str) -> String {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_sphincs")).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let file = dir.join(format!(".{}.sh", what.replace(['/', ' '], "-")));
+    std::fs::write(&file, script).unwrap();
+    let out = Command::new("sh")
+        .args(["-e", "-x"])
+        .arg(&file)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("SPHINCS_BACKEND")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n--- script\n{script}--- stdout\n{stdout}--- stderr (sh -x)\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// A block with its benchmark lines left out, after a prelude.
+fn script(prelude: &str, block: &str) -> String {
+    let body: String = block
+        .lines()
+        .filter(|l| runnable(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        body.lines().any(|l| l.starts_with("sphincs ")),
+        "a block with no sphincs command:\n{block}"
+    );
+    format!("{prelude}{body}")
+}
+
+#[test]
+fn cli_page_signs_and_verifies_as_shown() {
+    let blocks = page_blocks("cli.md");
+    let d = Scratch::new("cli-md");
+    let out = run_block(
+        &d.0,
+        "docs/cli.md block 0",
+        &script("echo 'the release' > app.tar.gz\n", &blocks[0]),
+    );
+    assert!(out.contains("app.tar.gz: valid signature"), "{out}");
+    assert!(d.path("app.tar.gz.sig").is_file());
+}
+
+#[test]
+fn pki_page_builds_a_ca_certificates_and_cms_as_shown() {
+    let blocks = page_blocks("pki.md");
+    let d = Scratch::new("pki-md");
+    let prelude = "echo 'the release' > app.tar.gz\n";
+    let out = run_block(&d.0, "docs/pki.md block 1", &script(prelude, &blocks[1]));
+    assert!(d.path("app.tar.gz.p7s").is_file(), "{out}");
+    // The extensions block re-issues the certificate with the first block's
+    // CA and key, then signs and verifies again.
+    let out = run_block(&d.0, "docs/pki.md block 2", &script("", &blocks[2]));
+    assert!(out.contains("CMS signature OK"), "{out}");
+    assert!(out.contains("chain: OK"), "{out}");
+}
+
+#[test]
+fn sphincs256_page_runs_as_shown() {
+    let blocks = page_blocks("sphincs256.md");
+    let d = Scratch::new("sphincs256-md");
+    let out = run_block(
+        &d.0,
+        "docs/sphincs256.md block 0",
+        &script("echo 'an old file' > file\n", &blocks[0]),
+    );
+    assert!(out.contains("valid signature"), "{out}");
+}
+
+/// The pages' blocks run above, by page and index.
+const RUN_HERE: &[(&str, usize)] = &[
+    ("cli.md", 0),
+    ("pki.md", 1),
+    ("pki.md", 2),
+    ("sphincs256.md", 0),
+];
+
+#[test]
+fn every_block_is_run_here_or_named_with_where_it_runs() {
+    let mut unaccounted = Vec::new();
+    for entry in std::fs::read_dir(docs_dir()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".md") {
+            continue;
+        }
+        for i in 0..page_blocks(&name).len() {
+            let here = RUN_HERE.contains(&(name.as_str(), i));
+            let elsewhere = NOT_RUN_HERE.iter().any(|(p, j, _)| *p == name && *j == i);
+            assert!(!(here && elsewhere), "{name} block {i} is in both lists");
+            if !here && !elsewhere {
+                unaccounted.push(format!("{name} block {i}"));
+            }
+        }
+    }
+    assert!(
+        unaccounted.is_empty(),
+        "```sh blocks neither run by docs_commands.rs nor listed in NOT_RUN_HERE: {unaccounted:?}"
+    );
+    // And no entry names a block that no longer exists.
+    for (page, i) in RUN_HERE
+        .iter()
+        .copied()
+        .chain(NOT_RUN_HERE.iter().map(|(p, i, _)| (*p, *i)))
+    {
+        assert!(i < page_blocks(page).len(), "{page} has no ```sh block {i}");
+    }
+}
+
+#[test]
+fn finds_sh_blocks_only() {
+    let page = "x\n```text\nno\n```\n```sh\na\nb\n```\n```rust\nno\n```\n```sh\nc\n```\n";
+    assert_eq!(
+        sh_blocks(page),
+        vec!["a\nb\n".to_string(), "c\n".to_string()]
+    );
+}
