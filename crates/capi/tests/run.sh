@@ -16,6 +16,8 @@
 #   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
 #   tests/c/test_encrypted.c  encrypted PKCS#8 keys: the CLI's `keygen --encrypt`, round
 #                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
+#   tests/c/test_version.c    SPHINCS_VERSION* of the header = sphincs_version()
+#   tests/c/test_last_error.c sphincs_last_error_message(): names the cause, per thread
 #   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
 #                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
 #   README.md                 the C example, extracted and run
@@ -188,6 +190,12 @@ variant() {
         else
             bad "the CLI does not verify the C library's signature ($tag)"
         fi
+    fi
+    if build "test_version-$tag" "$link" "$san" "$here/test_version.c"; then
+        run "test_version-$tag" "$out/test_version-$tag"
+    fi
+    if build "test_last_error-$tag" "$link" "$san" "$here/test_last_error.c"; then
+        run "test_last_error-$tag" "$out/test_last_error-$tag"
     fi
     if build "test_sphincs256-$tag" "$link" "$san" "${crypto_cflags[@]}" "$here/test_sphincs256.c"; then
         run "test_sphincs256-$tag" "$out/test_sphincs256-$tag" "$out/sphincs256.kat"
