@@ -6,7 +6,9 @@
  * Conventions
  *   - Every function that can fail returns a sphincs_status: SPHINCS_OK (0)
  *     or an error code; sphincs_strerror() says it in words. A failed call
- *     writes no object to its out-arguments.
+ *     writes no object to its out-arguments. sphincs_last_error_message()
+ *     then gives the details (which length, which name, why a key was
+ *     refused), per thread, until the thread's next such call.
  *   - Pointers are checked: NULL where a value is required, a buffer too
  *     small for the result, a length that is wrong for the parameter set, each
  *     gives its own status code. (Pointers that are not NULL must be valid for
@@ -17,9 +19,12 @@
  *   - Objects (keys, streams) are created through an out-argument and freed
  *     with their _free function; secret keys are wiped when freed.
  *     Algorithm handles point into a constant table and are never freed.
- *   - Thread safety: no global state. Any function may be called from any
+ *   - Thread safety: no state shared between threads (the last error
+ *     message is each thread's own). Any function may be called from any
  *     thread at any time; a key may be used by several threads at once (it is
  *     only read); a stream must be used by one thread at a time.
+ *   - Version: SPHINCS_VERSION (this header's) and sphincs_version() (the
+ *     library's at run time).
  *
  * Typical use
  *   const sphincs_alg *alg;
@@ -40,6 +45,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/**
+ * The version of this header (Cargo's package version of libsphincs):
+ * compare SPHINCS_VERSION with sphincs_version(), the library's at run time.
+ */
+#define SPHINCS_VERSION "0.1.0"
+#define SPHINCS_VERSION_MAJOR 0
+#define SPHINCS_VERSION_MINOR 1
+#define SPHINCS_VERSION_PATCH 0
 
 /**
  * Bytes of a fingerprint string with its terminating NUL: `SHA256:`, 64 hex
@@ -441,10 +455,39 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * This library's version, `"MAJOR.MINOR.PATCH"` (Cargo's package version),
+ * a static NUL-terminated string: compare it with `SPHINCS_VERSION`, the
+ * version of the header a program was compiled against, to see that the
+ * library it runs with is the same. Never NULL; do not free.
+ */
+const char *sphincs_version(void);
+
+/**
  * A static, NUL-terminated English description of `status` (any value; an
  * unknown one gives "unknown status code"). Never NULL; do not free.
  */
 const char *sphincs_strerror(int status);
+
+/**
+ * The message of the last call on this thread that returned a
+ * `sphincs_status` (or, for the NIST-API functions, -1 or 0), in English:
+ * for a failure the library's description of what went wrong, with the
+ * details the status code cannot carry (the wrong length and the one
+ * needed, the name that is no parameter set, why a PEM key was refused),
+ * as the `sphincs` CLI and the Python package report it; for a failure
+ * the library finds before the core is called (a NULL pointer, a short
+ * buffer) the status's `sphincs_strerror` line; an empty string after a
+ * success or before any call.
+ *
+ * Each thread has its own message: a call on one thread never changes
+ * another thread's. The string belongs to the library and stays valid,
+ * unchanged, until the next such call on the same thread (or the
+ * thread's end); copy it to keep it longer. Calls that return no status
+ * (`sphincs_strerror`, `sphincs_version`, `sphincs_alg_count`,
+ * `sphincs_alg_name` and the other size and name accessors, the `_free`
+ * functions, this one) leave it as it is. Never NULL; do not free.
+ */
+const char *sphincs_last_error_message(void);
 
 /**
  * Looks up a parameter set by name and stores its handle in `*alg`.

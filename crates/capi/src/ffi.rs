@@ -4,18 +4,25 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use core::ffi::c_int;
+
+use crate::last_error;
 use crate::status::*;
 
 /// The result type of an entry point's body.
 pub(crate) type Res<T = ()> = Result<T, sphincs_status>;
 
-/// Runs `body`, turning its error or a panic into a status code.
+/// Runs `body`, turning its error or a panic into a status code, and sets
+/// this thread's last error message from the outcome (`last_error`).
 pub(crate) fn guard(body: impl FnOnce() -> Res) -> sphincs_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    last_error::begin();
+    let status = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => SPHINCS_OK,
         Ok(Err(status)) => status,
         Err(_) => SPHINCS_ERR_INTERNAL,
-    }
+    };
+    last_error::finish(status as c_int, crate::status::message(status as c_int));
+    status
 }
 
 /// `len` bytes at `ptr`; NULL is allowed only for an empty buffer.

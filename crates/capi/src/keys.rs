@@ -313,20 +313,22 @@ pub unsafe extern "C" fn sphincs_public_key_alg(
 pub unsafe extern "C" fn sphincs_secret_key_free(sk: *mut sphincs_secret_key) {
     // A panic cannot happen in a drop that only zeroizes and deallocates;
     // guard anyway, since this must never unwind into C.
-    let _ = guard(|| {
+    // `guard_value`, not `guard`: a free returns no status, so it leaves the
+    // thread's last error message as the failed call before it set it.
+    guard_value((), || {
         // SAFETY: NULL or a live handle from this library, freed once (API contract).
         unsafe { free(sk) };
-        Ok(())
     });
 }
 
 /// Frees a public key. NULL is a no-op.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_public_key_free(pk: *mut sphincs_public_key) {
-    let _ = guard(|| {
+    // `guard_value`, not `guard`: a free returns no status, so it leaves the
+    // thread's last error message as the failed call before it set it.
+    guard_value((), || {
         // SAFETY: NULL or a live handle from this library, freed once (API contract).
         unsafe { free(pk) };
-        Ok(())
     });
 }
 

@@ -5,7 +5,8 @@
 //! Rules at this boundary: every entry point runs inside `ffi::guard` or `panic_guard::guard_value` (a
 //! panic becomes `SPHINCS_ERR_INTERNAL`, never an unwind into C); every
 //! pointer and length is checked before use (NULL or a short buffer is a
-//! status code); no global mutable state, so every function is safe to call
+//! status code); no mutable state shared between threads (each thread has
+//! its own last error message), so every function is safe to call
 //! from any thread (a stream or key object used by one thread at a time, or
 //! shared read-only). No scheme logic lives here: sizes, names, errors,
 //! encodings and batching all come from the core.
@@ -17,9 +18,14 @@ mod ffi;
 mod panic_guard;
 
 // The header lists the API in this order (cbindgen follows the modules):
-// status codes, algorithm handles, keys, encrypted keys, key modes, options, one-shot signing and
-// verification, streams, batches, then the NIST-API entry points.
+// the version, status codes and the last error message, algorithm handles, keys, encrypted keys,
+// key modes, options, one-shot signing and verification, streams, batches, then the NIST-API
+// entry points.
+mod version;
+
 mod status;
+
+mod last_error;
 
 mod alg;
 
@@ -43,9 +49,11 @@ pub use alg::*;
 pub use batch::*;
 pub use encrypted::*;
 pub use keys::*;
+pub use last_error::*;
 pub use mode::*;
 pub use nist::*;
 pub use options::*;
 pub use sign::*;
 pub use status::*;
 pub use stream::*;
+pub use version::*;

@@ -276,7 +276,8 @@ pub unsafe extern "C" fn sphincs_nist_open(
         }
     });
     if status != SPHINCS_OK {
-        let _ = guard(|| {
+        // `guard_value`: this clean-up must keep the failure's last error message.
+        crate::panic_guard::guard_value((), || {
             if !mlen.is_null() {
                 // SAFETY: writable by the header's contract.
                 unsafe { mlen.write(0) };
@@ -287,7 +288,6 @@ pub unsafe extern "C" fn sphincs_nist_open(
                     unsafe { core::ptr::write_bytes(m, 0, n) };
                 }
             }
-            Ok(())
         });
     }
     nist(status)

@@ -5,6 +5,8 @@ use core::ffi::{c_char, c_int};
 
 use sphincs_core::Error;
 
+use crate::last_error;
+
 /// What a `sphincs_*` call did. `SPHINCS_OK` is 0; every failure is a
 /// distinct positive value, stable across releases.
 #[repr(C)]
@@ -75,9 +77,11 @@ pub enum sphincs_status {
 
 pub use sphincs_status::*;
 
+/// The status of a core error; its text becomes this thread's last error
+/// message if the call fails with that status (`last_error`).
 impl From<Error> for sphincs_status {
     fn from(e: Error) -> Self {
-        match e {
+        let status = match e {
             Error::UnknownAlgorithm(_) | Error::WrongScheme { .. } => SPHINCS_ERR_UNKNOWN_ALGORITHM,
             Error::UnknownPreHash(_) => SPHINCS_ERR_UNKNOWN_PREHASH,
             Error::InvalidKeyLength { .. }
@@ -99,7 +103,9 @@ impl From<Error> for sphincs_status {
             Error::KdfTooCostly(_) => SPHINCS_ERR_KDF_TOO_COSTLY,
             // Backends are never forced through the C API; anything newer is a bug here.
             _ => SPHINCS_ERR_INTERNAL,
-        }
+        };
+        last_error::note(status as c_int, e.to_string());
+        status
     }
 }
 
@@ -112,13 +118,16 @@ pub(crate) fn verification(e: Error) -> sphincs_status {
         | Error::InvalidLength {
             what: "signature" | "signed message",
             ..
-        } => SPHINCS_ERR_INVALID_SIGNATURE,
+        } => {
+            last_error::note(SPHINCS_ERR_INVALID_SIGNATURE as c_int, e.to_string());
+            SPHINCS_ERR_INVALID_SIGNATURE
+        }
         e => e.into(),
     }
 }
 
 /// One sentence per status, NUL-terminated for C.
-fn message(status: c_int) -> &'static str {
+pub(crate) fn message(status: c_int) -> &'static str {
     match status {
         0 => "success\0",
         1 => "invalid signature\0",

@@ -19,7 +19,9 @@ use zeroize::Zeroizing;
 
 use crate::ffi::{guard, input, non_null, output, Res};
 use crate::keys::{borrow, free, give, sphincs_public_key, sphincs_secret_key};
+use crate::last_error::{self, Noted};
 use crate::options::{sphincs_prehash, sphincs_sign_options, Options, VerifyOptions};
+use crate::panic_guard::guard_value;
 use crate::sign::{reads_twice, sign_source, verify_source};
 use crate::status::*;
 
@@ -56,7 +58,9 @@ impl MessageSource for ChannelSource {
 /// The C side of a pump: pieces go in, the worker's result comes out.
 struct Pump {
     tx: Option<SyncSender<Piece>>,
-    worker: Option<JoinHandle<Res<Vec<u8>>>>,
+    /// The worker's result, with the core's text of its error (noted on
+    /// the worker's thread, for the caller's last error message).
+    worker: Option<JoinHandle<(Res<Vec<u8>>, Noted)>>,
     pending: Vec<u8>,
 }
 
@@ -70,7 +74,10 @@ impl Pump {
         let (tx, rx) = sync_channel(1);
         let worker = std::thread::Builder::new()
             .name("sphincs-stream".into())
-            .spawn(move || job(&mut ChannelSource { rx, read: false }))
+            .spawn(move || {
+                let result = job(&mut ChannelSource { rx, read: false });
+                (result, last_error::take_noted())
+            })
             .map_err(|_| SPHINCS_ERR_INTERNAL)?;
         Ok(Pump {
             tx: Some(tx),
@@ -83,7 +90,13 @@ impl Pump {
     fn join(&mut self) -> Res<Vec<u8>> {
         self.tx = None;
         match self.worker.take() {
-            Some(w) => w.join().unwrap_or(Err(SPHINCS_ERR_INTERNAL)),
+            Some(w) => match w.join() {
+                Ok((result, noted)) => {
+                    last_error::renote(noted);
+                    result
+                }
+                Err(_) => Err(SPHINCS_ERR_INTERNAL),
+            },
             None => Err(SPHINCS_ERR_BAD_STATE),
         }
     }
@@ -283,10 +296,11 @@ pub unsafe extern "C" fn sphincs_sign_final(
 /// buffered message. NULL is a no-op.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_sign_stream_free(stream: *mut sphincs_sign_stream) {
-    let _ = guard(|| {
+    // `guard_value`, not `guard`: a free returns no status, so it leaves the
+    // thread's last error message as the failed call before it set it.
+    guard_value((), || {
         // SAFETY: NULL or a live handle from this library, freed once (API contract).
         unsafe { free(stream) };
-        Ok(())
     });
 }
 
@@ -367,9 +381,10 @@ pub unsafe extern "C" fn sphincs_verify_final(
 /// Frees a verification stream (finished or not). NULL is a no-op.
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_verify_stream_free(stream: *mut sphincs_verify_stream) {
-    let _ = guard(|| {
+    // `guard_value`, not `guard`: a free returns no status, so it leaves the
+    // thread's last error message as the failed call before it set it.
+    guard_value((), || {
         // SAFETY: NULL or a live handle from this library, freed once (API contract).
         unsafe { free(stream) };
-        Ok(())
     });
 }

@@ -30,10 +30,33 @@ fn check(path: &Path, generated: &str) {
     );
 }
 
+/// The header's version macros, from this package's Cargo version (the
+/// workspace's, which `sphincs_version()` also returns): cbindgen writes no
+/// string constants, and numbers typed into the source could drift from it.
+fn version_macros() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        !version.contains('"') && !version.contains('\\'),
+        "{version}"
+    );
+    format!(
+        "\n/**\n * The version of this header (Cargo's package version of libsphincs):\n * \
+         compare SPHINCS_VERSION with sphincs_version(), the library's at run time.\n */\n\
+         #define SPHINCS_VERSION \"{version}\"\n\
+         #define SPHINCS_VERSION_MAJOR {}\n\
+         #define SPHINCS_VERSION_MINOR {}\n\
+         #define SPHINCS_VERSION_PATCH {}",
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+    )
+}
+
 #[test]
 fn sphincs_h_matches_the_code() {
     let dir = crate_dir();
-    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    config.after_includes = Some(version_macros());
     let bindings = cbindgen::Builder::new()
         .with_crate(&dir)
         .with_config(config)
@@ -48,6 +71,9 @@ fn sphincs_h_matches_the_code() {
         "sphincs_nist_open",
         "sphincs_secret_key_with_mode",
         "SPHINCS_SCHEME_SPHINCS256",
+        "sphincs_last_error_message",
+        "sphincs_version",
+        "#define SPHINCS_VERSION_MAJOR ",
     ] {
         assert!(
             text.contains(must),

@@ -16,9 +16,12 @@
 #   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
 #   tests/c/test_encrypted.c  encrypted PKCS#8 keys: the CLI's `keygen --encrypt`, round
 #                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
+#   tests/c/test_version.c    SPHINCS_VERSION* of the header = sphincs_version()
+#   tests/c/test_last_error.c sphincs_last_error_message(): names the cause, per thread
 #   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
 #                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
 #   README.md                 the C example, extracted and run
+#   docs/c.md                 every ```c block, extracted, built and run (exit 0)
 # Every check counts; the last line is "N passed, M failed".
 # libcrypto (libssl-dev) is installed with apt-get if pkg-config cannot find it.
 set -euo pipefail
@@ -174,6 +177,14 @@ if [ ! -s "$out/readme_example.c" ]; then
     bad "no C example found in README.md's C library section"
 fi
 
+# Every C example of docs/c.md, one file per ```c block.
+awk -v stem="$out/docs_c_example_" '/^```c$/ { n++; file = stem n ".c"; grab = 1; next }
+     grab && /^```$/ { grab = 0; close(file); next } grab { print > file }' docs/c.md
+docs_examples=$(find "$out" -maxdepth 1 -name 'docs_c_example_*.c' | sort)
+if [ -z "$docs_examples" ]; then
+    bad "no \`\`\`c block found in docs/c.md"
+fi
+
 kat_expect() { awk -v n="$1" '$2 == n { print $1 }' crates/sphincs/tests/data/sphincsplus-r31/SHA256SUMS; }
 
 # variant LINK SAN NIST_SETS KAT_SETS
@@ -188,6 +199,12 @@ variant() {
         else
             bad "the CLI does not verify the C library's signature ($tag)"
         fi
+    fi
+    if build "test_version-$tag" "$link" "$san" "$here/test_version.c"; then
+        run "test_version-$tag" "$out/test_version-$tag"
+    fi
+    if build "test_last_error-$tag" "$link" "$san" "$here/test_last_error.c"; then
+        run "test_last_error-$tag" "$out/test_last_error-$tag"
     fi
     if build "test_sphincs256-$tag" "$link" "$san" "${crypto_cflags[@]}" "$here/test_sphincs256.c"; then
         run "test_sphincs256-$tag" "$out/test_sphincs256-$tag" "$out/sphincs256.kat"
@@ -231,6 +248,16 @@ variant() {
             else
                 bad "$s: PQCgenKAT_sign output differs from the reference KAT ($tag)"
                 cat "$out/kat-$s-$tag.log"
+            fi
+        fi
+    done
+    for example in $docs_examples; do
+        local name
+        name="$(basename "$example" .c)-$tag"
+        if build "$name" "$link" "$san" "$example"; then
+            if "$out/$name" >"$out/$name.log" 2>&1; then ok; else
+                bad "docs/c.md's example $(basename "$example" .c) failed ($tag)"
+                cat "$out/$name.log"
             fi
         fi
     done

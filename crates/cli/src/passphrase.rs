@@ -200,22 +200,31 @@ fn first_line(file: std::fs::File, what: &str) -> Result<Zeroizing<Vec<u8>>, Cli
     Ok(Zeroizing::new(all[..end].to_vec()))
 }
 
+/// Why nothing can ask for the passphrase, and how to give it instead. A
+/// confirmed passphrase encrypts a key, which may not exist yet (`keygen
+/// --encrypt`); an unconfirmed one decrypts a key that is encrypted.
+/// `tty`: asked on /dev/tty because standard input is the payload (git).
+fn no_terminal(confirm: bool, tty: bool) -> &'static str {
+    match (confirm, tty) {
+        (true, false) => "no terminal can ask for a passphrase to encrypt the new key with; give --passphrase-file FILE or --passphrase-fd N",
+        (true, true) => "there is no terminal (/dev/tty) to ask for a passphrase to encrypt the new key with; set SPHINCS_PASSPHRASE_FILE to a file holding it",
+        (false, false) => "the key is encrypted and no terminal can ask for its passphrase; give --passphrase-file FILE or --passphrase-fd N",
+        (false, true) => "the key is encrypted and there is no terminal (/dev/tty) to ask for its passphrase; set SPHINCS_PASSPHRASE_FILE to a file holding it",
+    }
+}
+
 fn ask(prompt: &str, confirm: bool, tty: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    if tty {
-        if std::fs::OpenOptions::new()
+    let can_ask = if tty {
+        std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .open("/dev/tty")
-            .is_err()
-        {
-            return Err(CliError::Failed(
-                "the key is encrypted and there is no terminal (/dev/tty) to ask for its passphrase; set SPHINCS_PASSPHRASE_FILE to a file holding it".into(),
-            ));
-        }
-    } else if !std::io::stdin().is_terminal() {
-        return Err(CliError::Failed(
-            "the key is encrypted and no terminal can ask for its passphrase; give --passphrase-file FILE or --passphrase-fd N".into(),
-        ));
+            .is_ok()
+    } else {
+        std::io::stdin().is_terminal()
+    };
+    if !can_ask {
+        return Err(CliError::Failed(no_terminal(confirm, tty).into()));
     }
     let read = |p: &str| {
         rpassword::prompt_password(p)

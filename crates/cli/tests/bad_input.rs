@@ -349,6 +349,20 @@ fn bad_inputs_fail_cleanly() {
             sv(&["sign", "-k", &encrypted, "-o", &out_sig, &msg]),
             Want::Error("no terminal can ask for its passphrase"),
         ),
+        // Encrypting asks for a new passphrase: no key is encrypted yet
+        // (keygen has not made one), so the message says what it is for.
+        case(
+            "keygen --encrypt with no terminal",
+            sv(&["keygen", "-a", "shake-128f", "--encrypt", "-o", &s.o("k")]),
+            Want::Error(
+                "no terminal can ask for a passphrase to encrypt the new key with; give --passphrase-file FILE or --passphrase-fd N",
+            ),
+        ),
+        case(
+            "key encrypt with no terminal",
+            sv(&["key", "encrypt", &k, "-o", &s.o("k")]),
+            Want::Error("no terminal can ask for a passphrase to encrypt the new key with"),
+        ),
         case(
             "truncated PEM Base64",
             sv(&["sign", "-k", &truncated_pem, "-o", &out_sig, &msg]),
