@@ -76,6 +76,19 @@ pub fn with_filename(py: Python<'_>, e: PyErr, path: &Bound<'_, PyAny>) -> PyErr
     e
 }
 
+/// The Python exception of a CMS check: a SignedData that does not check
+/// out (a signature that does not verify, content that does not match its
+/// message digest, an attribute at odds with its SignerInfo, a chain that
+/// fails) is `InvalidSignature`, with the core's reason, as `sphincs cms
+/// verify` exits 1 for all of them; one that is malformed or cannot be
+/// checked with what was given is a `ValueError` (its exit 2).
+pub fn cms_to_py(e: Error) -> PyErr {
+    match e {
+        Error::VerificationFailed(why) => InvalidSignature::new_err(why),
+        e => to_py(e),
+    }
+}
+
 /// Whether a core error means "this signature is not valid" (as opposed to a
 /// bad argument such as an oversize context): what `verify_many` reports as `False`.
 pub fn is_invalid_signature(e: &Error) -> bool {
