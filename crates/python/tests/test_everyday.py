@@ -11,6 +11,7 @@ import os
 import pathlib
 import pickle
 
+import numpy
 import pytest
 import sphincs
 
@@ -49,6 +50,7 @@ def test_any_buffer_is_bytes_like(tmp_path):
     wide = array.array("H", range(32))
     pub.verify(key.sign(wide), wide.tobytes())
     pub.verify(array.array("B", sig), memoryview(data))
+    assert key.sign(numpy.frombuffer(data, dtype=numpy.uint8), deterministic=True) == sig
     path = tmp_path / "m"
     path.write_bytes(data)
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
