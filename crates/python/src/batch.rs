@@ -11,7 +11,7 @@ use sphincs::PreHash;
 
 use crate::args;
 use crate::errors::is_invalid_signature;
-use crate::run_batch::interruptible;
+use crate::interrupt::interruptible;
 use crate::slh_dsa::SLHDSAPublicKey;
 use crate::sphincs256::Sphincs256PublicKey;
 use crate::spx::SpxPublicKey;

@@ -55,6 +55,40 @@ pub fn os_error(e: &std::io::Error, path: &Bound<'_, PyAny>) -> PyErr {
     }
 }
 
+/// `e` with `filename` set to `path` when it is an `OSError` that has none
+/// (the core's "message changed while it was being signed" about a file).
+/// Its message becomes `strerror`, which `str()` shows with the filename
+/// (after "[Errno None]", as Python writes an OSError without an errno).
+pub fn with_filename(py: Python<'_>, e: PyErr, path: &Bound<'_, PyAny>) -> PyErr {
+    if e.is_instance_of::<PyOSError>(py) {
+        let value = e.value(py);
+        if value.getattr("filename").is_ok_and(|f| f.is_none()) {
+            // OSError's attributes are writable; should this fail, the
+            // error is still raised, only without its filename.
+            if value.getattr("strerror").is_ok_and(|s| s.is_none()) {
+                if let Ok(text) = value.str() {
+                    let _ = value.setattr("strerror", text);
+                }
+            }
+            let _ = value.setattr("filename", path);
+        }
+    }
+    e
+}
+
+/// The Python exception of a CMS check: a SignedData that does not check
+/// out (a signature that does not verify, content that does not match its
+/// message digest, an attribute at odds with its SignerInfo, a chain that
+/// fails) is `InvalidSignature`, with the core's reason, as `sphincs cms
+/// verify` exits 1 for all of them; one that is malformed or cannot be
+/// checked with what was given is a `ValueError` (its exit 2).
+pub fn cms_to_py(e: Error) -> PyErr {
+    match e {
+        Error::VerificationFailed(why) => InvalidSignature::new_err(why),
+        e => to_py(e),
+    }
+}
+
 /// Whether a core error means "this signature is not valid" (as opposed to a
 /// bad argument such as an oversize context): what `verify_many` reports as `False`.
 pub fn is_invalid_signature(e: &Error) -> bool {

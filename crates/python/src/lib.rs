@@ -11,6 +11,7 @@ use sphincs::{Algorithm, PreHash};
 mod args;
 mod batch;
 mod errors;
+mod interrupt;
 mod key_bytes;
 mod keyfile;
 mod mode;

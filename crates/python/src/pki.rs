@@ -13,7 +13,7 @@ use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust};
 use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
-use crate::errors::detached;
+use crate::errors::{cms_to_py, detached};
 use crate::slh_dsa::SLHDSAPrivateKey;
 
 /// A self-signed certificate for `key` (RFC 9909) with subject and issuer
@@ -161,8 +161,10 @@ pub fn cms_sign<'py>(
 /// certificates the SignedData carries), `certificate` (the signer's
 /// certificate, pinned: only the SignerInfos naming it are checked), or
 /// `signature_only=True` to check the signatures alone with the embedded
-/// certificates. Returns the content (the embedded one, or `data`); raises
-/// `sphincs.InvalidSignature` or `ValueError` (also when no trust is given).
+/// certificates. Returns the content (the embedded one, or `data`). A
+/// SignedData that does not check out, tampered content or signature alike,
+/// raises `sphincs.InvalidSignature` saying why; one that is malformed or
+/// cannot be checked (no trust given, no chain to `ca`) a `ValueError`.
 #[pyfunction]
 #[pyo3(signature = (signed, data=None, *, certificate=None, ca=None, signature_only=false))]
 pub fn cms_verify<'py>(
@@ -178,32 +180,48 @@ pub fn cms_verify<'py>(
     let cert_bytes = args::opt_bytes(certificate, "certificate")?;
     let ca_bytes = args::opt_bytes(ca, "ca")?;
     let content = detached(py, || {
-        let anchors = match ca_bytes.as_deref() {
-            Some(b) => chain::parse_certificates(b)?,
-            None => Vec::new(),
-        };
-        let c = cert_bytes
-            .as_deref()
-            .map(cert::parse_certificate)
-            .transpose()?;
-        let trust = CmsTrust {
-            anchors: &anchors,
-            pinned: c.as_ref(),
+        Ok(cms_checked(
+            &signed,
+            data.as_deref(),
+            cert_bytes.as_deref(),
+            ca_bytes.as_deref(),
             signature_only,
-        };
-        trust.check()?;
-        let sd = cms::parse_signed_data(&signed)?;
-        let mut detached_content = data.as_deref();
-        let source = detached_content
-            .as_mut()
-            .map(|d| d as &mut dyn sphincs::MessageSource);
-        cms::verify_trusted(&sd, &trust, source, SystemTime::now())?;
-        // The content signed: the embedded OCTET STRING's octets (the
-        // parser made it DER), or the detached data given.
-        Ok(match &sd.encap_content_info.econtent {
-            Some(any) => any.value().to_vec(),
-            None => data.as_deref().unwrap_or_default().to_vec(),
-        })
-    })?;
+        ))
+    })?
+    .map_err(cms_to_py)?;
     Ok(PyBytes::new(py, &content))
+}
+
+/// The body of [`cms_verify`], on bytes: the content once the SignedData
+/// checks out.
+fn cms_checked(
+    signed: &[u8],
+    data: Option<&[u8]>,
+    cert_bytes: Option<&[u8]>,
+    ca_bytes: Option<&[u8]>,
+    signature_only: bool,
+) -> Result<Vec<u8>, sphincs::Error> {
+    let anchors = match ca_bytes {
+        Some(b) => chain::parse_certificates(b)?,
+        None => Vec::new(),
+    };
+    let c = cert_bytes.map(cert::parse_certificate).transpose()?;
+    let trust = CmsTrust {
+        anchors: &anchors,
+        pinned: c.as_ref(),
+        signature_only,
+    };
+    trust.check()?;
+    let sd = cms::parse_signed_data(signed)?;
+    let mut detached_content = data;
+    let source = detached_content
+        .as_mut()
+        .map(|d| d as &mut dyn sphincs::MessageSource);
+    cms::verify_trusted(&sd, &trust, source, SystemTime::now())?;
+    // The content signed: the embedded OCTET STRING's octets (the
+    // parser made it DER), or the detached data given.
+    Ok(match &sd.encap_content_info.econtent {
+        Some(any) => any.value().to_vec(),
+        None => data.unwrap_or_default().to_vec(),
+    })
 }

@@ -9,6 +9,7 @@ use sphincs::any::AnySigningKey;
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
 
 use crate::errors::{detached, to_py};
+use crate::interrupt::interruptible;
 use crate::stream::Streamed;
 use crate::{args, mode};
 
@@ -94,6 +95,8 @@ impl SLHDSAPrivateKey {
     /// pre-hash; written under the pure OID). With `prehash` it is a
     /// HashSLH-DSA key bound to that pre-hash, which must be the one RFC 9909
     /// pairs with the set (`ValueError` otherwise), as `sphincs keygen --prehash`.
+    /// A draft SP 800-230 set builds its one tree (a minute or more, on
+    /// `threads` threads); Ctrl-C stops it (`KeyboardInterrupt`).
     #[staticmethod]
     #[pyo3(signature = (algorithm, *, prehash=None, threads=None))]
     fn generate(
@@ -108,8 +111,9 @@ impl SLHDSAPrivateKey {
             None => KeyMode::Unrestricted,
         };
         let threads = args::threads(threads)?;
-        let inner = detached(py, || {
-            DynSigningKey::generate_with_threads(alg, threads).and_then(|k| k.with_mode(mode))
+        let inner = interruptible(py, |stop| {
+            DynSigningKey::generate_until(alg, threads, &|_, _| (), stop)
+                .and_then(|k| k.with_mode(mode))
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }
@@ -118,8 +122,8 @@ impl SLHDSAPrivateKey {
     /// root its seeds give (`ValueError` if not).
     ///
     /// A draft SP 800-230 key recomputes its one tree for that (a minute or
-    /// more, on `threads` threads); given the `tree_cache` that
-    /// `tree_cache()` returned for this key, it loads at once instead. A
+    /// more, on `threads` threads; Ctrl-C stops it); given the `tree_cache`
+    /// that `tree_cache()` returned for this key, it loads at once instead. A
     /// cache that is not this key's is a `ValueError` (load without it).
     #[staticmethod]
     #[pyo3(signature = (algorithm, data, *, tree_cache=None, threads=None))]
@@ -134,14 +138,16 @@ impl SLHDSAPrivateKey {
         let data = args::bytes(data, "data")?;
         let cache = args::opt_bytes(tree_cache, "tree_cache")?;
         let threads = args::threads(threads)?;
-        let inner = detached(py, || match cache {
-            Some(cache) => {
+        let inner = match cache {
+            Some(cache) => detached(py, || {
                 let mut key = DynSigningKey::from_bytes_unchecked(alg, &data)?;
                 key.load_tree_cache(&cache)?;
                 Ok(key)
-            }
-            None => DynSigningKey::from_bytes_with_progress(alg, &data, threads, &|_, _| ()),
-        })?;
+            })?,
+            None => interruptible(py, |stop| {
+                DynSigningKey::from_bytes_until(alg, &data, threads, &|_, _| (), stop)
+            })?,
+        };
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -155,7 +161,7 @@ impl SLHDSAPrivateKey {
     }
 
     /// The key `slh_keygen_internal` (FIPS 205 Algorithm 18) makes from three
-    /// n-byte seeds.
+    /// n-byte seeds (a draft SP 800-230 set's tree: as `generate`).
     #[staticmethod]
     #[pyo3(signature = (algorithm, sk_seed, sk_prf, pk_seed, *, threads=None))]
     fn from_seeds(
@@ -173,8 +179,8 @@ impl SLHDSAPrivateKey {
             args::bytes(pk_seed, "pk_seed")?,
         );
         let threads = args::threads(threads)?;
-        let inner = detached(py, || {
-            DynSigningKey::from_seeds_with_threads(alg, &a, &b, &c, threads)
+        let inner = interruptible(py, |stop| {
+            DynSigningKey::from_seeds_until(alg, [&a, &b, &c], threads, &|_, _| (), stop)
         })?;
         Ok(SLHDSAPrivateKey { inner })
     }

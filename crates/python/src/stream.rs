@@ -21,6 +21,8 @@ enum Inner {
     File {
         file: File,
         start: u64,
+        /// The path as given, for the `filename` of an `OSError`.
+        path: Py<PyAny>,
     },
     /// A Python object with `read` (and `seek`/`tell` for a second pass).
     Stream {
@@ -49,14 +51,20 @@ impl Streamed {
                 start,
             }
         } else {
-            let path: PathBuf = obj.extract().map_err(|_| {
+            let path = fs_path(obj).map_err(|_| {
                 PyTypeError::new_err(
-                    "expected a path (str or os.PathLike) or a binary file object with read()",
+                    "expected a path (str, bytes or os.PathLike) or a binary file object with read()",
                 )
             })?;
             let mut file = File::open(&path).map_err(|e| crate::errors::os_error(&e, obj))?;
-            let start = file.stream_position()?;
-            Inner::File { file, start }
+            let start = file
+                .stream_position()
+                .map_err(|e| crate::errors::os_error(&e, obj))?;
+            Inner::File {
+                file,
+                start,
+                path: obj.clone().unbind(),
+            }
         };
         Ok(Streamed {
             inner,
@@ -72,18 +80,25 @@ impl Streamed {
 
     /// Opens `file` and runs the core call `f` over it through
     /// [`detached`]; an error raised while reading (a Python exception from
-    /// the file object, an `OSError`) wins over the core's `Io` error.
+    /// the file object, an `OSError`) wins over the core's `Io` error. Every
+    /// `OSError` about a path carries it as `filename` (a file that changed
+    /// while it was signed included).
     pub fn run<T: Send>(
         py: Python<'_>,
         file: &Bound<'_, PyAny>,
         f: impl FnOnce(&mut Streamed) -> Result<T, Error> + Send,
     ) -> PyResult<T> {
         let mut src = Streamed::new(file)?;
+        let is_path = matches!(src.inner, Inner::File { .. });
         let result = detached(py, || Ok(f(&mut src)))?;
-        match (result, src.take_error()) {
+        let result = match (result, src.take_error()) {
             (_, Some(e)) => Err(e),
             (r, None) => r.map_err(to_py),
-        }
+        };
+        result.map_err(|e| match is_path {
+            true => crate::errors::with_filename(py, e, file),
+            false => e,
+        })
     }
 
     fn feed_file(file: &mut File, start: u64, sink: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
@@ -131,6 +146,16 @@ impl Streamed {
     }
 }
 
+/// A path as `open()` takes one: `str`, `bytes` or an `os.PathLike` of
+/// either, through `os.fsdecode` (bytes that do not decode become surrogate
+/// escapes, which turn back into the same bytes on the way to the OS).
+fn fs_path(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    obj.py()
+        .import("os")?
+        .call_method1("fsdecode", (obj,))?
+        .extract()
+}
+
 /// What `read()` gave, as bytes: `bytes`, `bytearray` or a `memoryview`
 /// (copied); anything else is a `TypeError` saying what it was.
 fn chunk_bytes(data: &Bound<'_, PyAny>) -> PyResult<PyBackedBytes> {
@@ -165,7 +190,8 @@ impl MessageSource for Streamed {
         let pass = self.passes;
         self.passes += 1;
         let result = match &mut self.inner {
-            Inner::File { file, start } => Self::feed_file(file, *start, sink).map_err(PyErr::from),
+            Inner::File { file, start, path } => Self::feed_file(file, *start, sink)
+                .map_err(|e| Python::attach(|py| crate::errors::os_error(&e, path.bind(py)))),
             Inner::Stream { obj, start } => Self::feed_stream(obj, start.as_ref(), pass, sink),
         };
         result.map_err(|e| {

@@ -31,3 +31,24 @@ def cli() -> pathlib.Path:
     if not path.is_file():
         pytest.fail(f"{path} not found: build it with `cargo build --release -p sphincs-cli`")
     return path
+
+
+def sp800_230_kat() -> list[dict]:
+    """The draft SP 800-230 known answers (fixed seeds, public key, a
+    deterministic signature of each set), made by the core's tests."""
+    with gzip.open(VECTORS / "sp800-230-kat.json.gz", "rt") as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="session")
+def sha2_128_24_key():
+    """The SLH-DSA-SHA2-128-24 known answer and the key its seeds give: the
+    suite's one key generation of a draft SP 800-230 set (a tree of 2^22
+    leaves, about a minute), shared by every test that needs such a key."""
+    import sphincs
+
+    entry = next(e for e in sp800_230_kat() if e["algorithm"] == "SLH-DSA-SHA2-128-24")
+    seeds = (bytes.fromhex(entry[k]) for k in ("sk_seed", "sk_prf", "pk_seed"))
+    key = sphincs.SLHDSAPrivateKey.from_seeds(sphincs.Algorithm.SHA2_128_24, *seeds, threads=0)
+    return entry, key
+

@@ -7,8 +7,11 @@ import copy
 import errno
 import hashlib
 import mmap
+import os
+import pathlib
 import pickle
 
+import numpy
 import pytest
 import sphincs
 
@@ -47,6 +50,7 @@ def test_any_buffer_is_bytes_like(tmp_path):
     wide = array.array("H", range(32))
     pub.verify(key.sign(wide), wide.tobytes())
     pub.verify(array.array("B", sig), memoryview(data))
+    assert key.sign(numpy.frombuffer(data, dtype=numpy.uint8), deterministic=True) == sig
     path = tmp_path / "m"
     path.write_bytes(data)
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
@@ -68,8 +72,37 @@ def test_oserror_has_errno_and_filename(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         key.public_key().verify_file(b"x", str(missing))
     assert e.value.filename == str(missing)
-    with pytest.raises(IsADirectoryError):
+    # A directory opens on Linux and fails at the first read: that error
+    # names the path too, for signing and verifying alike.
+    with pytest.raises(IsADirectoryError) as e:
         key.sign_file(tmp_path)
+    assert e.value.errno == errno.EISDIR
+    assert e.value.filename == tmp_path
+    sig = key.sign(b"")
+    with pytest.raises(IsADirectoryError) as e:
+        key.public_key().verify_file(sig, str(tmp_path))
+    assert e.value.filename == str(tmp_path)
+    with pytest.raises(IsADirectoryError) as e:
+        sphincs.SpxPrivateKey.generate("sphincs-shake-128f-simple").sign_file(os.fsencode(tmp_path))
+    assert e.value.filename == os.fsencode(tmp_path)
+    # A bytes path is a path, as open() takes it.
+    data = tmp_path / "m"
+    data.write_bytes(b"named by bytes")
+    want = key.sign(b"named by bytes", deterministic=True)
+    assert key.sign_file(os.fsencode(data), deterministic=True) == want
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/io").exists(), reason="needs Linux's /proc/self/io")
+def test_a_file_that_changes_while_signed_is_named(tmp_path):
+    # /proc/self/io counts the bytes this process has read, so the second
+    # of signing's two reads of it differs from the first: the core's
+    # "message changed" OSError, which must name the file as any other.
+    key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHAKE-128f")
+    proc = pathlib.Path("/proc/self/io")
+    with pytest.raises(OSError, match="message changed while it was being signed") as e:
+        key.sign_file(proc)
+    assert e.value.filename == proc
+    assert "/proc/self/io" in str(e.value)
 
 
 def test_fingerprints():

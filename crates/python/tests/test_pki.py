@@ -48,7 +48,7 @@ def test_cms_detached_and_attached(key, cert):
     assert sd[0] == 0x30 and data not in sd
     assert sphincs.cms_verify(sd, data, signature_only=True) == data
     assert sphincs.cms_verify(sd, bytearray(data), certificate=cert) == data
-    with pytest.raises(ValueError, match="message digest .* does not match the content"):
+    with pytest.raises(sphincs.InvalidSignature, match="message digest .* does not match the content"):
         sphincs.cms_verify(sd, data + b"!", certificate=cert)
     with pytest.raises(ValueError, match="detached"):
         sphincs.cms_verify(sd, certificate=cert)
@@ -65,6 +65,36 @@ def test_cms_detached_and_attached(key, cert):
         sphincs.cms_verify(sd, data, certificate=other_cert)
     with pytest.raises(TypeError):
         sphincs.cms_sign(cert, cert, data)
+
+
+def test_tampered_cms_is_an_invalid_signature(key, cert):
+    """Whatever was changed, the content or the signature, detached or
+    attached, cms_verify raises InvalidSignature (as `sphincs cms verify`
+    exits 1), never a ValueError that reads as a usage mistake."""
+    data = b"release notes, version 2"
+    sd = sphincs.cms_sign(key, cert, data)
+    attached = sphincs.cms_sign(key, cert, data, detached=False)
+    # The signature is the SignerInfo's last field, at the end of the DER.
+    sig_len = sphincs.Algorithm.SHAKE_128F.signature_size
+    assert len(sd) > sig_len
+    for signed in (sd, attached):
+        at = len(signed) - sig_len // 2
+        bad_sig = signed[:at] + bytes([signed[at] ^ 0x10]) + signed[at + 1 :]
+        content = data if signed is sd else None
+        for trust in ({"certificate": cert}, {"signature_only": True}, {"ca": cert}):
+            with pytest.raises(sphincs.InvalidSignature):
+                sphincs.cms_verify(bad_sig, content, **trust)
+    # The content: a detached one given changed, an attached one changed inside.
+    for trust in ({"certificate": cert}, {"signature_only": True}):
+        with pytest.raises(sphincs.InvalidSignature, match="does not match the content"):
+            sphincs.cms_verify(sd, b"release notes, version 3", **trust)
+    at = attached.index(data) + len(data) - 1
+    bad_content = attached[:at] + b"3" + attached[at + 1 :]
+    with pytest.raises(sphincs.InvalidSignature, match="does not match the content"):
+        sphincs.cms_verify(bad_content, certificate=cert)
+    # Untouched, both still verify.
+    assert sphincs.cms_verify(sd, data, certificate=cert) == data
+    assert sphincs.cms_verify(attached, certificate=cert) == data
 
 
 def test_cms_trust_is_never_implied(key, cert):
@@ -152,7 +182,7 @@ def test_cms_signed_attribute_rules():
     as fuzz seeds), are refused even when only the signature is checked."""
     corpus = REPO / "fuzz" / "corpus" / "cms"
     tst = (corpus / "seed-tstinfo-without-signed-attributes-der").read_bytes()
-    with pytest.raises(ValueError, match="no signed attributes"):
+    with pytest.raises(sphincs.InvalidSignature, match="no signed attributes"):
         sphincs.cms_verify(tst, signature_only=True)
     unsorted = (corpus / "seed-signed-attributes-out-of-order-der").read_bytes()
     with pytest.raises(ValueError, match="canonical DER"):

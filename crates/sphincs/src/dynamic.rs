@@ -2,6 +2,7 @@
 //! bindings). Each call dispatches once to the generic engine.
 
 use crate::prelude::*;
+use core::sync::atomic::AtomicBool;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
@@ -77,7 +78,21 @@ impl DynSigningKey {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_progress(threads, progress).map(Self::from_typed))
+        Self::generate_until(alg, threads, progress, &AtomicBool::new(false))
+    }
+
+    /// [`DynSigningKey::generate_with_progress`] that another thread can
+    /// stop (a binding watching for Ctrl-C): once `stop` is set, a one-tree
+    /// set (draft SP 800-230) leaves its tree within a fraction of a second
+    /// and the call returns [`Error::Cancelled`] (see
+    /// [`SigningKey::from_seeds_until`]).
+    pub fn generate_until(
+        alg: Algorithm,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, Error> {
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_until(threads, progress, stop).map(Self::from_typed))
     }
 
     /// [`DynSigningKey::from_bytes`] with the seeds' tree recomputed on
@@ -89,13 +104,26 @@ impl DynSigningKey {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Self, Error> {
+        Self::from_bytes_until(alg, sk, threads, progress, &AtomicBool::new(false))
+    }
+
+    /// [`DynSigningKey::from_bytes_with_progress`] that another thread can
+    /// stop ([`Error::Cancelled`]), as [`DynSigningKey::generate_until`].
+    pub fn from_bytes_until(
+        alg: Algorithm,
+        sk: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, Error> {
         let raw = Self::from_bytes_unchecked(alg, sk)?;
         let n = alg.params().n;
-        let fresh = Self::from_seeds_with_progress(
+        let fresh = Self::from_seeds_until(
             alg,
             [&sk[..n], &sk[n..2 * n], &sk[2 * n..3 * n]],
             threads,
             progress,
+            stop,
         )?;
         // PK.root is public: comparing it is no leak.
         if fresh.verifying_key() == raw.verifying_key() {
@@ -113,8 +141,20 @@ impl DynSigningKey {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Self, Error> {
+        Self::from_seeds_until(alg, seeds, threads, progress, &AtomicBool::new(false))
+    }
+
+    /// [`DynSigningKey::from_seeds_with_progress`] that another thread can
+    /// stop ([`Error::Cancelled`]), as [`DynSigningKey::generate_until`].
+    pub fn from_seeds_until(
+        alg: Algorithm,
+        seeds: [&[u8]; 3],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, Error> {
         let [s, p, k] = seeds;
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_progress(s, p, k, threads, progress).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_until(s, p, k, threads, progress, stop).map(Self::from_typed))
     }
 
     /// The serialized tree cache of a one-tree set's key (see

@@ -116,8 +116,9 @@ pub enum Error {
     /// then for the digest) was not the same each time: its length or its
     /// SHA-256 differ. Nothing was signed.
     MessageChanged,
-    /// A batch stopped by its caller (through the `stop` flag of
-    /// `sign_batch_until` / `verify_batch_until`) before it finished.
+    /// A batch or a key generation stopped by its caller (through the `stop`
+    /// flag of `sign_batch_until` / `verify_batch_until` /
+    /// `generate_until` and the other `_until` calls) before it finished.
     Cancelled,
     /// A key bound to one mode by its RFC 9909 OID (pure SLH-DSA, or
     /// HashSLH-DSA with its pre-hash) asked to sign or verify in another.
@@ -224,7 +225,7 @@ impl fmt::Display for Error {
             Error::FaultDetected => f.write_str(
                 "fault detected: the two computations of the signature differ (hardware fault or fault attack); no signature was released",
             ),
-            Error::Cancelled => f.write_str("the batch was stopped before it finished"),
+            Error::Cancelled => f.write_str("stopped by the caller before it finished"),
             Error::MessageChanged => f.write_str(
                 "the message changed while it was being signed (signing reads it twice, and the two reads differ in length or content); nothing was signed",
             ),

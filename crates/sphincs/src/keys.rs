@@ -5,6 +5,7 @@
 use crate::prelude::*;
 use core::fmt;
 use core::marker::PhantomData;
+use core::sync::atomic::AtomicBool;
 
 #[cfg(feature = "alloc")]
 use signature::rand_core::TryCryptoRng;
@@ -127,8 +128,25 @@ impl<P: ParameterSet> SigningKey<P> {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Self, Error> {
+        let never = AtomicBool::new(false);
+        Self::from_seeds_until(sk_seed, sk_prf, pk_seed, threads, progress, &never)
+    }
+
+    /// [`SigningKey::from_seeds_with_progress`] that another thread can
+    /// stop (a binding watching for Ctrl-C): once `stop` is set, the tree of
+    /// a one-tree set (draft SP 800-230, a minute or more) is left within a
+    /// fraction of a second and the call returns [`Error::Cancelled`]. The
+    /// other sets' keys take milliseconds and are not stopped.
+    pub fn from_seeds_until(
+        sk_seed: &[u8],
+        sk_prf: &[u8],
+        pk_seed: &[u8],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, Error> {
         Ok(Self::wrap(keygen_parts_with_progress::<P>(
-            sk_seed, sk_prf, pk_seed, threads, progress,
+            sk_seed, sk_prf, pk_seed, threads, progress, stop,
         )?))
     }
 
@@ -172,14 +190,25 @@ impl<P: ParameterSet> SigningKey<P> {
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Self, Error> {
+        Self::generate_until(threads, progress, &AtomicBool::new(false))
+    }
+
+    /// [`SigningKey::generate_with_progress`] that another thread can stop
+    /// ([`Error::Cancelled`]), as [`SigningKey::from_seeds_until`].
+    pub fn generate_until(
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self, Error> {
         let n = P::PARAMS.n;
         let seeds = [os_random(n)?, os_random(n)?, os_random(n)?].map(Zeroizing::new);
-        Self::from_seeds_with_progress(
+        Self::from_seeds_until(
             &seeds[0][..n],
             &seeds[1][..n],
             &seeds[2][..n],
             threads,
             progress,
+            stop,
         )
     }
 

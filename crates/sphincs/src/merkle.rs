@@ -254,7 +254,10 @@ impl<T: TweakableHash, X: Tree<T> + Sync> Tree<T> for Level<'_, X> {
 }
 
 /// Fills `out` with the nodes at height `level` of `tree` (`out.len()` of
-/// them, from the first), split over `threads` threads.
+/// them, from the first), split over `threads` threads. Once `stop` is set
+/// (another thread asks to cancel: a binding's Ctrl-C) no further round of
+/// nodes is started, so the call returns within a round's time with `out`
+/// only partly filled; the caller, which set or watches `stop`, discards it.
 #[cfg(feature = "alloc")]
 pub(crate) fn level_nodes<T: TweakableHash>(
     t: &T,
@@ -263,6 +266,7 @@ pub(crate) fn level_nodes<T: TweakableHash>(
     out: &mut [Node],
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
+    stop: &core::sync::atomic::AtomicBool,
 ) {
     let node = |j: usize| {
         let sub = Offset {
@@ -279,6 +283,9 @@ pub(crate) fn level_nodes<T: TweakableHash>(
     let slots: Vec<crate::sync::Mutex<&mut [Node]>> =
         out.chunks_mut(STEP).map(crate::sync::Mutex::new).collect();
     let work = || loop {
+        if stop.load(core::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let s = next.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
         let Some(slot) = slots.get(s) else { break };
         let mut part = slot.lock().unwrap_or_else(|e| e.into_inner());
@@ -383,7 +390,7 @@ mod tests {
             }
             let level = crate::tree_cache::CACHE_LEVEL;
             let mut nodes = vec![[0u8; MAX_N]; 1 << (height - level)];
-            level_nodes(&t, &Toy, level, &mut nodes, 2, &|_| {});
+            level_nodes(&t, &Toy, level, &mut nodes, 2, &|_| {}, &Default::default());
             let mut auth = [[0u8; MAX_N]; MAX_A];
             let (got, sub) =
                 root_and_path_from_level(&t, &Toy, height, level, &nodes, idx, &mut auth);

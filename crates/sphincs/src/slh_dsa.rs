@@ -2,6 +2,8 @@
 //! verification functions over M', and the external ones that build M' from a
 //! message, a context string and, for HashSLH-DSA, a pre-hash.
 
+use core::sync::atomic::AtomicBool;
+
 #[cfg(feature = "alloc")]
 use crate::prelude::*;
 use subtle::ConstantTimeEq;
@@ -67,17 +69,20 @@ pub(crate) fn keygen_parts<P: Instance>(
     pk_seed: &[u8],
     threads: usize,
 ) -> Result<SecretParts, Error> {
-    keygen_parts_with_progress::<P>(sk_seed, sk_prf, pk_seed, threads, &|_, _| {})
+    let never = AtomicBool::new(false);
+    keygen_parts_with_progress::<P>(sk_seed, sk_prf, pk_seed, threads, &|_, _| {}, &never)
 }
 
 /// [`keygen_parts`], calling `progress(done, total)` while a one-tree set
-/// (draft SP 800-230) computes its tree, which it keeps as the key's cache.
+/// (draft SP 800-230) computes its tree, which it keeps as the key's cache;
+/// [`Error::Cancelled`] if `stop` is set before that tree is done.
 pub(crate) fn keygen_parts_with_progress<P: Instance>(
     sk_seed: &[u8],
     sk_prf: &[u8],
     pk_seed: &[u8],
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
+    stop: &AtomicBool,
 ) -> Result<SecretParts, Error> {
     let p = P::PARAMS;
     for (what, x) in [
@@ -95,7 +100,7 @@ pub(crate) fn keygen_parts_with_progress<P: Instance>(
         }
     }
     let t = P::Hash::new(p.n, pk_seed, Some(sk_seed));
-    let (mut pk_root, cache) = root_and_cache::<P>(&t, pk_seed, threads, progress);
+    let (mut pk_root, cache) = root_and_cache::<P>(&t, pk_seed, threads, progress, stop)?;
     // Public: PK.root is half of the public key.
     declassify(&mut pk_root[..p.n]);
     Ok(SecretParts {
@@ -115,7 +120,13 @@ pub(crate) fn keygen_parts_with_progress<P: Instance>(
 pub(crate) fn root_matches<P: Instance>(sk: &mut SecretParts, threads: usize) -> bool {
     let n = P::PARAMS.n;
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
-    let (root, cache) = root_and_cache::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {});
+    let never = AtomicBool::new(false);
+    // Only a stop request fails, and nobody can set `never`.
+    let Ok((root, cache)) =
+        root_and_cache::<P>(&t, &sk.pk.pk_seed[..n], threads, &|_, _| {}, &never)
+    else {
+        return false;
+    };
     let mut matches = [root[..n].ct_eq(&sk.pk.pk_root[..n]).unwrap_u8()];
     // Public: the caller is told whether the key loads (one bit, nothing of the root).
     declassify(&mut matches);

@@ -16,7 +16,8 @@ use crate::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::address::Adrs;
-#[cfg(feature = "alloc")]
+use core::sync::atomic::AtomicBool;
+
 use crate::error::Error;
 use crate::hash::Node;
 #[cfg(feature = "alloc")]
@@ -88,34 +89,40 @@ impl TreeCache {
 
 /// `PK.root` of the key with these seeds (Algorithm 18) and, with a heap, the
 /// tree cache of a one-tree set, built on `threads` threads with
-/// `progress(done, total)` calls.
+/// `progress(done, total)` calls. Setting `stop` from another thread ends
+/// the build of a one-tree set's cache within a round of its nodes, as
+/// [`Error::Cancelled`]: that tree is the only part of a key that takes long
+/// (a minute or more); the other sets' few hundred leaves run to the end.
 pub(crate) fn root_and_cache<P: Instance>(
     t: &P::Hash,
     pk_seed: &[u8],
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> (Node, Option<SharedCache>) {
+    stop: &AtomicBool,
+) -> Result<(Node, Option<SharedCache>), Error> {
     let p = P::PARAMS;
     #[cfg(feature = "alloc")]
     if uses_cache(&p) {
-        let (cache, root) = TreeCache::build::<P>(t, pk_seed, threads, progress);
-        return (root, Some(SharedCache::new(cache)));
+        let (cache, root) = TreeCache::build::<P>(t, pk_seed, threads, progress, stop)?;
+        return Ok((root, Some(SharedCache::new(cache))));
     }
-    let _ = (pk_seed, progress);
-    (crate::xmss::xmss_root::<P>(t, &top_adrs(&p), threads), None)
+    let _ = (pk_seed, progress, stop);
+    Ok((crate::xmss::xmss_root::<P>(t, &top_adrs(&p), threads), None))
 }
 
 #[cfg(feature = "alloc")]
 impl TreeCache {
     /// Computes the cache of the key with these seeds on `threads` threads,
     /// calling `progress(done, total)` as nodes complete, and returns it with
-    /// the tree's root (`PK.root`, Algorithm 18).
+    /// the tree's root (`PK.root`, Algorithm 18); [`Error::Cancelled`] once
+    /// `stop` is set (the nodes left unfinished are never used).
     pub(crate) fn build<P: Instance>(
         t: &P::Hash,
         pk_seed: &[u8],
         threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> (TreeCache, Node) {
+        stop: &AtomicBool,
+    ) -> Result<(TreeCache, Node), Error> {
         let p = P::PARAMS;
         let total = node_count(&p);
         let mut nodes = vec![[0u8; crate::params::MAX_N]; total];
@@ -124,21 +131,32 @@ impl TreeCache {
             let d = done.fetch_add(k, core::sync::atomic::Ordering::Relaxed) + k;
             progress(d, total);
         };
-        xmss_level::<P>(t, &top_adrs(&p), CACHE_LEVEL, &mut nodes, threads, &step);
+        xmss_level::<P>(
+            t,
+            &top_adrs(&p),
+            CACHE_LEVEL,
+            &mut nodes,
+            threads,
+            &step,
+            stop,
+        );
+        if stop.load(core::sync::atomic::Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
         let root = xmss_root_from_level::<P>(t, &top_adrs(&p), CACHE_LEVEL, &nodes);
         let mut pk = PublicParts {
             pk_seed: [0u8; crate::params::MAX_N],
             pk_root: root,
         };
         pk.pk_seed[..p.n].copy_from_slice(&pk_seed[..p.n]);
-        (
+        Ok((
             TreeCache {
                 name: P::NAME,
                 pk,
                 nodes,
             },
             root,
-        )
+        ))
     }
 
     /// Checks the secret seed `sk_seed` of the key with `pk_seed` against the cache (which [`Self::from_bytes`]

@@ -45,7 +45,8 @@ pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -
 
 /// The nodes at height `level` of the tree at `adrs` (all `2^(h'−level)`
 /// of them, into `out`), spread over `threads`: the part of Algorithm 9's
-/// work a signing key of a one-tree set (SP 800-230, d = 1) keeps.
+/// work a signing key of a one-tree set (SP 800-230, d = 1) keeps. Stops
+/// early, `out` unfinished, once `stop` is set (see `level_nodes`).
 #[cfg(feature = "alloc")]
 pub(crate) fn xmss_level<P: Instance>(
     t: &P::Hash,
@@ -54,12 +55,13 @@ pub(crate) fn xmss_level<P: Instance>(
     out: &mut [Node],
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
+    stop: &core::sync::atomic::AtomicBool,
 ) {
     let tree = XmssTree::<P> {
         adrs: *adrs,
         _p: core::marker::PhantomData,
     };
-    level_nodes(t, &tree, level, out, threads, progress);
+    level_nodes(t, &tree, level, out, threads, progress, stop);
 }
 
 /// The root (Algorithm 9) of the tree at `adrs` from its nodes at height `level`.

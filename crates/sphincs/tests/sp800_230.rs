@@ -142,6 +142,55 @@ fn no_oid_and_bad_keys() {
     }
 }
 
+/// A key generation stopped from another thread (a binding's Ctrl-C) ends
+/// within a second or two with `Error::Cancelled`, on one thread and on
+/// two, instead of building its whole tree (a minute or more); a flag set
+/// before the call stops it before any work. The progress callback shows
+/// that the build had started and that it had not finished.
+#[test]
+fn keygen_stops_when_asked() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let alg = Algorithm::Sha2_128_24;
+    for threads in [1, 2] {
+        let stop = AtomicBool::new(false);
+        let done = AtomicUsize::new(0);
+        let total = AtomicUsize::new(0);
+        let progress = |d: usize, t: usize| {
+            done.fetch_max(d, Ordering::Relaxed);
+            total.store(t, Ordering::Relaxed);
+        };
+        let (result, stopped_at) = std::thread::scope(|s| {
+            let run = s.spawn(|| DynSigningKey::generate_until(alg, threads, &progress, &stop));
+            std::thread::sleep(Duration::from_millis(500));
+            stop.store(true, Ordering::Relaxed);
+            let at = Instant::now();
+            (run.join().unwrap(), at)
+        });
+        let waited = stopped_at.elapsed();
+        assert!(matches!(result, Err(Error::Cancelled)), "threads {threads}");
+        assert!(
+            waited < Duration::from_secs(3),
+            "threads {threads}: {waited:?}"
+        );
+        let (done, total) = (done.into_inner(), total.into_inner());
+        assert!(
+            done > 0 && done < total,
+            "threads {threads}: {done} of {total}"
+        );
+    }
+    let set = AtomicBool::new(true);
+    let [s, p, k] = seeds(alg);
+    let at = Instant::now();
+    let r = DynSigningKey::from_seeds_until(alg, [&s, &p, &k], 1, &|_, _| (), &set);
+    assert!(matches!(r, Err(Error::Cancelled)));
+    let r = DynSigningKey::from_bytes_until(alg, &[0u8; 64], 1, &|_, _| (), &set);
+    assert!(matches!(r, Err(Error::Cancelled)));
+    assert!(at.elapsed() < Duration::from_secs(1), "{:?}", at.elapsed());
+    // A set without the one tree takes milliseconds and is not stopped.
+    assert!(DynSigningKey::generate_until(Algorithm::Shake128f, 1, &|_, _| (), &set).is_ok());
+}
+
 /// The tree cache: a key made from the KAT seeds keeps one; the cache
 /// round-trips; a truncated, corrupted, foreign or wrong-set cache is
 /// refused with a reason; a key without a cache still signs (recomputing

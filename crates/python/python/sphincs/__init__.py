@@ -213,11 +213,15 @@ PREHASHES: tuple = tuple(_native.prehashes())
 
 # Pickling (Dask, multiprocessing, copy.deepcopy): a key pickles as its
 # parameter set, raw bytes and mode, and is rebuilt through the public
-# loaders (a private key's PK.root is checked again). A pickled private key
-# holds the secret key in clear: it is as sensitive as its PEM.
-def _unpickle_key(kind: str, algorithm: str, raw: bytes, mode: str):
+# loaders (a private key's PK.root is checked again). A draft SP 800-230 key
+# pickles its tree cache too (public nodes, under 1 MiB), so that unpickling
+# checks it in milliseconds instead of rebuilding the tree for a minute. A
+# pickled private key holds the secret key in clear: it is as sensitive as
+# its PEM.
+def _unpickle_key(kind: str, algorithm: str, raw: bytes, mode: str, tree_cache=None):
     if kind == "SLHDSAPrivateKey":
-        return SLHDSAPrivateKey.from_private_bytes(algorithm, raw).with_mode(mode)
+        key = SLHDSAPrivateKey.from_private_bytes(algorithm, raw, tree_cache=tree_cache)
+        return key.with_mode(mode)
     if kind == "SLHDSAPublicKey":
         return SLHDSAPublicKey.from_public_bytes(algorithm, raw).with_mode(mode)
     if kind == "SpxPrivateKey":
@@ -233,7 +237,11 @@ def _unpickle_key(kind: str, algorithm: str, raw: bytes, mode: str):
 
 def _reducer(kind: str, raw_of, mode_of):
     def reduce(key):
-        return (_unpickle_key, (kind, str(key.algorithm), raw_of(key), mode_of(key)))
+        args = (kind, str(key.algorithm), raw_of(key), mode_of(key))
+        cache = key.tree_cache() if kind == "SLHDSAPrivateKey" else None
+        # Only a key that has a cache adds it, so every other pickle stays
+        # as it was (and loads in an older version of the package).
+        return (_unpickle_key, args if cache is None else (*args, cache))
 
     return reduce
 

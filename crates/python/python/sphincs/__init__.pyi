@@ -5,9 +5,13 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import BinaryIO, ClassVar
 
+from typing_extensions import Buffer as Buffer
 from typing_extensions import TypeAlias
 
-Buffer: TypeAlias = bytes | bytearray | memoryview
+# Every bytes argument takes any object with the buffer protocol (bytes,
+# bytearray, memoryview, mmap, array.array, a numpy array...): PEP 688's
+# Buffer, which is collections.abc.Buffer from Python 3.12 and
+# typing_extensions.Buffer for the older versions the package supports.
 #: A path (str, bytes or os.PathLike) or a binary file object with read().
 FileArg: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes] | BinaryIO
 
