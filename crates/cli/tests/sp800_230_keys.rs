@@ -98,6 +98,11 @@ fn list_shows_the_budget_and_cost_of_each_set() {
         text.contains("MAX SIGS: signatures one key may make"),
         "{text}"
     );
+    // Where a set is chosen: keygen's and sign's help give the times too.
+    let help = sphincs(&["keygen", "--help"]).ok().text();
+    assert!(help.contains("Their keygen took 31-74 s of CPU"), "{help}");
+    let help = sphincs(&["sign", "--help"]).ok().text();
+    assert!(help.contains("8-78 s of CPU on one thread"), "{help}");
 }
 
 #[test]
