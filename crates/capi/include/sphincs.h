@@ -659,9 +659,10 @@ sphincs_status sphincs_public_key_export(const sphincs_public_key *pk,
  * (capacity `cap`, at least `SPHINCS_FINGERPRINT_BYTES`), and the bytes it
  * needs with the NUL to `*out_len`: `SHA256:` and the 64 lowercase hex
  * digits of the SHA-256 of the SubjectPublicKeyInfo DER (FIPS 205 keys,
- * under the OID of the key's mode) or of the raw public key (round 3.1,
- * SPHINCS-256), the library's one fingerprint (as `sphincs fingerprint`
- * prints it).
+ * under the OID of the key's mode), of the set's name, a zero byte and
+ * the raw public key (draft SP 800-230 keys) or of the raw public key
+ * (round 3.1, SPHINCS-256), the library's one fingerprint (as `sphincs
+ * fingerprint` prints it).
  */
 sphincs_status sphincs_public_key_fingerprint(const sphincs_public_key *pk,
                                               char *out,

@@ -142,6 +142,34 @@ fn sets() -> Vec<Set> {
     fips.chain(spx).chain([s256]).collect()
 }
 
+/// What a draft SP 800-230 set costs through this header: BENCHMARKS.md's
+/// measured keygen and sign ("All six sets, one thread", CPU time) on its
+/// machine, and that each `crypto_sign` rebuilds the tree, with the C API
+/// path that keeps it.
+fn limited_cost(set: &str) -> String {
+    let (keygen, sign) = match set {
+        "SLH-DSA-SHA2-128-24" => ("33.8", "8.42"),
+        "SLH-DSA-SHA2-192-24" => ("31.3", "35.3"),
+        "SLH-DSA-SHA2-256-24" => ("39.7", "46.0"),
+        "SLH-DSA-SHAKE-128-24" => ("74.4", "20.0"),
+        "SLH-DSA-SHAKE-192-24" => ("70.3", "57.8"),
+        "SLH-DSA-SHAKE-256-24" => ("74.1", "78.0"),
+        other => panic!("no measured cost for {other}"),
+    };
+    format!(
+        " * Cost: crypto_sign_keypair builds the key's whole 2^21-2^22-leaf tree\n \
+         * ({keygen} s of CPU on one thread on the machine of BENCHMARKS.md, a\n \
+         * shared 2-core AMD EPYC Zen 4 VM). crypto_sign and crypto_sign_signature\n \
+         * are handed only the secret key, so EVERY call rebuilds that tree\n \
+         * before signing: {keygen} s plus the {sign} s a signature takes from a kept\n \
+         * tree (55 s per call was reported for SHA2-128-24). To keep the tree,\n \
+         * use <sphincs.h>: save sphincs_secret_key_tree_cache beside the key,\n \
+         * load both with sphincs_secret_key_import_with_tree_cache, and sign\n \
+         * with sphincs_sign (docs/sp800-230.md).\n \
+         *\n"
+    )
+}
+
 /// The header of the `id`-th set (its number in the one-set-per-unit check).
 fn nist_header(id: usize, s: &Set) -> String {
     let template = include_str!("nist_header.h.in");
@@ -163,9 +191,13 @@ fn nist_header(id: usize, s: &Set) -> String {
         )
     };
     let max = if s.limited { 1u64 << 24 } else { 0 };
+    let randomness = match s.limited {
+        true => format!("{}{randomness}", limited_cost(s.lookup)),
+        false => randomness.to_string(),
+    };
     template
         .replace("@ORIGIN@", origin)
-        .replace("@RANDOMNESS@", randomness)
+        .replace("@RANDOMNESS@", &randomness)
         .replace("@EXTRA_DEFINES@", extra)
         .replace("@SEED_DOC@", seed_doc)
         .replace("@ID@", &(id + 1).to_string())

@@ -1,28 +1,37 @@
 //! `sphincs key encrypt|decrypt|passwd`: add, remove or change the
 //! passphrase of a PKCS#8 private key (the encryption is
-//! `sphincs::encoding::encrypted`), and `key show`, which describes a key
-//! file. encrypt and decrypt write atomically with mode 0600 and never
+//! `sphincs::encoding::encrypted`) or of a draft SP 800-230 key (the core's
+//! own PEM, `sphincs::encoding::limited`, whose tree cache OUT.tree is
+//! written beside the output), and `key show`, which describes a key file. encrypt and decrypt write atomically with mode 0600 and never
 //! replace a file without --force; passwd replaces its key atomically,
 //! keeping its permissions.
 
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use sphincs::encoding::encrypted;
+use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
+use sphincs::encoding::{encrypted, limited as limited_key};
 use sphincs::DynSigningKey;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::io::{check_writable, read_capped, replace_in_place, write_output, Cap};
-use crate::keyfile::{decrypt, inspect, is_encrypted, parse_any};
+use crate::keyfile::{
+    decrypt, decrypt_limited, inspect, is_encrypted, is_encrypted_limited, load_signing_key,
+    parse_any,
+};
 use crate::{passphrase, say};
 
 #[derive(Subcommand)]
 pub enum KeyCommand {
     /// Encrypt a PKCS#8 private key with a passphrase (PBES2: scrypt
-    /// N=2^14 r=8 p=1, AES-256-CBC), as PEM "ENCRYPTED PRIVATE KEY".
+    /// N=2^14 r=8 p=1, AES-256-CBC), as PEM "ENCRYPTED PRIVATE KEY". A raw
+    /// draft SP 800-230 key (-a *-24) is encrypted the same way but in this
+    /// library's own format, PEM "SPHINCS DRAFT SP 800-230 ENCRYPTED PRIVATE
+    /// KEY" (not PKCS#8: no OID is assigned), its tree cache copied to OUT.tree.
     Encrypt(KeyArgs),
-    /// Remove the passphrase of an encrypted private key (PEM "PRIVATE KEY").
+    /// Remove the passphrase of an encrypted private key (PEM "PRIVATE KEY";
+    /// a draft SP 800-230 key: its raw bytes, and its tree cache OUT.tree).
     Decrypt(KeyArgs),
     /// Change the passphrase of an encrypted private key in place: the old
     /// one from --passphrase-file / --passphrase-fd or the terminal, the new
@@ -68,9 +77,13 @@ pub struct ShowArgs {
 
 #[derive(clap::Args)]
 pub struct KeyArgs {
-    /// The private key (PEM or DER).
+    /// The private key (PEM or DER; raw for a draft SP 800-230 key).
     #[arg(value_name = "KEY")]
     key: PathBuf,
+    /// The set of a raw draft SP 800-230 key (e.g. sha2-128-24), which its
+    /// bytes do not tell; PEM and DER keys name their own set.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+    algorithm: Option<String>,
     /// Output file (required: a private key is not written to standard output).
     #[arg(short = 'o', long = "out", value_name = "OUT")]
     out: PathBuf,
@@ -91,6 +104,16 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
     };
     check_writable(&args.out, args.force)?;
     let bytes = Zeroizing::new(read_capped(&args.key, Cap::Key)?);
+    let alg = parse_any(args.algorithm.as_deref())?;
+    if is_encrypted_limited(&bytes) || alg.is_some_and(AnyAlgorithm::is_limited) {
+        return limited(&args, alg, &bytes, encrypt);
+    }
+    if alg.is_some() {
+        return Err(CliError::Failed(
+            "-a names the set of a raw draft SP 800-230 key; PEM and DER keys name their own"
+                .into(),
+        ));
+    }
     let plain = plain_pkcs8(&args.key, &bytes, encrypt)?;
     let out: Zeroizing<Vec<u8>> = if encrypt {
         let pass = passphrase::for_writing(&args.out)?;
@@ -114,6 +137,49 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
         crate::quote::name(&args.key),
         if encrypt { "encrypted" } else { "decrypted" },
         crate::quote::name(&args.out)
+    ))
+}
+
+/// `key encrypt|decrypt` of a draft SP 800-230 key: read as `sign` reads it
+/// (its tree from KEY.tree, checked against the key's seeds, or recomputed),
+/// written encrypted in the core's own PEM or as raw bytes, with its tree
+/// cache beside the output so that the new file signs at once.
+fn limited(
+    args: &KeyArgs,
+    alg: Option<AnyAlgorithm>,
+    bytes: &[u8],
+    encrypt: bool,
+) -> Result<(), CliError> {
+    match (is_encrypted(bytes), encrypt) {
+        (true, true) => return Err(CliError::file(&args.key, "is already encrypted")),
+        (false, false) => return Err(CliError::file(&args.key, "is not encrypted")),
+        _ => {}
+    }
+    if args.der {
+        return Err(CliError::Failed(
+            "--der: an encrypted draft SP 800-230 key is PEM only (its label tells it from a standard key), and a decrypted one raw bytes".into(),
+        ));
+    }
+    let cache = crate::tree_file::cache_path(&args.out);
+    check_writable(&cache, args.force)?;
+    // Asked before the key's tree is loaded, which may take minutes.
+    let pass = match encrypt {
+        true => Some(passphrase::for_writing(&args.out)?),
+        false => None,
+    };
+    let key = AnySigningKey::from(load_signing_key(
+        &args.key,
+        alg.and_then(AnyAlgorithm::slh_dsa),
+    )?);
+    let out = key.to_key_file(KeyFormat::Raw, pass.as_ref().map(|p| &p[..]))?;
+    write_output(&args.out, &out, true, args.force)?;
+    crate::tree_file::write_cache(&args.out, key.tree_cache())?;
+    say::status(&format!(
+        "{}: {}, {} (tree cache {})\n",
+        crate::quote::name(&args.key),
+        if encrypt { "encrypted" } else { "decrypted" },
+        crate::quote::name(&args.out),
+        crate::quote::name(&cache)
     ))
 }
 
@@ -141,15 +207,13 @@ fn passwd(args: &PasswdArgs) -> Result<(), CliError> {
         ));
     }
     let old = passphrase::for_reading(path)?;
+    if is_encrypted_limited(&bytes) {
+        return passwd_limited(args, &bytes, &old);
+    }
     let plain = decrypt(path, &bytes)?;
     // A key we read, before it is written again.
     DynSigningKey::from_pkcs8_unchecked(&plain).map_err(|e| CliError::file(path, e))?;
-    let source = passphrase::Source {
-        file: args.new_passphrase_file.clone(),
-        fd: args.new_passphrase_fd,
-        tty: false,
-    };
-    let new = passphrase::new_from(&source, path)?;
+    let new = new_passphrase(args)?;
     if *new == *old {
         return Err(CliError::file(
             path,
@@ -167,6 +231,36 @@ fn passwd(args: &PasswdArgs) -> Result<(), CliError> {
         "{}: passphrase changed\n",
         crate::quote::name(path)
     ))
+}
+
+/// `key passwd` of a draft SP 800-230 key: the same set and raw key under
+/// the new passphrase (its tree cache, public, stays as it is).
+fn passwd_limited(args: &PasswdArgs, bytes: &[u8], old: &[u8]) -> Result<(), CliError> {
+    let path = &args.key;
+    let key = decrypt_limited(path, bytes)?;
+    let new = new_passphrase(args)?;
+    if *new == *old {
+        return Err(CliError::file(
+            path,
+            "the new passphrase is the old one; nothing changed",
+        ));
+    }
+    let pem = limited_key::encrypt_limited_key(key.algorithm, &key.secret, &new)?;
+    replace_in_place(path, pem.as_bytes())?;
+    say::status(&format!(
+        "{}: passphrase changed\n",
+        crate::quote::name(path)
+    ))
+}
+
+/// The new passphrase of `key passwd`, from its own options or the terminal.
+fn new_passphrase(args: &PasswdArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let source = passphrase::Source {
+        file: args.new_passphrase_file.clone(),
+        fd: args.new_passphrase_fd,
+        tty: false,
+    };
+    passphrase::new_from(&source, &args.key)
 }
 
 /// `key show KEY`: what the file is and holds, one `Name: value` per line.
@@ -192,8 +286,8 @@ fn show(args: &ShowArgs) -> Result<(), CliError> {
                 None => "pure (the family has no pre-hash mode)".to_string(),
             };
             text += &format!("Mode:        {mode}\n");
-            // A set without an OID and without a raw fingerprint (draft
-            // SP 800-230) has none: the library says why.
+            // Every set has one today; should the library ever refuse, the
+            // rest of the description is still worth printing.
             text += &match key.fingerprint() {
                 Ok(f) => format!("Fingerprint: {f}\n"),
                 Err(e) => format!("Fingerprint: none ({e})\n"),

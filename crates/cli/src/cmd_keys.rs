@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
-use sphincs::{KeyMode, PreHash};
+use sphincs::{Algorithm, KeyMode, PreHash};
 
 use crate::error::CliError;
 use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
@@ -31,21 +31,64 @@ fn key_files(alg: AnyAlgorithm) -> String {
     }
 }
 
+/// `list`'s signature budget: 2^24 for a draft SP 800-230 set, `-` (no
+/// practical limit) for the others.
+fn budget(alg: AnyAlgorithm) -> String {
+    match alg.max_signatures() {
+        Some(max) => format!("2^{}", max.ilog2()),
+        None => "-".to_string(),
+    }
+}
+
+/// `list`'s cost class: one thread's time, rounded from BENCHMARKS.md's
+/// measurements on the development machine (a shared 2-core AMD EPYC Zen 4
+/// VM). A draft SP 800-230 set pays for its one tree at keygen (its "All six
+/// sets, one thread" table, CPU time) and then signs from its cache; the
+/// other sets sign in milliseconds (f sets and SPHINCS-256: a few XMSS
+/// layers of 2^3-2^5 leaves) or about a tenth of a second (s sets: layers
+/// of 2^8-2^9 leaves), keygen being at most one such layer.
+fn cost(alg: AnyAlgorithm) -> &'static str {
+    if let Some(set) = alg.slh_dsa().filter(|a| a.is_sp800_230()) {
+        return match set {
+            Algorithm::Sha2_128_24 => "limited: keygen ~35 s, sign ~8 s",
+            Algorithm::Sha2_192_24 => "limited: keygen ~30 s, sign ~35 s",
+            Algorithm::Sha2_256_24 => "limited: keygen ~40 s, sign ~45 s",
+            Algorithm::Shake128_24 => "limited: keygen ~75 s, sign ~20 s",
+            Algorithm::Shake192_24 => "limited: keygen ~70 s, sign ~60 s",
+            _ => "limited: keygen ~75 s, sign ~80 s",
+        };
+    }
+    match alg.params() {
+        Some(p) if p.hp >= 8 => "small: sign ~0.1 s",
+        _ => "fast: sign ms",
+    }
+}
+
 /// Prints every set of every family, in `sphincs::any`'s order.
 pub fn list() -> Result<(), CliError> {
     let mut out = format!(
-        "{:<27} {:>8} {:>6} {:>6} {:>7}  {:<24} {}\n",
-        "ALGORITHM", "CATEGORY", "PK", "SK", "SIG", "OID", "HASHSLH-DSA OID (PRE-HASH)"
+        "{:<27} {:>8} {:>6} {:>6} {:>7} {:>8}  {:<34}  {:<24} {}\n",
+        "ALGORITHM",
+        "CATEGORY",
+        "PK",
+        "SK",
+        "SIG",
+        "MAX SIGS",
+        "COST (ONE THREAD)",
+        "OID",
+        "HASHSLH-DSA OID (PRE-HASH)"
     );
     for alg in AnyAlgorithm::all() {
         out += &format!(
-            "{:<27} {:>8} {:>6} {:>6} {:>7}  {}\n",
+            "{:<27} {:>8} {:>6} {:>6} {:>7} {:>8}  {:<34}  {}\n",
             alg.name(),
             alg.security_category()
                 .map_or_else(|| "-".to_string(), |c| c.to_string()),
             alg.public_key_len(),
             alg.secret_key_len(),
             alg.signature_len(),
+            budget(alg),
+            cost(alg),
             key_files(alg),
         );
     }
@@ -54,8 +97,12 @@ pub fn list() -> Result<(), CliError> {
             the OID binds a key to pure SLH-DSA or to HashSLH-DSA with its pre-hash (keygen --prehash).\n\
             SPHINCS+ round-3.1 keys (sphincs-*) have no OID and are raw bytes.\n\
             The *-24 sets are the limited-signature sets of draft SP 800-230 (ipd): no OID is\n\
-            assigned, so their keys are raw bytes; a key must NEVER make more than 2^24 signatures.\n";
+            assigned, so their keys are raw bytes (encrypted: this library's own PEM, not PKCS#8);\n\
+            a key must NEVER make more than 2^24 signatures.\n";
     out += "SPHINCS-256 (the 2015 scheme) has no OID either: raw SUPERCOP keys (sk SK1||Q||SK2, pk Q||root).\n";
+    out += "MAX SIGS: signatures one key may make (-: no practical limit). COST: one thread, rounded from\n\
+            BENCHMARKS.md (a shared 2-core AMD EPYC Zen 4 VM); a *-24 key signs from its tree cache\n\
+            KEY.tree (without it, each signature first rebuilds the tree: the keygen time again).\n";
     write_stdout(out.as_bytes(), false)
 }
 
@@ -122,15 +169,12 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     };
     write_key_pair(out, &private, public.zip(public_key.as_deref()), force)?;
     tree_file::write_cache(out, key.tree_cache())?;
-    match alg.max_signatures() {
-        Some(_) => {
-            eprintln!(
-                "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
-            );
-            Ok(())
-        }
-        None => crate::say::status(&crate::cmd_fingerprint::line(&vk.fingerprint()?, out)),
+    if alg.max_signatures().is_some() {
+        eprintln!(
+            "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
+        );
     }
+    crate::say::status(&crate::cmd_fingerprint::line(&vk.fingerprint()?, out))
 }
 
 /// A fresh key; a set that builds one whole tree (draft SP 800-230, a minute

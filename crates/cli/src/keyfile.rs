@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs::encoding::limited::{DecryptedLimitedKey, LIMITED_KEY_LABEL};
 use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
 use sphincs::pki::cert::{self, CERTIFICATE_LABEL};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
@@ -83,6 +84,9 @@ enum Kind {
     Private,
     /// An encrypted PKCS#8 private key: decrypted with the passphrase.
     Encrypted,
+    /// An encrypted draft SP 800-230 private key (the core's own PEM,
+    /// `encoding::limited`): decrypted with the passphrase to its raw key.
+    EncryptedLimited,
     Public,
     /// An X.509 certificate (PEM or DER): its subject public key is read.
     Certificate,
@@ -94,6 +98,9 @@ enum Kind {
 fn classify(bytes: &[u8]) -> Kind {
     if encoding::encrypted::is_encrypted_private_key(bytes) {
         return Kind::Encrypted;
+    }
+    if encoding::limited::is_encrypted_limited_key(bytes) {
+        return Kind::EncryptedLimited;
     }
     if let Some(label) = encoding::pem_label(bytes) {
         return match label {
@@ -145,6 +152,12 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSignin
             let plain = decrypt(path, &bytes)?;
             DynSigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(path, e))?
         }
+        Kind::EncryptedLimited => {
+            // Checked before the key's tree is loaded (or recomputed).
+            let plain = decrypt_limited(path, &bytes)?;
+            check_algorithm(path, alg, plain.algorithm)?;
+            crate::tree_file::load_limited(path, plain.algorithm, &plain.secret)?
+        }
         Kind::Public => {
             return Err(CliError::file(
                 path,
@@ -193,6 +206,12 @@ pub fn load_verifying_key(
         Kind::Encrypted => DynSigningKey::from_pkcs8_unchecked(&decrypt(path, &bytes)?)
             .map_err(|e| CliError::file(path, e))?
             .verifying_key(),
+        Kind::EncryptedLimited => {
+            let plain = decrypt_limited(path, &bytes)?;
+            DynSigningKey::from_bytes_unchecked(plain.algorithm, &plain.secret)
+                .map_err(|e| CliError::file(path, e))?
+                .verifying_key()
+        }
         Kind::Raw => {
             let alg = raw_algorithm(path, alg, bytes.len(), "public or secret")?;
             if bytes.len() == alg.secret_key_len() {
@@ -325,6 +344,25 @@ pub fn inspect(
                 )
             }
         }
+        Kind::EncryptedLimited => {
+            let mut shown = KeyInfo {
+                encrypted: true,
+                ..info(
+                    "private key",
+                    format!("PEM \"{LIMITED_KEY_LABEL}\" (this library's own format for draft SP 800-230 keys, not PKCS#8: no OID is assigned)"),
+                    None,
+                    false,
+                )
+            };
+            if decrypt_it {
+                let plain = decrypt_limited(path, &bytes)?;
+                let key = DynSigningKey::from_bytes_unchecked(plain.algorithm, &plain.secret)
+                    .map_err(|e| CliError::file(path, e))?;
+                shown.key = Some(key.verifying_key().into());
+                shown.tree_cache = Some(crate::tree_file::cache_state(path, key));
+            }
+            shown
+        }
         Kind::Public => info(
             "public key",
             coded("SubjectPublicKeyInfo"),
@@ -370,15 +408,31 @@ pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError
     encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
 }
 
+/// The set and raw secret key of an encrypted draft SP 800-230 key, with
+/// the run's passphrase (PK.root unchecked: the tree cache checks it).
+pub fn decrypt_limited(path: &Path, bytes: &[u8]) -> Result<DecryptedLimitedKey, CliError> {
+    let pass = crate::passphrase::for_reading(path)?;
+    encoding::limited::decrypt_limited_key(bytes, &pass).map_err(|e| CliError::file(path, e))
+}
+
 /// Whether the key file holds a private key (PEM, DER, encrypted, or raw:
 /// not a public key, a certificate or another PEM block).
 pub fn is_private_key(bytes: &[u8]) -> bool {
-    matches!(classify(bytes), Kind::Private | Kind::Encrypted | Kind::Raw)
+    matches!(
+        classify(bytes),
+        Kind::Private | Kind::Encrypted | Kind::EncryptedLimited | Kind::Raw
+    )
 }
 
-/// Whether the key file holds an encrypted private key.
+/// Whether the key file holds an encrypted private key (PKCS#8, or a draft
+/// SP 800-230 key's own format).
 pub fn is_encrypted(bytes: &[u8]) -> bool {
-    matches!(classify(bytes), Kind::Encrypted)
+    matches!(classify(bytes), Kind::Encrypted | Kind::EncryptedLimited)
+}
+
+/// Whether the key file holds an encrypted draft SP 800-230 key.
+pub fn is_encrypted_limited(bytes: &[u8]) -> bool {
+    matches!(classify(bytes), Kind::EncryptedLimited)
 }
 
 /// The set of a raw key: `-a` is required, and the length must fit it.

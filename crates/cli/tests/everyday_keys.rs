@@ -243,7 +243,18 @@ fn key_show_describes_every_kind_of_key_file() {
         text.contains(&format!("Tree cache:  absent ({raw}.tree)")),
         "{text}"
     );
-    assert!(text.contains("Fingerprint: none ("), "{text}");
+    // Its fingerprint: SHA-256 over the set's name, a zero byte and the
+    // public half (the last 32 bytes), computed here with sha2.
+    let mut input = b"SLH-DSA-SHA2-128-24\0".to_vec();
+    input.extend_from_slice(&[7u8; 32]);
+    let want: String = <sha2::Sha256 as sha2::Digest>::digest(&input)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(
+        text.contains(&format!("Fingerprint: SHA256:{want}\n")),
+        "{text}"
+    );
     d.write("l.key.tree", b"not a cache");
     let text = show(&["-a", "sha2-128-24", &raw]);
     assert!(

@@ -464,7 +464,9 @@ impl SLHDSAPublicKey {
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
     /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
-    /// its SubjectPublicKeyInfo DER (as `sphincs fingerprint` prints it).
+    /// its SubjectPublicKeyInfo DER, or for a draft SP 800-230 key of its
+    /// set's name, a zero byte and the raw key (as `sphincs fingerprint`
+    /// prints it; the core computes it).
     fn fingerprint(&self) -> PyResult<String> {
         self.inner.fingerprint().map_err(to_py)
     }

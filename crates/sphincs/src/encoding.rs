@@ -472,6 +472,7 @@ fn pem_encode_error(e: pem::Error) -> Error {
 
 pub mod encrypted;
 mod key_impls;
+pub mod limited;
 mod pbes2;
 #[cfg(test)]
 mod tests;

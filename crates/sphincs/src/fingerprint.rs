@@ -7,6 +7,17 @@
 //! has one fingerprint, and a HashSLH-DSA key differs from the pure key with
 //! the same bytes (they are different keys to a verifier). SPHINCS+ round 3.1
 //! and SPHINCS-256 keys have no OID, so the digest is over the raw public key.
+//!
+//! A draft SP 800-230 (ipd) key has no OID either, but its raw public key
+//! (`PK.seed ‖ PK.root`, 32, 48 or 64 bytes) has the length of a FIPS 205 or
+//! round-3.1 key, and SHA2 and SHAKE keys of one size share it. So its digest
+//! is over [`limited_key_encoding`]: the ASCII name of its set
+//! (`SLH-DSA-SHA2-128-24`), one zero byte, then the raw public key, e.g.
+//! `{ printf 'SLH-DSA-SHA2-128-24\0'; cat fw.pub; } | sha256sum`. That input
+//! cannot be another family's: it is 52–85 bytes, never a raw round-3.1 key's
+//! 32, 48 or 64 nor SPHINCS-256's 1056; it starts with `S` (0x53), never an
+//! SPKI DER's SEQUENCE (0x30); and the name, ended by the zero byte, tells
+//! the six sets apart.
 
 use crate::prelude::*;
 use sha2::{Digest, Sha256};
@@ -14,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::any::AnyVerifyingKey;
 use crate::sphincs256::Sphincs256VerifyingKey;
 use crate::sphincsplus::SpxVerifyingKey;
-use crate::{DynVerifyingKey, Error};
+use crate::{Algorithm, DynVerifyingKey, Error};
 
 /// What every fingerprint starts with: the digest it is made of.
 pub const FINGERPRINT_PREFIX: &str = "SHA256:";
@@ -35,17 +46,35 @@ pub fn fingerprint_of(encoded: &[u8]) -> String {
     out
 }
 
+/// What the fingerprint of a draft SP 800-230 (ipd) public key `pk` of set
+/// `alg` hashes: the set's name, a zero byte, the raw key (see the
+/// [module](self) documentation).
+pub fn limited_key_encoding(alg: Algorithm, pk: &[u8]) -> Vec<u8> {
+    let name = alg.name().as_bytes();
+    let mut out = Vec::with_capacity(name.len() + 1 + pk.len());
+    out.extend_from_slice(name);
+    out.push(0);
+    out.extend_from_slice(pk);
+    out
+}
+
 impl DynVerifyingKey {
-    /// The key's fingerprint: SHA-256 over its SubjectPublicKeyInfo DER
+    /// The key's fingerprint: SHA-256 over its SubjectPublicKeyInfo DER, or
+    /// for a draft SP 800-230 key (no OID) over its set's name and raw key
     /// (see the [module](self) documentation).
     pub fn fingerprint(&self) -> Result<String, Error> {
+        let alg = self.algorithm();
+        if alg.is_sp800_230() {
+            return Ok(fingerprint_of(&limited_key_encoding(alg, &self.to_bytes())));
+        }
         Ok(fingerprint_of(&self.to_spki_der()?))
     }
 }
 
 impl AnyVerifyingKey {
     /// The key's fingerprint, whatever its family: over the SPKI DER of a
-    /// FIPS 205 key, over the raw key of the others.
+    /// FIPS 205 key, over the set's name and raw key of a draft SP 800-230
+    /// key, over the raw key of the others.
     pub fn fingerprint(&self) -> Result<String, Error> {
         match self.as_slh_dsa() {
             Some(k) => k.fingerprint(),
@@ -98,5 +127,45 @@ mod tests {
             .with_mode(KeyMode::HashSlhDsa(PreHash::Shake128))
             .unwrap();
         assert_ne!(hashed.fingerprint().unwrap(), fp);
+    }
+
+    #[test]
+    fn limited_key_over_its_set_name_and_raw_key() {
+        use crate::any::AnyAlgorithm;
+        let pk = [9u8; 32];
+        let sha2 = DynVerifyingKey::from_bytes(Algorithm::Sha2_128_24, &pk).unwrap();
+        let fp = sha2.fingerprint().unwrap();
+        // The input, spelled out here rather than by limited_key_encoding.
+        let mut input = b"SLH-DSA-SHA2-128-24\0".to_vec();
+        input.extend_from_slice(&pk);
+        assert_eq!(fp, fingerprint_of(&input));
+        assert_eq!(AnyVerifyingKey::from(sha2).fingerprint().unwrap(), fp);
+        // The same 32 bytes as another set's key, or as a round-3.1 key or
+        // a FIPS 205 key, have other fingerprints.
+        let shake = DynVerifyingKey::from_bytes(Algorithm::Shake128_24, &pk).unwrap();
+        let spx: AnyAlgorithm = "sphincs-sha2-128s-simple".parse().unwrap();
+        let others = [
+            shake.fingerprint().unwrap(),
+            AnyVerifyingKey::from_bytes(spx, &pk)
+                .unwrap()
+                .fingerprint()
+                .unwrap(),
+            DynVerifyingKey::from_bytes(Algorithm::Sha2_128s, &pk)
+                .unwrap()
+                .fingerprint()
+                .unwrap(),
+        ];
+        for other in others {
+            assert_ne!(other, fp);
+        }
+        // Every set's encoding: its name, one zero byte, the key; never the
+        // length of a raw key of another family.
+        for alg in Algorithm::SP800_230 {
+            let pk = vec![1u8; alg.public_key_len()];
+            let enc = limited_key_encoding(alg, &pk);
+            assert_eq!(enc.len(), alg.name().len() + 1 + pk.len());
+            assert!(![32, 48, 64, 1056].contains(&enc.len()));
+            assert_eq!(enc[0], b'S');
+        }
     }
 }

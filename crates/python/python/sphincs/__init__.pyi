@@ -256,8 +256,9 @@ class SLHDSAPublicKey:
         """PEM/DER SubjectPublicKeyInfo, or Raw/Raw (pyca's shape; pyca's own
         serialization enums are taken too)."""
     def fingerprint(self) -> str:
-        """'SHA256:' and 64 hex digits: SHA-256 of the SubjectPublicKeyInfo DER,
-        as `sphincs fingerprint` prints it."""
+        """'SHA256:' and 64 hex digits: SHA-256 of the SubjectPublicKeyInfo DER
+        (a draft SP 800-230 key: of its set's name, a zero byte and the raw
+        key), as `sphincs fingerprint` prints it."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 

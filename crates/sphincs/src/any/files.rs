@@ -1,9 +1,11 @@
 //! What a key file of each set can be. PEM and DER (PKCS#8 / SPKI, RFC 9909),
 //! RFC 9909 key modes and encrypted PKCS#8 all need an OID, which only the
 //! twelve FIPS 205 sets have; every other set (SPHINCS+ round 3.1,
-//! SPHINCS-256, the draft SP 800-230 sets) is written as its raw bytes. The
-//! checks take only the set, so a front end refuses before it makes a key
-//! (a draft SP 800-230 key takes a minute).
+//! SPHINCS-256, the draft SP 800-230 sets) is written as its raw bytes, and
+//! a draft SP 800-230 private key, encrypted, in this library's own PEM
+//! format (`encoding::limited`: not PKCS#8). The checks take only the set,
+//! so a front end refuses before it makes a key (a draft SP 800-230 key
+//! takes a minute).
 
 use crate::prelude::*;
 
@@ -11,6 +13,7 @@ use zeroize::Zeroizing;
 
 use super::algorithm::AnyAlgorithm;
 use super::keys::{AnySigningKey, AnyVerifyingKey};
+use crate::encoding::limited::encrypt_limited_key;
 use crate::error::Error;
 use crate::mode::KeyMode;
 
@@ -28,7 +31,7 @@ pub enum KeyFormat {
 
 const ENCODING: &str = "PKCS#8/SPKI (PEM/DER) encodings: no OID is assigned, use raw bytes";
 const MODES: &str = "RFC 9909 key modes (HashSLH-DSA keys bound to a pre-hash need an OID)";
-const ENCRYPTION: &str = "encrypted PKCS#8 keys: no OID is assigned, keys are raw bytes";
+const ENCRYPTION: &str = "encrypted private keys: no OID is assigned, keys are raw bytes";
 
 impl AnyAlgorithm {
     /// Whether keys of this set have an OID (RFC 9909): the FIPS 205 sets,
@@ -61,9 +64,10 @@ impl AnyAlgorithm {
     }
 
     /// Whether private keys of this set can be written encrypted (PKCS#8
-    /// PBES2, which needs an OID): [`Error::Unsupported`] if not.
+    /// PBES2, which needs an OID; or a draft SP 800-230 set's own PEM format,
+    /// `encoding::limited`): [`Error::Unsupported`] if not.
     pub fn check_encryption(self) -> Result<(), Error> {
-        match self.has_oid() {
+        match self.has_oid() || self.is_limited() {
             true => Ok(()),
             false => Err(self.no_oid(ENCRYPTION)),
         }
@@ -86,7 +90,9 @@ impl AnyAlgorithm {
 impl AnySigningKey {
     /// The private key file in `format` (see [`AnyAlgorithm::key_format`]):
     /// PKCS#8, encrypted under `passphrase` if one is given, or the raw key.
-    /// Wiped when dropped.
+    /// A draft SP 800-230 key (format raw) under a passphrase is the PEM of
+    /// `encoding::limited` (this library's format, not PKCS#8). Wiped when
+    /// dropped.
     pub fn to_key_file(
         &self,
         format: KeyFormat,
@@ -98,6 +104,12 @@ impl AnySigningKey {
         }
         if format != KeyFormat::Raw {
             alg.key_format(true)?;
+        }
+        // A draft SP 800-230 key (always raw) has one encrypted form.
+        let limited = alg.slh_dsa().filter(|a| a.is_sp800_230());
+        if let (Some(p), Some(set)) = (passphrase, limited) {
+            let pem = encrypt_limited_key(set, &self.to_bytes(), p)?;
+            return Ok(Zeroizing::new(pem.into_bytes()));
         }
         Ok(match (format, passphrase) {
             // Encryption is PKCS#8's: a raw key file has no place for it.
@@ -140,7 +152,7 @@ mod tests {
     use crate::prehash::PreHash;
 
     #[test]
-    fn only_sets_with_an_oid_have_pem_der_modes_and_encryption() {
+    fn only_sets_with_an_oid_have_pem_der_and_modes() {
         let fips = AnyAlgorithm::SlhDsa(Algorithm::Shake128f);
         let hash = KeyMode::HashSlhDsa(PreHash::Shake128);
         assert_eq!(fips.key_format(false), Ok(KeyFormat::Pem));
@@ -161,11 +173,13 @@ mod tests {
             assert!(!alg.has_oid(), "{alg}");
             assert_eq!(alg.key_format(false), Ok(KeyFormat::Raw));
             assert_eq!(alg.check_mode(KeyMode::Pure), Ok(KeyMode::Pure));
-            let refusals = [
+            // A draft SP 800-230 key can be encrypted (its own format).
+            assert_eq!(alg.check_encryption().is_ok(), alg == limited, "{alg}");
+            let mut refusals = vec![
                 alg.key_format(true).unwrap_err(),
                 alg.check_mode(hash).unwrap_err(),
-                alg.check_encryption().unwrap_err(),
             ];
+            refusals.extend(alg.check_encryption().err());
             for e in refusals {
                 let Error::Unsupported { family, .. } = e else {
                     panic!("{alg}: {e}")
@@ -216,5 +230,19 @@ mod tests {
             vk.to_key_file(KeyFormat::Pem).unwrap(),
             vk.to_spki_pem().unwrap().into_bytes()
         );
+
+        // A draft SP 800-230 key under a passphrase: its own PEM, which
+        // decrypts to the raw key; without one, the raw key.
+        let limited = AnyAlgorithm::SlhDsa(Algorithm::Sha2_128_24);
+        let sk = AnySigningKey::from_bytes_unchecked(limited, &[7; 64]).unwrap();
+        let file = sk.to_key_file(KeyFormat::Raw, Some(b"pw")).unwrap();
+        let back = crate::encoding::limited::decrypt_limited_key(&file, b"pw").unwrap();
+        assert_eq!(back.algorithm, Algorithm::Sha2_128_24);
+        assert_eq!(&back.secret[..], &[7; 64][..]);
+        assert_eq!(
+            &sk.to_key_file(KeyFormat::Raw, None).unwrap()[..],
+            &[7; 64][..]
+        );
+        assert!(sk.to_key_file(KeyFormat::Pem, Some(b"pw")).is_err());
     }
 }

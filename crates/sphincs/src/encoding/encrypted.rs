@@ -67,6 +67,18 @@ pub fn encrypt_private_key_der(pkcs8_der: &[u8], passphrase: &[u8]) -> Result<Ve
     }
     // The input must be a private key we read, so that what we encrypt is one.
     super::decode_private_key(pkcs8_der)?;
+    seal(pkcs8_der, passphrase)
+}
+
+/// DER `EncryptedPrivateKeyInfo` of `plain` under `passphrase`, with the
+/// parameters of the module documentation; the caller has checked what
+/// `plain` is (a PKCS#8 key here, a draft SP 800-230 key in `super::limited`).
+pub(super) fn seal(plain: &[u8], passphrase: &[u8]) -> Result<Vec<u8>, Error> {
+    if passphrase.is_empty() {
+        return Err(Error::Encoding(
+            "the passphrase is empty; an encrypted key needs one".into(),
+        ));
+    }
     let mut salt = [0u8; 16];
     let mut iv = [0u8; 16];
     crate::rand::fill_random(&mut salt)?;
@@ -82,7 +94,7 @@ pub fn encrypt_private_key_der(pkcs8_der: &[u8], passphrase: &[u8]) -> Result<Ve
         kdf: Kdf::Scrypt(scrypt),
         encryption: pbes2::EncryptionScheme::Aes256Cbc { iv },
     };
-    let ciphertext = cipher::encrypt(&params, passphrase, pkcs8_der).map_err(pbes2_error)?;
+    let ciphertext = cipher::encrypt(&params, passphrase, plain).map_err(pbes2_error)?;
     EncryptedPrivateKeyInfo {
         encryption_algorithm: EncryptionScheme::Pbes2(params),
         encrypted_data: OctetStringRef::new(&ciphertext).map_err(der_error)?,
@@ -109,6 +121,19 @@ pub fn decrypt_private_key(input: &[u8], passphrase: &[u8]) -> Result<Zeroizing<
         DerInput::Borrowed(b) => *b,
         DerInput::Decoded(v) => v.as_slice(),
     };
+    let plain = open(bytes, passphrase)?;
+    // A wrong passphrase passes CBC's padding check about once in 256:
+    // the plaintext is then not a key.
+    if super::decode_private_key(&plain).is_err() {
+        return Err(wrong_passphrase());
+    }
+    Ok(plain)
+}
+
+/// The plaintext of a DER `EncryptedPrivateKeyInfo` (PBES2 within the
+/// limits of the module documentation), wiped on drop; the caller checks
+/// that it is what it should be (else the passphrase was wrong).
+pub(super) fn open(bytes: &[u8], passphrase: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
     let info = EncryptedPrivateKeyInfoRef::from_der(bytes)
         .map_err(|e| Error::Encoding(format!("not a valid DER {NAME}: {e}")))?;
     let params = match &info.encryption_algorithm {
@@ -120,17 +145,10 @@ pub fn decrypt_private_key(input: &[u8], passphrase: &[u8]) -> Result<Zeroizing<
         }
     };
     check_kdf(&params.kdf)?;
-    let plain =
-        cipher::decrypt(params, passphrase, info.encrypted_data.as_bytes()).map_err(pbes2_error)?;
-    // A wrong passphrase passes CBC's padding check about once in 256:
-    // the plaintext is then not a key.
-    if super::decode_private_key(&plain).is_err() {
-        return Err(wrong_passphrase());
-    }
-    Ok(plain)
+    cipher::decrypt(params, passphrase, info.encrypted_data.as_bytes()).map_err(pbes2_error)
 }
 
-fn wrong_passphrase() -> Error {
+pub(super) fn wrong_passphrase() -> Error {
     Error::WrongPassphrase
 }
 

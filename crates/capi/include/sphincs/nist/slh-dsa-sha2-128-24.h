@@ -11,6 +11,16 @@
  * and links with libsphincs (cc ... $(pkg-config --cflags --libs sphincs)).
  * One set per translation unit, as with the reference code.
  *
+ * Cost: crypto_sign_keypair builds the key's whole 2^21-2^22-leaf tree
+ * (33.8 s of CPU on one thread on the machine of BENCHMARKS.md, a
+ * shared 2-core AMD EPYC Zen 4 VM). crypto_sign and crypto_sign_signature
+ * are handed only the secret key, so EVERY call rebuilds that tree
+ * before signing: 33.8 s plus the 8.42 s a signature takes from a kept
+ * tree (55 s per call was reported for SHA2-128-24). To keep the tree,
+ * use <sphincs.h>: save sphincs_secret_key_tree_cache beside the key,
+ * load both with sphincs_secret_key_import_with_tree_cache, and sign
+ * with sphincs_sign (docs/sp800-230.md).
+ *
  * Randomness: crypto_sign_keypair draws CRYPTO_SEEDBYTES and
  * crypto_sign_signature / crypto_sign draw n bytes (the signing randomness)
  * from randombytes(unsigned char *x, unsigned long long xlen) when the
