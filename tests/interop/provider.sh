@@ -307,29 +307,60 @@ if [[ $builtin == 1 ]]; then
     same "same seed, same key as the built-in" "$d/seed_bi.pem" "$d/seed1.pem"
 fi
 
-cur=hash-slh-dsa
-# RFC 9909 HashSLH-DSA key types (ours; OpenSSL has none): the OID .36
-# (SHA2-128f with SHA-256) and signatures the CLI accepts and makes.
-d="$work/hash"
-mkdir -p "$d"
-halg=HASH-SLH-DSA-SHA2-128f-WITH-SHA256
-if need run "genpkey $halg" ossl genpkey "${P[@]}" -algorithm "$halg" -out "$d/key.pem"; then
-    grepout "PKCS#8 under OID 2.16.840.1.101.3.4.3.36" '2\.16\.840\.1\.101\.3\.4\.3\.36|SLH-DSA-SHA2-128f-WITH-SHA256' ossl asn1parse -in "$d/key.pem"
-    run "sphincs pubkey of it" "$sphincs" pubkey "$d/key.pem" -o "$d/pub.pem"
-    if need run "pkeyutl -sign (context)" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/p.sig" -pkeyopt "context-string:$ctx"; then
-        run "sphincs verify: HashSLH-DSA signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "$ctx" "$msg"
-        reject "sphincs verify: wrong context" "" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "${ctx}x" "$msg"
+# RFC 9909 HashSLH-DSA key types (ours; OpenSSL has none), one SHA-2 and
+# one SHAKE set (HSETS to change): PKCS#8 and SubjectPublicKeyInfo, PEM and
+# DER, through `pkey -pubin` on every version (3.5 names the OIDs .35-.46
+# `SLH-DSA-…-WITH-…`, which our types carry as an alias there), and
+# signatures crossing both ways between the provider and the CLI, verified
+# from the public-key file.
+hsets="${HSETS:-SHA2-128f:SHA256:SHA2-256:36 SHAKE-128f:SHAKE128:SHAKE-128:42}"
+for hs in $hsets; do
+    IFS=: read -r hset hph cli_ph hoid <<<"$hs"
+    halg="HASH-SLH-DSA-$hset-WITH-$hph"
+    cur="$halg"
+    d="$work/hash-$hset"
+    mkdir -p "$d"
+    echo "== $halg"
+    if need run "genpkey" ossl genpkey "${P[@]}" -algorithm "$halg" -out "$d/key.pem"; then
+        grepout "PKCS#8 under OID .$hoid" "2\.16\.840\.1\.101\.3\.4\.3\.$hoid|SLH-DSA-$hset-WITH-$hph" ossl asn1parse -in "$d/key.pem"
+        run "pkey -pubout PEM" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -out "$d/pub.pem"
+        run "pkey -pubout DER" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -outform DER -out "$d/pub.der"
+        run "sphincs pubkey of it" "$sphincs" pubkey "$d/key.pem" -o "$d/cli_pub.pem"
+        same "CLI public key == provider's -pubout" "$d/cli_pub.pem" "$d/pub.pem"
+        grepout "pkey -pubin PEM (SPKI under .$hoid)" "$halg Public-Key" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -text -noout
+        run "pkey -pubin PEM -> DER" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -outform DER -out "$d/pub2.der"
+        same "SPKI PEM -> DER round trip" "$d/pub.der" "$d/pub2.der"
+        run "pkey -pubin DER -> PEM" ossl pkey "${P[@]}" -pubin -inform DER -in "$d/pub.der" -out "$d/pub2.pem"
+        same "SPKI DER -> PEM round trip" "$d/pub.pem" "$d/pub2.pem"
+        if need run "pkeyutl -sign (context)" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/p.sig" -pkeyopt "context-string:$ctx"; then
+            run "pkeyutl -verify -pubin (PEM) of it" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+                -sigfile "$d/p.sig" -pkeyopt "context-string:$ctx"
+            run "sphincs verify: the provider's HashSLH-DSA signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "$ctx" "$msg"
+            reject "sphincs verify: wrong context" "" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "${ctx}x" "$msg"
+        fi
     fi
-    if need run "sphincs sign with the HashSLH-DSA key" "$sphincs" sign -k "$d/key.pem" --context "$ctx" -o "$d/s.sig" "$msg"; then
-        run "pkeyutl -verify the CLI's HashSLH-DSA signature" ossl pkeyutl -verify -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" \
-            -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+    # A key and signature of the CLI (`keygen --prehash`) into the provider,
+    # verified from the public-key file alone.
+    if need run "sphincs keygen --prehash $cli_ph" "$sphincs" keygen -a "SLH-DSA-$hset" --prehash "$cli_ph" -o "$d/cli_key.pem" \
+        --pub "$d/cli_key_pub.pem" -q; then
+        run "sphincs pubkey --der (DER SPKI)" "$sphincs" pubkey --der "$d/cli_key.pem" -o "$d/cli_key_pub.der"
+        run "provider re-encodes the CLI's public key (PEM)" ossl pkey "${P[@]}" -pubin -in "$d/cli_key_pub.pem" -out "$d/cli_key_pub_re.pem"
+        same "re-encoded CLI public key identical" "$d/cli_key_pub.pem" "$d/cli_key_pub_re.pem"
+        if need run "sphincs sign (context)" "$sphincs" sign -k "$d/cli_key.pem" --context "$ctx" -o "$d/s.sig" "$msg" -q; then
+            run "pkeyutl -verify -pubin (PEM): the CLI's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/cli_key_pub.pem" \
+                -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            run "pkeyutl -verify -pubin (DER): the CLI's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -keyform DER \
+                -inkey "$d/cli_key_pub.der" -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            flip "$d/s.sig" "$d/s.bad" 100
+            reject "tampered CLI signature rejected (-pubin)" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/cli_key_pub.pem" \
+                -in "$msg" -sigfile "$d/s.bad" -pkeyopt "context-string:$ctx"
+            if [[ -f "$work/SLH-DSA-$hset/pub.pem" ]]; then
+                reject "a pure key of the same set refuses it" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin \
+                    -inkey "$work/SLH-DSA-$hset/pub.pem" -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            fi
+        fi
     fi
-    # (3.5 names the HashSLH-DSA OIDs with object names of its own, which are
-    # not our key types' names, so it does not hand their SPKI to us.)
-    if [[ $builtin == 0 ]]; then
-        run "3.0: SPKI of a HashSLH-DSA key read back" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -noout
-    fi
-fi
+done
 
 cur=threads
 # Eight threads signing and verifying through one EVP_PKEY (linked to the

@@ -92,6 +92,7 @@ const END_ALGORITHM: Algorithm = Algorithm {
 fn build(core: &core::Core) -> Tables {
     let types = names::all();
     let message_api = core.at_least(3, 4);
+    let openssl_35 = core.at_least(3, 5);
     let km: Vec<_> = per_type!(keymgmt::dispatch).into_iter().map(leak).collect();
     let sig: Vec<_> = per_type!(signature::dispatch, message_api)
         .into_iter()
@@ -126,18 +127,21 @@ fn build(core: &core::Core) -> Tables {
         provider: Vec::new(),
     };
     for (i, ty) in types.iter().enumerate() {
-        t.keymgmt.push(entry(&ty.names, props(ty.hash), km[i]));
-        t.signature.push(entry(&ty.names, props(ty.hash), sig[i]));
+        // One name list for all four operations: OpenSSL maps a name to one
+        // algorithm number, and ties an operation to its keymgmt by it.
+        let names = ty.names_for(openssl_35);
+        t.keymgmt.push(entry(names, props(ty.hash), km[i]));
+        t.signature.push(entry(names, props(ty.hash), sig[i]));
         for (f, form) in encoder::Form::ALL.iter().enumerate() {
-            t.encoder.push(entry(&ty.names, form.properties(), enc[f]));
+            t.encoder.push(entry(names, form.properties(), enc[f]));
         }
         t.decoder.push(entry(
-            &ty.names,
+            names,
             c"provider=sphincs,input=der,structure=PrivateKeyInfo",
             dpriv[i],
         ));
         t.decoder.push(entry(
-            &ty.names,
+            names,
             c"provider=sphincs,input=der,structure=SubjectPublicKeyInfo",
             dpub[i],
         ));
