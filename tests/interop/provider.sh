@@ -33,7 +33,17 @@ sphincs="${SPHINCS_BIN:-$repo_root/target/release/sphincs}"
 [[ -x "$sphincs" ]] || { echo "sphincs CLI not found: $sphincs (cargo build --release -p sphincs-cli)" >&2; exit 2; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-provider.XXXXXX")"
-if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
+# TLS servers started below (their `timeout` process ids): killed on exit,
+# whatever ends the script.
+servers=()
+cleanup() {
+    local s
+    for s in ${servers[@]+"${servers[@]}"}; do kill "$s" 2>/dev/null || true; done
+    if [[ "${KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; fi
 
 if [[ -z "${PROVIDER_DIR:-}" ]]; then
     NO_BUILD=1 "$repo_root/scripts/install-provider" "$work/prefix" >/dev/null ||
@@ -450,25 +460,79 @@ if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
 fi
 
 cur=tls
-# TLS 1.3 with an SLH-DSA certificate chain (3.5: TLS-SIGALG capability).
-# Everything bounded: the server accepts one connection and is killed at
-# the end in any case; each side runs under a time limit.
-if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
-    port=$((20000 + RANDOM % 20000))
-    timeout 60 "$OPENSSL" s_server "${P[@]}" -accept "127.0.0.1:$port" -cert "$d/leaf.pem" -key "$d/leaf.key" \
-        -cert_chain "$d/inter.pem" -tls1_3 -naccept 1 < <(sleep 50) >"$d/server.log" 2>&1 &
+# TLS 1.3 with SLH-DSA certificates (3.5: TLS-SIGALG capability), server
+# and client both loading the provider. The server takes one connection on
+# a port the kernel picks (-accept 127.0.0.1:0, read back from its ACCEPT
+# line: no clashes between sets or with other jobs), every process runs
+# under a time limit, and servers are killed when done or on exit.
+# tls DESC SIGNAME CERT KEY CHAIN CAFILE LOG: handshake completes, TLSv1.3,
+# chain verified, `Peer signature type` SIGNAME.
+tls() {
+    local desc="$1" signame="$2" cert="$3" key="$4" chain="$5" ca="$6" log="$7"
+    local extra=() port="" out server
+    [[ -z "$chain" ]] || extra=(-cert_chain "$chain")
+    timeout 120 "$OPENSSL" s_server "${P[@]}" -accept 127.0.0.1:0 -cert "$cert" -key "$key" ${extra[@]+"${extra[@]}"} \
+        -tls1_3 -naccept 1 -www </dev/null >"$log" 2>&1 &
     server=$!
-    for _ in $(seq 50); do grep -q ACCEPT "$d/server.log" 2>/dev/null && break; sleep 0.2; done
-    out="$(timeout 30 "$OPENSSL" s_client "${P[@]}" -connect "127.0.0.1:$port" -servername localhost -tls1_3 \
-        -CAfile "$d/root.pem" -verify_return_error -verify_hostname localhost < /dev/null 2>&1)" || true
+    servers+=("$server")
+    for _ in $(seq 300); do
+        port="$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$log" 2>/dev/null)"
+        [[ -n "$port" ]] && break
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -z "$port" ]]; then
+        kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+        fail "$desc: s_server did not start" "$(cat "$log")"; return 0
+    fi
+    out="$(timeout 60 "$OPENSSL" s_client "${P[@]}" -connect "127.0.0.1:$port" -servername localhost -tls1_3 \
+        -CAfile "$ca" -verify_return_error -verify_hostname localhost </dev/null 2>&1)" || true
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
-    if grep -q "Peer signature type: slhdsa_sha2_128f" <<<"$out" && grep -q "Verify return code: 0 (ok)" <<<"$out" &&
-        grep -q "TLSv1.3" <<<"$out"; then
-        ok "handshake over 127.0.0.1: TLS 1.3, slhdsa_sha2_128f (0x0912), chain verified"
+    if grep -q "Peer signature type: $signame\$" <<<"$out" && grep -q "Verify return code: 0 (ok)" <<<"$out" &&
+        grep -qE "Protocol( version)?: TLSv1.3|TLSv1.3, Cipher" <<<"$out"; then
+        ok "$desc"
     else
-        fail "TLS 1.3 handshake" "$out"$'\n'"$(cat "$d/server.log")"
+        fail "$desc" "$(grep -E 'Peer signature|Verify return|TLSv|error|errno' <<<"$out")"$'\n'"$(tail -n 5 "$log")"
     fi
+}
+if [[ $builtin == 1 ]]; then
+    tls_start=$(date +%s)
+    # The three-level chain of the x509 checks (SHA2-128f), with -cert_chain.
+    if [[ -f "$d/leaf.pem" ]]; then
+        tls "handshake with the x509 checks' chain (root, intermediate, leaf): slhdsa_sha2_128f (0x0912)" slhdsa_sha2_128f \
+            "$d/leaf.pem" "$d/leaf.key" "$d/inter.pem" "$d/root.pem" "$d/server.log"
+    fi
+    # Every set: a root and a leaf made through the provider (req -x509 -CA:
+    # no CSR), and a root and a leaf made by our CLI.
+    for alg in $sets; do
+        cur="tls $alg"
+        set_start=$(date +%s)
+        signame="$(tr 'A-Z-' 'a-z_' <<<"${alg#SLH-DSA-}")"
+        signame="slhdsa_$signame"
+        d="$work/tls-$alg"
+        mkdir -p "$d"
+        if need run "provider: root key" ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/root.key" &&
+            need run "provider: leaf key" ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/leaf.key" &&
+            need run "provider: req -x509 root" ossl req "${P[@]}" -x509 -new -key "$d/root.key" -subj "/CN=tls-root-$alg" -days 2 \
+                "${ca_ext[@]}" -out "$d/root.pem" &&
+            need run "provider: req -x509 -CA leaf" ossl req "${P[@]}" -x509 -new -key "$d/leaf.key" -subj /CN=localhost -days 2 \
+                -CA "$d/root.pem" -CAkey "$d/root.key" -addext "basicConstraints=critical,CA:FALSE" \
+                -addext "keyUsage=critical,digitalSignature" -addext "subjectAltName=DNS:localhost" \
+                -addext "extendedKeyUsage=serverAuth" -out "$d/leaf.pem"; then
+            tls "TLS 1.3, provider's chain: $signame" "$signame" "$d/leaf.pem" "$d/leaf.key" "" "$d/root.pem" "$d/server_p.log"
+        fi
+        if need run "CLI: keys, root, leaf request, leaf" sh -c '
+            "$0" keygen -a "$1" -o "$2/cli_root.key" -q && "$0" keygen -a "$1" -o "$2/cli_leaf.key" -q &&
+            "$0" cert self-signed -k "$2/cli_root.key" --subject "CN=cli-tls-root" --ca --days 2 -o "$2/cli_root.pem" -q &&
+            "$0" cert request -k "$2/cli_leaf.key" --subject CN=localhost --san dns:localhost --eku serverAuth -o "$2/cli_leaf.csr" -q &&
+            "$0" cert issue --ca-key "$2/cli_root.key" --ca-cert "$2/cli_root.pem" --copy-extensions --days 2 "$2/cli_leaf.csr" \
+                -o "$2/cli_leaf.pem" -q' "$sphincs" "$alg" "$d"; then
+            tls "TLS 1.3, CLI's chain: $signame" "$signame" "$d/cli_leaf.pem" "$d/cli_leaf.key" "" "$d/cli_root.pem" "$d/server_c.log"
+        fi
+        echo "  (tls $alg: $(($(date +%s) - set_start)) s)"
+    done
+    echo "tls: $(($(date +%s) - tls_start)) s"
 fi
 
 echo "time: $(($(date +%s) - start)) s"
