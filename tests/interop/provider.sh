@@ -19,7 +19,13 @@
 # signature equal to the CLI's and, on 3.5, to the built-in SLH-DSA's; keys
 # and signatures crossing between provider, CLI and built-in; tampered
 # signatures and messages rejected. Then: proof that the provider (not 3.5's
-# built-in) answered, and bad input rejected with a reason on the error queue.
+# built-in) answered, and bad input rejected with a reason on the error queue;
+# HashSLH-DSA keys (PKCS#8 and SPKI, PEM and DER) and signatures with the CLI;
+# through the C API (provider_checks.c, provider_threads.c,
+# provider_message.c) the provider of every fetched algorithm, bad input,
+# eight threads and the message API; X.509 (a two-level chain), CMS (3.5);
+# on 3.5, TLS 1.3 handshakes for every set with a provider-made and a
+# CLI-made certificate.
 # Ends with "N passed, N failed"; exits 1 on any failure, 2 on setup errors.
 # (No `set -e`: a step that cannot run because an earlier one failed is
 # itself counted, and the summary line is always printed.)
@@ -179,6 +185,8 @@ for alg in $sets; do
             run "built-in: sign deterministic + context, same key" builtin_ossl pkeyutl -sign -rawin -inkey "$d/key.pem" -in "$msg" \
                 -out "$d/bi_det.sig" -pkeyopt deterministic:1 -pkeyopt "context-string:$ctx"
             same "deterministic signature == built-in's" "$d/bi_det.sig" "$d/det.sig"
+            run "provider verifies the built-in's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+                -sigfile "$d/bi_det.sig" -pkeyopt "context-string:$ctx"
             run "built-in verifies the provider's signature" builtin_ossl pkeyutl -verify -rawin -pubin -inkey "$d/pub.pem" -in "$msg" \
                 -sigfile "$d/det.sig" -pkeyopt "context-string:$ctx"
         fi
@@ -246,8 +254,8 @@ reject "short signature refused with a reason" "signature is 100 bytes" ossl pke
 { cat "$d/ok.sig"; printf 'x'; } >"$d/long.sig"
 reject "long signature refused with a reason" "expected 17088" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" \
     -in "$msg" -sigfile "$d/long.sig"
-reject "unknown parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt no-such-param:1
-reject "wrong-typed parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt deterministic:yes
+reject "unknown parameter refused" "Can't set parameter" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt no-such-param:1
+reject "wrong-typed parameter refused" "Can't set parameter" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt deterministic:yes
 reject "message-encoding 2 refused" "message-encoding must be 0" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt message-encoding:2
 reject "seed of the wrong length refused" "seed is 3 bytes" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt hexseed:010203
 head -c 300 /dev/urandom >"$d/garbage.der"
@@ -372,35 +380,57 @@ for hs in $hsets; do
     fi
 done
 
-cur=threads
-# Eight threads signing and verifying through one EVP_PKEY (linked to the
-# system libcrypto, whatever OPENSSL is).
+cur=c-api
+# Three C programs, compiled against the system's OpenSSL headers (3.0; the
+# ABI is stable since) and run on the libcrypto of the OpenSSL under test
+# (for .ci/openssl35.sh's wrapper: its loader and library path):
+#   provider_checks   ours served, not the built-in (the provider of every
+#                     fetched signature, keymgmt, key and sign/verify
+#                     context; a fetch at provider=default as the control),
+#                     and bad input through the API (wrong-length keys and
+#                     signatures, a 256-byte context, wrong-typed
+#                     parameters, a short output buffer, NULL)
+#   provider_threads  eight threads signing and verifying through one
+#                     EVP_PKEY agree with one thread
+#   provider_message  the 3.4+ message API (EVP_PKEY_sign_message_*),
+#                     streamed in pieces
+runner=()
+loader="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\1/p" "$OPENSSL" 2>/dev/null || true)"
+libdir="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\2/p" "$OPENSSL" 2>/dev/null || true)"
+[[ -n "$loader" ]] && runner=("$loader" --library-path "$libdir")
 if command -v gcc >/dev/null && [[ -f /usr/include/openssl/provider.h ]]; then
+    if need run "compile provider_checks.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+        "$repo_root/tests/interop/provider_checks.c" -o "$work/provider_checks" -lcrypto; then
+        out="$(timeout 300 ${runner[@]+"${runner[@]}"} "$work/provider_checks" "$PROVIDER_DIR" 2>&1)"
+        rc=$?
+        while IFS= read -r line; do
+            case "$line" in
+                ok:*) line="${line#ok: }"; ok "${line%%: [0-9A-F]*:error:*}" ;;
+                FAIL:*) fail "${line#FAIL: }" ;;
+            esac
+        done <<<"$out"
+        if [[ $rc -ne 0 ]] || ! grep -q "^checks: ok$" <<<"$out"; then fail "provider_checks (exit $rc)" "$(tail -n 5 <<<"$out")"; fi
+        # The program must have run on the libcrypto under test.
+        if grep -q "^${version%% (*}" <<<"$out"; then ok "provider_checks ran on ${version%% (*}"; else
+            fail "provider_checks ran on another libcrypto" "$(head -n 1 <<<"$out")"; fi
+    fi
     if need run "compile provider_threads.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
         "$repo_root/tests/interop/provider_threads.c" -o "$work/provider_threads" -lcrypto -lpthread; then
-        grepout "8 threads agree with one thread" "threads: ok" "$work/provider_threads" "$PROVIDER_DIR" SLH-DSA-SHAKE-128f
+        grepout "8 threads agree with one thread" "threads: ok" ${runner[@]+"${runner[@]}"} "$work/provider_threads" \
+            "$PROVIDER_DIR" SLH-DSA-SHAKE-128f
+    fi
+    if need run "compile provider_message.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+        "$repo_root/tests/interop/provider_message.c" -o "$work/provider_message" -lcrypto -ldl; then
+        if [[ $builtin == 1 ]]; then
+            grepout "sign/verify_message_* streamed == one-shot, tamper and wrong set refused" "message API: ok" \
+                ${runner[@]+"${runner[@]}"} "$work/provider_message" "$PROVIDER_DIR"
+        else
+            grepout "message API absent before 3.4, and the test says so" "message API: absent" \
+                ${runner[@]+"${runner[@]}"} "$work/provider_message" "$PROVIDER_DIR"
+        fi
     fi
 else
-    fail "no gcc or OpenSSL headers for the thread test"
-fi
-
-cur=message-api
-# The 3.4+ message API (EVP_PKEY_sign_message_*), streamed in pieces,
-# against the libcrypto of the OpenSSL under test (for .ci/openssl35.sh's
-# wrapper: its loader and library path).
-if [[ -x "$work/provider_threads" ]] && need run "compile provider_message.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
-    "$repo_root/tests/interop/provider_message.c" -o "$work/provider_message" -lcrypto -ldl; then
-    runner=()
-    loader="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\1/p" "$OPENSSL" 2>/dev/null || true)"
-    libdir="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\2/p" "$OPENSSL" 2>/dev/null || true)"
-    [[ -n "$loader" ]] && runner=("$loader" --library-path "$libdir")
-    if [[ $builtin == 1 ]]; then
-        grepout "sign/verify_message_* streamed == one-shot, tamper and wrong set refused" "message API: ok" \
-            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
-    else
-        grepout "message API absent before 3.4, and the test says so" "message API: absent" \
-            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
-    fi
+    fail "no gcc or OpenSSL headers for the C API tests"
 fi
 
 cur=x509
