@@ -331,6 +331,7 @@ fi
 # `SLH-DSA-…-WITH-…`, which our types carry as an alias there), and
 # signatures crossing both ways between the provider and the CLI, verified
 # from the public-key file.
+ca_ext=(-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign")
 hsets="${HSETS:-SHA2-128f:SHA256:SHA2-256:36 SHAKE-128f:SHAKE128:SHAKE-128:42}"
 for hs in $hsets; do
     IFS=: read -r hset hph cli_ph hoid <<<"$hs"
@@ -377,6 +378,22 @@ for hs in $hsets; do
                     -inkey "$work/SLH-DSA-$hset/pub.pem" -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
             fi
         fi
+        # Certificates signed with HashSLH-DSA (RFC 9909: the key's OID as
+        # the signature algorithm), both ways.
+        if need run "sphincs cert self-signed --ca (HashSLH-DSA)" "$sphincs" cert self-signed -k "$d/cli_key.pem" \
+            --subject "CN=hash-$hset" --ca --days 2 -o "$d/cli_cert.pem" -q; then
+            grepout "openssl verify: the CLI's HashSLH-DSA certificate" "cli_cert.pem: OK" ossl verify "${P[@]}" \
+                -CAfile "$d/cli_cert.pem" "$d/cli_cert.pem"
+            ossl x509 "${P[@]}" -in "$d/cli_cert.pem" -outform DER -out "$d/cli_cert.der" 2>/dev/null || true
+            flip "$d/cli_cert.der" "$d/cli_cert_bad.der" $(($(wc -c <"$d/cli_cert.der") - 40))
+            reject "openssl verify: that certificate tampered" "" ossl verify "${P[@]}" -CAfile "$d/cli_cert.pem" "$d/cli_cert_bad.der"
+        fi
+    fi
+    if [[ -f "$d/key.pem" ]] && need run "req -x509 with the provider's HashSLH-DSA key" ossl req "${P[@]}" -x509 -new \
+        -key "$d/key.pem" -subj "/CN=hash-req-$hset" -days 2 "${ca_ext[@]}" -out "$d/req_cert.pem"; then
+        run "sphincs cert verify: the provider's HashSLH-DSA certificate" "$sphincs" cert verify "$d/req_cert.pem"
+        grepout "openssl verify: the provider's HashSLH-DSA certificate" "req_cert.pem: OK" ossl verify "${P[@]}" \
+            -CAfile "$d/req_cert.pem" "$d/req_cert.pem"
     fi
 done
 
@@ -437,7 +454,6 @@ cur=x509
 alg=SLH-DSA-SHA2-128f
 d="$work/x509"
 mkdir -p "$d"
-ca_ext=(-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign")
 printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$d/ca.ext"
 printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$d/leaf.ext"
 for who in root inter leaf; do ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/$who.key" 2>/dev/null || true; done

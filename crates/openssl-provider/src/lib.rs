@@ -176,14 +176,23 @@ fn build(core: &core::Core) -> Tables {
 /// Below 3.5 OpenSSL does not know the SLH-DSA OIDs: register them, and
 /// each as a signature algorithm of its own key type with no digest, so
 /// that X.509 finds our keys by OID. 3.5 knows all 24 OIDs already (the
-/// HashSLH-DSA ones under its own object names, which are not ours), and
-/// registering again would only queue errors.
+/// HashSLH-DSA ones under its own object names, which our types carry as
+/// aliases there: see `names::KeyType::names_for`), and creating them again
+/// would only queue errors; but it has signature-algorithm entries
+/// (`OBJ_find_sigid_algs`) for the pure ones only. Without one, X.509
+/// cannot tell which key type signed a certificate, so a self-signed
+/// HashSLH-DSA certificate is not seen as self-signed, nor an issuer as
+/// its issuer: on 3.5 register the twelve HashSLH-DSA OIDs as signature
+/// algorithms of their own key type (by OID; the core refuses nothing
+/// that exists already).
 fn register_oids(core: &core::Core) {
-    if core.at_least(3, 5) {
-        return;
-    }
+    let openssl_35 = core.at_least(3, 5);
     for ty in names::all() {
-        if core.obj_create(&ty.oid, &ty.sn, &ty.name) {
+        if openssl_35 {
+            if ty.hash {
+                core.obj_add_sigid(&ty.oid, c"", &ty.oid);
+            }
+        } else if core.obj_create(&ty.oid, &ty.sn, &ty.name) {
             core.obj_add_sigid(&ty.name, c"", &ty.name);
         }
     }

@@ -20,7 +20,10 @@ pub struct KeyType {
     pub sn: CString,
     /// Dotted OID.
     pub oid: CString,
-    /// `name:sn:oid`, the OSSL_ALGORITHM name list.
+    /// `name:sn:oid`, the OSSL_ALGORITHM name list. `sn` is OpenSSL's short
+    /// name of the OID (ours before 3.5, the same as 3.5's): X.509 matches a
+    /// certificate's signature algorithm to its issuer's key by it
+    /// (`EVP_PKEY_is_a(key, OBJ_nid2sn(pkey_nid))`).
     pub names: CString,
     /// The name list on OpenSSL 3.5 and later: `names`, plus, for the
     /// HashSLH-DSA types, 3.5's long name of the OID as an extra alias
@@ -135,8 +138,8 @@ pub fn all() -> &'static [KeyType] {
             v.push(KeyType {
                 alg,
                 hash: true,
-                names: cstr(&format!("{name}:{oid}")),
-                names_35: cstr(&format!("{name}:{ossl_ln}:{oid}")),
+                names: cstr(&format!("{name}:{sn}:{oid}")),
+                names_35: cstr(&format!("{name}:{ossl_ln}:{sn}:{oid}")),
                 name: cstr(&name),
                 sn: cstr(&sn),
                 oid: cstr(&oid),
