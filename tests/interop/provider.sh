@@ -19,7 +19,13 @@
 # signature equal to the CLI's and, on 3.5, to the built-in SLH-DSA's; keys
 # and signatures crossing between provider, CLI and built-in; tampered
 # signatures and messages rejected. Then: proof that the provider (not 3.5's
-# built-in) answered, and bad input rejected with a reason on the error queue.
+# built-in) answered, and bad input rejected with a reason on the error queue;
+# HashSLH-DSA keys (PKCS#8 and SPKI, PEM and DER) and signatures with the CLI;
+# through the C API (provider_checks.c, provider_threads.c,
+# provider_message.c) the provider of every fetched algorithm, bad input,
+# eight threads and the message API; X.509 (a two-level chain), CMS (3.5);
+# on 3.5, TLS 1.3 handshakes for every set with a provider-made and a
+# CLI-made certificate.
 # Ends with "N passed, N failed"; exits 1 on any failure, 2 on setup errors.
 # (No `set -e`: a step that cannot run because an earlier one failed is
 # itself counted, and the summary line is always printed.)
@@ -33,7 +39,17 @@ sphincs="${SPHINCS_BIN:-$repo_root/target/release/sphincs}"
 [[ -x "$sphincs" ]] || { echo "sphincs CLI not found: $sphincs (cargo build --release -p sphincs-cli)" >&2; exit 2; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-provider.XXXXXX")"
-if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
+# TLS servers started below (their `timeout` process ids): killed on exit,
+# whatever ends the script.
+servers=()
+cleanup() {
+    local s
+    for s in ${servers[@]+"${servers[@]}"}; do kill "$s" 2>/dev/null || true; done
+    if [[ "${KEEP:-0}" != 1 ]]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; fi
 
 if [[ -z "${PROVIDER_DIR:-}" ]]; then
     NO_BUILD=1 "$repo_root/scripts/install-provider" "$work/prefix" >/dev/null ||
@@ -169,6 +185,8 @@ for alg in $sets; do
             run "built-in: sign deterministic + context, same key" builtin_ossl pkeyutl -sign -rawin -inkey "$d/key.pem" -in "$msg" \
                 -out "$d/bi_det.sig" -pkeyopt deterministic:1 -pkeyopt "context-string:$ctx"
             same "deterministic signature == built-in's" "$d/bi_det.sig" "$d/det.sig"
+            run "provider verifies the built-in's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+                -sigfile "$d/bi_det.sig" -pkeyopt "context-string:$ctx"
             run "built-in verifies the provider's signature" builtin_ossl pkeyutl -verify -rawin -pubin -inkey "$d/pub.pem" -in "$msg" \
                 -sigfile "$d/det.sig" -pkeyopt "context-string:$ctx"
         fi
@@ -236,8 +254,8 @@ reject "short signature refused with a reason" "signature is 100 bytes" ossl pke
 { cat "$d/ok.sig"; printf 'x'; } >"$d/long.sig"
 reject "long signature refused with a reason" "expected 17088" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" \
     -in "$msg" -sigfile "$d/long.sig"
-reject "unknown parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt no-such-param:1
-reject "wrong-typed parameter refused" "" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt deterministic:yes
+reject "unknown parameter refused" "Can't set parameter" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt no-such-param:1
+reject "wrong-typed parameter refused" "Can't set parameter" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt deterministic:yes
 reject "message-encoding 2 refused" "message-encoding must be 0" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/x.sig" -pkeyopt message-encoding:2
 reject "seed of the wrong length refused" "seed is 3 bytes" ossl genpkey "${P[@]}" -algorithm "$alg" -pkeyopt hexseed:010203
 head -c 300 /dev/urandom >"$d/garbage.der"
@@ -307,66 +325,135 @@ if [[ $builtin == 1 ]]; then
     same "same seed, same key as the built-in" "$d/seed_bi.pem" "$d/seed1.pem"
 fi
 
-cur=hash-slh-dsa
-# RFC 9909 HashSLH-DSA key types (ours; OpenSSL has none): the OID .36
-# (SHA2-128f with SHA-256) and signatures the CLI accepts and makes.
-d="$work/hash"
-mkdir -p "$d"
-halg=HASH-SLH-DSA-SHA2-128f-WITH-SHA256
-if need run "genpkey $halg" ossl genpkey "${P[@]}" -algorithm "$halg" -out "$d/key.pem"; then
-    grepout "PKCS#8 under OID 2.16.840.1.101.3.4.3.36" '2\.16\.840\.1\.101\.3\.4\.3\.36|SLH-DSA-SHA2-128f-WITH-SHA256' ossl asn1parse -in "$d/key.pem"
-    run "sphincs pubkey of it" "$sphincs" pubkey "$d/key.pem" -o "$d/pub.pem"
-    if need run "pkeyutl -sign (context)" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/p.sig" -pkeyopt "context-string:$ctx"; then
-        run "sphincs verify: HashSLH-DSA signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "$ctx" "$msg"
-        reject "sphincs verify: wrong context" "" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "${ctx}x" "$msg"
+# RFC 9909 HashSLH-DSA key types (ours; OpenSSL has none), one SHA-2 and
+# one SHAKE set (HSETS to change): PKCS#8 and SubjectPublicKeyInfo, PEM and
+# DER, through `pkey -pubin` on every version (3.5 names the OIDs .35-.46
+# `SLH-DSA-…-WITH-…`, which our types carry as an alias there), and
+# signatures crossing both ways between the provider and the CLI, verified
+# from the public-key file.
+ca_ext=(-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign")
+hsets="${HSETS:-SHA2-128f:SHA256:SHA2-256:36 SHAKE-128f:SHAKE128:SHAKE-128:42}"
+for hs in $hsets; do
+    IFS=: read -r hset hph cli_ph hoid <<<"$hs"
+    halg="HASH-SLH-DSA-$hset-WITH-$hph"
+    cur="$halg"
+    d="$work/hash-$hset"
+    mkdir -p "$d"
+    echo "== $halg"
+    if need run "genpkey" ossl genpkey "${P[@]}" -algorithm "$halg" -out "$d/key.pem"; then
+        grepout "PKCS#8 under OID .$hoid" "2\.16\.840\.1\.101\.3\.4\.3\.$hoid|SLH-DSA-$hset-WITH-$hph" ossl asn1parse -in "$d/key.pem"
+        run "pkey -pubout PEM" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -out "$d/pub.pem"
+        run "pkey -pubout DER" ossl pkey "${P[@]}" -in "$d/key.pem" -pubout -outform DER -out "$d/pub.der"
+        run "sphincs pubkey of it" "$sphincs" pubkey "$d/key.pem" -o "$d/cli_pub.pem"
+        same "CLI public key == provider's -pubout" "$d/cli_pub.pem" "$d/pub.pem"
+        grepout "pkey -pubin PEM (SPKI under .$hoid)" "$halg Public-Key" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -text -noout
+        run "pkey -pubin PEM -> DER" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -outform DER -out "$d/pub2.der"
+        same "SPKI PEM -> DER round trip" "$d/pub.der" "$d/pub2.der"
+        run "pkey -pubin DER -> PEM" ossl pkey "${P[@]}" -pubin -inform DER -in "$d/pub.der" -out "$d/pub2.pem"
+        same "SPKI DER -> PEM round trip" "$d/pub.pem" "$d/pub2.pem"
+        if need run "pkeyutl -sign (context)" ossl pkeyutl -sign -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" -out "$d/p.sig" -pkeyopt "context-string:$ctx"; then
+            run "pkeyutl -verify -pubin (PEM) of it" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/pub.pem" -in "$msg" \
+                -sigfile "$d/p.sig" -pkeyopt "context-string:$ctx"
+            run "sphincs verify: the provider's HashSLH-DSA signature" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "$ctx" "$msg"
+            reject "sphincs verify: wrong context" "" "$sphincs" verify -p "$d/pub.pem" -s "$d/p.sig" --context "${ctx}x" "$msg"
+        fi
     fi
-    if need run "sphincs sign with the HashSLH-DSA key" "$sphincs" sign -k "$d/key.pem" --context "$ctx" -o "$d/s.sig" "$msg"; then
-        run "pkeyutl -verify the CLI's HashSLH-DSA signature" ossl pkeyutl -verify -rawin "${P[@]}" -inkey "$d/key.pem" -in "$msg" \
-            -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+    # A key and signature of the CLI (`keygen --prehash`) into the provider,
+    # verified from the public-key file alone.
+    if need run "sphincs keygen --prehash $cli_ph" "$sphincs" keygen -a "SLH-DSA-$hset" --prehash "$cli_ph" -o "$d/cli_key.pem" \
+        --pub "$d/cli_key_pub.pem" -q; then
+        run "sphincs pubkey --der (DER SPKI)" "$sphincs" pubkey --der "$d/cli_key.pem" -o "$d/cli_key_pub.der"
+        run "provider re-encodes the CLI's public key (PEM)" ossl pkey "${P[@]}" -pubin -in "$d/cli_key_pub.pem" -out "$d/cli_key_pub_re.pem"
+        same "re-encoded CLI public key identical" "$d/cli_key_pub.pem" "$d/cli_key_pub_re.pem"
+        if need run "sphincs sign (context)" "$sphincs" sign -k "$d/cli_key.pem" --context "$ctx" -o "$d/s.sig" "$msg" -q; then
+            run "pkeyutl -verify -pubin (PEM): the CLI's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/cli_key_pub.pem" \
+                -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            run "pkeyutl -verify -pubin (DER): the CLI's signature" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -keyform DER \
+                -inkey "$d/cli_key_pub.der" -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            flip "$d/s.sig" "$d/s.bad" 100
+            reject "tampered CLI signature rejected (-pubin)" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin -inkey "$d/cli_key_pub.pem" \
+                -in "$msg" -sigfile "$d/s.bad" -pkeyopt "context-string:$ctx"
+            if [[ -f "$work/SLH-DSA-$hset/pub.pem" ]]; then
+                reject "a pure key of the same set refuses it" "" ossl pkeyutl -verify -rawin "${P[@]}" -pubin \
+                    -inkey "$work/SLH-DSA-$hset/pub.pem" -in "$msg" -sigfile "$d/s.sig" -pkeyopt "context-string:$ctx"
+            fi
+        fi
+        # Certificates signed with HashSLH-DSA (RFC 9909: the key's OID as
+        # the signature algorithm), both ways.
+        if need run "sphincs cert self-signed --ca (HashSLH-DSA)" "$sphincs" cert self-signed -k "$d/cli_key.pem" \
+            --subject "CN=hash-$hset" --ca --days 2 -o "$d/cli_cert.pem" -q; then
+            grepout "openssl verify: the CLI's HashSLH-DSA certificate" "cli_cert.pem: OK" ossl verify "${P[@]}" \
+                -CAfile "$d/cli_cert.pem" "$d/cli_cert.pem"
+            ossl x509 "${P[@]}" -in "$d/cli_cert.pem" -outform DER -out "$d/cli_cert.der" 2>/dev/null || true
+            flip "$d/cli_cert.der" "$d/cli_cert_bad.der" $(($(wc -c <"$d/cli_cert.der") - 40))
+            reject "openssl verify: that certificate tampered" "" ossl verify "${P[@]}" -CAfile "$d/cli_cert.pem" "$d/cli_cert_bad.der"
+        fi
     fi
-    # (3.5 names the HashSLH-DSA OIDs with object names of its own, which are
-    # not our key types' names, so it does not hand their SPKI to us.)
-    if [[ $builtin == 0 ]]; then
-        run "3.0: SPKI of a HashSLH-DSA key read back" ossl pkey "${P[@]}" -pubin -in "$d/pub.pem" -noout
+    if [[ -f "$d/key.pem" ]] && need run "req -x509 with the provider's HashSLH-DSA key" ossl req "${P[@]}" -x509 -new \
+        -key "$d/key.pem" -subj "/CN=hash-req-$hset" -days 2 "${ca_ext[@]}" -out "$d/req_cert.pem"; then
+        run "sphincs cert verify: the provider's HashSLH-DSA certificate" "$sphincs" cert verify "$d/req_cert.pem"
+        grepout "openssl verify: the provider's HashSLH-DSA certificate" "req_cert.pem: OK" ossl verify "${P[@]}" \
+            -CAfile "$d/req_cert.pem" "$d/req_cert.pem"
     fi
-fi
+done
 
-cur=threads
-# Eight threads signing and verifying through one EVP_PKEY (linked to the
-# system libcrypto, whatever OPENSSL is).
+cur=c-api
+# Three C programs, compiled against the system's OpenSSL headers (3.0; the
+# ABI is stable since) and run on the libcrypto of the OpenSSL under test
+# (for .ci/openssl35.sh's wrapper: its loader and library path):
+#   provider_checks   ours served, not the built-in (the provider of every
+#                     fetched signature, keymgmt, key and sign/verify
+#                     context; a fetch at provider=default as the control),
+#                     and bad input through the API (wrong-length keys and
+#                     signatures, a 256-byte context, wrong-typed
+#                     parameters, a short output buffer, NULL)
+#   provider_threads  eight threads signing and verifying through one
+#                     EVP_PKEY agree with one thread
+#   provider_message  the 3.4+ message API (EVP_PKEY_sign_message_*),
+#                     streamed in pieces
+runner=()
+loader="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\1/p" "$OPENSSL" 2>/dev/null || true)"
+libdir="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\2/p" "$OPENSSL" 2>/dev/null || true)"
+[[ -n "$loader" ]] && runner=("$loader" --library-path "$libdir")
 if command -v gcc >/dev/null && [[ -f /usr/include/openssl/provider.h ]]; then
+    if need run "compile provider_checks.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+        "$repo_root/tests/interop/provider_checks.c" -o "$work/provider_checks" -lcrypto; then
+        out="$(timeout 300 ${runner[@]+"${runner[@]}"} "$work/provider_checks" "$PROVIDER_DIR" 2>&1)"
+        rc=$?
+        while IFS= read -r line; do
+            case "$line" in
+                ok:*) line="${line#ok: }"; ok "${line%%: [0-9A-F]*:error:*}" ;;
+                FAIL:*) fail "${line#FAIL: }" ;;
+            esac
+        done <<<"$out"
+        if [[ $rc -ne 0 ]] || ! grep -q "^checks: ok$" <<<"$out"; then fail "provider_checks (exit $rc)" "$(tail -n 5 <<<"$out")"; fi
+        # The program must have run on the libcrypto under test.
+        if grep -q "^${version%% (*}" <<<"$out"; then ok "provider_checks ran on ${version%% (*}"; else
+            fail "provider_checks ran on another libcrypto" "$(head -n 1 <<<"$out")"; fi
+    fi
     if need run "compile provider_threads.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
         "$repo_root/tests/interop/provider_threads.c" -o "$work/provider_threads" -lcrypto -lpthread; then
-        grepout "8 threads agree with one thread" "threads: ok" "$work/provider_threads" "$PROVIDER_DIR" SLH-DSA-SHAKE-128f
+        grepout "8 threads agree with one thread" "threads: ok" ${runner[@]+"${runner[@]}"} "$work/provider_threads" \
+            "$PROVIDER_DIR" SLH-DSA-SHAKE-128f
+    fi
+    if need run "compile provider_message.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
+        "$repo_root/tests/interop/provider_message.c" -o "$work/provider_message" -lcrypto -ldl; then
+        if [[ $builtin == 1 ]]; then
+            grepout "sign/verify_message_* streamed == one-shot, tamper and wrong set refused" "message API: ok" \
+                ${runner[@]+"${runner[@]}"} "$work/provider_message" "$PROVIDER_DIR"
+        else
+            grepout "message API absent before 3.4, and the test says so" "message API: absent" \
+                ${runner[@]+"${runner[@]}"} "$work/provider_message" "$PROVIDER_DIR"
+        fi
     fi
 else
-    fail "no gcc or OpenSSL headers for the thread test"
-fi
-
-cur=message-api
-# The 3.4+ message API (EVP_PKEY_sign_message_*), streamed in pieces,
-# against the libcrypto of the OpenSSL under test (for .ci/openssl35.sh's
-# wrapper: its loader and library path).
-if [[ -x "$work/provider_threads" ]] && need run "compile provider_message.c (-Wall -Wextra -Werror)" gcc -Wall -Wextra -Werror -O2 \
-    "$repo_root/tests/interop/provider_message.c" -o "$work/provider_message" -lcrypto -ldl; then
-    runner=()
-    loader="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\1/p" "$OPENSSL" 2>/dev/null || true)"
-    libdir="$(sed -n "s/^exec '\([^']*\)' --library-path '\([^']*\)'.*/\2/p" "$OPENSSL" 2>/dev/null || true)"
-    [[ -n "$loader" ]] && runner=("$loader" --library-path "$libdir")
-    if [[ $builtin == 1 ]]; then
-        grepout "sign/verify_message_* streamed == one-shot, tamper and wrong set refused" "message API: ok" \
-            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
-    else
-        grepout "message API absent before 3.4, and the test says so" "message API: absent" \
-            "${runner[@]}" "$work/provider_message" "$PROVIDER_DIR"
-    fi
+    fail "no gcc or OpenSSL headers for the C API tests"
 fi
 
 cur=x509
 alg=SLH-DSA-SHA2-128f
 d="$work/x509"
 mkdir -p "$d"
-ca_ext=(-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign")
 printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$d/ca.ext"
 printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$d/leaf.ext"
 for who in root inter leaf; do ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/$who.key" 2>/dev/null || true; done
@@ -419,25 +506,79 @@ if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
 fi
 
 cur=tls
-# TLS 1.3 with an SLH-DSA certificate chain (3.5: TLS-SIGALG capability).
-# Everything bounded: the server accepts one connection and is killed at
-# the end in any case; each side runs under a time limit.
-if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
-    port=$((20000 + RANDOM % 20000))
-    timeout 60 "$OPENSSL" s_server "${P[@]}" -accept "127.0.0.1:$port" -cert "$d/leaf.pem" -key "$d/leaf.key" \
-        -cert_chain "$d/inter.pem" -tls1_3 -naccept 1 < <(sleep 50) >"$d/server.log" 2>&1 &
+# TLS 1.3 with SLH-DSA certificates (3.5: TLS-SIGALG capability), server
+# and client both loading the provider. The server takes one connection on
+# a port the kernel picks (-accept 127.0.0.1:0, read back from its ACCEPT
+# line: no clashes between sets or with other jobs), every process runs
+# under a time limit, and servers are killed when done or on exit.
+# tls DESC SIGNAME CERT KEY CHAIN CAFILE LOG: handshake completes, TLSv1.3,
+# chain verified, `Peer signature type` SIGNAME.
+tls() {
+    local desc="$1" signame="$2" cert="$3" key="$4" chain="$5" ca="$6" log="$7"
+    local extra=() port="" out server
+    [[ -z "$chain" ]] || extra=(-cert_chain "$chain")
+    timeout 120 "$OPENSSL" s_server "${P[@]}" -accept 127.0.0.1:0 -cert "$cert" -key "$key" ${extra[@]+"${extra[@]}"} \
+        -tls1_3 -naccept 1 -www </dev/null >"$log" 2>&1 &
     server=$!
-    for _ in $(seq 50); do grep -q ACCEPT "$d/server.log" 2>/dev/null && break; sleep 0.2; done
-    out="$(timeout 30 "$OPENSSL" s_client "${P[@]}" -connect "127.0.0.1:$port" -servername localhost -tls1_3 \
-        -CAfile "$d/root.pem" -verify_return_error -verify_hostname localhost < /dev/null 2>&1)" || true
+    servers+=("$server")
+    for _ in $(seq 300); do
+        port="$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$log" 2>/dev/null)"
+        [[ -n "$port" ]] && break
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -z "$port" ]]; then
+        kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+        fail "$desc: s_server did not start" "$(cat "$log")"; return 0
+    fi
+    out="$(timeout 60 "$OPENSSL" s_client "${P[@]}" -connect "127.0.0.1:$port" -servername localhost -tls1_3 \
+        -CAfile "$ca" -verify_return_error -verify_hostname localhost </dev/null 2>&1)" || true
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
-    if grep -q "Peer signature type: slhdsa_sha2_128f" <<<"$out" && grep -q "Verify return code: 0 (ok)" <<<"$out" &&
-        grep -q "TLSv1.3" <<<"$out"; then
-        ok "handshake over 127.0.0.1: TLS 1.3, slhdsa_sha2_128f (0x0912), chain verified"
+    if grep -q "Peer signature type: $signame\$" <<<"$out" && grep -q "Verify return code: 0 (ok)" <<<"$out" &&
+        grep -qE "Protocol( version)?: TLSv1.3|TLSv1.3, Cipher" <<<"$out"; then
+        ok "$desc"
     else
-        fail "TLS 1.3 handshake" "$out"$'\n'"$(cat "$d/server.log")"
+        fail "$desc" "$(grep -E 'Peer signature|Verify return|TLSv|error|errno' <<<"$out")"$'\n'"$(tail -n 5 "$log")"
     fi
+}
+if [[ $builtin == 1 ]]; then
+    tls_start=$(date +%s)
+    # The three-level chain of the x509 checks (SHA2-128f), with -cert_chain.
+    if [[ -f "$d/leaf.pem" ]]; then
+        tls "handshake with the x509 checks' chain (root, intermediate, leaf): slhdsa_sha2_128f (0x0912)" slhdsa_sha2_128f \
+            "$d/leaf.pem" "$d/leaf.key" "$d/inter.pem" "$d/root.pem" "$d/server.log"
+    fi
+    # Every set: a root and a leaf made through the provider (req -x509 -CA:
+    # no CSR), and a root and a leaf made by our CLI.
+    for alg in $sets; do
+        cur="tls $alg"
+        set_start=$(date +%s)
+        signame="$(tr 'A-Z-' 'a-z_' <<<"${alg#SLH-DSA-}")"
+        signame="slhdsa_$signame"
+        d="$work/tls-$alg"
+        mkdir -p "$d"
+        if need run "provider: root key" ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/root.key" &&
+            need run "provider: leaf key" ossl genpkey "${P[@]}" -algorithm "$alg" -out "$d/leaf.key" &&
+            need run "provider: req -x509 root" ossl req "${P[@]}" -x509 -new -key "$d/root.key" -subj "/CN=tls-root-$alg" -days 2 \
+                "${ca_ext[@]}" -out "$d/root.pem" &&
+            need run "provider: req -x509 -CA leaf" ossl req "${P[@]}" -x509 -new -key "$d/leaf.key" -subj /CN=localhost -days 2 \
+                -CA "$d/root.pem" -CAkey "$d/root.key" -addext "basicConstraints=critical,CA:FALSE" \
+                -addext "keyUsage=critical,digitalSignature" -addext "subjectAltName=DNS:localhost" \
+                -addext "extendedKeyUsage=serverAuth" -out "$d/leaf.pem"; then
+            tls "TLS 1.3, provider's chain: $signame" "$signame" "$d/leaf.pem" "$d/leaf.key" "" "$d/root.pem" "$d/server_p.log"
+        fi
+        if need run "CLI: keys, root, leaf request, leaf" sh -c '
+            "$0" keygen -a "$1" -o "$2/cli_root.key" -q && "$0" keygen -a "$1" -o "$2/cli_leaf.key" -q &&
+            "$0" cert self-signed -k "$2/cli_root.key" --subject "CN=cli-tls-root" --ca --days 2 -o "$2/cli_root.pem" -q &&
+            "$0" cert request -k "$2/cli_leaf.key" --subject CN=localhost --san dns:localhost --eku serverAuth -o "$2/cli_leaf.csr" -q &&
+            "$0" cert issue --ca-key "$2/cli_root.key" --ca-cert "$2/cli_root.pem" --copy-extensions --days 2 "$2/cli_leaf.csr" \
+                -o "$2/cli_leaf.pem" -q' "$sphincs" "$alg" "$d"; then
+            tls "TLS 1.3, CLI's chain: $signame" "$signame" "$d/cli_leaf.pem" "$d/cli_leaf.key" "" "$d/cli_root.pem" "$d/server_c.log"
+        fi
+        echo "  (tls $alg: $(($(date +%s) - set_start)) s)"
+    done
+    echo "tls: $(($(date +%s) - tls_start)) s"
 fi
 
 echo "time: $(($(date +%s) - start)) s"

@@ -92,6 +92,7 @@ const END_ALGORITHM: Algorithm = Algorithm {
 fn build(core: &core::Core) -> Tables {
     let types = names::all();
     let message_api = core.at_least(3, 4);
+    let openssl_35 = core.at_least(3, 5);
     let km: Vec<_> = per_type!(keymgmt::dispatch).into_iter().map(leak).collect();
     let sig: Vec<_> = per_type!(signature::dispatch, message_api)
         .into_iter()
@@ -126,18 +127,21 @@ fn build(core: &core::Core) -> Tables {
         provider: Vec::new(),
     };
     for (i, ty) in types.iter().enumerate() {
-        t.keymgmt.push(entry(&ty.names, props(ty.hash), km[i]));
-        t.signature.push(entry(&ty.names, props(ty.hash), sig[i]));
+        // One name list for all four operations: OpenSSL maps a name to one
+        // algorithm number, and ties an operation to its keymgmt by it.
+        let names = ty.names_for(openssl_35);
+        t.keymgmt.push(entry(names, props(ty.hash), km[i]));
+        t.signature.push(entry(names, props(ty.hash), sig[i]));
         for (f, form) in encoder::Form::ALL.iter().enumerate() {
-            t.encoder.push(entry(&ty.names, form.properties(), enc[f]));
+            t.encoder.push(entry(names, form.properties(), enc[f]));
         }
         t.decoder.push(entry(
-            &ty.names,
+            names,
             c"provider=sphincs,input=der,structure=PrivateKeyInfo",
             dpriv[i],
         ));
         t.decoder.push(entry(
-            &ty.names,
+            names,
             c"provider=sphincs,input=der,structure=SubjectPublicKeyInfo",
             dpub[i],
         ));
@@ -172,14 +176,23 @@ fn build(core: &core::Core) -> Tables {
 /// Below 3.5 OpenSSL does not know the SLH-DSA OIDs: register them, and
 /// each as a signature algorithm of its own key type with no digest, so
 /// that X.509 finds our keys by OID. 3.5 knows all 24 OIDs already (the
-/// HashSLH-DSA ones under its own object names, which are not ours), and
-/// registering again would only queue errors.
+/// HashSLH-DSA ones under its own object names, which our types carry as
+/// aliases there: see `names::KeyType::names_for`), and creating them again
+/// would only queue errors; but it has signature-algorithm entries
+/// (`OBJ_find_sigid_algs`) for the pure ones only. Without one, X.509
+/// cannot tell which key type signed a certificate, so a self-signed
+/// HashSLH-DSA certificate is not seen as self-signed, nor an issuer as
+/// its issuer: on 3.5 register the twelve HashSLH-DSA OIDs as signature
+/// algorithms of their own key type (by OID; the core refuses nothing
+/// that exists already).
 fn register_oids(core: &core::Core) {
-    if core.at_least(3, 5) {
-        return;
-    }
+    let openssl_35 = core.at_least(3, 5);
     for ty in names::all() {
-        if core.obj_create(&ty.oid, &ty.sn, &ty.name) {
+        if openssl_35 {
+            if ty.hash {
+                core.obj_add_sigid(&ty.oid, c"", &ty.oid);
+            }
+        } else if core.obj_create(&ty.oid, &ty.sn, &ty.name) {
             core.obj_add_sigid(&ty.name, c"", &ty.name);
         }
     }

@@ -20,8 +20,15 @@ pub struct KeyType {
     pub sn: CString,
     /// Dotted OID.
     pub oid: CString,
-    /// `name:sn:oid`, the OSSL_ALGORITHM name list.
+    /// `name:sn:oid`, the OSSL_ALGORITHM name list. `sn` is OpenSSL's short
+    /// name of the OID (ours before 3.5, the same as 3.5's): X.509 matches a
+    /// certificate's signature algorithm to its issuer's key by it
+    /// (`EVP_PKEY_is_a(key, OBJ_nid2sn(pkey_nid))`).
     pub names: CString,
+    /// The name list on OpenSSL 3.5 and later: `names`, plus, for the
+    /// HashSLH-DSA types, 3.5's long name of the OID as an extra alias
+    /// (see [`KeyType::names_for`]).
+    pub names_35: CString,
     /// TLS 1.3 code point (pure sets only).
     pub tls: Option<u16>,
 }
@@ -58,6 +65,26 @@ impl KeyType {
         der
     }
 
+    /// The OSSL_ALGORITHM name list for the running OpenSSL.
+    ///
+    /// OpenSSL 3.5 knows the HashSLH-DSA OIDs .35–.46 as objects with long
+    /// names of its own (`SLH-DSA-SHA2-128s-WITH-SHA256`). When it reads a
+    /// SubjectPublicKeyInfo (`x509_pubkey_ex_d2i_ex` in crypto/x509/x_pubkey.c,
+    /// and the `spki2typespki` decoder behind PEM and `OSSL_STORE`) it names
+    /// the key type by `OBJ_obj2txt(oid, no_name = 0)`, that long name, and
+    /// fetches only the keymgmts and decoders that answer to it. So on 3.5
+    /// each HashSLH-DSA type also carries that name as an alias, after ours;
+    /// our name stays the primary one (what OpenSSL prints and matches
+    /// first). Before 3.5 we create the objects ourselves with our name as
+    /// the long name, and no alias is needed.
+    pub fn names_for(&self, openssl_35: bool) -> &CStr {
+        if openssl_35 {
+            &self.names_35
+        } else {
+            &self.names
+        }
+    }
+
     pub fn name_str(&self) -> &str {
         self.name.to_str().unwrap_or("")
     }
@@ -75,10 +102,12 @@ pub fn all() -> &'static [KeyType] {
             let name = alg.name().to_string();
             let sn = format!("id-{}", name.to_ascii_lowercase());
             let oid = alg.oid().expect("FIPS 205 sets have OIDs");
+            let names = cstr(&format!("{name}:{sn}:{oid}"));
             v.push(KeyType {
                 alg,
                 hash: false,
-                names: cstr(&format!("{name}:{sn}:{oid}")),
+                names_35: names.clone(),
+                names,
                 name: cstr(&name),
                 sn: cstr(&sn),
                 oid: cstr(&oid),
@@ -104,10 +133,13 @@ pub fn all() -> &'static [KeyType] {
                 ph_name.to_ascii_lowercase()
             );
             let oid = alg.hash_oid().expect("FIPS 205 sets have OIDs");
+            // OpenSSL 3.5's long name of the OID (crypto/objects/objects.txt).
+            let ossl_ln = format!("SLH-DSA-{set}-WITH-{ph_name}");
             v.push(KeyType {
                 alg,
                 hash: true,
-                names: cstr(&format!("{name}:{oid}")),
+                names: cstr(&format!("{name}:{sn}:{oid}")),
+                names_35: cstr(&format!("{name}:{ossl_ln}:{sn}:{oid}")),
                 name: cstr(&name),
                 sn: cstr(&sn),
                 oid: cstr(&oid),
