@@ -27,6 +27,37 @@ stamp() { echo "== [aarch64 $((SECONDS - start))s] $*"; }
 
 source "$repo_root/.ci/sid-chroot.sh"
 
+# One CPU model's runs: the unit tests (every kernel the model has against
+# the portable code, through the lane drivers too), the ACVP vectors on the
+# SIMD backend the model selects (the scalar code ran natively; sigGen under
+# -cpu max only, and there the f sets' cases only), and the count-0 entry of
+# all 36 round-3.1 KAT files on the default kernels (Haraka among them).
+# AARCH64_FULL=1 runs every backend and all of ACVP on both (s sets' sigGen
+# too), and the f sets' full KAT files.
+per_cpu() { # $1: qemu CPU model
+    local cpu=$1 target=(--target aarch64-unknown-linux-gnu) backend=sha3
+    [[ "$cpu" == max ]] || backend=neon
+    [[ "${AARCH64_FULL:-0}" == 1 ]] && backend=scalar,neon,sha3
+    local t0=$SECONDS
+    stamp "unit tests under qemu-aarch64 -cpu $cpu"
+    in_chroot "$cpu" cargo test --release "${target[@]}" -p sphincs --lib
+    # sigGen (the slow part) on -cpu max only: cortex-a72's kernels meet
+    # the keyGen and sigVer vectors, the KAT entries and the unit tests.
+    local acvp=()
+    [[ "$cpu" == max || "${AARCH64_FULL:-0}" == 1 ]] || acvp=(acvp_keygen acvp_sigver)
+    stamp "ACVP under -cpu $cpu, backends $backend ${acvp[*]:-all three tests}"
+    local f_only=1
+    [[ "${AARCH64_FULL:-0}" == 1 ]] && f_only=0
+    in_chroot "$cpu" env SPHINCS_TEST_BACKENDS="$backend" SPHINCS_ACVP_SIGGEN_F_ONLY="$f_only" \
+        cargo test --release "${target[@]}" -p sphincs --test acvp -- "${acvp[@]}"
+    stamp "round-3.1 KAT (count 0, all sets) under -cpu $cpu"
+    local kat=(first_entry_of_every_set)
+    [[ "${AARCH64_FULL:-0}" == 1 ]] && kat=(first_entry_of_every_set full_rsp_files_f_sets)
+    in_chroot "$cpu" cargo test --release "${target[@]}" -p sphincs --test sphincsplus_kat \
+        -- "${kat[@]}"
+    stamp "-cpu $cpu took $((SECONDS - t0)) s"
+}
+
 main() {
     if [[ "${1:-}" == where ]]; then
         echo "$root"
@@ -49,37 +80,26 @@ main() {
     local tests=(--lib --test acvp --test sphincsplus_kat)
     in_chroot max nice -n 10 cargo test --release "${target[@]}" -p sphincs "${tests[@]}" --no-run
 
-    # Per CPU model: the unit tests (every kernel the model has against the
-    # portable code, through the lane drivers too), the ACVP vectors on the
-    # SIMD backend the model selects (the scalar code ran natively; sigGen
-    # under -cpu max only, and there the f sets' cases only), and the count-0
-    # entry of all 36 round-3.1 KAT files on the default kernels (Haraka
-    # among them). AARCH64_FULL=1 runs every backend and all of ACVP on both
-    # (s sets' sigGen too), and the f sets' full KAT files.
-    local cpu backend
+    # The two CPU models run side by side (each is one qemu process at a
+    # time, and most of their tests run on one thread), each into its own
+    # log, printed whole when both have ended.
+    local logs cpu pids=() rc=0
+    logs="$(mktemp -d)"
     for cpu in max cortex-a72; do
-        backend=sha3
-        [[ "$cpu" == max ]] || backend=neon
-        [[ "${AARCH64_FULL:-0}" == 1 ]] && backend=scalar,neon,sha3
-        local t0=$SECONDS
-        stamp "unit tests under qemu-aarch64 -cpu $cpu"
-        in_chroot "$cpu" cargo test --release "${target[@]}" -p sphincs --lib
-        # sigGen (the slow part) on -cpu max only: cortex-a72's kernels meet
-        # the keyGen and sigVer vectors, the KAT entries and the unit tests.
-        local acvp=()
-        [[ "$cpu" == max || "${AARCH64_FULL:-0}" == 1 ]] || acvp=(acvp_keygen acvp_sigver)
-        stamp "ACVP under -cpu $cpu, backends $backend ${acvp[*]:-all three tests}"
-        local f_only=1
-        [[ "${AARCH64_FULL:-0}" == 1 ]] && f_only=0
-        in_chroot "$cpu" env SPHINCS_TEST_BACKENDS="$backend" SPHINCS_ACVP_SIGGEN_F_ONLY="$f_only" \
-            cargo test --release "${target[@]}" -p sphincs --test acvp -- "${acvp[@]}"
-        stamp "round-3.1 KAT (count 0, all sets) under -cpu $cpu"
-        local kat=(first_entry_of_every_set)
-        [[ "${AARCH64_FULL:-0}" == 1 ]] && kat=(first_entry_of_every_set full_rsp_files_f_sets)
-        in_chroot "$cpu" cargo test --release "${target[@]}" -p sphincs --test sphincsplus_kat \
-            -- "${kat[@]}"
-        stamp "-cpu $cpu took $((SECONDS - t0)) s"
+        per_cpu "$cpu" >"$logs/$cpu.log" 2>&1 &
+        pids+=($!)
     done
+    local i=0
+    for cpu in max cortex-a72; do
+        local r=0
+        wait "${pids[i]}" || r=$?
+        i=$((i + 1))
+        echo "---- -cpu $cpu (exit $r)"
+        cat "$logs/$cpu.log"
+        [[ $r -eq 0 ]] || rc=$r
+    done
+    rm -rf "$logs"
+    [[ $rc -eq 0 ]] || { log "a CPU model's tests failed"; return "$rc"; }
     stamp "aarch64 done"
 }
 

@@ -86,9 +86,15 @@ unmount_all() {
 }
 
 enter() {
-    # Mounted already: by this run (the embedded step, then AArch64's), or
-    # left by a run that was killed, possibly of another clone. Mount this
-    # checkout afresh either way.
+    # Mounted by the script that runs this one beside another in the same
+    # chroot (.ci/chroot-lane.sh: embedded and AArch64 at once): it mounts
+    # once, and unmounts when both have ended.
+    if [[ "${SPHINCS_CHROOT_MOUNTED:-}" == "$root" ]]; then
+        return
+    fi
+    # Mounted already: by an earlier step of this run, or left by a run that
+    # was killed, possibly of another clone. Mount this checkout afresh
+    # either way.
     unmount_all
     mkdir -p "$root/src" "$root/proc" "$root/dev"
     # Unmount however the run ends; a signal also ends the script.
