@@ -107,7 +107,7 @@ typedef enum {
      */
     SPHINCS_ERR_KEY_MISMATCH = 8,
     /**
-     * Malformed PEM or DER, or a key of another kind or algorithm.
+     * Malformed PEM or DER (a key or certificate), or a key of another kind or algorithm.
      */
     SPHINCS_ERR_ENCODING = 9,
     /**
@@ -713,6 +713,18 @@ sphincs_status sphincs_secret_key_from_pkcs8(const uint8_t *data,
 sphincs_status sphincs_public_key_from_spki(const uint8_t *data,
                                             size_t len,
                                             sphincs_public_key **pk);
+
+/**
+ * Reads the subject public key of an X.509 certificate, PEM
+ * (`-----BEGIN CERTIFICATE-----`) or DER, as `openssl pkeyutl -certin`
+ * does; the key keeps the mode of its OID (`sphincs_public_key_mode`). The
+ * certificate only carries the key: its signature and validity are not
+ * checked. `SPHINCS_ERR_ENCODING` for input that is not a certificate or
+ * whose key is not SLH-DSA; `sphincs_last_error_message` says which.
+ */
+sphincs_status sphincs_public_key_from_certificate(const uint8_t *data,
+                                                   size_t len,
+                                                   sphincs_public_key **pk);
 
 /**
  * Writes the secret key as PKCS#8 v1 (RFC 9909) in `format`

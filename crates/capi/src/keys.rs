@@ -383,6 +383,29 @@ pub unsafe extern "C" fn sphincs_public_key_from_spki(
     })
 }
 
+/// Reads the subject public key of an X.509 certificate, PEM
+/// (`-----BEGIN CERTIFICATE-----`) or DER, as `openssl pkeyutl -certin`
+/// does; the key keeps the mode of its OID (`sphincs_public_key_mode`). The
+/// certificate only carries the key: its signature and validity are not
+/// checked. `SPHINCS_ERR_ENCODING` for input that is not a certificate or
+/// whose key is not SLH-DSA; `sphincs_last_error_message` says which.
+#[no_mangle]
+pub unsafe extern "C" fn sphincs_public_key_from_certificate(
+    data: *const u8,
+    len: usize,
+    pk: *mut *mut sphincs_public_key,
+) -> sphincs_status {
+    guard(|| {
+        non_null(pk)?;
+        non_null(data)?;
+        // SAFETY: `data` holds `len` bytes by the API contract.
+        let data = unsafe { input(data, len)? };
+        let key = sphincs_public_key(AnyVerifyingKey::from_certificate(data)?);
+        // SAFETY: `pk` is writable by the API contract.
+        unsafe { give(pk, key) }
+    })
+}
+
 /// Writes the secret key as PKCS#8 v1 (RFC 9909) in `format`
 /// (`SPHINCS_FORMAT_DER` or `SPHINCS_FORMAT_PEM`) to `out` and its length to
 /// `*out_len`, under the OID of the key's mode (the pure OID for an

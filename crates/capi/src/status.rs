@@ -35,7 +35,7 @@ pub enum sphincs_status {
     SPHINCS_ERR_CONTEXT_TOO_LONG = 7,
     /// A secret key whose public half does not match its seeds.
     SPHINCS_ERR_KEY_MISMATCH = 8,
-    /// Malformed PEM or DER, or a key of another kind or algorithm.
+    /// Malformed PEM or DER (a key or certificate), or a key of another kind or algorithm.
     SPHINCS_ERR_ENCODING = 9,
     /// The operating system's random number generator failed.
     SPHINCS_ERR_RNG = 10,
@@ -91,7 +91,9 @@ impl From<Error> for sphincs_status {
             Error::ContextTooLong(_) => SPHINCS_ERR_CONTEXT_TOO_LONG,
             Error::KeyMismatch => SPHINCS_ERR_KEY_MISMATCH,
             Error::InvalidSignature => SPHINCS_ERR_INVALID_SIGNATURE,
-            Error::Encoding(_) | Error::TreeCache(_) => SPHINCS_ERR_ENCODING,
+            // A malformed certificate (`sphincs_public_key_from_certificate`) is
+            // bad input as a malformed key is.
+            Error::Encoding(_) | Error::TreeCache(_) | Error::Pki(_) => SPHINCS_ERR_ENCODING,
             Error::Rng(_) => SPHINCS_ERR_RNG,
             Error::Io(_) => SPHINCS_ERR_IO,
             Error::FaultDetected => SPHINCS_ERR_FAULT_DETECTED,

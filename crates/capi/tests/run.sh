@@ -18,6 +18,8 @@
 #                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
 #   tests/c/test_version.c    SPHINCS_VERSION* of the header = sphincs_version()
 #   tests/c/test_last_error.c sphincs_last_error_message(): names the cause, per thread
+#   tests/c/test_certificate.c sphincs_public_key_from_certificate with the CLI's
+#                             certificates (PEM, DER, HashSLH-DSA) and damaged ones
 #   tests/c/kat/              PQCgenKAT_sign over NIST's AES-256 CTR-DRBG (libcrypto):
 #                             the round-3.1 KAT files' sha256 = the reference SHA256SUMS
 #   README.md                 the C example, extracted and run
@@ -116,6 +118,10 @@ head -c 200000 /dev/urandom >"$out/message"
 # An encrypted key of the CLI, for test_encrypted.
 printf 'C test passphrase\n' >"$out/pass.txt"
 "$cli" -q --passphrase-file "$out/pass.txt" keygen --encrypt -a SLH-DSA-SHA2-128f -o "$out/enc.key" --pub "$out/enc.pub"
+# The CLI's certificates of those two keys, for test_certificate.
+"$cli" -q cert self-signed -k "$out/cli.key" --subject "CN=C test" -o "$out/cli.crt"
+"$cli" -q cert self-signed -k "$out/cli.key" --subject "CN=C test" --der -o "$out/cli.der.crt"
+"$cli" -q cert self-signed -k "$out/hash.key" --subject "CN=C hash test" -o "$out/hash.crt"
 
 # Three SPHINCS-256 known answers (cases 0 and 10 with the whole signature,
 # case 2 with its SHA-256) as text lines test_sphincs256 reads:
@@ -205,6 +211,10 @@ variant() {
     fi
     if build "test_last_error-$tag" "$link" "$san" "$here/test_last_error.c"; then
         run "test_last_error-$tag" "$out/test_last_error-$tag"
+    fi
+    if build "test_certificate-$tag" "$link" "$san" "$here/test_certificate.c"; then
+        run "test_certificate-$tag" "$out/test_certificate-$tag" "$out/cli.crt" "$out/cli.der.crt" "$out/cli.pub" \
+            "$out/message" "$out/message.sig" "$out/hash.crt" "$out/message.hsig"
     fi
     if build "test_sphincs256-$tag" "$link" "$san" "${crypto_cflags[@]}" "$here/test_sphincs256.c"; then
         run "test_sphincs256-$tag" "$out/test_sphincs256-$tag" "$out/sphincs256.kat"

@@ -248,8 +248,7 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerify
 /// The subject public key of an X.509 certificate (as `openssl pkeyutl
 /// -certin` takes it), with the mode of its OID.
 fn certificate_key(path: &Path, bytes: &[u8]) -> Result<DynVerifyingKey, CliError> {
-    cert::parse_certificate(bytes)
-        .and_then(|c| cert::subject_key(&c))
+    cert::certificate_key(bytes)
         .map_err(|e| CliError::file(path, format!("as an X.509 certificate: {e}")))
 }
 

@@ -93,6 +93,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::verify_many, m)?)?;
     m.add_function(wrap_pyfunction!(pki::self_signed_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(pki::verify_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::load_certificate_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(pki::cms_sign, m)?)?;
     m.add_function(wrap_pyfunction!(pki::cms_verify, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

@@ -14,7 +14,7 @@ use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
 use crate::errors::{cms_to_py, detached};
-use crate::slh_dsa::SLHDSAPrivateKey;
+use crate::slh_dsa::{SLHDSAPrivateKey, SLHDSAPublicKey};
 
 /// A self-signed certificate for `key` (RFC 9909) with subject and issuer
 /// `subject` (RFC 4514 text, "CN=Release signing,O=Example"), valid from now
@@ -99,6 +99,20 @@ fn cert_options(
         extensions: ext,
         copy_extensions: false,
     })
+}
+
+/// The subject public key of a certificate, PEM ("CERTIFICATE") or DER, in
+/// the mode its OID names: what pyca/cryptography users write as
+/// `x509.load_pem_x509_certificate(data).public_key()` (or the DER one). The
+/// certificate only carries the key here: its signature and validity are
+/// not checked (`verify_certificate` does that). `ValueError` for input that
+/// is not a certificate or whose key is not SLH-DSA. The public key loaders
+/// stay as pyca's, which refuse a certificate.
+#[pyfunction]
+pub fn load_certificate_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
+    let data = args::bytes(data, "data")?;
+    let inner = cert::certificate_key(&data).map_err(crate::errors::to_py)?;
+    Ok(SLHDSAPublicKey { inner })
 }
 
 /// Checks a certificate (PEM or DER) now: against `issuer` (the issuer's

@@ -42,6 +42,37 @@ def test_self_signed_certificate(key, cert):
         sphincs.self_signed_certificate(key, "no equals sign")
 
 
+def test_certificate_public_key(key, cert):
+    # pyca's x509.load_pem_x509_certificate(cert).public_key(), in one call.
+    pk = sphincs.load_certificate_public_key(cert)
+    assert pk == key.public_key()
+    assert pk.mode == "pure"  # the OID of the certificate's key
+    sig = key.sign(b"release.tar.gz")
+    assert pk.verify(sig, b"release.tar.gz") is None
+    with pytest.raises(sphincs.InvalidSignature):
+        pk.verify(sig, b"release.tar.gz!")
+    der = sphincs.self_signed_certificate(key, "CN=DER", pem=False)
+    assert sphincs.load_certificate_public_key(bytearray(der)) == key.public_key()
+
+    # A HashSLH-DSA key keeps its mode through the certificate.
+    hashed = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f", prehash="SHA2-256")
+    hpk = sphincs.load_certificate_public_key(sphincs.self_signed_certificate(hashed, "CN=Hashed"))
+    assert hpk.mode == hashed.mode == "SHA2-256"
+    assert hpk.public_bytes_raw() == hashed.public_key().public_bytes_raw()
+    hpk.verify(hashed.sign(b"pre-hashed"), b"pre-hashed")
+
+    # Damaged or not a certificate: ValueError saying what was expected.
+    with pytest.raises(ValueError, match="X.509 certificate"):
+        sphincs.load_certificate_public_key(der[:-10])
+    with pytest.raises(ValueError, match="X.509 certificate"):
+        sphincs.load_certificate_public_key(b"not a certificate")
+    with pytest.raises(ValueError, match='"PUBLIC KEY".*"CERTIFICATE"'):
+        sphincs.load_certificate_public_key(key.public_key().public_bytes_pem())
+    # The public key loaders refuse a certificate, as pyca's do.
+    with pytest.raises(ValueError):
+        sphincs.load_pem_public_key(cert)
+
+
 def test_cms_detached_and_attached(key, cert):
     data = b"release.tar.gz contents"
     sd = sphincs.cms_sign(key, cert, data)

@@ -397,6 +397,11 @@ def self_signed_certificate(
     serial: hex; not_before / not_after: RFC 3339. ValueError for bad values."""
 def verify_certificate(certificate: Buffer, issuer: Buffer | None = None) -> str:
     """Checks the certificate now (against `issuer`, or itself); returns its subject."""
+def load_certificate_public_key(data: Buffer) -> SLHDSAPublicKey:
+    """The subject public key of a certificate (PEM or DER), in the mode its OID names.
+
+    As pyca's x509.load_pem_x509_certificate(data).public_key(); the certificate is not checked
+    (see verify_certificate). ValueError for input that is not a certificate with an SLH-DSA key."""
 def cms_sign(
     key: SLHDSAPrivateKey,
     certificate: Buffer,

@@ -409,6 +409,16 @@ impl AnyVerifyingKey {
         DynVerifyingKey::from_spki(input).map(Self::from)
     }
 
+    /// Reads the subject public key of an X.509 certificate, PEM
+    /// (`CERTIFICATE`) or DER, as `openssl pkeyutl -certin` does: the key in
+    /// the mode its OID names (pure SLH-DSA or HashSLH-DSA, RFC 9909). The
+    /// certificate's signature and validity are not checked; see
+    /// [`crate::pki::cert::certificate_key`] for the errors.
+    #[cfg(feature = "pki")]
+    pub fn from_certificate(input: &[u8]) -> Result<Self, Error> {
+        crate::pki::cert::certificate_key(input).map(Self::from)
+    }
+
     /// The parameter set.
     pub fn algorithm(&self) -> AnyAlgorithm {
         match &self.0 {

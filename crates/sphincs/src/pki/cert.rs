@@ -329,6 +329,22 @@ pub fn subject_key(cert: &Certificate) -> Result<crate::DynVerifyingKey, Error> 
     )
 }
 
+/// The subject public key of a certificate given as PEM (`CERTIFICATE`) or
+/// DER, with the mode of its OID: a certificate used only to carry a key (as
+/// `openssl pkeyutl -certin`), so its signature and validity are not
+/// checked ([`verify_certificate`] does that). [`Error::Pki`] for input that
+/// is no canonical DER certificate, [`Error::Encoding`] naming the subject
+/// public key for a key that is not SLH-DSA or is malformed.
+pub fn certificate_key(input: &[u8]) -> Result<crate::DynVerifyingKey, Error> {
+    subject_key(&parse_certificate(input)?).map_err(|e| match e {
+        // Say where the bad key sits: the caller passed a certificate.
+        Error::Encoding(m) => {
+            Error::Encoding(format!("the X.509 certificate's subject public key: {m}"))
+        }
+        other => other,
+    })
+}
+
 /// A plain-text description: names, serial, validity, key, signature
 /// algorithm and the extensions we write.
 pub fn describe(cert: &Certificate) -> String {
