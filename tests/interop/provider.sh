@@ -19,7 +19,8 @@
 # signature equal to the CLI's and, on 3.5, to the built-in SLH-DSA's; keys
 # and signatures crossing between provider, CLI and built-in; tampered
 # signatures and messages rejected. Then: proof that the provider (not 3.5's
-# built-in) answered, and bad input rejected with a reason on the error queue;
+# built-in) answered, by -propquery and by an openssl.cnf's
+# default_properties, and bad input rejected with a reason on the error queue;
 # HashSLH-DSA keys (PKCS#8 and SPKI, PEM and DER) and signatures with the CLI;
 # through the C API (provider_checks.c, provider_threads.c,
 # provider_message.c) the provider of every fetched algorithm, bad input,
@@ -234,6 +235,37 @@ if need run "genpkey with only sphincs (+ base)" ossl genpkey "${ONLY[@]}" -algo
 fi
 if [[ $builtin == 1 ]]; then
     grepout "3.5: -propquery ?provider=sphincs lists ours" "$alg } @ sphincs" ossl list -signature-algorithms "${P[@]}"
+    # An openssl.cnf that loads ours beside the default provider and prefers
+    # it (default_properties), as docs/openssl.md shows: no -provider flags.
+    # Ours answered if a 256-byte context is refused with our reason (the
+    # built-in says "too small buffer"), and the built-in's sign/verify of
+    # the same key still pass through the rest of the default provider.
+    cat >"$d/openssl.cnf" <<CNF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = algorithm_sect
+[provider_sect]
+default = default_sect
+sphincs = sphincs_sect
+[default_sect]
+activate = 1
+[sphincs_sect]
+module = $PROVIDER_DIR/sphincs.so
+activate = 1
+[algorithm_sect]
+default_properties = ?provider=sphincs
+CNF
+    cnf() { OPENSSL_CONF="$d/openssl.cnf" timeout 300 "$OPENSSL" "$@"; }
+    if need run "openssl.cnf: genpkey with default_properties = ?provider=sphincs" cnf genpkey -algorithm "$alg" -out "$d/cnf.pem"; then
+        run "openssl.cnf: sign" cnf pkeyutl -sign -rawin -inkey "$d/cnf.pem" -in "$msg" -out "$d/cnf.sig"
+        run "openssl.cnf: the built-in verifies it" builtin_ossl pkeyutl -verify -rawin -inkey "$d/cnf.pem" -in "$msg" -sigfile "$d/cnf.sig"
+        reject "openssl.cnf: ours answered (our reason for a 256-byte context)" "at most 255" \
+            cnf pkeyutl -sign -rawin -inkey "$d/cnf.pem" -in "$msg" -out "$d/cnf256.sig" \
+            -pkeyopt "context-string:$(head -c 256 /dev/zero | tr '\0' c)"
+        grepout "openssl.cnf: the rest still comes from the default provider (SHA-256)" "SHA2-256|SHA256" \
+            cnf dgst -sha256 "$msg"
+    fi
 fi
 
 cur=bad-input
