@@ -372,15 +372,8 @@ pub unsafe extern "C" fn sphincs_public_key_from_spki(
     len: usize,
     pk: *mut *mut sphincs_public_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(pk)?;
-        non_null(data)?;
-        // SAFETY: `data` holds `len` bytes by the API contract.
-        let data = unsafe { input(data, len)? };
-        let key = sphincs_public_key(AnyVerifyingKey::from_spki(data)?);
-        // SAFETY: `pk` is writable by the API contract.
-        unsafe { give(pk, key) }
-    })
+    // SAFETY: the caller's contract is this function's.
+    unsafe { read_public_key(data, len, pk, AnyVerifyingKey::from_spki) }
 }
 
 /// Reads the subject public key of an X.509 certificate, PEM
@@ -395,13 +388,28 @@ pub unsafe extern "C" fn sphincs_public_key_from_certificate(
     len: usize,
     pk: *mut *mut sphincs_public_key,
 ) -> sphincs_status {
+    // SAFETY: the caller's contract is this function's.
+    unsafe { read_public_key(data, len, pk, AnyVerifyingKey::from_certificate) }
+}
+
+/// The public-key readers' body: `parse` the `len` bytes at `data` into a
+/// new handle written to `*pk`.
+///
+/// # Safety
+/// `data` holds `len` bytes (or is NULL), and `pk` is NULL or writable.
+unsafe fn read_public_key(
+    data: *const u8,
+    len: usize,
+    pk: *mut *mut sphincs_public_key,
+    parse: fn(&[u8]) -> Result<AnyVerifyingKey, sphincs_core::Error>,
+) -> sphincs_status {
     guard(|| {
         non_null(pk)?;
         non_null(data)?;
-        // SAFETY: `data` holds `len` bytes by the API contract.
+        // SAFETY: `data` holds `len` bytes by the caller's contract.
         let data = unsafe { input(data, len)? };
-        let key = sphincs_public_key(AnyVerifyingKey::from_certificate(data)?);
-        // SAFETY: `pk` is writable by the API contract.
+        let key = sphincs_public_key(parse(data)?);
+        // SAFETY: `pk` is writable by the caller's contract.
         unsafe { give(pk, key) }
     })
 }

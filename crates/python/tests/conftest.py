@@ -6,12 +6,27 @@ import gzip
 import json
 import os
 import pathlib
+import signal
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 VECTORS = REPO / "crates" / "sphincs" / "tests" / "data"
 FORMAT = "slh-dsa-acvp-cases/1"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sigint_raises_keyboard_interrupt():
+    """The Ctrl-C tests send SIGINT and expect KeyboardInterrupt. A suite
+    started with SIGINT ignored (a background job of a non-interactive
+    shell, nohup) inherits that, and Python then installs no handler of its
+    own, so the signal would be lost and the tests fail for no fault of the
+    package: give SIGINT Python's usual handler for the session."""
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 def load_vectors(name: str, operation: str) -> list[dict]:
