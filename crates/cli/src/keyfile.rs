@@ -145,6 +145,9 @@ fn is_raw_len(len: usize) -> bool {
 pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
+        Kind::Malformed if alg.is_some() && encoding::pem_label(&bytes).is_none() => {
+            return Err(not_der_nor_raw(path, alg, &bytes, "secret"))
+        }
         Kind::Private | Kind::Malformed => {
             DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
         }
@@ -198,6 +201,9 @@ pub fn load_verifying_key(
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
     let key = match classify(&bytes) {
         Kind::Public => DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?,
+        Kind::Malformed if alg.is_some() && encoding::pem_label(&bytes).is_none() => {
+            return Err(not_der_nor_raw(path, alg, &bytes, "public or secret"))
+        }
         Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
         Kind::Certificate => certificate_key(path, &bytes)?,
         Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
@@ -250,6 +256,22 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerify
 fn certificate_key(path: &Path, bytes: &[u8]) -> Result<DynVerifyingKey, CliError> {
     cert::certificate_key(bytes)
         .map_err(|e| CliError::file(path, format!("as an X.509 certificate: {e}")))
+}
+
+/// The error for bytes that start as DER does (0x30) but parse as no DER
+/// key, given with `-a`: they may be a raw key that happens to start with
+/// 0x30 (one in 256 do), so both readings are reported.
+fn not_der_nor_raw(path: &Path, alg: Option<Algorithm>, bytes: &[u8], what: &str) -> CliError {
+    let der = match what {
+        "secret" => DynSigningKey::from_pkcs8_unchecked(bytes).err(),
+        _ => DynVerifyingKey::from_spki(bytes).err(),
+    };
+    let raw = alg.and_then(|a| raw_len_problem(a, bytes.len(), what));
+    let raw = raw.map_or_else(|| "not a raw key".to_string(), |r| r);
+    match der {
+        Some(e) => CliError::file(path, format!("is not a DER key ({e}), and {raw}")),
+        None => CliError::file(path, format!("is not a PEM or DER key, and {raw}")),
+    }
 }
 
 /// The error for a file given as a public key (`verify -p`, `fingerprint`)
@@ -451,24 +473,28 @@ fn raw_algorithm(
             },
         ));
     };
-    let fits = match what {
-        "secret" => len == alg.secret_key_len(),
-        _ => len == alg.secret_key_len() || len == alg.public_key_len(),
-    };
-    if !fits {
-        return Err(CliError::file(
+    match raw_len_problem(alg, len, what) {
+        Some(problem) => Err(CliError::file(
             path,
-            format!(
-                "is not a PEM or DER key, and as a raw {alg} {what} key it is {len} bytes; expected {}",
-                if what == "secret" {
-                    alg.secret_key_len().to_string()
-                } else {
-                    format!("{} or {}", alg.public_key_len(), alg.secret_key_len())
-                }
-            ),
-        ));
+            format!("is not a PEM or DER key, and {problem}"),
+        )),
+        None => Ok(alg),
     }
-    Ok(alg)
+}
+
+/// Why `len` bytes are no raw `what` key of `alg` (`None` if they can be).
+fn raw_len_problem(alg: Algorithm, len: usize, what: &str) -> Option<String> {
+    let (fits, expected) = match what {
+        "secret" => (
+            len == alg.secret_key_len(),
+            alg.secret_key_len().to_string(),
+        ),
+        _ => (
+            len == alg.secret_key_len() || len == alg.public_key_len(),
+            format!("{} or {}", alg.public_key_len(), alg.secret_key_len()),
+        ),
+    };
+    (!fits).then(|| format!("as a raw {alg} {what} key it is {len} bytes; expected {expected}"))
 }
 
 fn check_algorithm(

@@ -224,6 +224,11 @@ fn bad_inputs_fail_cleanly() {
     let raw_short = s.put("k-short.raw", &raw_sk[..63]);
     // A public key of the wrong length for its set, as raw bytes with -a.
     let raw_pk_short = s.put("p-short.raw", &raw_sk[32..63]);
+    // The same two starting with 0x30, as DER does (one raw key in 256).
+    let mut as_der = raw_sk[32..].to_vec();
+    as_der[0] = 0x30;
+    let raw_pk_30 = s.put("p-30.raw", &as_der);
+    let raw_pk_short_30 = s.put("p-short-30.raw", &as_der[..31]);
 
     // PKCS#8 version 1 (v2) whose [1] publicKey is not the key's.
     assert_eq!(&der[..7], [0x30, 0x52, 0x02, 0x01, 0x00, 0x30, 0x0b]);
@@ -396,6 +401,20 @@ fn bad_inputs_fail_cleanly() {
                 "verify -p {raw_pk_short} -a shake-128f -s {sig} {msg}"
             )),
             Want::Error("expected 32 or 64"),
+        ),
+        case(
+            "raw public key of the wrong length, starting with 0x30",
+            words(&format!(
+                "verify -p {raw_pk_short_30} -a shake-128f -s {sig} {msg}"
+            )),
+            Want::Error("it is 31 bytes; expected 32 or 64"),
+        ),
+        case(
+            "raw public key starting with 0x30 (not the signer's)",
+            words(&format!(
+                "verify -p {raw_pk_30} -a shake-128f -s {sig} {msg}"
+            )),
+            Want::Invalid(""),
         ),
         case(
             "PKCS#8 v2 whose publicKey does not match",
