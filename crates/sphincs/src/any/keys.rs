@@ -43,6 +43,15 @@ pub(super) enum Public {
 const ENCODING: &str = "PKCS#8/SPKI (PEM/DER) encodings: no OID is assigned, use raw bytes";
 const MODES: &str = "RFC 9909 key modes";
 
+/// [`Error::Unsupported`] for a tree cache asked of a key of `alg`, a set
+/// that keeps no tree.
+pub(super) fn no_tree_cache(alg: AnyAlgorithm) -> Error {
+    Error::Unsupported {
+        family: alg.family().name(),
+        what: "tree caches (only the draft SP 800-230 sets keep one)",
+    }
+}
+
 /// Reads a streamed message whole, for SPHINCS-256, whose signing and
 /// verification take the message as one byte string.
 fn read_all(msg: &mut dyn MessageSource) -> Result<Vec<u8>, Error> {
@@ -180,10 +189,7 @@ impl AnySigningKey {
         let alg = self.algorithm();
         match &mut self.0 {
             Secret::SlhDsa(k) if alg.is_limited() => k.load_tree_cache(bytes),
-            _ => Err(Error::Unsupported {
-                family: alg.family().name(),
-                what: "tree caches (only the draft SP 800-230 sets keep one)",
-            }),
+            _ => Err(no_tree_cache(alg)),
         }
     }
 

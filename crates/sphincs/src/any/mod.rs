@@ -24,9 +24,16 @@
 mod algorithm;
 mod batch;
 mod files;
+mod key_file;
 mod keys;
+mod open;
 
 pub use algorithm::{AnyAlgorithm, Family, CONTEXT, FAULT_HARDENED, GIVEN_RANDOMNESS, PREHASH};
 pub use batch::{verify_batch, verify_batch_until, AnyVerifyItem};
 pub use files::KeyFormat;
+pub use key_file::{KeyFileKind, OpenError};
 pub use keys::{AnySigningKey, AnyVerifyingKey};
+pub use open::{
+    CacheOutcome, CacheProblem, KeyOpener, MemoryTreeCache, OpenedKey, PassphraseSource,
+    TreeCacheStore,
+};
