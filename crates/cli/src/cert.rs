@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use clap::{Args, Subcommand};
+use sphincs::any::AnyVerifyingKey;
 use sphincs::pki::cert::{self, CertOptions};
 use sphincs::pki::extensions::{self, ExtensionOptions};
 use sphincs::Error;
@@ -14,7 +15,7 @@ use crate::error::CliError;
 use crate::io::{
     check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap,
 };
-use crate::keyfile::{load_signing_key, parse_algorithm};
+use crate::keyfile::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CertCommand {
@@ -223,7 +224,11 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             let opts = profile.options(ext.options()?, false)?;
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
-            let c = cert::self_signed(&sk, &name, opts)?;
+            let c = cert::self_signed(
+                sk.as_slh_dsa().ok_or_else(|| not_fips205(&key.key))?,
+                &name,
+                opts,
+            )?;
             out.write(&cert::encode_certificate(&c, !out.der)?)?;
             // As `sign` reports FILE.sig: the key, then what was written.
             match &out.out {
@@ -246,7 +251,12 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             let wanted = ext.options()?;
             out.check()?;
             let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
-            let csr = cert::request_with(&sk, &name, &wanted, ca)?;
+            let csr = cert::request_with(
+                sk.as_slh_dsa().ok_or_else(|| not_fips205(&key.key))?,
+                &name,
+                &wanted,
+                ca,
+            )?;
             out.write(&cert::encode_request(&csr, !out.der)?)
         }
         CertCommand::Issue {
@@ -276,7 +286,13 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                 }
             }
             let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
-            let c = cert::issue(&sk, &ca, &request, opts).map_err(|e| match e {
+            let c = cert::issue(
+                sk.as_slh_dsa().ok_or_else(|| not_fips205(&ca_key))?,
+                &ca,
+                &request,
+                opts,
+            )
+            .map_err(|e| match e {
                 Error::InvalidSignature => {
                     CliError::file(&csr, "the request's signature does not verify")
                 }
@@ -292,7 +308,10 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                 (cert::describe_request(&csr), None)
             } else {
                 let c = cert::parse_certificate(&bytes).map_err(|e| CliError::file(&path, e))?;
-                (cert::describe(&c), cert::subject_key(&c).ok())
+                (
+                    cert::describe(&c),
+                    cert::subject_key(&c).ok().map(AnyVerifyingKey::from),
+                )
             };
             write_stdout(with_fingerprint(text, key).as_bytes(), false)
         }
@@ -333,7 +352,7 @@ impl ProfileArgs {
 /// A certificate's description with a `Fingerprint:` line after its
 /// `Public key:` line (the key's `sphincs fingerprint`), when the key is
 /// one we read.
-fn with_fingerprint(text: String, key: Option<sphincs::DynVerifyingKey>) -> String {
+fn with_fingerprint(text: String, key: Option<AnyVerifyingKey>) -> String {
     let Some(fingerprint) = key.and_then(|k| k.fingerprint().ok()) else {
         return text;
     };

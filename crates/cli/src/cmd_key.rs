@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
 use sphincs::encoding::{encrypted, limited as limited_key};
-use sphincs::DynSigningKey;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
@@ -123,7 +122,7 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
             encrypted::encrypt_private_key_pem(&plain, &pass)?.into_bytes()
         })
     } else {
-        let key = DynSigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(&args.key, e))?;
+        let key = AnySigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(&args.key, e))?;
         if args.der {
             key.to_pkcs8_der()?
         } else {
@@ -167,10 +166,7 @@ fn limited(
         true => Some(passphrase::for_writing(&args.out)?),
         false => None,
     };
-    let key = AnySigningKey::from(load_signing_key(
-        &args.key,
-        alg.and_then(AnyAlgorithm::slh_dsa),
-    )?);
+    let key = load_signing_key(&args.key, alg.and_then(AnyAlgorithm::slh_dsa))?;
     let out = key.to_key_file(KeyFormat::Raw, pass.as_ref().map(|p| &p[..]))?;
     write_output(&args.out, &out, true, args.force)?;
     crate::tree_file::write_cache(&args.out, key.tree_cache())?;
@@ -189,7 +185,7 @@ fn plain_pkcs8(path: &Path, bytes: &[u8], encrypt: bool) -> Result<Zeroizing<Vec
         (true, true) => Err(CliError::file(path, "is already encrypted")),
         (false, false) => Err(CliError::file(path, "is not encrypted")),
         (true, false) => decrypt(path, bytes),
-        (false, true) => DynSigningKey::from_pkcs8(bytes)
+        (false, true) => AnySigningKey::from_pkcs8(bytes)
             .and_then(|k| k.to_pkcs8_der())
             .map_err(|e| CliError::file(path, e)),
     }
@@ -212,7 +208,7 @@ fn passwd(args: &PasswdArgs) -> Result<(), CliError> {
     }
     let plain = decrypt(path, &bytes)?;
     // A key we read, before it is written again.
-    DynSigningKey::from_pkcs8_unchecked(&plain).map_err(|e| CliError::file(path, e))?;
+    AnySigningKey::from_pkcs8_unchecked(&plain).map_err(|e| CliError::file(path, e))?;
     let new = new_passphrase(args)?;
     if *new == *old {
         return Err(CliError::file(

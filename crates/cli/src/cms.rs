@@ -16,7 +16,7 @@ use crate::error::CliError;
 use crate::io::{
     check_writable, read_capped, refuse_binary_terminal, stage_with, write_stdout, Cap, Message,
 };
-use crate::keyfile::{load_signing_key, parse_algorithm};
+use crate::keyfile::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CmsCommand {
@@ -125,7 +125,8 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                         .map_err(|e| CliError::file(p, e))?,
                 );
             }
-            let sk = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
+            let opened = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
+            let sk = opened.as_slh_dsa().ok_or_else(|| not_fips205(&key))?;
             // Detached, the content is read once (for its digest): standard
             // input or a pipe is then streamed, not held in memory.
             let mut once = if detached {
@@ -143,7 +144,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 (None, None) => unreachable!("one of the two is open"),
             };
             let parts = cms::sign_with_chain(
-                &sk,
+                sk,
                 &signer_cert,
                 &intermediates,
                 source,

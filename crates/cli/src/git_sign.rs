@@ -14,7 +14,7 @@ use crate::error::CliError;
 use crate::git::{self, configured_digest, fingerprint, resolve};
 use crate::git_status::{digest_number, Status};
 use crate::io::{read_capped, Cap};
-use crate::keyfile::load_signing_key;
+use crate::keyfile::{load_signing_key, not_fips205};
 
 /// Signs standard input with the key `key_id` names (see [`git::resolve`]).
 pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
@@ -30,14 +30,17 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     let payload = git::read_payload(None)?;
     // The passphrase of an encrypted key is read here (SPHINCS_PASSPHRASE_FILE
     // or /dev/tty), after the payload: git waits for the program to read it.
-    let key = load_signing_key(&pairing.key, None)?;
+    let opened = load_signing_key(&pairing.key, None)?;
+    let key = opened
+        .as_slh_dsa()
+        .ok_or_else(|| not_fips205(&pairing.key))?;
     let now = SystemTime::now();
     let chosen = digest.unwrap_or(cms::paired_digest(key.algorithm()));
     status
         .begin_signing(digest_number(chosen))
         .map_err(status_error)?;
     let parts = cms::sign_with_chain(
-        &key,
+        key,
         &pairing.cert,
         &chain,
         &mut payload.as_slice(),

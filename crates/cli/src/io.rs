@@ -32,7 +32,6 @@ pub fn check_writable(target: &Path, force: bool) -> Result<(), CliError> {
         return Err(CliError::file(target, "is a directory"));
     }
     refuse_input(target)?;
-    refuse_named_input(target)?;
     match special_file(target) {
         Some(Special::Stream) => return Ok(()),
         Some(Special::Block) => {
@@ -299,27 +298,15 @@ fn temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
     TEMPS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The regular files this process has read (device, inode, name as given):
-/// an output must be none of them.
-static INPUTS: Mutex<Vec<(u64, u64, PathBuf)>> = Mutex::new(Vec::new());
-
-/// Records an input file (anything but a regular file cannot be overwritten
-/// by a rename, so only those are kept).
-fn note_input(path: &Path, meta: &fs::Metadata) {
-    if meta.is_file() {
-        INPUTS.lock().unwrap_or_else(PoisonError::into_inner).push((
-            meta.dev(),
-            meta.ino(),
-            path.to_path_buf(),
-        ));
-    }
-}
-
-/// Before the inputs are open: fails if `target` is the file another
-/// command-line argument names (any argument but the value of `-o`, `--out`
-/// or `--pub`), so that the error says so rather than "already exists".
-/// [`refuse_input`] at staging time is the check that covers every input.
-fn refuse_named_input(target: &Path) -> Result<(), CliError> {
+/// Fails if `target` is one of the command's inputs: a file another
+/// command-line argument names (any argument but the value of `-o`,
+/// `--out` or `--pub`: the key file, messages, signatures, certificates,
+/// passphrase files), or standard input redirected from a file, through
+/// any symlink, hard link or `..`: replacing an input with its output
+/// would lose it, so `--force` does not allow it either. Checked before
+/// the inputs are opened (so that the error says so rather than "already
+/// exists") and again when the output is staged.
+fn refuse_input(target: &Path) -> Result<(), CliError> {
     let Ok(meta) = fs::metadata(target) else {
         return Ok(());
     };
@@ -333,13 +320,22 @@ fn refuse_named_input(target: &Path) -> Result<(), CliError> {
 }
 
 /// The regular files the command-line arguments name (any argument but the
-/// value of `-o`, `--out` or `--pub`), by (device, inode): looked up once,
-/// so that checking many targets stays linear.
+/// value of `-o`, `--out` or `--pub`) and standard input's file, by
+/// (device, inode): looked up once, so that checking many targets stays
+/// linear. These are every file a command reads but a draft SP 800-230
+/// key's tree cache (`KEY.tree`), which a fresh one is meant to replace.
 fn named_inputs() -> &'static std::collections::HashMap<(u64, u64), PathBuf> {
     static NAMED: std::sync::OnceLock<std::collections::HashMap<(u64, u64), PathBuf>> =
         std::sync::OnceLock::new();
     NAMED.get_or_init(|| {
         let mut named = std::collections::HashMap::new();
+        // Read when no message file is named (or `-` is), so counted as an
+        // input whenever it is a regular file.
+        if let Ok(m) = fs::metadata("/dev/stdin") {
+            if m.is_file() {
+                named.insert((m.dev(), m.ino()), PathBuf::from("(standard input)"));
+            }
+        }
         let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
         for (i, arg) in args.iter().enumerate() {
             let after_output_flag =
@@ -372,23 +368,6 @@ fn same_as_input(target: &Path, input: &Path) -> CliError {
             crate::quote::name(&input)
         ),
     )
-}
-
-/// Fails if `target` is, through any symlink, hard link or `..`, a file this
-/// process has read: replacing an input with its output would lose it, so
-/// `--force` does not allow it either.
-fn refuse_input(target: &Path) -> Result<(), CliError> {
-    let Ok(meta) = fs::metadata(target) else {
-        return Ok(());
-    };
-    let inputs = INPUTS.lock().unwrap_or_else(PoisonError::into_inner);
-    match inputs
-        .iter()
-        .find(|(dev, ino, _)| (*dev, *ino) == (meta.dev(), meta.ino()))
-    {
-        Some((_, _, input)) => Err(same_as_input(target, input)),
-        None => Ok(()),
-    }
 }
 
 /// Checks, before the work, that a key pair can be written: two distinct
@@ -496,7 +475,6 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     if !meta.is_file() {
         return Err(not_regular_in_batch(path));
     }
-    note_input(path, &meta);
     let mut buf = Vec::new();
     file.read_to_end(&mut buf).map_err(cannot)?;
     Ok(buf)
@@ -567,8 +545,7 @@ pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
 
 /// Reads a file the command may replace afterwards (a key's tree cache):
 /// a regular file only, as the opened descriptor says (a FIFO would block,
-/// a device never end), and not recorded as an input, so that a damaged one
-/// can be rewritten.
+/// a device never end).
 pub fn read_replaceable(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
     let (limit, what) = cap.limit();
     let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
@@ -615,7 +592,6 @@ fn read_within(path: &Path, cap: Cap) -> Result<Result<Vec<u8>, (u64, &'static s
     if meta.is_dir() {
         return Err(CliError::file(path, "cannot read: is a directory"));
     }
-    note_input(path, &meta);
     // Sized once from the file's length where there is one, so that a key
     // is not left behind, unwiped, by a reallocation.
     let hint = if meta.is_file() { meta.len() } else { 4096 };
@@ -714,9 +690,6 @@ impl Message {
     }
 
     fn stdin() -> Result<Message, CliError> {
-        if let Ok(meta) = fs::metadata("/dev/stdin") {
-            note_input(Path::new("(standard input)"), &meta);
-        }
         Self::buffer(&mut io::stdin().lock(), "standard input")
     }
 
@@ -772,7 +745,6 @@ impl FileSource {
         if meta.is_dir() {
             return Err(CliError::file(path, "is a directory"));
         }
-        note_input(path, &meta);
         Ok(FileSource {
             path: path.to_path_buf(),
             file,

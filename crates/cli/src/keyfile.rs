@@ -1,14 +1,21 @@
-//! Reading keys: PEM and DER (RFC 9909) are recognised by their shape; raw
-//! bytes need `-a` to name the parameter set, since SHA2 and SHAKE keys of a
-//! security level have the same length.
+//! Reading keys: the file is read here (with its size cap) and opened by
+//! the core's one routine (`sphincs::any::KeyOpener`), which tells PEM,
+//! DER and raw bytes apart, asks for the passphrase of an encrypted file
+//! and loads a draft SP 800-230 key's tree cache from `KEY.tree`
+//! (`tree_file`). Raw bytes need `-a` to name the parameter set, since
+//! SHA2 and SHAKE keys of a security level have the same length; the
+//! core's errors get the file's name and `-a` here.
 
+use std::cell::RefCell;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs::any::{
+    AnyAlgorithm, AnySigningKey, AnyVerifyingKey, KeyFileKind, KeyOpener, OpenError,
+};
+use sphincs::encoding;
 use sphincs::encoding::limited::{DecryptedLimitedKey, LIMITED_KEY_LABEL};
-use sphincs::encoding::{self, PRIVATE_KEY_LABEL, PUBLIC_KEY_LABEL};
-use sphincs::pki::cert::{self, CERTIFICATE_LABEL};
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey};
+use sphincs::Algorithm;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
@@ -66,224 +73,130 @@ pub fn load_any_public_half(
 }
 
 /// Sends a key to the reader of its set: `rawkey` for a set without a FIPS
-/// 205 key file format, this module's `fips` loader for the rest.
-fn by_reader<T, F: Into<T>>(
+/// 205 key file format, the core's opener for the rest.
+fn by_reader<T>(
     path: &Path,
     alg: Option<AnyAlgorithm>,
     raw: fn(&Path, AnyAlgorithm) -> Result<T, CliError>,
-    fips: fn(&Path, Option<Algorithm>) -> Result<F, CliError>,
+    fips: fn(&Path, Option<Algorithm>) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
     match raw_only(alg) {
         Some(set) => raw(path, set),
-        None => Ok(fips(path, alg.and_then(AnyAlgorithm::slh_dsa))?.into()),
+        None => fips(path, alg.and_then(AnyAlgorithm::slh_dsa)),
     }
 }
 
-/// What a key file turned out to hold.
-enum Kind {
-    Private,
-    /// An encrypted PKCS#8 private key: decrypted with the passphrase.
-    Encrypted,
-    /// An encrypted draft SP 800-230 private key (the core's own PEM,
-    /// `encoding::limited`): decrypted with the passphrase to its raw key.
-    EncryptedLimited,
-    Public,
-    /// An X.509 certificate (PEM or DER): its subject public key is read.
-    Certificate,
-    Raw,
-    /// PEM or DER that is neither key: the loader reports why.
-    Malformed,
-}
-
-fn classify(bytes: &[u8]) -> Kind {
-    if encoding::encrypted::is_encrypted_private_key(bytes) {
-        return Kind::Encrypted;
-    }
-    if encoding::limited::is_encrypted_limited_key(bytes) {
-        return Kind::EncryptedLimited;
-    }
-    if let Some(label) = encoding::pem_label(bytes) {
-        return match label {
-            PRIVATE_KEY_LABEL => Kind::Private,
-            PUBLIC_KEY_LABEL => Kind::Public,
-            CERTIFICATE_LABEL => Kind::Certificate,
-            _ => Kind::Malformed,
-        };
-    }
-    if bytes.first() == Some(&0x30) {
-        // DER adds headers to a raw key, so no DER key has a raw key's
-        // length: a raw key that happens to start with 0x30 stays raw.
-        if encoding::decode_public_key(bytes).is_ok() {
-            return Kind::Public;
-        }
-        if encoding::decode_private_key(bytes).is_ok() {
-            return Kind::Private;
-        }
-        if cert::parse_certificate(bytes).is_ok() {
-            return Kind::Certificate;
-        }
-        return if is_raw_len(bytes.len()) {
-            Kind::Raw
-        } else {
-            Kind::Malformed
-        };
-    }
-    if bytes.windows(11).any(|w| w == b"-----BEGIN ") {
-        Kind::Malformed
-    } else {
-        Kind::Raw
-    }
-}
-
-fn is_raw_len(len: usize) -> bool {
-    Algorithm::ALL
-        .iter()
-        .any(|a| a.public_key_len() == len || a.secret_key_len() == len)
-}
-
-/// Loads a private key for signing; PK.root is recomputed and checked.
-pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<DynSigningKey, CliError> {
+/// Loads a private key for signing: PK.root checked, the passphrase asked
+/// only for an encrypted file, a draft SP 800-230 key's tree from
+/// `KEY.tree` (recomputed and rewritten when that cannot be used).
+pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<AnySigningKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    let key = match classify(&bytes) {
-        Kind::Malformed if alg.is_some() && encoding::pem_label(&bytes).is_none() => {
-            return Err(not_der_nor_raw(path, alg, &bytes, "secret"))
-        }
-        Kind::Private | Kind::Malformed => {
-            DynSigningKey::from_pkcs8(&bytes).map_err(|e| CliError::file(path, e))?
-        }
-        Kind::Encrypted => {
-            let plain = decrypt(path, &bytes)?;
-            DynSigningKey::from_pkcs8(&plain).map_err(|e| CliError::file(path, e))?
-        }
-        Kind::EncryptedLimited => {
-            // Checked before the key's tree is loaded (or recomputed).
-            let plain = decrypt_limited(path, &bytes)?;
-            check_algorithm(path, alg, plain.algorithm)?;
-            crate::tree_file::load_limited(path, plain.algorithm, &plain.secret)?
-        }
-        Kind::Public => {
-            return Err(CliError::file(
-                path,
-                "is a public key; signing needs the private key",
-            ))
-        }
-        Kind::Certificate => {
-            return Err(CliError::file(
-                path,
-                "is an X.509 certificate; signing needs the private key",
-            ))
-        }
-        Kind::Raw => {
-            let alg = raw_algorithm(path, alg, bytes.len(), "secret")?;
-            if alg.is_sp800_230() && bytes.len() == alg.secret_key_len() {
-                crate::tree_file::load_limited(path, alg, &bytes)?
-            } else {
-                DynSigningKey::from_bytes(alg, &bytes).map_err(|e| match e {
-                    sphincs::Error::KeyMismatch => {
-                        crate::rawkey::raw_mismatch(path, alg.into(), &bytes)
-                    }
-                    e => CliError::file(path, e),
-                })?
-            }
-        }
-    };
-    check_algorithm(path, alg, key.algorithm())?;
+    let key = opened(path, &bytes, alg, |opener| {
+        opener.open_signing_key(&bytes).map(|o| o.key)
+    })?;
     // Only once it is known to be a private key.
     crate::io::warn_if_readable_by_others(path, "a private key");
     Ok(key)
 }
 
-/// Loads a public key, or the public half of a private key.
+/// Loads a public key, a certificate's subject key, or the public half of a
+/// private key.
 pub fn load_verifying_key(
     path: &Path,
     alg: Option<Algorithm>,
-) -> Result<DynVerifyingKey, CliError> {
+) -> Result<AnyVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    let key = match classify(&bytes) {
-        Kind::Public => DynVerifyingKey::from_spki(&bytes).map_err(|e| CliError::file(path, e))?,
-        Kind::Malformed if alg.is_some() && encoding::pem_label(&bytes).is_none() => {
-            return Err(not_der_nor_raw(path, alg, &bytes, "public or secret"))
-        }
-        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
-        Kind::Certificate => certificate_key(path, &bytes)?,
-        Kind::Private => DynSigningKey::from_pkcs8_unchecked(&bytes)
-            .map_err(|e| CliError::file(path, e))?
-            .verifying_key(),
-        Kind::Encrypted => DynSigningKey::from_pkcs8_unchecked(&decrypt(path, &bytes)?)
-            .map_err(|e| CliError::file(path, e))?
-            .verifying_key(),
-        Kind::EncryptedLimited => {
-            let plain = decrypt_limited(path, &bytes)?;
-            DynSigningKey::from_bytes_unchecked(plain.algorithm, &plain.secret)
-                .map_err(|e| CliError::file(path, e))?
-                .verifying_key()
-        }
-        Kind::Raw => {
-            let alg = raw_algorithm(path, alg, bytes.len(), "public or secret")?;
-            if bytes.len() == alg.secret_key_len() {
-                DynSigningKey::from_bytes_unchecked(alg, &bytes)
-                    .map_err(|e| CliError::file(path, e))?
-                    .verifying_key()
-            } else {
-                DynVerifyingKey::from_bytes(alg, &bytes).map_err(|e| CliError::file(path, e))?
-            }
-        }
-    };
-    check_algorithm(path, alg, key.algorithm())?;
-    Ok(key)
+    opened(path, &bytes, alg, |opener| {
+        opener.open_verifying_key(&bytes)
+    })
 }
 
 /// Loads any key and returns its public half: `pubkey` checks PK.root of a
 /// private key, so that what it writes is the key's real public key.
-pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<DynVerifyingKey, CliError> {
+pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<AnyVerifyingKey, CliError> {
     let bytes = Zeroizing::new(read_capped(path, Cap::Key)?);
-    match classify(&bytes) {
-        Kind::Public | Kind::Certificate => load_verifying_key(path, alg),
-        // A PEM block of another kind (a certificate request, a CMS
-        // message): the error names every kind of file read here.
-        Kind::Malformed if encoding::pem_label(&bytes).is_some() => {
-            Err(not_a_public_key(path, &bytes))
-        }
-        Kind::Raw if alg.is_some_and(|a| bytes.len() == a.public_key_len()) => {
-            load_verifying_key(path, alg)
-        }
-        _ => load_signing_key(path, alg).map(|k| k.verifying_key()),
-    }
-}
-
-/// The subject public key of an X.509 certificate (as `openssl pkeyutl
-/// -certin` takes it), with the mode of its OID.
-fn certificate_key(path: &Path, bytes: &[u8]) -> Result<DynVerifyingKey, CliError> {
-    cert::certificate_key(bytes)
-        .map_err(|e| CliError::file(path, format!("as an X.509 certificate: {e}")))
-}
-
-/// The error for bytes that start as DER does (0x30) but parse as no DER
-/// key, given with `-a`: they may be a raw key that happens to start with
-/// 0x30 (one in 256 do), so both readings are reported.
-fn not_der_nor_raw(path: &Path, alg: Option<Algorithm>, bytes: &[u8], what: &str) -> CliError {
-    let der = match what {
-        "secret" => DynSigningKey::from_pkcs8_unchecked(bytes).err(),
-        _ => DynVerifyingKey::from_spki(bytes).err(),
+    let key = opened(path, &bytes, alg, |opener| opener.open_public_half(&bytes))?;
+    let private = match KeyFileKind::of(&bytes) {
+        KeyFileKind::Raw => alg.map(Algorithm::public_key_len) != Some(bytes.len()),
+        kind => kind.is_private(),
     };
-    let raw = alg.and_then(|a| raw_len_problem(a, bytes.len(), what));
-    let raw = raw.map_or_else(|| "not a raw key".to_string(), |r| r);
-    match der {
-        Some(e) => CliError::file(path, format!("is not a DER key ({e}), and {raw}")),
-        None => CliError::file(path, format!("is not a PEM or DER key, and {raw}")),
+    if private {
+        crate::io::warn_if_readable_by_others(path, "a private key");
     }
+    Ok(key)
 }
 
-/// The error for a file given as a public key (`verify -p`, `fingerprint`)
-/// that is none of the files read as one.
-fn not_a_public_key(path: &Path, bytes: &[u8]) -> CliError {
-    const EXPECTED: &str = "expected a public key (PEM \"PUBLIC KEY\" or DER SubjectPublicKeyInfo), an X.509 certificate (PEM \"CERTIFICATE\" or DER) or a private key";
-    match encoding::pem_label(bytes) {
-        Some(label) => CliError::file(path, format!("is a PEM \"{label}\"; {EXPECTED}")),
-        None => match DynVerifyingKey::from_spki(bytes) {
-            Err(e) => CliError::file(path, format!("{EXPECTED}; as a public key: {e}")),
-            Ok(_) => CliError::file(path, EXPECTED),
-        },
+/// The error for a key the certificate and CMS commands cannot use (their
+/// core calls take FIPS 205 keys; every key [`load_signing_key`] opens is
+/// one, so this is a guard, not a path).
+pub fn not_fips205(path: &Path) -> CliError {
+    CliError::file(
+        path,
+        "is not a FIPS 205 key; certificates and CMS are signed with FIPS 205 keys",
+    )
+}
+
+/// Runs `open` on an opener for the key file `path` (the run's passphrase,
+/// `KEY.tree`, every CPU, a progress bar on a terminal) and words its
+/// errors as the command line does: with the file's name, and `-a` where
+/// the set is named.
+fn opened<T>(
+    path: &Path,
+    bytes: &[u8],
+    alg: Option<Algorithm>,
+    open: impl FnOnce(&mut KeyOpener<'_>) -> Result<T, OpenError>,
+) -> Result<T, CliError> {
+    // The passphrase reader's own error (no terminal, an empty file) is
+    // the command's, kept here while the core sees a stop.
+    let asked: RefCell<Option<CliError>> = RefCell::new(None);
+    let bar = OnceLock::new();
+    let mut store = crate::tree_file::FileStore::new(path, &bar);
+    let progress = |done: usize, total: usize| {
+        if let Some(bar) = bar.get() {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let mut opener = KeyOpener::new(alg.map(AnyAlgorithm::from))
+        .with_passphrase(|| {
+            crate::passphrase::for_reading(path).map_err(|e| {
+                *asked.borrow_mut() = Some(e);
+                sphincs::Error::Cancelled
+            })
+        })
+        .with_tree_cache(&mut store)
+        .with_threads(crate::tree_file::threads())
+        .with_progress(&progress);
+    let result = open(&mut opener);
+    drop(opener);
+    if let Some(bar) = bar.get() {
+        bar.finish_and_clear();
+    }
+    result.map_err(|e| match asked.take() {
+        Some(failed) => failed,
+        None => open_error(path, bytes, alg, e),
+    })
+}
+
+/// The core's refusal of a key file, worded for the command line.
+fn open_error(path: &Path, bytes: &[u8], alg: Option<Algorithm>, e: OpenError) -> CliError {
+    match (e, alg) {
+        (OpenError::RawNeedsSet { len, fits: true }, _) => CliError::file(
+            path,
+            format!("looks like a raw {len}-byte key; say which parameter set it is with -a ALG (see `sphincs list`)"),
+        ),
+        (OpenError::WrongSet { found, expected }, _) => {
+            CliError::file(path, format!("is an {found} key, but -a says {expected}"))
+        }
+        // Raw bytes do not name their set: the sets of that length under
+        // which they are a whole key are told (not the draft SP 800-230
+        // sets, whose check takes minutes; theirs is against the cache).
+        (OpenError::Key(sphincs::Error::KeyMismatch), Some(a))
+            if !a.is_sp800_230() && KeyFileKind::of(bytes) == KeyFileKind::Raw =>
+        {
+            crate::rawkey::raw_mismatch(path, a.into(), bytes)
+        }
+        (e, _) => CliError::file(path, e),
     }
 }
 
@@ -306,6 +219,7 @@ pub struct KeyInfo {
 
 /// Reads any key file for `key show`; an encrypted private key is
 /// decrypted only when `decrypt_it` (a passphrase source was given).
+/// Nothing is checked or recomputed: the public half is read as it stands.
 pub fn inspect(
     path: &Path,
     alg: Option<AnyAlgorithm>,
@@ -338,34 +252,23 @@ pub fn inspect(
         };
     }
     let fips = alg.and_then(AnyAlgorithm::slh_dsa);
-    let unchecked = |der: &[u8]| {
-        DynSigningKey::from_pkcs8_unchecked(der)
-            .map(|k| k.verifying_key())
-            .map_err(|e| CliError::file(path, e))
+    let public = |expected| {
+        opened(path, &bytes, expected, |opener| {
+            opener.open_verifying_key(&bytes)
+        })
     };
-    let shown = match classify(&bytes) {
-        Kind::Private => info(
-            "private key",
-            coded("PKCS#8"),
-            Some(unchecked(&bytes)?.into()),
-            true,
-        ),
-        Kind::Encrypted => {
-            let key = match decrypt_it {
-                true => Some(unchecked(&decrypt(path, &bytes)?)?.into()),
-                false => None,
-            };
-            KeyInfo {
-                encrypted: true,
-                ..info(
-                    "private key",
-                    coded("PKCS#8 EncryptedPrivateKeyInfo"),
-                    key,
-                    true,
-                )
-            }
-        }
-        Kind::EncryptedLimited => {
+    Ok(match KeyFileKind::of(&bytes) {
+        KeyFileKind::Private => info("private key", coded("PKCS#8"), Some(public(fips)?), true),
+        KeyFileKind::EncryptedPrivate => KeyInfo {
+            encrypted: true,
+            ..info(
+                "private key",
+                coded("PKCS#8 EncryptedPrivateKeyInfo"),
+                decrypt_it.then(|| public(fips)).transpose()?,
+                true,
+            )
+        },
+        KeyFileKind::EncryptedLimited => {
             let mut shown = KeyInfo {
                 encrypted: true,
                 ..info(
@@ -377,50 +280,60 @@ pub fn inspect(
             };
             if decrypt_it {
                 let plain = decrypt_limited(path, &bytes)?;
-                let key = DynSigningKey::from_bytes_unchecked(plain.algorithm, &plain.secret)
-                    .map_err(|e| CliError::file(path, e))?;
-                shown.key = Some(key.verifying_key().into());
+                if let Some(asked) = fips.filter(|a| *a != plain.algorithm) {
+                    let found = AnyAlgorithm::from(plain.algorithm);
+                    return Err(open_error(
+                        path,
+                        &bytes,
+                        fips,
+                        OpenError::WrongSet {
+                            found,
+                            expected: asked.into(),
+                        },
+                    ));
+                }
+                let key =
+                    AnySigningKey::from_bytes_unchecked(plain.algorithm.into(), &plain.secret)
+                        .map_err(|e| CliError::file(path, e))?;
+                shown.key = Some(key.verifying_key());
                 shown.tree_cache = Some(crate::tree_file::cache_state(path, key));
             }
             shown
         }
-        Kind::Public => info(
+        KeyFileKind::Public => info(
             "public key",
             coded("SubjectPublicKeyInfo"),
-            Some(load_verifying_key(path, fips)?.into()),
+            Some(public(fips)?),
             true,
         ),
-        Kind::Certificate => info(
+        KeyFileKind::Certificate => info(
             "X.509 certificate",
             coded("its subject public key below"),
-            Some(certificate_key(path, &bytes)?.into()),
+            Some(public(fips)?),
             true,
         ),
-        Kind::Malformed => return Err(not_a_public_key(path, &bytes)),
-        Kind::Raw => {
-            let set = raw_algorithm(path, fips, bytes.len(), "public or secret")?;
+        // None of the files read as a key: the core's error says what is
+        // read (were it to read the file after all, it is shown as read).
+        KeyFileKind::Unknown => {
+            let key = public(None)?;
+            info("public key", coded("SubjectPublicKeyInfo"), Some(key), true)
+        }
+        KeyFileKind::Raw => {
+            let key = public(fips)?;
+            let set = key.algorithm();
             let raw = format!("raw ({} bytes)", bytes.len());
-            if bytes.len() == set.secret_key_len() {
-                let key = DynSigningKey::from_bytes_unchecked(set, &bytes)
-                    .map_err(|e| CliError::file(path, e))?;
-                let mut shown = info("private key", raw, Some(key.verifying_key().into()), false);
-                if set.is_sp800_230() {
-                    shown.tree_cache = Some(crate::tree_file::cache_state(path, key));
-                }
-                shown
-            } else {
-                let key = DynVerifyingKey::from_bytes(set, &bytes)
-                    .map_err(|e| CliError::file(path, e))?;
-                info("public key", raw, Some(key.into()), false)
+            if bytes.len() != set.secret_key_len() {
+                return Ok(info("public key", raw, Some(key), false));
             }
+            let mut shown = info("private key", raw, Some(key), false);
+            if set.is_limited() {
+                let secret = AnySigningKey::from_bytes_unchecked(set, &bytes)
+                    .map_err(|e| CliError::file(path, e))?;
+                shown.tree_cache = Some(crate::tree_file::cache_state(path, secret));
+            }
+            shown
         }
-    };
-    if let (Some(asked), Some(key)) = (fips, &shown.key) {
-        if let Some(found) = key.algorithm().slh_dsa() {
-            check_algorithm(path, Some(asked), found)?;
-        }
-    }
-    Ok(shown)
+    })
 }
 
 /// The plain PKCS#8 of an encrypted key, with the run's passphrase.
@@ -439,74 +352,16 @@ pub fn decrypt_limited(path: &Path, bytes: &[u8]) -> Result<DecryptedLimitedKey,
 /// Whether the key file holds a private key (PEM, DER, encrypted, or raw:
 /// not a public key, a certificate or another PEM block).
 pub fn is_private_key(bytes: &[u8]) -> bool {
-    matches!(
-        classify(bytes),
-        Kind::Private | Kind::Encrypted | Kind::EncryptedLimited | Kind::Raw
-    )
+    KeyFileKind::of(bytes).is_private()
 }
 
 /// Whether the key file holds an encrypted private key (PKCS#8, or a draft
 /// SP 800-230 key's own format).
 pub fn is_encrypted(bytes: &[u8]) -> bool {
-    matches!(classify(bytes), Kind::Encrypted | Kind::EncryptedLimited)
+    KeyFileKind::of(bytes).is_encrypted()
 }
 
 /// Whether the key file holds an encrypted draft SP 800-230 key.
 pub fn is_encrypted_limited(bytes: &[u8]) -> bool {
-    matches!(classify(bytes), Kind::EncryptedLimited)
-}
-
-/// The set of a raw key: `-a` is required, and the length must fit it.
-fn raw_algorithm(
-    path: &Path,
-    alg: Option<Algorithm>,
-    len: usize,
-    what: &str,
-) -> Result<Algorithm, CliError> {
-    let Some(alg) = alg else {
-        return Err(CliError::file(
-            path,
-            if is_raw_len(len) {
-                format!("looks like a raw {len}-byte key; say which parameter set it is with -a ALG (see `sphincs list`)")
-            } else {
-                format!("is not a PEM or DER key, nor a raw key of any parameter set's length ({len} bytes)")
-            },
-        ));
-    };
-    match raw_len_problem(alg, len, what) {
-        Some(problem) => Err(CliError::file(
-            path,
-            format!("is not a PEM or DER key, and {problem}"),
-        )),
-        None => Ok(alg),
-    }
-}
-
-/// Why `len` bytes are no raw `what` key of `alg` (`None` if they can be).
-fn raw_len_problem(alg: Algorithm, len: usize, what: &str) -> Option<String> {
-    let (fits, expected) = match what {
-        "secret" => (
-            len == alg.secret_key_len(),
-            alg.secret_key_len().to_string(),
-        ),
-        _ => (
-            len == alg.secret_key_len() || len == alg.public_key_len(),
-            format!("{} or {}", alg.public_key_len(), alg.secret_key_len()),
-        ),
-    };
-    (!fits).then(|| format!("as a raw {alg} {what} key it is {len} bytes; expected {expected}"))
-}
-
-fn check_algorithm(
-    path: &Path,
-    asked: Option<Algorithm>,
-    found: Algorithm,
-) -> Result<(), CliError> {
-    match asked {
-        Some(a) if a != found => Err(CliError::file(
-            path,
-            format!("is an {found} key, but -a says {a}"),
-        )),
-        _ => Ok(()),
-    }
+    KeyFileKind::of(bytes) == KeyFileKind::EncryptedLimited
 }

@@ -1,14 +1,17 @@
 //! The tree cache file of a draft SP 800-230 key: `KEY.tree` beside the
-//! key, public data written by `keygen` and read by `sign`. The format and its
-//! checks are the core's (`DynSigningKey::tree_cache` / `load_tree_cache`);
-//! this module only reads and writes the file, and reports a cache it
-//! cannot use before recomputing the tree.
+//! key, public data written by `keygen` and read by `sign`. The format, its
+//! checks and when to recompute are the core's (`AnySigningKey::tree_cache`,
+//! `any::KeyOpener`); this module is the opener's store for the file: it
+//! reads and writes it, and says why a cache is not used before the tree
+//! is recomputed.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sphincs::{Algorithm, DynSigningKey};
+use sphincs::any::{AnyAlgorithm, AnySigningKey, CacheProblem, TreeCacheStore};
 
 use crate::error::CliError;
 use crate::io::{read_replaceable, write_output, Cap};
@@ -20,7 +23,8 @@ pub fn cache_path(key: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn threads() -> usize {
+/// Threads for a tree: every CPU.
+pub fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
@@ -47,64 +51,77 @@ pub fn write_cache(key_path: &Path, cache: Option<Vec<u8>>) -> Result<(), CliErr
     }
 }
 
-/// Loads the raw secret key `bytes` of a draft SP 800-230 set: with its
-/// cache file when that passes the core's checks (so the tree is not
-/// recomputed); otherwise the problem is reported on stderr, the tree is
-/// recomputed from the seeds (checking PK.root) and a fresh cache written.
-pub fn load_limited(path: &Path, alg: Algorithm, bytes: &[u8]) -> Result<DynSigningKey, CliError> {
-    let cache = cache_path(path);
-    let problem = match std::fs::metadata(&cache) {
-        Ok(_) => {
-            let mut key = DynSigningKey::from_bytes_unchecked(alg, bytes)
-                .map_err(|e| CliError::file(path, e))?;
-            let cache_bytes = read_replaceable(&cache, Cap::TreeCache);
-            match cache_bytes.map(|c| key.load_tree_cache(&c)) {
-                Ok(Ok(())) => return Ok(key),
-                // The cache is the public key's and SK.seed does not give
-                // its nodes: the key is damaged; recomputing would only
-                // come to the same answer a minute later.
-                Ok(Err(e @ sphincs::Error::KeyMismatch)) => return Err(CliError::file(path, e)),
-                Ok(Err(e)) => format!("{}: {e}; not using it", crate::quote::name(&cache)),
-                Err(CliError::Failed(e) | CliError::InvalidSignature(e)) => {
-                    format!("{e}; not using it")
-                }
-            }
+/// `KEY.tree` as the core's tree cache store for the key file `KEY`: what
+/// it cannot use and what it writes are said on stderr, and a progress bar
+/// (in `bar`, for the opener's progress callback) is shown while the tree
+/// is recomputed.
+pub struct FileStore<'a> {
+    cache: PathBuf,
+    bar: &'a OnceLock<ProgressBar>,
+}
+
+impl<'a> FileStore<'a> {
+    /// The store of the key file `key`.
+    pub fn new(key: &Path, bar: &'a OnceLock<ProgressBar>) -> Self {
+        FileStore {
+            cache: cache_path(key),
+            bar,
         }
-        Err(_) => format!("no tree cache at {}", crate::quote::name(&cache)),
-    };
-    eprintln!("sphincs: {problem}: recomputing the {alg} tree from the key (this takes a while)");
-    let bar = tree_bar(alg, "recomputing");
-    let key = DynSigningKey::from_bytes_with_progress(alg, bytes, threads(), &|done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    })
-    .map_err(|e| CliError::file(path, e))?;
-    bar.finish_and_clear();
-    // Written over nothing or a regular file only: not into a FIFO or
-    // device a symlink names (which would take it and keep nothing).
-    if std::fs::metadata(&cache).is_ok_and(|m| !m.is_file()) {
-        eprintln!(
-            "sphincs: warning: not writing the tree cache: {} is not a regular file",
-            crate::quote::name(&cache)
-        );
-    } else if let Err(e) = write_cache(path, key.tree_cache()) {
-        eprintln!(
-            "sphincs: warning: could not write the tree cache: {}",
-            message(&e)
-        );
-    } else {
-        eprintln!(
-            "sphincs: wrote a fresh tree cache to {}",
-            crate::quote::name(&cache)
-        );
     }
-    Ok(key)
+}
+
+impl TreeCacheStore for FileStore<'_> {
+    fn load(&mut self) -> Result<Option<Vec<u8>>, String> {
+        if std::fs::metadata(&self.cache).is_err() {
+            return Ok(None);
+        }
+        // Read as a file the command may replace: a regular file only.
+        read_replaceable(&self.cache, Cap::TreeCache)
+            .map(Some)
+            .map_err(|e| message(&e).to_string())
+    }
+
+    fn recomputing(&mut self, alg: AnyAlgorithm, why: &CacheProblem) -> Result<(), sphincs::Error> {
+        let name = crate::quote::name(&self.cache);
+        let problem = match why {
+            CacheProblem::Absent => format!("no tree cache at {name}"),
+            CacheProblem::Unreadable(e) => format!("{e}; not using it"),
+            CacheProblem::Unusable(e) => format!("{name}: {e}; not using it"),
+        };
+        eprintln!(
+            "sphincs: {problem}: recomputing the {alg} tree from the key (this takes a while)"
+        );
+        let _ = self.bar.set(tree_bar(alg, "recomputing"));
+        Ok(())
+    }
+
+    fn store(&mut self, cache: &[u8]) -> Result<(), String> {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+        let name = crate::quote::name(&self.cache);
+        // Written over nothing or a regular file only: not into a FIFO or
+        // device a symlink names (which would take it and keep nothing).
+        let failed = if std::fs::metadata(&self.cache).is_ok_and(|m| !m.is_file()) {
+            format!("not writing the tree cache: {name} is not a regular file")
+        } else {
+            match write_output(&self.cache, cache, false, true) {
+                Ok(()) => {
+                    eprintln!("sphincs: wrote a fresh tree cache to {name}");
+                    return Ok(());
+                }
+                Err(e) => format!("could not write the tree cache: {}", message(&e)),
+            }
+        };
+        eprintln!("sphincs: warning: {failed}");
+        Err(failed)
+    }
 }
 
 /// The state of the tree cache of the draft SP 800-230 key at `path`
 /// (loaded unchecked as `key`), for `key show`: absent, present and
 /// accepted by the core's checks, or present and refused (with why).
-pub fn cache_state(path: &Path, mut key: DynSigningKey) -> String {
+pub fn cache_state(path: &Path, mut key: AnySigningKey) -> String {
     let cache = cache_path(path);
     let name = crate::quote::name(&cache);
     if std::fs::symlink_metadata(&cache).is_err() {

@@ -199,6 +199,13 @@ impl AnySigningKey {
         DynSigningKey::from_pkcs8(input).map(Self::from)
     }
 
+    /// [`AnySigningKey::from_pkcs8`] without recomputing PK.root (which
+    /// costs about one key generation); a v2 key's `publicKey` is still
+    /// compared with the public half.
+    pub fn from_pkcs8_unchecked(input: &[u8]) -> Result<Self, Error> {
+        DynSigningKey::from_pkcs8_unchecked(input).map(Self::from)
+    }
+
     /// Reads a PKCS#8 private key that may be encrypted (FIPS 205 keys only):
     /// [`DynSigningKey::from_pkcs8_with_passphrase`].
     pub fn from_pkcs8_with_passphrase(input: &[u8], passphrase: &[u8]) -> Result<Self, Error> {

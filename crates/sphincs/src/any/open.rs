@@ -337,7 +337,7 @@ impl<'a> KeyOpener<'a> {
     fn pkcs8(&self, der: &[u8]) -> Result<AnySigningKey, OpenError> {
         Ok(match self.check_root {
             true => AnySigningKey::from_pkcs8(der)?,
-            false => DynSigningKey::from_pkcs8_unchecked(der)?.into(),
+            false => AnySigningKey::from_pkcs8_unchecked(der)?,
         })
     }
 
@@ -453,7 +453,7 @@ fn no_pem(bytes: &[u8]) -> bool {
 
 /// The public half of a PKCS#8 private key, PK.root unchecked.
 fn unchecked_pkcs8(der: &[u8]) -> Result<AnyVerifyingKey, Error> {
-    DynSigningKey::from_pkcs8_unchecked(der).map(|k| AnySigningKey::from(k).verifying_key())
+    AnySigningKey::from_pkcs8_unchecked(der).map(|k| k.verifying_key())
 }
 
 /// The error for a file read as a public key that is none of the files
