@@ -759,8 +759,12 @@ sphincs_status sphincs_public_key_to_spki(const sphincs_public_key *pk,
  * is ignored. `SPHINCS_ERR_WRONG_PASSPHRASE` if it does not decrypt,
  * `SPHINCS_ERR_KDF_TOO_COSTLY` if its scrypt/PBKDF2 parameters ask more
  * than the library accepts (refused before any work), `SPHINCS_ERR_ENCODING`
- * if it is malformed (truncated, unknown algorithms). The passphrase is not
- * copied. FIPS 205 sets only.
+ * if it is malformed (truncated, unknown algorithms). The passphrase is
+ * copied only into a buffer wiped before the call returns. FIPS 205 sets,
+ * and the draft SP 800-230 sets' own encrypted PEM (as `sphincs keygen
+ * --encrypt` writes it), whose tree is then recomputed on this thread
+ * (minutes; their raw key and `sphincs_secret_key_import_with_tree_cache`
+ * avoid it).
  */
 sphincs_status sphincs_secret_key_from_encrypted_pkcs8(const uint8_t *data,
                                                        size_t len,

@@ -4,11 +4,13 @@
 //! `keygen --encrypt`; scrypt or PBKDF2-HMAC-SHA-2 with AES-CBC/GCM read,
 //! within the core's cost limits.
 //!
-//! The passphrase is read in place from the caller's buffer, never copied
-//! here; the decrypted PKCS#8 lives in core buffers wiped on drop. Wiping
-//! the caller's buffer is the caller's job.
+//! Keys are opened by the core's one routine (`any::KeyOpener`), which
+//! asks for the passphrase only when the key is encrypted: it gets a copy
+//! of the caller's buffer in a core buffer wiped when the call returns, as
+//! is the decrypted PKCS#8. Wiping the caller's buffer is the caller's job.
 
-use sphincs_core::any::AnySigningKey;
+use sphincs_core::any::KeyOpener;
+use sphincs_core::Error;
 use zeroize::Zeroizing;
 
 use crate::ffi::{guard, input, non_null, output};
@@ -25,8 +27,12 @@ use crate::status::*;
 /// is ignored. `SPHINCS_ERR_WRONG_PASSPHRASE` if it does not decrypt,
 /// `SPHINCS_ERR_KDF_TOO_COSTLY` if its scrypt/PBKDF2 parameters ask more
 /// than the library accepts (refused before any work), `SPHINCS_ERR_ENCODING`
-/// if it is malformed (truncated, unknown algorithms). The passphrase is not
-/// copied. FIPS 205 sets only.
+/// if it is malformed (truncated, unknown algorithms). The passphrase is
+/// copied only into a buffer wiped before the call returns. FIPS 205 sets,
+/// and the draft SP 800-230 sets' own encrypted PEM (as `sphincs keygen
+/// --encrypt` writes it), whose tree is then recomputed on this thread
+/// (minutes; their raw key and `sphincs_secret_key_import_with_tree_cache`
+/// avoid it).
 #[no_mangle]
 pub unsafe extern "C" fn sphincs_secret_key_from_encrypted_pkcs8(
     data: *const u8,
@@ -42,7 +48,11 @@ pub unsafe extern "C" fn sphincs_secret_key_from_encrypted_pkcs8(
         let data = unsafe { input(data, len)? };
         // SAFETY: `pass` holds `pass_len` bytes (NULL only if 0) by the API contract.
         let pass = unsafe { input(pass, pass_len)? };
-        let key = sphincs_secret_key(AnySigningKey::from_pkcs8_with_passphrase(data, pass)?);
+        let opened = KeyOpener::new(None)
+            .with_passphrase(|| Ok(Zeroizing::new(pass.to_vec())))
+            .open_signing_key(data)
+            .map_err(Error::from)?;
+        let key = sphincs_secret_key(opened.key);
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })

@@ -5,7 +5,8 @@
 
 use core::ffi::c_int;
 
-use sphincs_core::any::{AnySigningKey, AnyVerifyingKey};
+use sphincs_core::any::{AnySigningKey, AnyVerifyingKey, KeyOpener, MemoryTreeCache};
+use sphincs_core::Error;
 use zeroize::Zeroizing;
 
 use crate::alg::{handle, resolve, sphincs_alg};
@@ -156,10 +157,15 @@ pub unsafe extern "C" fn sphincs_secret_key_import_with_tree_cache(
         // SAFETY: `bytes` holds `len` bytes and `cache` holds `cache_len`
         // bytes by the API contract.
         let (raw, tree) = unsafe { (input(bytes, len)?, input(cache, cache_len)?) };
-        let mut key = AnySigningKey::from_bytes_unchecked(alg, raw)?;
-        key.load_tree_cache(tree)?;
+        // The core's opener, with the cache in memory: it must be used
+        // (never recomputed here), and a set without a tree refuses it.
+        let mut store = MemoryTreeCache::required(tree.to_vec());
+        let opened = KeyOpener::new(Some(alg))
+            .with_tree_cache(&mut store)
+            .open_raw_signing_key(raw)
+            .map_err(Error::from)?;
         // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, sphincs_secret_key(key)) }
+        unsafe { give(sk, sphincs_secret_key(opened.key)) }
     })
 }
 
@@ -358,7 +364,10 @@ pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
         non_null(data)?;
         // SAFETY: `data` holds `len` bytes by the API contract.
         let data = unsafe { input(data, len)? };
-        let key = sphincs_secret_key(AnySigningKey::from_pkcs8(data)?);
+        let opened = KeyOpener::new(None)
+            .open_signing_key(data)
+            .map_err(Error::from)?;
+        let key = sphincs_secret_key(opened.key);
         // SAFETY: `sk` is writable by the API contract.
         unsafe { give(sk, key) }
     })
