@@ -1,5 +1,6 @@
 //! Decoders (`OSSL_OP_DECODER`): DER `PrivateKeyInfo` and
-//! `SubjectPublicKeyInfo` into our keys, read by the core's decoders. PEM
+//! `SubjectPublicKeyInfo` into our keys, opened by the core's one routine
+//! (`any::KeyOpener`). PEM
 //! is unwrapped, and encrypted PKCS#8 decrypted, by OpenSSL's own decoders
 //! before ours see the DER. Input is capped at [`INPUT_CAP`] bytes (the
 //! largest SLH-DSA key encodes to under 200).
@@ -7,11 +8,11 @@
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::Arc;
 
-use sphincs::encoding::{decode_private_key, decode_spki};
+use sphincs::any::{AnyVerifyingKey, KeyFileKind, KeyOpener, OpenError};
 
 use crate::abi::*;
 use crate::errors::{guard, Fail, Reason};
-use crate::keymgmt::{material_from_raw, KeyData};
+use crate::keymgmt::{KeyData, Material};
 use crate::names;
 
 /// Largest input a decoder reads.
@@ -83,36 +84,37 @@ fn parse<const T: usize, const PRIV: bool>(der: &[u8]) -> Result<Option<KeyData>
             Ok(None)
         }
     };
-    let (alg, mode, sk, pk) = if PRIV {
-        match decode_private_key(der) {
-            Ok(d) => (d.algorithm, d.mode, Some(d.secret), d.public),
-            Err(e) => return ours(e),
-        }
+    // The core's one routine opens the key. Loading trusts PK.root, as 3.5
+    // does (`validate`, pkey -check, recomputes it), so that loading an "s"
+    // key costs no key generation; a PKCS#8 v2 `publicKey` is still
+    // compared with the key's public half.
+    let mut opener = KeyOpener::new(None).trusting_root();
+    let opened = if PRIV {
+        opener.open_signing_key(der).map(|o| {
+            let pk = o.key.verifying_key();
+            (Some(o.key), pk)
+        })
+    } else if KeyFileKind::of(der) == KeyFileKind::Public {
+        opener.open_verifying_key(der).map(|pk| (None, pk))
     } else {
-        match decode_spki(der) {
-            Ok(d) => (d.algorithm, d.mode, None, Some(d.public)),
-            Err(e) => return ours(e),
-        }
+        // No SubjectPublicKeyInfo: the SPKI reader says why.
+        AnyVerifyingKey::from_spki(der)
+            .map(|pk| (None, pk))
+            .map_err(OpenError::from)
+    };
+    let (sk, pk) = match opened {
+        Ok(keys) => keys,
+        Err(e) => return ours(e.into()),
+    };
+    let (Some(alg), Some(mode)) = (pk.algorithm().slh_dsa(), pk.mode()) else {
+        return Ok(None);
     };
     if names::index_of(alg, mode) != Some(T) {
         return Ok(None);
     }
-    let m = material_from_raw(
-        names::get(T),
-        sk.as_ref().map(|s| s.as_slice()),
-        if sk.is_some() { None } else { pk.as_deref() },
-    )?;
-    if let (Some(pk), true) = (pk, sk.is_some()) {
-        if m.pk.to_bytes() != pk {
-            return Err(Fail::new(
-                Reason::InvalidKey,
-                "the PKCS#8 publicKey does not match the private key's PK.seed and PK.root",
-            ));
-        }
-    }
     Ok(Some(KeyData {
         ty: T,
-        material: Some(Arc::new(m)),
+        material: Some(Arc::new(Material { sk, pk })),
     }))
 }
 

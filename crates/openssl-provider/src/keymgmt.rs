@@ -8,7 +8,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-use sphincs::any::{AnySigningKey, AnyVerifyingKey};
+use sphincs::any::{AnySigningKey, AnyVerifyingKey, KeyOpener};
 use zeroize::Zeroizing;
 
 use crate::abi::*;
@@ -100,7 +100,12 @@ pub fn material_from_raw(
             }
             // The root is checked by `validate` (pkey -check), as 3.5 does;
             // loading trusts it, so loading an "s" key costs no key generation.
-            let sk = AnySigningKey::from_bytes_unchecked(ty.any(), &full)?.with_mode(ty.mode())?;
+            let sk = KeyOpener::new(Some(ty.any()))
+                .trusting_root()
+                .open_raw_signing_key(&full)
+                .map_err(sphincs::Error::from)?
+                .key
+                .with_mode(ty.mode())?;
             let pk = sk.verifying_key();
             Ok(Material { sk: Some(sk), pk })
         }
@@ -212,7 +217,9 @@ extern "C" fn validate(kd: *const c_void, selection: c_int, _checktype: c_int) -
                 return Err(Fail::new(Reason::MissingKey, "no private key to validate"));
             };
             // Recomputes PK.root from SK.seed and PK.seed: the pairwise check.
-            AnySigningKey::from_bytes(sk.algorithm(), &sk.to_bytes())?;
+            KeyOpener::new(Some(sk.algorithm()))
+                .open_raw_signing_key(&sk.to_bytes())
+                .map_err(sphincs::Error::from)?;
         }
         Ok(1)
     })
