@@ -39,6 +39,8 @@ mod prelude {
 pub mod address;
 #[cfg(feature = "alloc")]
 pub mod any;
+#[cfg(feature = "alloc")]
+mod any_extras;
 mod backend;
 #[cfg(feature = "alloc")]
 mod batch;

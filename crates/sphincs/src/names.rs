@@ -2,7 +2,7 @@
 //! another family says what it is and which part of the library takes it
 //! ([`Error::WrongScheme`]) rather than "unknown".
 
-use crate::any::AnyAlgorithm;
+use crate::any::{AnyAlgorithm, Family};
 use crate::prelude::*;
 use crate::{Algorithm, Error};
 
@@ -10,18 +10,7 @@ use crate::{Algorithm, Error};
 /// (certificates, CMS, the FIPS 205 key types): a SPHINCS+ round-3.1 or
 /// SPHINCS-256 name is [`Error::WrongScheme`].
 pub fn fips205_algorithm(name: &str) -> Result<Algorithm, Error> {
-    let wrong = |is, instead| Error::WrongScheme {
-        name: name.trim().to_string(),
-        is,
-        takes: "FIPS 205 (SLH-DSA) parameter sets",
-        instead,
-    };
-    match name.parse::<AnyAlgorithm>()? {
-        AnyAlgorithm::SlhDsa(a) => Ok(a),
-        AnyAlgorithm::SphincsPlus(_) => Err(wrong(
-            "a SPHINCS+ round-3.1 set",
-            "the SPHINCS+ round-3.1 API",
-        )),
-        AnyAlgorithm::Sphincs256 => Err(wrong("SPHINCS-256 (2015)", "the SPHINCS-256 API")),
-    }
+    AnyAlgorithm::parse_for(name, Family::SlhDsa)?
+        .slh_dsa()
+        .ok_or_else(|| Error::UnknownAlgorithm(name.to_string()))
 }

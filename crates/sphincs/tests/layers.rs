@@ -20,6 +20,7 @@ const RUNGS: &[(&str, &[&str])] = &[
         &[
             "lib",
             "any",
+            "any_extras",
             "backend",
             "batch",
             "dynamic",

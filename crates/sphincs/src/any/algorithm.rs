@@ -49,6 +49,35 @@ impl Family {
     }
 }
 
+impl Family {
+    /// What a name of this family is, as [`Error::WrongScheme`] says it.
+    const fn a_set(self) -> &'static str {
+        match self {
+            Family::SlhDsa => "a FIPS 205 (SLH-DSA) parameter set",
+            Family::SphincsPlus => "a SPHINCS+ round-3.1 set",
+            Family::Sphincs256 => "SPHINCS-256 (2015)",
+        }
+    }
+
+    /// What a call that takes only this family takes.
+    const fn sets(self) -> &'static str {
+        match self {
+            Family::SlhDsa => "FIPS 205 (SLH-DSA) parameter sets",
+            Family::SphincsPlus => "SPHINCS+ round-3.1 sets",
+            Family::Sphincs256 => "SPHINCS-256",
+        }
+    }
+
+    /// The part of the library that takes this family's names.
+    const fn api(self) -> &'static str {
+        match self {
+            Family::SlhDsa => "the FIPS 205 (SLH-DSA) API",
+            Family::SphincsPlus => "the SPHINCS+ round-3.1 API",
+            Family::Sphincs256 => "the SPHINCS-256 API",
+        }
+    }
+}
+
 impl fmt::Display for Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -100,6 +129,29 @@ impl AnyAlgorithm {
     /// (ipd) sets.
     pub fn all() -> impl Iterator<Item = AnyAlgorithm> {
         (0..Self::COUNT).filter_map(Self::at)
+    }
+
+    /// Every set of `family`, in the order of [`AnyAlgorithm::all`] (so the
+    /// FIPS 205 sets end with the draft SP 800-230 ones).
+    pub fn of_family(family: Family) -> impl Iterator<Item = AnyAlgorithm> {
+        Self::all().filter(move |a| a.family() == family)
+    }
+
+    /// Parses a name for a call that takes only `family` (one family's key
+    /// class in a binding): a name of another family is
+    /// [`Error::WrongScheme`], saying what it names and which part of the
+    /// library takes it, rather than [`Error::UnknownAlgorithm`].
+    pub fn parse_for(name: &str, family: Family) -> Result<AnyAlgorithm, Error> {
+        let alg: AnyAlgorithm = name.parse()?;
+        if alg.family() == family {
+            return Ok(alg);
+        }
+        Err(Error::WrongScheme {
+            name: name.trim().to_string(),
+            is: alg.family().a_set(),
+            takes: family.sets(),
+            instead: alg.family().api(),
+        })
     }
 
     /// The family this set belongs to.
@@ -381,6 +433,31 @@ mod tests {
         assert_eq!(AnyAlgorithm::Sphincs256.signature_len(), 41000);
         assert_eq!(AnyAlgorithm::Sphincs256.randomness_len(), 0);
         assert_eq!(p("sha2-128s").unwrap().seed_len(), 48);
+    }
+
+    #[test]
+    fn family_lists_and_names_for_one_family() {
+        let spx: Vec<AnyAlgorithm> = AnyAlgorithm::of_family(Family::SphincsPlus).collect();
+        assert_eq!(spx.len(), SpxAlgorithm::ALL.len());
+        assert!(spx.iter().all(|a| a.family() == Family::SphincsPlus));
+        let slh = AnyAlgorithm::of_family(Family::SlhDsa).count();
+        assert_eq!(slh, Algorithm::ALL.len() + Algorithm::SP800_230.len());
+        let one = |name, family| AnyAlgorithm::parse_for(name, family).map_err(|e| e.to_string());
+        assert_eq!(
+            one("shake-128f", Family::SlhDsa),
+            Ok(AnyAlgorithm::SlhDsa(Algorithm::Shake128f))
+        );
+        let wrong = one("SLH-DSA-SHAKE-128f", Family::SphincsPlus).unwrap_err();
+        assert!(
+            wrong.contains("is a FIPS 205 (SLH-DSA) parameter set, but this call takes SPHINCS+ round-3.1 sets; the FIPS 205 (SLH-DSA) API takes it"),
+            "{wrong}"
+        );
+        let wrong = one("sphincs-256", Family::SlhDsa).unwrap_err();
+        assert!(wrong.contains("the SPHINCS-256 API takes it"), "{wrong}");
+        assert!(matches!(
+            AnyAlgorithm::parse_for("shake-129f", Family::SphincsPlus),
+            Err(Error::UnknownAlgorithm(_))
+        ));
     }
 
     #[test]
