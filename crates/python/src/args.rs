@@ -1,14 +1,16 @@
 //! Python arguments to core types: parameter-set and pre-hash names (parsed by
-//! the core, as the CLI parses them), byte strings, thread counts.
+//! the core, as the CLI parses them), byte strings, thread counts, and the
+//! signing options every key class shares.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyMemoryView, PyString};
-use sphincs::sphincsplus::SpxAlgorithm;
-use sphincs::{Algorithm, Error, PreHash, Randomness};
+use sphincs::any::{AnyAlgorithm, Family};
+use sphincs::{Error, PreHash, Randomness, SignOptions};
 
 use crate::errors::to_py;
+use crate::family;
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
@@ -17,50 +19,31 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
-/// The text of a name argument: a `str`, or a member of the `Algorithm` /
-/// `SpxAlgorithm` enums (a `str` subclass whose value is the name).
-fn name_arg(obj: &Bound<'_, PyAny>, what: &str, enum_name: &str) -> PyResult<String> {
-    match obj.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{what} must be a str or sphincs.{enum_name}, not {}",
-            type_name(obj)
-        ))),
-    }
-}
-
-/// A FIPS 205 parameter set from its name ("SLH-DSA-SHAKE-128f", "shake-128f",
-/// any case) or an `Algorithm` member.
-/// A round-3.1 or SPHINCS-256 name says so (the core's words) and which
-/// class takes it.
-pub fn algorithm(obj: &Bound<'_, PyAny>) -> PyResult<Algorithm> {
-    let name = name_arg(obj, "algorithm", "Algorithm")?;
-    sphincs::fips205_algorithm(&name).map_err(|e| match e {
-        Error::WrongScheme { instead, .. } => {
-            let class = if instead.contains("SPHINCS-256") {
-                "Sphincs256PrivateKey / Sphincs256PublicKey"
-            } else {
-                "SpxPrivateKey / SpxPublicKey"
-            };
-            PyValueError::new_err(format!(
-                "{e}; in Python, the SLHDSA* classes take FIPS 205 sets and sphincs.{class} take this one"
-            ))
+/// A parameter set of `family` from its name (any case and spelling the
+/// core's parser takes) or a member of the family's enum (a `str` subclass
+/// whose value is the name). A name of another family says so (the core's
+/// words) and which Python classes take it.
+pub fn algorithm(obj: &Bound<'_, PyAny>, family: Family) -> PyResult<AnyAlgorithm> {
+    let own = family::names(family);
+    let name = match obj.cast::<PyString>() {
+        Ok(s) => s.to_cow()?.into_owned(),
+        Err(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "algorithm must be a str or sphincs.{}, not {}",
+                own.algorithm_enum.unwrap_or("Algorithm"),
+                type_name(obj)
+            )))
         }
-        e => to_py(e),
+    };
+    AnyAlgorithm::parse_for(&name, family).map_err(|e| match (&e, name.parse::<AnyAlgorithm>()) {
+        (Error::WrongScheme { .. }, Ok(other)) => PyValueError::new_err(format!(
+            "{e}; in Python, the {} classes take {} and sphincs.{} take this one",
+            own.prefix,
+            own.sets,
+            family::names(other.family()).classes
+        )),
+        _ => to_py(e),
     })
-}
-
-/// A SPHINCS+ round-3.1 set from its name ("sphincs-shake-128f-simple", any
-/// case) or an `SpxAlgorithm` member.
-pub fn spx_algorithm(obj: &Bound<'_, PyAny>) -> PyResult<SpxAlgorithm> {
-    name_arg(obj, "algorithm", "SpxAlgorithm")?
-        .parse()
-        .map_err(|e| match e {
-            Error::WrongScheme { .. } => PyValueError::new_err(format!(
-                "{e}; in Python, the Spx* classes take round-3.1 sets and sphincs.SLHDSAPrivateKey / SLHDSAPublicKey take this one"
-            )),
-            e => to_py(e),
-        })
 }
 
 /// `None` (pure SLH-DSA) or a pre-hash name as the CLI takes it ("SHA2-256", …).
@@ -135,4 +118,65 @@ pub fn randomness<'a>(
 /// drop. (The caller's own Python object cannot be wiped from here.)
 pub fn password(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<zeroize::Zeroizing<Vec<u8>>>> {
     Ok(opt_bytes(obj, "password")?.map(|b| zeroize::Zeroizing::new(b.to_vec())))
+}
+
+/// The signing arguments of every key class (a family's class offers the
+/// ones its family has), held without the GIL. What the key's family lacks
+/// is refused by the core when it signs.
+pub struct SignArgs {
+    context: Option<PyBackedBytes>,
+    prehash: Option<PreHash>,
+    deterministic: bool,
+    randomness: Option<PyBackedBytes>,
+    threads: usize,
+    fault_hardened: bool,
+}
+
+impl SignArgs {
+    /// Checks and holds the arguments; `threads` is already resolved
+    /// ([`threads`] or [`batch_threads`]).
+    pub fn new(
+        context: Option<&Bound<'_, PyAny>>,
+        prehash: Option<&str>,
+        deterministic: bool,
+        randomness: Option<&Bound<'_, PyAny>>,
+        threads: usize,
+        fault_hardened: bool,
+    ) -> PyResult<Self> {
+        let a = SignArgs {
+            context: opt_bytes(context, "context")?,
+            prehash: self::prehash(prehash)?,
+            deterministic,
+            randomness: opt_bytes(randomness, "randomness")?,
+            threads,
+            fault_hardened,
+        };
+        self::randomness(a.deterministic, a.randomness.as_ref())?;
+        Ok(a)
+    }
+
+    /// Only a thread count: the family's defaults for everything else.
+    pub fn threads_only(threads: usize) -> Self {
+        SignArgs {
+            context: None,
+            prehash: None,
+            deterministic: false,
+            randomness: None,
+            threads,
+            fault_hardened: false,
+        }
+    }
+
+    /// The core's options, borrowing the held bytes.
+    pub fn options(&self) -> SignOptions<'_> {
+        SignOptions {
+            context: self.context.as_deref().unwrap_or_default(),
+            prehash: self.prehash,
+            // The combination was checked in `new`.
+            randomness: randomness(self.deterministic, self.randomness.as_ref())
+                .unwrap_or_default(),
+            threads: self.threads,
+            fault_hardened: self.fault_hardened,
+        }
+    }
 }

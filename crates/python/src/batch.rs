@@ -12,6 +12,7 @@ use sphincs::PreHash;
 use crate::args;
 use crate::errors::is_invalid_signature;
 use crate::interrupt::interruptible;
+use crate::keys::public_key_of;
 use crate::slh_dsa::SLHDSAPublicKey;
 use crate::sphincs256::Sphincs256PublicKey;
 use crate::spx::SpxPublicKey;
@@ -26,15 +27,9 @@ struct Item {
 
 /// The core key behind any of the package's public-key classes.
 fn public_key(obj: &Bound<'_, PyAny>) -> Option<AnyVerifyingKey> {
-    if let Ok(k) = obj.cast::<SLHDSAPublicKey>() {
-        Some(k.get().inner.into())
-    } else if let Ok(k) = obj.cast::<SpxPublicKey>() {
-        Some(k.get().inner.into())
-    } else {
-        obj.cast::<Sphincs256PublicKey>()
-            .ok()
-            .map(|k| k.get().inner.clone().into())
-    }
+    public_key_of::<SLHDSAPublicKey>(obj)
+        .or_else(|| public_key_of::<SpxPublicKey>(obj))
+        .or_else(|| public_key_of::<Sphincs256PublicKey>(obj))
 }
 
 fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {

@@ -7,7 +7,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use sphincs::{DynSigningKey, DynVerifyingKey};
+use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::args::password;
@@ -37,6 +37,16 @@ fn choice(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     Ok(text.to_ascii_lowercase())
 }
 
+/// The `encoding` and `format` arguments' names ([`choice`]); `format_what`
+/// names the format's enum.
+fn choices(
+    encoding: &Bound<'_, PyAny>,
+    format: &Bound<'_, PyAny>,
+    format_what: &str,
+) -> PyResult<(String, String)> {
+    Ok((choice(encoding, "Encoding")?, choice(format, format_what)?))
+}
+
 /// The password of an `encryption_algorithm`: None for `NoEncryption()`
 /// (or None), the bytes of `BestAvailableEncryption(password)` (ours or
 /// pyca/cryptography's: anything with a `password` attribute).
@@ -56,14 +66,11 @@ fn encryption(obj: &Bound<'_, PyAny>) -> PyResult<Option<Zeroizing<Vec<u8>>>> {
 /// 9909), or the raw key (Raw, Raw), as pyca/cryptography's.
 pub fn public_bytes<'py>(
     py: Python<'py>,
-    key: &DynVerifyingKey,
+    key: &AnyVerifyingKey,
     encoding: &Bound<'py, PyAny>,
     format: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (enc, fmt) = (
-        choice(encoding, "Encoding")?,
-        choice(format, "PublicFormat")?,
-    );
+    let (enc, fmt) = choices(encoding, format, "PublicFormat")?;
     let out = match (enc.as_str(), fmt.as_str()) {
         ("raw", "raw") => key.to_bytes().to_vec(),
         ("raw", _) | (_, "raw") => {
@@ -92,15 +99,12 @@ pub fn public_bytes<'py>(
 /// `to_encrypted_pkcs8_*`) or not; or the raw key (Raw, Raw, NoEncryption).
 pub fn private_bytes<'py>(
     py: Python<'py>,
-    key: &DynSigningKey,
+    key: &AnySigningKey,
     encoding: &Bound<'py, PyAny>,
     format: &Bound<'py, PyAny>,
     encryption_algorithm: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (enc, fmt) = (
-        choice(encoding, "Encoding")?,
-        choice(format, "PrivateFormat")?,
-    );
+    let (enc, fmt) = choices(encoding, format, "PrivateFormat")?;
     let password = encryption(encryption_algorithm)?;
     let out: Zeroizing<Vec<u8>> = match (enc.as_str(), fmt.as_str(), password) {
         ("raw", "raw", None) => key.to_bytes().to_vec().into(),

@@ -7,9 +7,8 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 use sphincs::encoding::{self, encrypted};
-use sphincs::{DynSigningKey, DynVerifyingKey};
-use zeroize::Zeroizing;
 
 use crate::args::{self, password};
 use crate::errors::{detached, to_py};
@@ -44,11 +43,18 @@ fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
 /// Reads a plain or encrypted PKCS#8 key. As pyca/cryptography: an
 /// encrypted key without a password, or a password for a plain key, is a
 /// `TypeError`; a wrong password or a damaged key is a `ValueError`.
+/// `data` and `password` are the Python arguments; `form` checks the bytes
+/// are in the loader's form (PEM or DER).
 fn load_private(
     py: Python<'_>,
-    data: &[u8],
-    password: Option<Zeroizing<Vec<u8>>>,
+    data: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+    form: impl FnOnce(&[u8]) -> PyResult<()>,
 ) -> PyResult<SLHDSAPrivateKey> {
+    let data = args::bytes(data, "data")?;
+    let password = self::password(password)?;
+    form(&data)?;
+    let data = &data[..];
     let is_encrypted = encrypted::is_encrypted_private_key(data);
     // Loading recomputes PK.root (about one key generation) and decrypting
     // runs the key derivation: both without the GIL.
@@ -58,20 +64,32 @@ fn load_private(
                 "the private key is encrypted (ENCRYPTED PRIVATE KEY) but no password was given; pass password=b\"...\"",
             ))
         }
-        None => detached(py, || DynSigningKey::from_pkcs8(data))?,
+        None => detached(py, || AnySigningKey::from_pkcs8(data))?,
         Some(pw) if is_encrypted => {
-            detached(py, || DynSigningKey::from_pkcs8_with_passphrase(data, &pw))?
+            detached(py, || AnySigningKey::from_pkcs8_with_passphrase(data, &pw))?
         }
         Some(_) => {
             // Not an encrypted key: a plain one (then the password is a
             // mistake) or garbage (then say what is wrong with it).
-            detached(py, || DynSigningKey::from_pkcs8_unchecked(data))?;
+            detached(py, || AnySigningKey::from_pkcs8_unchecked(data))?;
             return Err(PyTypeError::new_err(
                 "a password was given but the private key is not encrypted; pass password=None",
             ));
         }
     };
     Ok(SLHDSAPrivateKey { inner })
+}
+
+/// Reads a SubjectPublicKeyInfo key in the mode of its OID, once `form`
+/// has checked the bytes are in the loader's form (PEM or DER).
+fn load_public(
+    data: &Bound<'_, PyAny>,
+    form: impl FnOnce(&[u8]) -> PyResult<()>,
+) -> PyResult<SLHDSAPublicKey> {
+    let data = args::bytes(data, "data")?;
+    form(&data)?;
+    let inner = AnyVerifyingKey::from_spki(&data).map_err(to_py)?;
+    Ok(SLHDSAPublicKey { inner })
 }
 
 /// Reads a PEM PKCS#8 SLH-DSA private key (RFC 9909): "PRIVATE KEY", or
@@ -84,10 +102,9 @@ pub fn load_pem_private_key(
     data: &Bound<'_, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    let password = self::password(password)?;
-    require_pem(&data, encoding::PRIVATE_KEY_LABEL)?;
-    load_private(py, &data, password)
+    load_private(py, data, password, |d| {
+        require_pem(d, encoding::PRIVATE_KEY_LABEL)
+    })
 }
 
 /// Reads a DER PKCS#8 SLH-DSA private key (RFC 9909), plain or encrypted
@@ -99,27 +116,18 @@ pub fn load_der_private_key(
     data: &Bound<'_, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SLHDSAPrivateKey> {
-    let data = args::bytes(data, "data")?;
-    let password = self::password(password)?;
-    require_der(&data, "private")?;
-    load_private(py, &data, password)
+    load_private(py, data, password, |d| require_der(d, "private"))
 }
 
 /// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
 /// in the mode of its OID.
 #[pyfunction]
 pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_pem(&data, encoding::PUBLIC_KEY_LABEL)?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
+    load_public(data, |d| require_pem(d, encoding::PUBLIC_KEY_LABEL))
 }
 
 /// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
 #[pyfunction]
 pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    require_der(&data, "public")?;
-    let inner = DynVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
+    load_public(data, |d| require_der(d, "public"))
 }

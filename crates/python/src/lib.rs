@@ -1,8 +1,9 @@
 //! The `sphincs` Python package's native module (`sphincs._native`): thin
-//! PyO3 classes over the core's dynamic keys. Names, sizes, errors, encodings
-//! and batching all come from the core; this crate only converts arguments,
-//! releases the GIL around every signing and verification, and keeps panics
-//! from reaching Python.
+//! PyO3 classes over the core's front door (`sphincs::any`), with one
+//! implementation behind every family's classes (`keys.rs`). Names, sizes,
+//! errors, encodings and batching all come from the core; this crate only
+//! converts arguments, releases the GIL around every signing and
+//! verification, and keeps panics from reaching Python.
 
 use pyo3::prelude::*;
 use sphincs::any::{AnyAlgorithm, Family};
@@ -11,9 +12,11 @@ use sphincs::{Algorithm, PreHash};
 mod args;
 mod batch;
 mod errors;
+mod family;
 mod interrupt;
 mod key_bytes;
 mod keyfile;
+mod keys;
 mod mode;
 mod pki;
 mod run_batch;
@@ -38,8 +41,7 @@ type AlgorithmInfo = (
 
 /// The facts of every set of `family`, in the core's order.
 fn family_sets(family: Family) -> Vec<AlgorithmInfo> {
-    AnyAlgorithm::all()
-        .filter(|a| a.family() == family)
+    AnyAlgorithm::of_family(family)
         .map(|a| {
             (
                 a.name(),
@@ -80,8 +82,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<slh_dsa::SLHDSAPublicKey>()?;
     m.add_class::<spx::SpxPrivateKey>()?;
     m.add_class::<spx::SpxPublicKey>()?;
-    m.add_class::<sphincs256::Sphincs256PrivateKey>()?;
-    m.add_class::<sphincs256::Sphincs256PublicKey>()?;
+    sphincs256::add_classes(m)?;
     m.add(
         "InvalidSignature",
         m.py().get_type::<errors::InvalidSignature>(),

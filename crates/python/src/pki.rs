@@ -5,15 +5,17 @@
 
 use std::time::SystemTime;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use sphincs::any::AnyVerifyingKey;
 use sphincs::pki::cert::{self, CertOptions};
 use sphincs::pki::chain;
 use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust};
 use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
-use crate::errors::{cms_to_py, detached};
+use crate::errors::{cms_to_py, detached, to_py};
 use crate::slh_dsa::{SLHDSAPrivateKey, SLHDSAPublicKey};
 
 /// A self-signed certificate for `key` (RFC 9909) with subject and issuer
@@ -42,31 +44,46 @@ pub fn self_signed_certificate<'py>(
     not_after: Option<&str>,
     path_len: Option<u8>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let key = &key.get().inner;
-    let name = cert::parse_name(subject).map_err(crate::errors::to_py)?;
-    let opts = cert_options(
-        days, ca, san, eku, key_usage, serial, not_before, not_after, path_len,
-    )
-    .map_err(crate::errors::to_py)?;
+    let key = key.get().inner.as_slh_dsa().ok_or_else(not_fips205)?;
+    let name = cert::parse_name(subject).map_err(to_py)?;
+    let opts = CertOptions {
+        days,
+        ca,
+        path_len,
+        not_before: not_before
+            .map(extensions::parse_time)
+            .transpose()
+            .map_err(to_py)?,
+        not_after: not_after
+            .map(extensions::parse_time)
+            .transpose()
+            .map_err(to_py)?,
+        serial: serial
+            .map(extensions::parse_serial)
+            .transpose()
+            .map_err(to_py)?,
+        extensions: extension_options(san, eku, key_usage).map_err(to_py)?,
+        copy_extensions: false,
+    };
     let out = detached(py, || {
         cert::encode_certificate(&cert::self_signed(key, &name, opts)?, pem)
     })?;
     Ok(PyBytes::new(py, &out))
 }
 
-/// The core's options from the keyword arguments, through the core's parsers.
-#[allow(clippy::too_many_arguments)]
-fn cert_options(
-    days: u32,
-    ca: bool,
+/// The error for a private key without a FIPS 205 key behind it, which an
+/// `SLHDSAPrivateKey` never is: certificates and CMS are FIPS 205 only.
+fn not_fips205() -> PyErr {
+    PyValueError::new_err("certificates and CMS take SLH-DSA (FIPS 205) keys")
+}
+
+/// The certificate extensions of the keyword arguments, through the core's
+/// parsers (each entry of `eku` and `key_usage` may be a comma list).
+fn extension_options(
     san: Option<Vec<String>>,
     eku: Option<Vec<String>>,
     key_usage: Option<Vec<String>>,
-    serial: Option<&str>,
-    not_before: Option<&str>,
-    not_after: Option<&str>,
-    path_len: Option<u8>,
-) -> Result<CertOptions, sphincs::Error> {
+) -> Result<ExtensionOptions, sphincs::Error> {
     let mut ext = ExtensionOptions::default();
     for s in san.unwrap_or_default() {
         ext.san.push(extensions::parse_san(&s)?);
@@ -89,16 +106,7 @@ fn cert_options(
         }
         ext.key_usage = Some(usages);
     }
-    Ok(CertOptions {
-        days,
-        ca,
-        path_len,
-        not_before: not_before.map(extensions::parse_time).transpose()?,
-        not_after: not_after.map(extensions::parse_time).transpose()?,
-        serial: serial.map(extensions::parse_serial).transpose()?,
-        extensions: ext,
-        copy_extensions: false,
-    })
+    Ok(ext)
 }
 
 /// The subject public key of a certificate, PEM ("CERTIFICATE") or DER, in
@@ -111,7 +119,7 @@ fn cert_options(
 #[pyfunction]
 pub fn load_certificate_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
     let data = args::bytes(data, "data")?;
-    let inner = cert::certificate_key(&data).map_err(crate::errors::to_py)?;
+    let inner = AnyVerifyingKey::from_certificate(&data).map_err(to_py)?;
     Ok(SLHDSAPublicKey { inner })
 }
 
@@ -153,7 +161,7 @@ pub fn cms_sign<'py>(
     digest: Option<&str>,
     pem: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let key = &key.get().inner;
+    let key = key.get().inner.as_slh_dsa().ok_or_else(not_fips205)?;
     let cert_bytes = args::bytes(certificate, "certificate")?;
     let data = args::bytes(data, "data")?;
     let opts = CmsSignOptions {

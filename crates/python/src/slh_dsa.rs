@@ -1,68 +1,21 @@
-//! `SLHDSAPrivateKey` and `SLHDSAPublicKey`: the core's `DynSigningKey` and
-//! `DynVerifyingKey`, with RFC 9909 PEM/DER from the core's encoding module.
+//! `SLHDSAPrivateKey` and `SLHDSAPublicKey`: the FIPS 205 family's classes,
+//! shells over the core's `AnySigningKey` / `AnyVerifyingKey` (the shared
+//! body is `keys.rs`), with RFC 9909 modes and PEM/DER.
 
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyType};
-use sphincs::any::AnySigningKey;
-use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, KeyMode, PreHash, SignOptions};
+use pyo3::types::PyBytes;
+use sphincs::any::{AnySigningKey, AnyVerifyingKey, Family};
+use sphincs::KeyMode;
 
-use crate::errors::{detached, to_py};
-use crate::interrupt::interruptible;
-use crate::stream::Streamed;
-use crate::{args, mode};
+use crate::args::{self, SignArgs};
+use crate::errors::to_py;
+use crate::family::algorithm_member;
+use crate::keys::{self, py_bytes, PublicKeyClass};
+use crate::mode;
 
-/// The `sphincs.Algorithm` member of a parameter set (the enum is built in
-/// Python from the core's table, `_native.algorithms()`).
-fn algorithm_member(py: Python<'_>, alg: Algorithm) -> PyResult<Bound<'_, PyAny>> {
-    static ENUM: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    ENUM.import(py, "sphincs", "Algorithm")?
-        .call1((alg.name(),))
-}
-
-/// The arguments every SLH-DSA signing method shares, held without the GIL.
-pub struct SignArgs {
-    context: Option<PyBackedBytes>,
-    prehash: Option<PreHash>,
-    deterministic: bool,
-    randomness: Option<PyBackedBytes>,
-    threads: usize,
-    fault_hardened: bool,
-}
-
-impl SignArgs {
-    pub fn new(
-        context: Option<&Bound<'_, PyAny>>,
-        prehash: Option<&str>,
-        deterministic: bool,
-        randomness: Option<&Bound<'_, PyAny>>,
-        threads: usize,
-        fault_hardened: bool,
-    ) -> PyResult<Self> {
-        let a = SignArgs {
-            context: args::opt_bytes(context, "context")?,
-            prehash: args::prehash(prehash)?,
-            deterministic,
-            randomness: args::opt_bytes(randomness, "randomness")?,
-            threads,
-            fault_hardened,
-        };
-        args::randomness(a.deterministic, a.randomness.as_ref())?;
-        Ok(a)
-    }
-
-    pub fn options(&self) -> SignOptions<'_> {
-        SignOptions {
-            context: self.context.as_deref().unwrap_or_default(),
-            prehash: self.prehash,
-            // The combination was checked in `new`.
-            randomness: args::randomness(self.deterministic, self.randomness.as_ref())
-                .unwrap_or_default(),
-            threads: self.threads,
-            fault_hardened: self.fault_hardened,
-        }
-    }
+/// The FIPS 205 set an argument names.
+fn fips205(obj: &Bound<'_, PyAny>) -> PyResult<sphincs::any::AnyAlgorithm> {
+    args::algorithm(obj, Family::SlhDsa)
 }
 
 /// An SLH-DSA (FIPS 205) private key, `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
@@ -71,7 +24,7 @@ impl SignArgs {
 /// `load_*_private_key` functions. Signing releases the GIL.
 #[pyclass(module = "sphincs", frozen)]
 pub struct SLHDSAPrivateKey {
-    pub inner: DynSigningKey,
+    pub inner: AnySigningKey,
 }
 
 /// An SLH-DSA (FIPS 205) public key, `PK.seed ‖ PK.root`.
@@ -80,11 +33,13 @@ pub struct SLHDSAPrivateKey {
 /// set and bytes (not their mode).
 #[pyclass(module = "sphincs", frozen)]
 pub struct SLHDSAPublicKey {
-    pub inner: DynVerifyingKey,
+    pub inner: AnyVerifyingKey,
 }
 
-fn py_bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
-    PyBytes::new(py, b)
+impl PublicKeyClass for SLHDSAPublicKey {
+    fn key(&self) -> &AnyVerifyingKey {
+        &self.inner
+    }
 }
 
 #[pymethods]
@@ -105,16 +60,17 @@ impl SLHDSAPrivateKey {
         prehash: Option<&str>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
-        let alg = args::algorithm(algorithm)?;
+        let alg = fips205(algorithm)?;
+        // The pairing is checked before the key is made (which can take minutes).
         let mode = match args::prehash(prehash)? {
-            Some(ph) => KeyMode::HashSlhDsa(ph).validate(alg).map_err(to_py)?,
-            None => KeyMode::Unrestricted,
+            Some(ph) => Some(mode::checked(KeyMode::HashSlhDsa(ph), alg)?),
+            None => None,
         };
-        let threads = args::threads(threads)?;
-        let inner = interruptible(py, |stop| {
-            DynSigningKey::generate_until(alg, threads, &|_, _| (), stop)
-                .and_then(|k| k.with_mode(mode))
-        })?;
+        let key = keys::generate(py, alg, args::threads(threads)?)?;
+        let inner = match mode {
+            Some(m) => key.with_mode(m).map_err(to_py)?,
+            None => key,
+        };
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -134,20 +90,8 @@ impl SLHDSAPrivateKey {
         tree_cache: Option<&Bound<'_, PyAny>>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
-        let alg = args::algorithm(algorithm)?;
-        let data = args::bytes(data, "data")?;
-        let cache = args::opt_bytes(tree_cache, "tree_cache")?;
         let threads = args::threads(threads)?;
-        let inner = match cache {
-            Some(cache) => detached(py, || {
-                let mut key = DynSigningKey::from_bytes_unchecked(alg, &data)?;
-                key.load_tree_cache(&cache)?;
-                Ok(key)
-            })?,
-            None => interruptible(py, |stop| {
-                DynSigningKey::from_bytes_until(alg, &data, threads, &|_, _| (), stop)
-            })?,
-        };
+        let inner = keys::from_private_bytes(py, fips205(algorithm)?, data, tree_cache, threads)?;
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -172,16 +116,8 @@ impl SLHDSAPrivateKey {
         pk_seed: &Bound<'_, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
-        let alg = args::algorithm(algorithm)?;
-        let (a, b, c) = (
-            args::bytes(sk_seed, "sk_seed")?,
-            args::bytes(sk_prf, "sk_prf")?,
-            args::bytes(pk_seed, "pk_seed")?,
-        );
-        let threads = args::threads(threads)?;
-        let inner = interruptible(py, |stop| {
-            DynSigningKey::from_seeds_until(alg, [&a, &b, &c], threads, &|_, _| (), stop)
-        })?;
+        let seeds = [sk_seed, sk_prf, pk_seed];
+        let inner = keys::from_seeds(py, fips205(algorithm)?, seeds, args::threads(threads)?)?;
         Ok(SLHDSAPrivateKey { inner })
     }
 
@@ -196,7 +132,7 @@ impl SLHDSAPrivateKey {
     /// HashSLH-DSA key (RFC 9909 OIDs .35-.46), which it signs with.
     #[getter]
     fn mode(&self) -> &'static str {
-        mode::name(self.inner.mode())
+        mode::of(self.inner.mode())
     }
 
     /// The RFC 9909 OID the key is written under (dotted): its HashSLH-DSA
@@ -204,7 +140,7 @@ impl SLHDSAPrivateKey {
     /// `None` for the draft SP 800-230 sets, which have no OID yet.
     #[getter]
     fn oid(&self) -> Option<String> {
-        self.inner.mode().oid(self.inner.algorithm())
+        mode::oid(self.inner.mode(), self.inner.algorithm())
     }
 
     /// This key in another mode (see `mode`): "unrestricted", "pure", or a
@@ -236,17 +172,16 @@ impl SLHDSAPrivateKey {
         randomness: Option<&Bound<'py, PyAny>>,
         fault_hardened: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let data = args::bytes(data, "data")?;
+        let threads = args::threads(threads)?;
         let a = SignArgs::new(
             context,
             prehash,
             deterministic,
             randomness,
-            args::threads(threads)?,
+            threads,
             fault_hardened,
         )?;
-        let sig = detached(py, || self.inner.sign(&data, &a.options()))?;
-        Ok(py_bytes(py, &sig))
+        keys::sign(py, &self.inner, data, &a)
     }
 
     /// Signs a file (a path or a binary file object) in bounded memory; the
@@ -264,16 +199,16 @@ impl SLHDSAPrivateKey {
         randomness: Option<&Bound<'py, PyAny>>,
         fault_hardened: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let threads = args::threads(threads)?;
         let a = SignArgs::new(
             context,
             prehash,
             deterministic,
             randomness,
-            args::threads(threads)?,
+            threads,
             fault_hardened,
         )?;
-        let sig = Streamed::run(py, file, |src| self.inner.sign_stream(src, &a.options()))?;
-        Ok(py_bytes(py, &sig))
+        keys::sign_file(py, &self.inner, file, &a)
     }
 
     /// Signs each message with the same options; the whole batch runs in
@@ -291,18 +226,16 @@ impl SLHDSAPrivateKey {
         threads: Option<i64>,
         fault_hardened: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::run_batch::messages(messages)?;
+        let threads = args::batch_threads(threads)?;
         let a = SignArgs::new(
             context,
             prehash,
             deterministic,
             None,
-            args::batch_threads(threads)?,
+            threads,
             fault_hardened,
         )?;
-        let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &a.options())?;
-        Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
+        keys::sign_many(py, &self.inner, messages, &a)
     }
 
     /// `slh_sign_internal` (FIPS 205 Algorithm 19) on M' as given, for test
@@ -314,10 +247,7 @@ impl SLHDSAPrivateKey {
         message: &Bound<'py, PyAny>,
         randomness: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let m = args::bytes(message, "message")?;
-        let r = args::opt_bytes(randomness, "randomness")?;
-        let sig = detached(py, || self.inner.sign_internal(&m, r.as_deref()))?;
-        Ok(py_bytes(py, &sig))
+        keys::sign_internal(py, &self.inner, message, randomness)
     }
 
     /// The public key (in this key's mode).
@@ -364,7 +294,7 @@ impl SLHDSAPrivateKey {
         format!(
             "<SLHDSAPrivateKey {} mode={}>",
             self.inner.algorithm(),
-            mode::name(self.inner.mode())
+            mode::of(self.inner.mode())
         )
     }
 }
@@ -374,9 +304,7 @@ impl SLHDSAPublicKey {
     /// Loads a raw public key, `PK.seed ‖ PK.root` (2n bytes).
     #[staticmethod]
     fn from_public_bytes(algorithm: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let alg = args::algorithm(algorithm)?;
-        let data = args::bytes(data, "data")?;
-        let inner = DynVerifyingKey::from_bytes(alg, &data).map_err(to_py)?;
+        let inner = keys::from_public_bytes(fips205(algorithm)?, data)?;
         Ok(SLHDSAPublicKey { inner })
     }
 
@@ -389,20 +317,20 @@ impl SLHDSAPublicKey {
     /// The key's mode, as `SLHDSAPrivateKey.mode`.
     #[getter]
     fn mode(&self) -> &'static str {
-        mode::name(self.inner.mode())
+        mode::of(self.inner.mode())
     }
 
     /// The RFC 9909 OID the key is written under, as `SLHDSAPrivateKey.oid`.
     /// `None` for the draft SP 800-230 sets, which have no OID yet.
     #[getter]
     fn oid(&self) -> Option<String> {
-        self.inner.mode().oid(self.inner.algorithm())
+        mode::oid(self.inner.mode(), self.inner.algorithm())
     }
 
     /// This key in another mode, as `SLHDSAPrivateKey.with_mode`.
     fn with_mode(&self, mode: &str) -> PyResult<Self> {
         let m = crate::mode::parse(mode)?;
-        let inner = self.inner.with_mode(m).map_err(to_py)?;
+        let inner = self.inner.clone().with_mode(m).map_err(to_py)?;
         Ok(SLHDSAPublicKey { inner })
     }
 
@@ -419,14 +347,7 @@ impl SLHDSAPublicKey {
         context: Option<&Bound<'_, PyAny>>,
         prehash: Option<&str>,
     ) -> PyResult<()> {
-        let sig = args::bytes(signature, "signature")?;
-        let data = args::bytes(data, "data")?;
-        let ctx = args::opt_bytes(context, "context")?;
-        let ph = args::prehash(prehash)?;
-        detached(py, || {
-            self.inner
-                .verify(&data, &sig, ctx.as_deref().unwrap_or_default(), ph)
-        })
+        keys::verify(py, &self.inner, signature, data, context, prehash)
     }
 
     /// Verifies a signature of a file (a path or a binary file object), read
@@ -440,13 +361,7 @@ impl SLHDSAPublicKey {
         context: Option<&Bound<'_, PyAny>>,
         prehash: Option<&str>,
     ) -> PyResult<()> {
-        let sig = args::bytes(signature, "signature")?;
-        let ctx = args::opt_bytes(context, "context")?;
-        let ph = args::prehash(prehash)?;
-        Streamed::run(py, file, |src| {
-            self.inner
-                .verify_stream(src, &sig, ctx.as_deref().unwrap_or_default(), ph)
-        })
+        keys::verify_file(py, &self.inner, signature, file, context, prehash)
     }
 
     /// `slh_verify_internal` (FIPS 205 Algorithm 20) on M' as given, for test
@@ -457,9 +372,7 @@ impl SLHDSAPublicKey {
         message: &Bound<'_, PyAny>,
         signature: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
-        let m = args::bytes(message, "message")?;
-        let sig = args::bytes(signature, "signature")?;
-        detached(py, || Ok(self.inner.verify_internal(&m, &sig)))
+        keys::verify_internal(py, &self.inner, message, signature)
     }
 
     /// The raw public key, `PK.seed ‖ PK.root` (2n bytes).
@@ -503,25 +416,18 @@ impl SLHDSAPublicKey {
     /// Equal parameter set and bytes; the mode is not compared (compare
     /// `mode` as well for that), so a key read back from PEM equals the raw key.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<SLHDSAPublicKey>().is_ok_and(|o| {
-            let o = &o.get().inner;
-            o.algorithm() == self.inner.algorithm() && o.to_bytes() == self.inner.to_bytes()
-        })
+        keys::equal::<Self>(&self.inner, other)
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        Hash::hash(&self.inner.algorithm(), &mut h);
-        self.inner.to_bytes().hash(&mut h);
-        h.finish()
+        keys::hash(&self.inner)
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<SLHDSAPublicKey {} mode={}>",
             self.inner.algorithm(),
-            mode::name(self.inner.mode())
+            mode::of(self.inner.mode())
         )
     }
 }

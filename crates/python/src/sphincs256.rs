@@ -1,70 +1,72 @@
 //! `Sphincs256PrivateKey` and `Sphincs256PublicKey`: SPHINCS-256, the 2015
-//! scheme, the core's `Sphincs256SigningKey` and `Sphincs256VerifyingKey`.
-//! Raw SUPERCOP keys only (no OID exists), deterministic signatures, no
-//! context or pre-hash.
+//! scheme, shells over the core's `AnySigningKey` / `AnyVerifyingKey` (the
+//! shared body is `keys.rs`). Raw SUPERCOP keys only (no OID exists),
+//! deterministic signatures, no context or pre-hash.
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use sphincs::any::AnySigningKey;
-use sphincs::sphincs256::{params, Sphincs256SigningKey, Sphincs256VerifyingKey, ALGORITHM};
-use sphincs::SignOptions;
+use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 
-use crate::args;
-use crate::errors::{detached, to_py};
+use crate::args::{self, SignArgs};
+use crate::errors::to_py;
+use crate::keys::{self, py_bytes, PublicKeyClass};
+
+/// The scheme's one set.
+const SET: AnyAlgorithm = AnyAlgorithm::Sphincs256;
+
+/// Adds both classes to the module, each with the set's facts as class
+/// attributes (set here, once for both): `algorithm` ("sphincs-256", as the
+/// CLI's `-a`), `public_key_size` (1056), `private_key_size` (1088) and
+/// `signature_size` (41000), from the core's table.
+pub fn add_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Sphincs256PrivateKey>()?;
+    m.add_class::<Sphincs256PublicKey>()?;
+    for class in [
+        m.py().get_type::<Sphincs256PrivateKey>(),
+        m.py().get_type::<Sphincs256PublicKey>(),
+    ] {
+        class.setattr("algorithm", SET.name())?;
+        class.setattr("public_key_size", SET.public_key_len())?;
+        class.setattr("private_key_size", SET.secret_key_len())?;
+        class.setattr("signature_size", SET.signature_len())?;
+    }
+    Ok(())
+}
 
 /// A SPHINCS-256 private key: the 1088 bytes `SK1 ‖ Q ‖ SK2` of the SUPERCOP
 /// reference (any 1088 bytes are a key). Signing releases the GIL.
 #[pyclass(module = "sphincs", frozen)]
 pub struct Sphincs256PrivateKey {
-    inner: Sphincs256SigningKey,
+    inner: AnySigningKey,
 }
 
 /// A SPHINCS-256 public key: the 1056 bytes `Q ‖ PK1`. Verification
 /// releases the GIL. Keys compare and hash by their bytes.
 #[pyclass(module = "sphincs", frozen)]
 pub struct Sphincs256PublicKey {
-    pub inner: Sphincs256VerifyingKey,
+    pub inner: AnyVerifyingKey,
+}
+
+impl PublicKeyClass for Sphincs256PublicKey {
+    fn key(&self) -> &AnyVerifyingKey {
+        &self.inner
+    }
 }
 
 #[pymethods]
 impl Sphincs256PrivateKey {
-    /// The scheme's name, "sphincs-256" (as the CLI's `-a`).
-    #[classattr]
-    fn algorithm() -> &'static str {
-        ALGORITHM
-    }
-
-    /// Public key bytes (1056), from the core's parameters.
-    #[classattr]
-    fn public_key_size() -> usize {
-        params::PK_BYTES
-    }
-
-    /// Private key bytes (1088).
-    #[classattr]
-    fn private_key_size() -> usize {
-        params::SK_BYTES
-    }
-
-    /// Signature bytes (41000).
-    #[classattr]
-    fn signature_size() -> usize {
-        params::SIG_BYTES
-    }
-
     /// A fresh key: 1088 bytes of the operating system's randomness, as
     /// `crypto_sign_keypair` (building its top subtree, without the GIL).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<Self> {
-        let inner = detached(py, Sphincs256SigningKey::generate)?;
+        let inner = keys::generate(py, SET, 1)?;
         Ok(Sphincs256PrivateKey { inner })
     }
 
     /// The key of the 1088 bytes `SK1 ‖ Q ‖ SK2`; `ValueError` for another length.
     #[staticmethod]
     fn from_private_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let data = args::bytes(data, "data")?;
-        let inner = detached(py, || Sphincs256SigningKey::from_bytes(&data))?;
+        let inner = keys::from_private_bytes(py, SET, data, None, 1)?;
         Ok(Sphincs256PrivateKey { inner })
     }
 
@@ -78,10 +80,8 @@ impl Sphincs256PrivateKey {
         data: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let data = args::bytes(data, "data")?;
-        let threads = args::threads(threads)?;
-        let sig = detached(py, || Ok(self.inner.sign_with_threads(&data, threads)))?;
-        Ok(PyBytes::new(py, &sig))
+        let a = SignArgs::threads_only(args::threads(threads)?);
+        keys::sign(py, &self.inner, data, &a)
     }
 
     /// SUPERCOP's `crypto_sign`: signature ‖ data. Options as `sign`.
@@ -92,10 +92,8 @@ impl Sphincs256PrivateKey {
         data: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let data = args::bytes(data, "data")?;
-        let threads = args::threads(threads)?;
-        let sm = detached(py, || Ok(self.inner.sign_attached(&data, threads)))?;
-        Ok(PyBytes::new(py, &sm))
+        let a = SignArgs::threads_only(args::threads(threads)?);
+        keys::sign_attached(py, &self.inner, data, &a)
     }
 
     /// Signs each message (deterministic, as `sign`); the batch runs in
@@ -108,14 +106,8 @@ impl Sphincs256PrivateKey {
         messages: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::run_batch::messages(messages)?;
-        let opts = SignOptions {
-            threads: args::batch_threads(threads)?,
-            ..SignOptions::default()
-        };
-        let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &opts)?;
-        Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
+        let a = SignArgs::threads_only(args::batch_threads(threads)?);
+        keys::sign_many(py, &self.inner, messages, &a)
     }
 
     /// The public key.
@@ -127,7 +119,7 @@ impl Sphincs256PrivateKey {
 
     /// The 1088 private-key bytes.
     fn private_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+        py_bytes(py, &self.inner.to_bytes())
     }
 
     fn __repr__(&self) -> &'static str {
@@ -137,35 +129,10 @@ impl Sphincs256PrivateKey {
 
 #[pymethods]
 impl Sphincs256PublicKey {
-    /// The scheme's name, "sphincs-256" (as the CLI's `-a`).
-    #[classattr]
-    fn algorithm() -> &'static str {
-        ALGORITHM
-    }
-
-    /// Public key bytes (1056), from the core's parameters.
-    #[classattr]
-    fn public_key_size() -> usize {
-        params::PK_BYTES
-    }
-
-    /// Private key bytes (1088).
-    #[classattr]
-    fn private_key_size() -> usize {
-        params::SK_BYTES
-    }
-
-    /// Signature bytes (41000).
-    #[classattr]
-    fn signature_size() -> usize {
-        params::SIG_BYTES
-    }
-
     /// Loads the 1056 bytes `Q ‖ PK1`; `ValueError` for another length.
     #[staticmethod]
     fn from_public_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let data = args::bytes(data, "data")?;
-        let inner = Sphincs256VerifyingKey::from_bytes(&data).map_err(to_py)?;
+        let inner = keys::from_public_bytes(SET, data)?;
         Ok(Sphincs256PublicKey { inner })
     }
 
@@ -178,9 +145,7 @@ impl Sphincs256PublicKey {
         signature: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let sig = args::bytes(signature, "signature")?;
-        let data = args::bytes(data, "data")?;
-        detached(py, || self.inner.verify(&data, &sig))
+        keys::verify(py, &self.inner, signature, data, None, None)
     }
 
     /// SUPERCOP's `crypto_sign_open`: checks `signed` = signature ‖ message
@@ -190,33 +155,26 @@ impl Sphincs256PublicKey {
         py: Python<'py>,
         signed: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let sm = args::bytes(signed, "signed")?;
-        let msg_at = detached(py, || self.inner.open(&sm).map(|m| sm.len() - m.len()))?;
-        Ok(PyBytes::new(py, &sm[msg_at..]))
+        keys::open(py, &self.inner, signed)
+    }
+
+    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
+    /// the raw public key (as `sphincs fingerprint -a sphincs-256` prints it).
+    fn fingerprint(&self) -> PyResult<String> {
+        self.inner.fingerprint().map_err(to_py)
     }
 
     /// The 1056 public-key bytes.
-    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
-    /// the raw public key (as `sphincs fingerprint -a sphincs-256` prints it).
-    fn fingerprint(&self) -> String {
-        self.inner.fingerprint()
-    }
-
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+        py_bytes(py, &self.inner.to_bytes())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Sphincs256PublicKey>()
-            .is_ok_and(|o| o.get().inner == self.inner)
+        keys::equal::<Self>(&self.inner, other)
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.inner.to_bytes().hash(&mut h);
-        h.finish()
+        keys::hash(&self.inner)
     }
 
     fn __repr__(&self) -> &'static str {

@@ -1,71 +1,56 @@
 //! `SpxPrivateKey` and `SpxPublicKey`: SPHINCS+ round 3.1 (the 36 sets of
-//! the NIST submission), the core's `SpxSigningKey` and `SpxVerifyingKey`.
-//! Raw keys only (no OID exists for these sets) and no context string.
+//! the NIST submission), shells over the core's `AnySigningKey` /
+//! `AnyVerifyingKey` (the shared body is `keys.rs`). Raw keys only (no OID
+//! exists for these sets) and no context string.
 
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyType};
-use sphincs::any::AnySigningKey;
-use sphincs::sphincsplus::{SpxAlgorithm, SpxSignOptions, SpxSigningKey, SpxVerifyingKey};
-use sphincs::SignOptions;
+use pyo3::types::PyBytes;
+use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey, Family};
 
-use crate::args;
-use crate::errors::{detached, to_py};
-use crate::stream::Streamed;
+use crate::args::{self, SignArgs};
+use crate::errors::to_py;
+use crate::family::algorithm_member;
+use crate::keys::{self, py_bytes, PublicKeyClass};
 
-fn algorithm_member(py: Python<'_>, alg: SpxAlgorithm) -> PyResult<Bound<'_, PyAny>> {
-    static ENUM: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    ENUM.import(py, "sphincs", "SpxAlgorithm")?
-        .call1((alg.name(),))
+/// The round-3.1 set an argument names.
+fn round3(obj: &Bound<'_, PyAny>) -> PyResult<AnyAlgorithm> {
+    args::algorithm(obj, Family::SphincsPlus)
 }
 
-struct SpxArgs {
+/// The signing arguments round 3.1 has: no context, no pre-hash.
+fn sign_args(
     deterministic: bool,
-    randomness: Option<PyBackedBytes>,
+    randomness: Option<&Bound<'_, PyAny>>,
     threads: usize,
     fault_hardened: bool,
-}
-
-impl SpxArgs {
-    fn new(
-        deterministic: bool,
-        randomness: Option<&Bound<'_, PyAny>>,
-        threads: usize,
-        fault_hardened: bool,
-    ) -> PyResult<Self> {
-        let a = SpxArgs {
-            deterministic,
-            randomness: args::opt_bytes(randomness, "randomness")?,
-            threads,
-            fault_hardened,
-        };
-        args::randomness(a.deterministic, a.randomness.as_ref())?;
-        Ok(a)
-    }
-
-    fn options(&self) -> SpxSignOptions<'_> {
-        SpxSignOptions {
-            // The combination was checked in `new`.
-            randomness: args::randomness(self.deterministic, self.randomness.as_ref())
-                .unwrap_or_default(),
-            threads: self.threads,
-            fault_hardened: self.fault_hardened,
-        }
-    }
+) -> PyResult<SignArgs> {
+    SignArgs::new(
+        None,
+        None,
+        deterministic,
+        randomness,
+        threads,
+        fault_hardened,
+    )
 }
 
 /// A SPHINCS+ round-3.1 private key, `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
 /// as the reference code, PQClean, liboqs and PySPX store it.
 #[pyclass(module = "sphincs", frozen)]
 pub struct SpxPrivateKey {
-    pub inner: SpxSigningKey,
+    pub inner: AnySigningKey,
 }
 
 /// A SPHINCS+ round-3.1 public key, `PK.seed ‖ PK.root`.
 #[pyclass(module = "sphincs", frozen)]
 pub struct SpxPublicKey {
-    pub inner: SpxVerifyingKey,
+    pub inner: AnyVerifyingKey,
+}
+
+impl PublicKeyClass for SpxPublicKey {
+    fn key(&self) -> &AnyVerifyingKey {
+        &self.inner
+    }
 }
 
 #[pymethods]
@@ -78,9 +63,7 @@ impl SpxPrivateKey {
         algorithm: &Bound<'_, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
-        let alg = args::spx_algorithm(algorithm)?;
-        let threads = args::threads(threads)?;
-        let inner = detached(py, || SpxSigningKey::generate_with_threads(alg, threads))?;
+        let inner = keys::generate(py, round3(algorithm)?, args::threads(threads)?)?;
         Ok(SpxPrivateKey { inner })
     }
 
@@ -91,9 +74,7 @@ impl SpxPrivateKey {
         algorithm: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let alg = args::spx_algorithm(algorithm)?;
-        let data = args::bytes(data, "data")?;
-        let inner = detached(py, || SpxSigningKey::from_bytes(alg, &data))?;
+        let inner = keys::from_private_bytes(py, round3(algorithm)?, data, None, 1)?;
         Ok(SpxPrivateKey { inner })
     }
 
@@ -107,12 +88,8 @@ impl SpxPrivateKey {
         seed: &Bound<'_, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Self> {
-        let alg = args::spx_algorithm(algorithm)?;
-        let seed = args::bytes(seed, "seed")?;
-        let threads = args::threads(threads)?;
-        let inner = detached(py, || {
-            SpxSigningKey::from_seed_with_threads(alg, &seed, threads)
-        })?;
+        let alg = round3(algorithm)?;
+        let inner = keys::from_seed(py, alg, seed, args::threads(threads)?)?;
         Ok(SpxPrivateKey { inner })
     }
 
@@ -135,15 +112,9 @@ impl SpxPrivateKey {
         randomness: Option<&Bound<'py, PyAny>>,
         fault_hardened: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let data = args::bytes(data, "data")?;
-        let a = SpxArgs::new(
-            deterministic,
-            randomness,
-            args::threads(threads)?,
-            fault_hardened,
-        )?;
-        let sig = detached(py, || self.inner.sign(&data, &a.options()))?;
-        Ok(PyBytes::new(py, &sig))
+        let threads = args::threads(threads)?;
+        let a = sign_args(deterministic, randomness, threads, fault_hardened)?;
+        keys::sign(py, &self.inner, data, &a)
     }
 
     /// Signs a file (a path or a binary file object) in bounded memory.
@@ -157,14 +128,9 @@ impl SpxPrivateKey {
         randomness: Option<&Bound<'py, PyAny>>,
         fault_hardened: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let a = SpxArgs::new(
-            deterministic,
-            randomness,
-            args::threads(threads)?,
-            fault_hardened,
-        )?;
-        let sig = Streamed::run(py, file, |src| self.inner.sign_stream(src, &a.options()))?;
-        Ok(PyBytes::new(py, &sig))
+        let threads = args::threads(threads)?;
+        let a = sign_args(deterministic, randomness, threads, fault_hardened)?;
+        keys::sign_file(py, &self.inner, file, &a)
     }
 
     /// Signs each message; the batch runs in Rust without the GIL on
@@ -178,23 +144,9 @@ impl SpxPrivateKey {
         threads: Option<i64>,
         fault_hardened: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let msgs = crate::run_batch::messages(messages)?;
-        let a = SpxArgs::new(
-            deterministic,
-            None,
-            args::batch_threads(threads)?,
-            fault_hardened,
-        )?;
-        let o = a.options();
-        let opts = SignOptions {
-            randomness: o.randomness,
-            threads: o.threads,
-            fault_hardened: o.fault_hardened,
-            ..SignOptions::default()
-        };
-        let key = AnySigningKey::from(self.inner.clone());
-        let sigs = crate::run_batch::sign_many(py, &key, &msgs, &opts)?;
-        Ok(sigs.iter().map(|s| PyBytes::new(py, s)).collect())
+        let threads = args::batch_threads(threads)?;
+        let a = sign_args(deterministic, None, threads, fault_hardened)?;
+        keys::sign_many(py, &self.inner, messages, &a)
     }
 
     /// The public key.
@@ -206,7 +158,7 @@ impl SpxPrivateKey {
 
     /// The raw private key (4n bytes).
     fn private_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+        py_bytes(py, &self.inner.to_bytes())
     }
 
     fn __repr__(&self) -> String {
@@ -219,9 +171,7 @@ impl SpxPublicKey {
     /// Loads a raw public key, `PK.seed ‖ PK.root` (2n bytes).
     #[staticmethod]
     fn from_public_bytes(algorithm: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let alg = args::spx_algorithm(algorithm)?;
-        let data = args::bytes(data, "data")?;
-        let inner = SpxVerifyingKey::from_bytes(alg, &data).map_err(to_py)?;
+        let inner = keys::from_public_bytes(round3(algorithm)?, data)?;
         Ok(SpxPublicKey { inner })
     }
 
@@ -238,9 +188,7 @@ impl SpxPublicKey {
         signature: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let sig = args::bytes(signature, "signature")?;
-        let data = args::bytes(data, "data")?;
-        detached(py, || self.inner.verify(&data, &sig))
+        keys::verify(py, &self.inner, signature, data, None, None)
     }
 
     /// Verifies a signature of a file (a path or a binary file object).
@@ -250,33 +198,26 @@ impl SpxPublicKey {
         signature: &Bound<'_, PyAny>,
         file: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let sig = args::bytes(signature, "signature")?;
-        Streamed::run(py, file, |src| self.inner.verify_stream(src, &sig))
+        keys::verify_file(py, &self.inner, signature, file, None, None)
     }
 
     /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
     /// the raw public key (as `sphincs fingerprint -a ALG` prints it).
-    fn fingerprint(&self) -> String {
-        self.inner.fingerprint()
+    fn fingerprint(&self) -> PyResult<String> {
+        self.inner.fingerprint().map_err(to_py)
     }
 
     /// The raw public key (2n bytes).
     fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+        py_bytes(py, &self.inner.to_bytes())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<SpxPublicKey>()
-            .is_ok_and(|o| o.get().inner == self.inner)
+        keys::equal::<Self>(&self.inner, other)
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        Hash::hash(&self.inner.algorithm(), &mut h);
-        self.inner.to_bytes().hash(&mut h);
-        h.finish()
+        keys::hash(&self.inner)
     }
 
     fn __repr__(&self) -> String {

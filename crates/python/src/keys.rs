@@ -1,0 +1,258 @@
+//! The one implementation behind every key class. The per-family classes
+//! (`SLHDSAPrivateKey`, `SpxPrivateKey`, `Sphincs256PrivateKey` and their
+//! public keys) are shells that keep each family's Python signatures; each
+//! holds the core's `AnySigningKey` / `AnyVerifyingKey` and hands every call
+//! here. What a family lacks is the core's `Error::Unsupported`.
+
+use std::hash::{Hash, Hasher};
+
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::pyclass::boolean_struct::True;
+use pyo3::types::PyBytes;
+use pyo3::PyClass;
+use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs::{Error, MessageSource, PreHash};
+
+use crate::args::{self, SignArgs};
+use crate::errors::{detached, to_py};
+use crate::interrupt::interruptible;
+use crate::stream::Streamed;
+
+/// A key build reports no progress to Python.
+fn quiet(_: usize, _: usize) {}
+
+/// A fresh key from the operating system's randomness; Ctrl-C stops the
+/// tree build of a draft SP 800-230 set.
+pub fn generate(py: Python<'_>, alg: AnyAlgorithm, threads: usize) -> PyResult<AnySigningKey> {
+    interruptible(py, |stop| {
+        AnySigningKey::generate_until(alg, threads, &quiet, stop)
+    })
+}
+
+/// A raw private key, its public half checked against its seeds: with a
+/// draft SP 800-230 key's saved tree cache at once, else by recomputing
+/// (Ctrl-C stops that).
+pub fn from_private_bytes(
+    py: Python<'_>,
+    alg: AnyAlgorithm,
+    data: &Bound<'_, PyAny>,
+    tree_cache: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+) -> PyResult<AnySigningKey> {
+    let data = args::bytes(data, "data")?;
+    match args::opt_bytes(tree_cache, "tree_cache")? {
+        Some(cache) => detached(py, || {
+            let mut key = AnySigningKey::from_bytes_unchecked(alg, &data)?;
+            key.load_tree_cache(&cache)?;
+            Ok(key)
+        }),
+        None => interruptible(py, |stop| {
+            AnySigningKey::from_bytes_until(alg, &data, threads, &quiet, stop)
+        }),
+    }
+}
+
+/// The key of three seeds `SK.seed`, `SK.prf`, `PK.seed`, each checked.
+pub fn from_seeds(
+    py: Python<'_>,
+    alg: AnyAlgorithm,
+    seeds: [&Bound<'_, PyAny>; 3],
+    threads: usize,
+) -> PyResult<AnySigningKey> {
+    let [a, b, c] = seeds;
+    let (a, b, c) = (
+        args::bytes(a, "sk_seed")?,
+        args::bytes(b, "sk_prf")?,
+        args::bytes(c, "pk_seed")?,
+    );
+    interruptible(py, |stop| {
+        AnySigningKey::from_seeds_until(alg, [&a, &b, &c], threads, &quiet, stop)
+    })
+}
+
+/// The key of one joined seed (the reference code's `crypto_sign_seed_keypair`).
+pub fn from_seed(
+    py: Python<'_>,
+    alg: AnyAlgorithm,
+    seed: &Bound<'_, PyAny>,
+    threads: usize,
+) -> PyResult<AnySigningKey> {
+    let seed = args::bytes(seed, "seed")?;
+    detached(py, || AnySigningKey::from_seed(alg, &seed, threads))
+}
+
+/// A raw public key.
+pub fn from_public_bytes(alg: AnyAlgorithm, data: &Bound<'_, PyAny>) -> PyResult<AnyVerifyingKey> {
+    let data = args::bytes(data, "data")?;
+    AnyVerifyingKey::from_bytes(alg, &data).map_err(to_py)
+}
+
+/// Bytes for Python.
+pub fn py_bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, b)
+}
+
+/// The signature of `data`, without the GIL.
+pub fn sign<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    data: &Bound<'py, PyAny>,
+    a: &SignArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let data = args::bytes(data, "data")?;
+    let sig = detached(py, || key.sign(&data, &a.options()))?;
+    Ok(py_bytes(py, &sig))
+}
+
+/// SUPERCOP's `crypto_sign` of `data`: signature ‖ data.
+pub fn sign_attached<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    data: &Bound<'py, PyAny>,
+    a: &SignArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let data = args::bytes(data, "data")?;
+    let sm = detached(py, || key.sign_attached(&data, &a.options()))?;
+    Ok(py_bytes(py, &sm))
+}
+
+/// The signature of a file (a path or a binary file object), read in
+/// bounded memory.
+pub fn sign_file<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    file: &Bound<'py, PyAny>,
+    a: &SignArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let sig = Streamed::run(py, file, |src| key.sign_stream(src, &a.options()))?;
+    Ok(py_bytes(py, &sig))
+}
+
+/// The signatures of every message, in order ([`crate::run_batch`]).
+pub fn sign_many<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    messages: &Bound<'py, PyAny>,
+    a: &SignArgs,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let msgs = crate::run_batch::messages(messages)?;
+    let sigs = crate::run_batch::sign_many(py, key, &msgs, &a.options())?;
+    Ok(sigs.iter().map(|s| py_bytes(py, s)).collect())
+}
+
+/// `slh_sign_internal` on M' as given (`randomness`: `addrnd`, or None).
+pub fn sign_internal<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    message: &Bound<'py, PyAny>,
+    randomness: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let m = args::bytes(message, "message")?;
+    let r = args::opt_bytes(randomness, "randomness")?;
+    let sig = detached(py, || key.sign_internal(&m, r.as_deref()))?;
+    Ok(py_bytes(py, &sig))
+}
+
+/// The arguments every verification shares, held without the GIL.
+struct VerifyArgs {
+    signature: PyBackedBytes,
+    context: Option<PyBackedBytes>,
+    prehash: Option<PreHash>,
+}
+
+impl VerifyArgs {
+    fn new(
+        signature: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+        prehash: Option<&str>,
+    ) -> PyResult<Self> {
+        Ok(VerifyArgs {
+            signature: args::bytes(signature, "signature")?,
+            context: args::opt_bytes(context, "context")?,
+            prehash: args::prehash(prehash)?,
+        })
+    }
+
+    fn check(&self, key: &AnyVerifyingKey, msg: &mut dyn MessageSource) -> Result<(), Error> {
+        let ctx = self.context.as_deref().unwrap_or_default();
+        key.verify_stream(msg, &self.signature, ctx, self.prehash)
+    }
+}
+
+/// Checks a signature of `data`: None, or `InvalidSignature`.
+pub fn verify(
+    py: Python<'_>,
+    key: &AnyVerifyingKey,
+    signature: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    prehash: Option<&str>,
+) -> PyResult<()> {
+    let a = VerifyArgs::new(signature, context, prehash)?;
+    let data = args::bytes(data, "data")?;
+    detached(py, || a.check(key, &mut &data[..]))
+}
+
+/// Checks a signature of a file (a path or a binary file object), read once.
+pub fn verify_file(
+    py: Python<'_>,
+    key: &AnyVerifyingKey,
+    signature: &Bound<'_, PyAny>,
+    file: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    prehash: Option<&str>,
+) -> PyResult<()> {
+    let a = VerifyArgs::new(signature, context, prehash)?;
+    Streamed::run(py, file, |src| a.check(key, src))
+}
+
+/// SUPERCOP's `crypto_sign_open`: the message of `signed` once it checks out.
+pub fn open<'py>(
+    py: Python<'py>,
+    key: &AnyVerifyingKey,
+    signed: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let sm = args::bytes(signed, "signed")?;
+    let msg_at = detached(py, || key.open(&sm).map(|m| sm.len() - m.len()))?;
+    Ok(py_bytes(py, &sm[msg_at..]))
+}
+
+/// `slh_verify_internal` on M' as given: True or False.
+pub fn verify_internal(
+    py: Python<'_>,
+    key: &AnyVerifyingKey,
+    message: &Bound<'_, PyAny>,
+    signature: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let m = args::bytes(message, "message")?;
+    let sig = args::bytes(signature, "signature")?;
+    detached(py, || key.verify_internal(&m, &sig))
+}
+
+/// A public-key class: a shell over one core public key.
+pub trait PublicKeyClass: PyClass<Frozen = True> + Sync {
+    /// The core key it holds.
+    fn key(&self) -> &AnyVerifyingKey;
+}
+
+/// The core key behind `obj` if it is a `T`.
+pub fn public_key_of<T: PublicKeyClass>(obj: &Bound<'_, PyAny>) -> Option<AnyVerifyingKey> {
+    obj.cast::<T>().ok().map(|k| k.get().key().clone())
+}
+
+/// `__eq__` of a public key: `other` is of the same class, with equal
+/// parameter set and bytes (a FIPS 205 key's mode is not compared, so a key
+/// read back from PEM equals the raw key).
+pub fn equal<T: PublicKeyClass>(key: &AnyVerifyingKey, other: &Bound<'_, PyAny>) -> bool {
+    public_key_of::<T>(other)
+        .is_some_and(|o| o.algorithm() == key.algorithm() && o.to_bytes() == key.to_bytes())
+}
+
+/// `__hash__` of a public key, agreeing with [`equal`].
+pub fn hash(key: &AnyVerifyingKey) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.algorithm().hash(&mut h);
+    key.to_bytes().hash(&mut h);
+    h.finish()
+}
