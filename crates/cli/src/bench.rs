@@ -8,9 +8,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::json;
-use sphincs::any::{self, AnyAlgorithm, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
+use sphincs::any::{self, AnyAlgorithm, AnySigningKey, AnyVerifyItem, AnyVerifyingKey, Family};
 use sphincs::hash::backend::{cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend};
-use sphincs::sphincsplus::SpxAlgorithm;
 use sphincs::{Algorithm, Randomness, SignOptions};
 
 use crate::calls;
@@ -69,7 +68,7 @@ fn parse_algorithms(names: &[String]) -> Result<Vec<AnyAlgorithm>, CliError> {
         if name.eq_ignore_ascii_case("all") {
             Algorithm::ALL.into_iter().for_each(|a| add(a.into()));
         } else if name.eq_ignore_ascii_case("r31") {
-            SpxAlgorithm::ALL.iter().for_each(|a| add((*a).into()));
+            AnyAlgorithm::of_family(Family::SphincsPlus).for_each(&mut add);
         } else {
             add(parse_one(name)?);
         }
@@ -629,4 +628,29 @@ fn probe_once(set: AnyAlgorithm, op: &str, sig: &[u8]) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn groups_list_their_family_once() {
+        let r31 = parse_algorithms(&names(&["r31"])).unwrap();
+        // The round-3.1 submission has 36 sets, all from the core's list.
+        assert_eq!(r31.len(), 36);
+        assert!(r31.iter().all(|a| a.family() == Family::SphincsPlus));
+        let mixed = parse_algorithms(&names(&["all", "r31", "sphincs-shake-128f-simple"])).unwrap();
+        assert_eq!(
+            mixed.len(),
+            Algorithm::ALL.len() + r31.len(),
+            "no set twice"
+        );
+        assert_eq!(&mixed[Algorithm::ALL.len()..], &r31[..]);
+        assert_eq!(parse_algorithms(&[]).unwrap().len(), Algorithm::ALL.len());
+    }
 }
