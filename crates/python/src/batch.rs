@@ -12,10 +12,7 @@ use sphincs::PreHash;
 use crate::args;
 use crate::errors::is_invalid_signature;
 use crate::interrupt::interruptible;
-use crate::keys::public_key_of;
-use crate::slh_dsa::SLHDSAPublicKey;
-use crate::sphincs256::Sphincs256PublicKey;
-use crate::spx::SpxPublicKey;
+use crate::key_base::public_key_of;
 
 struct Item {
     key: AnyVerifyingKey,
@@ -23,13 +20,6 @@ struct Item {
     data: PyBackedBytes,
     context: Option<PyBackedBytes>,
     prehash: Option<PreHash>,
-}
-
-/// The core key behind any of the package's public-key classes.
-fn public_key(obj: &Bound<'_, PyAny>) -> Option<AnyVerifyingKey> {
-    public_key_of::<SLHDSAPublicKey>(obj)
-        .or_else(|| public_key_of::<SpxPublicKey>(obj))
-        .or_else(|| public_key_of::<Sphincs256PublicKey>(obj))
 }
 
 fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
@@ -43,7 +33,7 @@ fn item(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Item> {
                 "items[{i}] must be a (public_key, signature, data[, context[, prehash]]) tuple"
             ))
         })?;
-    let key = public_key(&fields[0]).ok_or_else(|| {
+    let key = public_key_of(&fields[0]).ok_or_else(|| {
         PyTypeError::new_err(format!(
             "items[{i}][0] must be an SLHDSAPublicKey, SpxPublicKey or Sphincs256PublicKey"
         ))

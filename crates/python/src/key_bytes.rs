@@ -62,6 +62,39 @@ fn encryption(obj: &Bound<'_, PyAny>) -> PyResult<Option<Zeroizing<Vec<u8>>>> {
     }
 }
 
+/// A public key's SubjectPublicKeyInfo (RFC 9909) under the OID of its
+/// mode: PEM ("PUBLIC KEY") or DER.
+pub fn spki<'py>(
+    py: Python<'py>,
+    key: &AnyVerifyingKey,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let out = match pem {
+        true => key.to_spki_pem().map(String::into_bytes),
+        false => key.to_spki_der(),
+    };
+    Ok(PyBytes::new(py, &out.map_err(to_py)?))
+}
+
+/// A private key's unencrypted PKCS#8 (RFC 9909) under the OID of its mode:
+/// PEM ("PRIVATE KEY") or DER.
+pub fn pkcs8<'py>(
+    py: Python<'py>,
+    key: &AnySigningKey,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let out: Zeroizing<Vec<u8>> = match pem {
+        true => key
+            .to_pkcs8_pem()
+            .map_err(to_py)?
+            .as_bytes()
+            .to_vec()
+            .into(),
+        false => key.to_pkcs8_der().map_err(to_py)?,
+    };
+    Ok(PyBytes::new(py, &out))
+}
+
 /// `public_bytes(encoding, format)`: SubjectPublicKeyInfo PEM or DER (RFC
 /// 9909), or the raw key (Raw, Raw), as pyca/cryptography's.
 pub fn public_bytes<'py>(
@@ -78,8 +111,8 @@ pub fn public_bytes<'py>(
                 "Raw encoding goes with PublicFormat.Raw only",
             ))
         }
-        ("pem", "subjectpublickeyinfo") => key.to_spki_pem().map_err(to_py)?.into_bytes(),
-        ("der", "subjectpublickeyinfo") => key.to_spki_der().map_err(to_py)?,
+        ("pem", "subjectpublickeyinfo") => return spki(py, key, true),
+        ("der", "subjectpublickeyinfo") => return spki(py, key, false),
         ("pem" | "der", other) => {
             return Err(PyValueError::new_err(format!(
                 "format {other:?} is not supported: SLH-DSA public keys are written as PublicFormat.SubjectPublicKeyInfo or Raw"
@@ -113,8 +146,8 @@ pub fn private_bytes<'py>(
                 "Raw encoding goes with PrivateFormat.Raw and NoEncryption() only",
             ))
         }
-        ("pem", "pkcs8", None) => key.to_pkcs8_pem().map_err(to_py)?.as_bytes().to_vec().into(),
-        ("der", "pkcs8", None) => key.to_pkcs8_der().map_err(to_py)?,
+        ("pem", "pkcs8", None) => return pkcs8(py, key, true),
+        ("der", "pkcs8", None) => return pkcs8(py, key, false),
         ("pem", "pkcs8", Some(pw)) => detached(py, || key.to_encrypted_pkcs8_pem(&pw))?
             .into_bytes()
             .into(),

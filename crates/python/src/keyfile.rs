@@ -12,6 +12,7 @@ use sphincs::encoding::{self, encrypted};
 
 use crate::args::{self, password};
 use crate::errors::{detached, to_py};
+use crate::key_base::{new_private, new_public};
 use crate::slh_dsa::{SLHDSAPrivateKey, SLHDSAPublicKey};
 
 /// The bytes of `data` if it is PEM, else a `ValueError` pointing to the DER loader.
@@ -45,12 +46,12 @@ fn require_der(data: &[u8], kind: &str) -> PyResult<()> {
 /// `TypeError`; a wrong password or a damaged key is a `ValueError`.
 /// `data` and `password` are the Python arguments; `form` checks the bytes
 /// are in the loader's form (PEM or DER).
-fn load_private(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
+fn load_private<'py>(
+    data: &Bound<'py, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
     form: impl FnOnce(&[u8]) -> PyResult<()>,
-) -> PyResult<SLHDSAPrivateKey> {
+) -> PyResult<Bound<'py, SLHDSAPrivateKey>> {
+    let py = data.py();
     let data = args::bytes(data, "data")?;
     let password = self::password(password)?;
     form(&data)?;
@@ -77,19 +78,19 @@ fn load_private(
             ));
         }
     };
-    Ok(SLHDSAPrivateKey { inner })
+    new_private(py, inner)
 }
 
 /// Reads a SubjectPublicKeyInfo key in the mode of its OID, once `form`
 /// has checked the bytes are in the loader's form (PEM or DER).
-fn load_public(
-    data: &Bound<'_, PyAny>,
+fn load_public<'py>(
+    data: &Bound<'py, PyAny>,
     form: impl FnOnce(&[u8]) -> PyResult<()>,
-) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    form(&data)?;
-    let inner = AnyVerifyingKey::from_spki(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
+) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+    let bytes = args::bytes(data, "data")?;
+    form(&bytes)?;
+    let inner = AnyVerifyingKey::from_spki(&bytes).map_err(to_py)?;
+    new_public(data.py(), inner)
 }
 
 /// Reads a PEM PKCS#8 SLH-DSA private key (RFC 9909): "PRIVATE KEY", or
@@ -97,12 +98,11 @@ fn load_public(
 /// The key pair is checked; the key has the mode of its OID.
 #[pyfunction]
 #[pyo3(signature = (data, password=None))]
-pub fn load_pem_private_key(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    password: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SLHDSAPrivateKey> {
-    load_private(py, data, password, |d| {
+pub fn load_pem_private_key<'py>(
+    data: &Bound<'py, PyAny>,
+    password: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, SLHDSAPrivateKey>> {
+    load_private(data, password, |d| {
         require_pem(d, encoding::PRIVATE_KEY_LABEL)
     })
 }
@@ -111,23 +111,22 @@ pub fn load_pem_private_key(
 /// (with `password`), as `load_pem_private_key`.
 #[pyfunction]
 #[pyo3(signature = (data, password=None))]
-pub fn load_der_private_key(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    password: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SLHDSAPrivateKey> {
-    load_private(py, data, password, |d| require_der(d, "private"))
+pub fn load_der_private_key<'py>(
+    data: &Bound<'py, PyAny>,
+    password: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, SLHDSAPrivateKey>> {
+    load_private(data, password, |d| require_der(d, "private"))
 }
 
 /// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
 /// in the mode of its OID.
 #[pyfunction]
-pub fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
+pub fn load_pem_public_key<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
     load_public(data, |d| require_pem(d, encoding::PUBLIC_KEY_LABEL))
 }
 
 /// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
 #[pyfunction]
-pub fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
+pub fn load_der_public_key<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
     load_public(data, |d| require_der(d, "public"))
 }

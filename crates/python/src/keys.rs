@@ -1,16 +1,13 @@
 //! The one implementation behind every key class. The per-family classes
 //! (`SLHDSAPrivateKey`, `SpxPrivateKey`, `Sphincs256PrivateKey` and their
-//! public keys) are shells that keep each family's Python signatures; each
-//! holds the core's `AnySigningKey` / `AnyVerifyingKey` and hands every call
-//! here. What a family lacks is the core's `Error::Unsupported`.
-
-use std::hash::{Hash, Hasher};
+//! public keys) extend the bases of `key_base.rs`, which hold the core's
+//! `AnySigningKey` / `AnyVerifyingKey`; their own methods keep each
+//! family's Python signatures and hand every call here. What a family
+//! lacks is the core's `Error::Unsupported`.
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::pyclass::boolean_struct::True;
 use pyo3::types::PyBytes;
-use pyo3::PyClass;
 use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use sphincs::{Error, MessageSource, PreHash};
 
@@ -93,40 +90,39 @@ pub fn py_bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)
 }
 
-/// The signature of `data`, without the GIL.
+/// What a signing or verifying call reads: a byte string, a file (a path
+/// or a binary file object, read in bounded memory), or a byte string to
+/// sign attached (SUPERCOP's `crypto_sign`: signature ‖ data).
+pub enum Message<'a, 'py> {
+    Bytes(&'a Bound<'py, PyAny>),
+    File(&'a Bound<'py, PyAny>),
+    Attached(&'a Bound<'py, PyAny>),
+}
+
+/// The signature of `msg` (for [`Message::Attached`], signature ‖ data),
+/// made without the GIL.
 pub fn sign<'py>(
     py: Python<'py>,
     key: &AnySigningKey,
-    data: &Bound<'py, PyAny>,
+    msg: Message<'_, 'py>,
     a: &SignArgs,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let data = args::bytes(data, "data")?;
-    let sig = detached(py, || key.sign(&data, &a.options()))?;
-    Ok(py_bytes(py, &sig))
-}
-
-/// SUPERCOP's `crypto_sign` of `data`: signature ‖ data.
-pub fn sign_attached<'py>(
-    py: Python<'py>,
-    key: &AnySigningKey,
-    data: &Bound<'py, PyAny>,
-    a: &SignArgs,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let data = args::bytes(data, "data")?;
-    let sm = detached(py, || key.sign_attached(&data, &a.options()))?;
-    Ok(py_bytes(py, &sm))
-}
-
-/// The signature of a file (a path or a binary file object), read in
-/// bounded memory.
-pub fn sign_file<'py>(
-    py: Python<'py>,
-    key: &AnySigningKey,
-    file: &Bound<'py, PyAny>,
-    a: &SignArgs,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let sig = Streamed::run(py, file, |src| key.sign_stream(src, &a.options()))?;
-    Ok(py_bytes(py, &sig))
+    let opts = a.options();
+    let out = match msg {
+        Message::File(file) => Streamed::run(py, file, |src| key.sign_stream(src, &opts))?,
+        Message::Bytes(data) | Message::Attached(data) => {
+            let attached = matches!(msg, Message::Attached(_));
+            let data = args::bytes(data, "data")?;
+            detached(py, || {
+                if attached {
+                    key.sign_attached(&data, &opts)
+                } else {
+                    key.sign(&data, &opts)
+                }
+            })?
+        }
+    };
+    Ok(py_bytes(py, &out))
 }
 
 /// The signatures of every message, in order ([`crate::run_batch`]).
@@ -180,31 +176,24 @@ impl VerifyArgs {
     }
 }
 
-/// Checks a signature of `data`: None, or `InvalidSignature`.
+/// Checks a signature of `msg` (bytes or a file, read once): None, or
+/// `InvalidSignature`.
 pub fn verify(
     py: Python<'_>,
     key: &AnyVerifyingKey,
     signature: &Bound<'_, PyAny>,
-    data: &Bound<'_, PyAny>,
+    msg: Message<'_, '_>,
     context: Option<&Bound<'_, PyAny>>,
     prehash: Option<&str>,
 ) -> PyResult<()> {
     let a = VerifyArgs::new(signature, context, prehash)?;
-    let data = args::bytes(data, "data")?;
-    detached(py, || a.check(key, &mut &data[..]))
-}
-
-/// Checks a signature of a file (a path or a binary file object), read once.
-pub fn verify_file(
-    py: Python<'_>,
-    key: &AnyVerifyingKey,
-    signature: &Bound<'_, PyAny>,
-    file: &Bound<'_, PyAny>,
-    context: Option<&Bound<'_, PyAny>>,
-    prehash: Option<&str>,
-) -> PyResult<()> {
-    let a = VerifyArgs::new(signature, context, prehash)?;
-    Streamed::run(py, file, |src| a.check(key, src))
+    match msg {
+        Message::File(file) => Streamed::run(py, file, |src| a.check(key, src)),
+        Message::Bytes(data) | Message::Attached(data) => {
+            let data = args::bytes(data, "data")?;
+            detached(py, || a.check(key, &mut &data[..]))
+        }
+    }
 }
 
 /// SUPERCOP's `crypto_sign_open`: the message of `signed` once it checks out.
@@ -228,31 +217,4 @@ pub fn verify_internal(
     let m = args::bytes(message, "message")?;
     let sig = args::bytes(signature, "signature")?;
     detached(py, || key.verify_internal(&m, &sig))
-}
-
-/// A public-key class: a shell over one core public key.
-pub trait PublicKeyClass: PyClass<Frozen = True> + Sync {
-    /// The core key it holds.
-    fn key(&self) -> &AnyVerifyingKey;
-}
-
-/// The core key behind `obj` if it is a `T`.
-pub fn public_key_of<T: PublicKeyClass>(obj: &Bound<'_, PyAny>) -> Option<AnyVerifyingKey> {
-    obj.cast::<T>().ok().map(|k| k.get().key().clone())
-}
-
-/// `__eq__` of a public key: `other` is of the same class, with equal
-/// parameter set and bytes (a FIPS 205 key's mode is not compared, so a key
-/// read back from PEM equals the raw key).
-pub fn equal<T: PublicKeyClass>(key: &AnyVerifyingKey, other: &Bound<'_, PyAny>) -> bool {
-    public_key_of::<T>(other)
-        .is_some_and(|o| o.algorithm() == key.algorithm() && o.to_bytes() == key.to_bytes())
-}
-
-/// `__hash__` of a public key, agreeing with [`equal`].
-pub fn hash(key: &AnyVerifyingKey) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    key.algorithm().hash(&mut h);
-    key.to_bytes().hash(&mut h);
-    h.finish()
 }

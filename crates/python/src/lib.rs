@@ -1,6 +1,6 @@
 //! The `sphincs` Python package's native module (`sphincs._native`): thin
 //! PyO3 classes over the core's front door (`sphincs::any`), with one
-//! implementation behind every family's classes (`keys.rs`). Names, sizes,
+//! implementation behind every family's classes (`key_base.rs`, `keys.rs`). Names, sizes,
 //! errors, encodings and batching all come from the core; this crate only
 //! converts arguments, releases the GIL around every signing and
 //! verification, and keeps panics from reaching Python.
@@ -14,6 +14,7 @@ mod batch;
 mod errors;
 mod family;
 mod interrupt;
+mod key_base;
 mod key_bytes;
 mod keyfile;
 mod keys;

@@ -16,6 +16,7 @@ use sphincs::pki::extensions::{self, ExtensionOptions};
 
 use crate::args;
 use crate::errors::{cms_to_py, detached, to_py};
+use crate::key_base::{new_public, signing_key};
 use crate::slh_dsa::{SLHDSAPrivateKey, SLHDSAPublicKey};
 
 /// A self-signed certificate for `key` (RFC 9909) with subject and issuer
@@ -44,7 +45,7 @@ pub fn self_signed_certificate<'py>(
     not_after: Option<&str>,
     path_len: Option<u8>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let key = key.get().inner.as_slh_dsa().ok_or_else(not_fips205)?;
+    let key = signing_key(key).as_slh_dsa().ok_or_else(not_fips205)?;
     let name = cert::parse_name(subject).map_err(to_py)?;
     let opts = CertOptions {
         days,
@@ -117,10 +118,12 @@ fn extension_options(
 /// is not a certificate or whose key is not SLH-DSA. The public key loaders
 /// stay as pyca's, which refuse a certificate.
 #[pyfunction]
-pub fn load_certificate_public_key(data: &Bound<'_, PyAny>) -> PyResult<SLHDSAPublicKey> {
-    let data = args::bytes(data, "data")?;
-    let inner = AnyVerifyingKey::from_certificate(&data).map_err(to_py)?;
-    Ok(SLHDSAPublicKey { inner })
+pub fn load_certificate_public_key<'py>(
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+    let bytes = args::bytes(data, "data")?;
+    let inner = AnyVerifyingKey::from_certificate(&bytes).map_err(to_py)?;
+    new_public(data.py(), inner)
 }
 
 /// Checks a certificate (PEM or DER) now: against `issuer` (the issuer's
@@ -161,7 +164,7 @@ pub fn cms_sign<'py>(
     digest: Option<&str>,
     pem: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let key = key.get().inner.as_slh_dsa().ok_or_else(not_fips205)?;
+    let key = signing_key(key).as_slh_dsa().ok_or_else(not_fips205)?;
     let cert_bytes = args::bytes(certificate, "certificate")?;
     let data = args::bytes(data, "data")?;
     let opts = CmsSignOptions {

@@ -1,15 +1,16 @@
 //! `Sphincs256PrivateKey` and `Sphincs256PublicKey`: SPHINCS-256, the 2015
 //! scheme, shells over the core's `AnySigningKey` / `AnyVerifyingKey` (the
-//! shared body is `keys.rs`). Raw SUPERCOP keys only (no OID exists),
+//! shared bodies are `key_base.rs` and `keys.rs`). Raw SUPERCOP keys only (no OID exists),
 //! deterministic signatures, no context or pre-hash.
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs::any::AnyAlgorithm;
 
 use crate::args::{self, SignArgs};
-use crate::errors::to_py;
-use crate::keys::{self, py_bytes, PublicKeyClass};
+use crate::key_base::{new_private, new_public, signing_key, verifying_key};
+use crate::key_base::{PrivateKey, PublicKey};
+use crate::keys::{self, Message};
 
 /// The scheme's one set.
 const SET: AnyAlgorithm = AnyAlgorithm::Sphincs256;
@@ -35,39 +36,32 @@ pub fn add_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A SPHINCS-256 private key: the 1088 bytes `SK1 ‖ Q ‖ SK2` of the SUPERCOP
 /// reference (any 1088 bytes are a key). Signing releases the GIL.
-#[pyclass(module = "sphincs", frozen)]
-pub struct Sphincs256PrivateKey {
-    inner: AnySigningKey,
-}
+#[pyclass(module = "sphincs", extends = PrivateKey, frozen)]
+#[derive(Default)]
+pub struct Sphincs256PrivateKey;
 
 /// A SPHINCS-256 public key: the 1056 bytes `Q ‖ PK1`. Verification
 /// releases the GIL. Keys compare and hash by their bytes.
-#[pyclass(module = "sphincs", frozen)]
-pub struct Sphincs256PublicKey {
-    pub inner: AnyVerifyingKey,
-}
-
-impl PublicKeyClass for Sphincs256PublicKey {
-    fn key(&self) -> &AnyVerifyingKey {
-        &self.inner
-    }
-}
+#[pyclass(module = "sphincs", extends = PublicKey, frozen)]
+#[derive(Default)]
+pub struct Sphincs256PublicKey;
 
 #[pymethods]
 impl Sphincs256PrivateKey {
     /// A fresh key: 1088 bytes of the operating system's randomness, as
     /// `crypto_sign_keypair` (building its top subtree, without the GIL).
     #[staticmethod]
-    fn generate(py: Python<'_>) -> PyResult<Self> {
-        let inner = keys::generate(py, SET, 1)?;
-        Ok(Sphincs256PrivateKey { inner })
+    fn generate(py: Python<'_>) -> PyResult<Bound<'_, Self>> {
+        new_private(py, keys::generate(py, SET, 1)?)
     }
 
     /// The key of the 1088 bytes `SK1 ‖ Q ‖ SK2`; `ValueError` for another length.
     #[staticmethod]
-    fn from_private_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let inner = keys::from_private_bytes(py, SET, data, None, 1)?;
-        Ok(Sphincs256PrivateKey { inner })
+    fn from_private_bytes<'py>(
+        py: Python<'py>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        new_private(py, keys::from_private_bytes(py, SET, data, None, 1)?)
     }
 
     /// The 41000-byte detached signature of `data`, deterministic as the
@@ -75,25 +69,23 @@ impl Sphincs256PrivateKey {
     /// calling thread), the same bytes for any count.
     #[pyo3(signature = (data, *, threads=None))]
     fn sign<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         data: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let a = SignArgs::threads_only(args::threads(threads)?);
-        keys::sign(py, &self.inner, data, &a)
+        keys::sign(slf.py(), signing_key(slf), Message::Bytes(data), &a)
     }
 
     /// SUPERCOP's `crypto_sign`: signature ‖ data. Options as `sign`.
     #[pyo3(signature = (data, *, threads=None))]
     fn sign_attached<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         data: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let a = SignArgs::threads_only(args::threads(threads)?);
-        keys::sign_attached(py, &self.inner, data, &a)
+        keys::sign(slf.py(), signing_key(slf), Message::Attached(data), &a)
     }
 
     /// Signs each message (deterministic, as `sign`); the batch runs in
@@ -101,25 +93,17 @@ impl Sphincs256PrivateKey {
     /// Ctrl-C stops it. The signatures equal signing one by one.
     #[pyo3(signature = (messages, *, threads=None))]
     fn sign_many<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         messages: &Bound<'py, PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
         let a = SignArgs::threads_only(args::batch_threads(threads)?);
-        keys::sign_many(py, &self.inner, messages, &a)
+        keys::sign_many(slf.py(), signing_key(slf), messages, &a)
     }
 
     /// The public key.
-    fn public_key(&self) -> Sphincs256PublicKey {
-        Sphincs256PublicKey {
-            inner: self.inner.verifying_key(),
-        }
-    }
-
-    /// The 1088 private-key bytes.
-    fn private_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        py_bytes(py, &self.inner.to_bytes())
+    fn public_key<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Sphincs256PublicKey>> {
+        new_public(slf.py(), signing_key(slf).verifying_key())
     }
 
     fn __repr__(&self) -> &'static str {
@@ -131,50 +115,35 @@ impl Sphincs256PrivateKey {
 impl Sphincs256PublicKey {
     /// Loads the 1056 bytes `Q ‖ PK1`; `ValueError` for another length.
     #[staticmethod]
-    fn from_public_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let inner = keys::from_public_bytes(SET, data)?;
-        Ok(Sphincs256PublicKey { inner })
+    fn from_public_bytes<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        new_public(data.py(), keys::from_public_bytes(SET, data)?)
     }
 
     /// Verifies a detached signature: None, or `sphincs.InvalidSignature`
     /// (also for one that is not 41000 bytes). As in the reference, bits
     /// 60..63 of the signature's index field take no part.
     fn verify(
-        &self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         signature: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        keys::verify(py, &self.inner, signature, data, None, None)
+        keys::verify(
+            slf.py(),
+            verifying_key(slf),
+            signature,
+            Message::Bytes(data),
+            None,
+            None,
+        )
     }
 
     /// SUPERCOP's `crypto_sign_open`: checks `signed` = signature ‖ message
     /// and returns the message, or raises `sphincs.InvalidSignature`.
     fn open<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         signed: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        keys::open(py, &self.inner, signed)
-    }
-
-    /// The key's fingerprint, `SHA256:` and 64 hex digits: the SHA-256 of
-    /// the raw public key (as `sphincs fingerprint -a sphincs-256` prints it).
-    fn fingerprint(&self) -> PyResult<String> {
-        self.inner.fingerprint().map_err(to_py)
-    }
-
-    /// The 1056 public-key bytes.
-    fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        py_bytes(py, &self.inner.to_bytes())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        keys::equal::<Self>(&self.inner, other)
-    }
-
-    fn __hash__(&self) -> u64 {
-        keys::hash(&self.inner)
+        keys::open(slf.py(), verifying_key(slf), signed)
     }
 
     fn __repr__(&self) -> &'static str {
