@@ -14,7 +14,7 @@ use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 
 use crate::errors::to_py;
 use crate::family::algorithm_member;
-use crate::keys::py_bytes;
+use crate::keys::{self, py_bytes, Message};
 
 /// A private key of any family.
 #[pyclass(module = "sphincs", name = "_PrivateKey", subclass, frozen)]
@@ -91,6 +91,19 @@ impl PublicKey {
     #[getter]
     fn algorithm<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         algorithm_member(py, self.inner.algorithm())
+    }
+
+    /// Verifies a detached signature of `data`: None, or
+    /// `sphincs.InvalidSignature` (also for a signature of the wrong
+    /// length). `SLHDSAPublicKey.verify` adds a context and a pre-hash. As in
+    /// SPHINCS-256's reference, bits 60..63 of its index field take no part.
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        keys::verify(py, &self.inner, signature, Message::Bytes(data), None, None)
     }
 
     /// The key's fingerprint, `SHA256:` and 64 hex digits, as `sphincs

@@ -119,24 +119,6 @@ impl Sphincs256PublicKey {
         new_public(data.py(), keys::from_public_bytes(SET, data)?)
     }
 
-    /// Verifies a detached signature: None, or `sphincs.InvalidSignature`
-    /// (also for one that is not 41000 bytes). As in the reference, bits
-    /// 60..63 of the signature's index field take no part.
-    fn verify(
-        slf: &Bound<'_, Self>,
-        signature: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        keys::verify(
-            slf.py(),
-            verifying_key(slf),
-            signature,
-            Message::Bytes(data),
-            None,
-            None,
-        )
-    }
-
     /// SUPERCOP's `crypto_sign_open`: checks `signed` = signature ‖ message
     /// and returns the message, or raises `sphincs.InvalidSignature`.
     fn open<'py>(

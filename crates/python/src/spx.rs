@@ -155,22 +155,6 @@ impl SpxPublicKey {
         )
     }
 
-    /// Verifies a detached signature: None, or `sphincs.InvalidSignature`.
-    fn verify(
-        slf: &Bound<'_, Self>,
-        signature: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        keys::verify(
-            slf.py(),
-            verifying_key(slf),
-            signature,
-            Message::Bytes(data),
-            None,
-            None,
-        )
-    }
-
     /// Verifies a signature of a file (a path or a binary file object).
     fn verify_file(
         slf: &Bound<'_, Self>,

@@ -14,6 +14,7 @@ use crate::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use crate::dynamic::DynSigningKey;
 use crate::error::Error;
 use crate::keys::SignOptions;
+use crate::params::Algorithm;
 
 /// What the other families lack, for [`Error::Unsupported`].
 const INTERNAL: &str = "the internal functions (FIPS 205 Algorithms 19 and 20)";
@@ -28,6 +29,19 @@ fn unsupported(alg: AnyAlgorithm, what: &'static str) -> Error {
     }
 }
 
+/// The key `fips` builds for a FIPS 205 set (whose one-tree sets take
+/// minutes and can be stopped), or the one `other` builds for another family.
+fn fips205_or(
+    alg: AnyAlgorithm,
+    fips: impl FnOnce(Algorithm) -> Result<DynSigningKey, Error>,
+    other: impl FnOnce() -> Result<AnySigningKey, Error>,
+) -> Result<AnySigningKey, Error> {
+    match alg {
+        AnyAlgorithm::SlhDsa(a) => fips(a).map(AnySigningKey::from),
+        _ => other(),
+    }
+}
+
 impl AnySigningKey {
     /// [`AnySigningKey::generate_with_progress`] that another thread can
     /// stop: once `stop` is set, a draft SP 800-230 set leaves its one tree
@@ -39,12 +53,8 @@ impl AnySigningKey {
         progress: Progress<'_>,
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
-        match alg {
-            AnyAlgorithm::SlhDsa(a) => {
-                DynSigningKey::generate_until(a, threads, progress, stop).map(Self::from)
-            }
-            _ => Self::generate(alg, threads),
-        }
+        let fips = |a| DynSigningKey::generate_until(a, threads, progress, stop);
+        fips205_or(alg, fips, || Self::generate(alg, threads))
     }
 
     /// [`AnySigningKey::from_bytes_with_progress`] that another thread can
@@ -56,12 +66,8 @@ impl AnySigningKey {
         progress: Progress<'_>,
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
-        match alg {
-            AnyAlgorithm::SlhDsa(a) => {
-                DynSigningKey::from_bytes_until(a, sk, threads, progress, stop).map(Self::from)
-            }
-            _ => Self::from_bytes(alg, sk),
-        }
+        let fips = |a| DynSigningKey::from_bytes_until(a, sk, threads, progress, stop);
+        fips205_or(alg, fips, || Self::from_bytes(alg, sk))
     }
 
     /// The key of the three n-byte seeds `SK.seed`, `SK.prf`, `PK.seed`
@@ -75,12 +81,9 @@ impl AnySigningKey {
         progress: Progress<'_>,
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
-        match alg {
-            AnyAlgorithm::SlhDsa(a) => {
-                DynSigningKey::from_seeds_until(a, seeds, threads, progress, stop).map(Self::from)
-            }
-            _ => Self::from_seed(alg, &Zeroizing::new(seeds.concat()), threads),
-        }
+        let fips = |a| DynSigningKey::from_seeds_until(a, seeds, threads, progress, stop);
+        let joined = || Self::from_seed(alg, &Zeroizing::new(seeds.concat()), threads);
+        fips205_or(alg, fips, joined)
     }
 
     /// `slh_sign_internal` (FIPS 205 Algorithm 19) on M' as given, with
