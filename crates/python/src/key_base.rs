@@ -1,7 +1,8 @@
-//! The two base classes every family's key classes extend (`_PrivateKey`
-//! and `_PublicKey`, not exported): each holds the core's key of any family
-//! and carries the methods every family has, written once. A family's class
-//! adds only the calls whose Python signature is its own.
+//! The two base classes every family's key classes extend
+//! (`sphincs._native._PrivateKey` and `_PublicKey`, not exported by
+//! `sphincs`): each holds the core's key of any family and carries the
+//! methods every family has, written once. A family's class adds only the
+//! calls whose Python signature is its own.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -17,7 +18,7 @@ use crate::family::algorithm_member;
 use crate::keys::{self, py_bytes, Message};
 
 /// A private key of any family.
-#[pyclass(module = "sphincs", name = "_PrivateKey", subclass, frozen)]
+#[pyclass(module = "sphincs._native", name = "_PrivateKey", subclass, frozen)]
 pub struct PrivateKey {
     inner: AnySigningKey,
 }
@@ -25,7 +26,7 @@ pub struct PrivateKey {
 /// A public key of any family. Keys compare and hash by their parameter set
 /// and bytes (a FIPS 205 key's mode is not compared, so a key read back
 /// from PEM equals the raw key; compare `mode` as well for that).
-#[pyclass(module = "sphincs", name = "_PublicKey", subclass, frozen)]
+#[pyclass(module = "sphincs._native", name = "_PublicKey", subclass, frozen)]
 pub struct PublicKey {
     inner: AnyVerifyingKey,
 }

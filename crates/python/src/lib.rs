@@ -79,6 +79,10 @@ fn prehashes() -> Vec<&'static str> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The bases, so that `sphincs._native._PublicKey` (in every key class's
+    // `__mro__`) names a real object.
+    m.add_class::<key_base::PrivateKey>()?;
+    m.add_class::<key_base::PublicKey>()?;
     m.add_class::<slh_dsa::SLHDSAPrivateKey>()?;
     m.add_class::<slh_dsa::SLHDSAPublicKey>()?;
     m.add_class::<spx::SpxPrivateKey>()?;
