@@ -39,8 +39,6 @@ mod prelude {
 pub mod address;
 #[cfg(feature = "alloc")]
 pub mod any;
-#[cfg(feature = "alloc")]
-mod any_extras;
 mod backend;
 #[cfg(feature = "alloc")]
 mod batch;

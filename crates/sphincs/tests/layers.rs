@@ -20,7 +20,6 @@ const RUNGS: &[(&str, &[&str])] = &[
         &[
             "lib",
             "any",
-            "any_extras",
             "backend",
             "batch",
             "dynamic",

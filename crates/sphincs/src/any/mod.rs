@@ -23,6 +23,7 @@
 
 mod algorithm;
 mod batch;
+mod binding_calls;
 mod files;
 mod key_file;
 mod keys;

@@ -2,15 +2,14 @@
 //! `any/keys.rs`: key generation and loading that another thread can stop
 //! (a binding watching for Ctrl-C), FIPS 205's internal functions (test
 //! vectors) and SUPERCOP's attached signatures. Each call resolves the
-//! family once; what a family lacks is [`Error::Unsupported`] naming it. (Kept beside `any/` while that
-//! folder is being reworked; it belongs with `any/keys.rs`.)
+//! family once; what a family lacks is [`Error::Unsupported`] naming it.
 
 use crate::prelude::*;
 use core::sync::atomic::AtomicBool;
 
 use zeroize::Zeroizing;
 
-use crate::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use super::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use crate::dynamic::DynSigningKey;
 use crate::error::Error;
 use crate::keys::SignOptions;
