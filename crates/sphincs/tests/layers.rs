@@ -8,6 +8,10 @@
 //! capi, cli, openssl-provider, read from `../<crate>/src`): a circle fails
 //! with its chain of files. The kernels of `hash/backend/` and their
 //! dispatcher count as one module.
+//!
+//! And the front ends name keys through the front door only: no file of
+//! theirs (but the ACVP and KAT drivers) names the core's per-family types
+//! (`Dyn*`, `Spx*`, `Sphincs256*`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -647,4 +651,117 @@ fn the_scan_sees_a_circle() {
     // The kernels and their dispatcher are one node.
     assert_eq!(node("hash::backend::select"), node("hash::backend::keccak"));
     assert_ne!(node("hash::haraka"), node("hash::backend"));
+}
+
+/// The prefixes of the core's per-family key types (`DynSigningKey`,
+/// `SpxSigningKey`, `Sphincs256VerifyingKey`, `SpxAlgorithm`, ...): a front
+/// end (CLI, Python, C, provider) names keys through `sphincs::any` only.
+const FAMILY_TYPES: &[&str] = &["Dyn", "Spx", "Sphincs256"];
+
+/// Front-end files that test one family's own procedures by nature (NIST
+/// ACVP and KAT drivers) and so name its types.
+const FAMILY_DRIVERS: &[&str] = &["crates/cli/src/acvp.rs", "crates/cli/src/kat.rs"];
+
+/// `code` with the text of its string literals blanked (a Python class may
+/// be named `"SpxAlgorithm"` in a string).
+fn without_strings(code: &str) -> String {
+    let (mut out, mut in_str, mut escaped) = (String::with_capacity(code.len()), false, false);
+    for c in code.chars() {
+        let blank = in_str && !(c == '"' && !escaped);
+        escaped = in_str && c == '\\' && !escaped;
+        if c == '"' && !blank {
+            in_str = !in_str;
+        }
+        out.push(if blank { ' ' } else { c });
+    }
+    out
+}
+
+/// The type names in `code` that start with a family prefix and a capital
+/// letter (`SpxAlgorithm`, not `Dynamic` or `spx`).
+fn family_type_names(code: &str) -> BTreeSet<String> {
+    let word = |c: char| c == '_' || c.is_ascii_alphanumeric();
+    let mut found = BTreeSet::new();
+    for prefix in FAMILY_TYPES {
+        for (at, _) in code.match_indices(prefix) {
+            if code[..at].chars().next_back().is_some_and(word) {
+                continue;
+            }
+            let name: String = code[at..].chars().take_while(|&c| word(c)).collect();
+            if name[prefix.len()..].starts_with(|c: char| c.is_ascii_uppercase()) {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+/// The names `code` defines as a type or function of its own (a binding's
+/// class may be called `SpxPrivateKey`).
+fn own_names(code: &str) -> BTreeSet<String> {
+    let mut own = BTreeSet::new();
+    for kw in ["struct ", "enum ", "type ", "trait ", "fn "] {
+        for (at, _) in code.match_indices(kw) {
+            if let Some(name) = ident_path(&code[at + kw.len()..]).into_iter().next() {
+                own.insert(name);
+            }
+        }
+    }
+    own
+}
+
+#[test]
+fn front_ends_use_only_the_front_door() {
+    let mut bad = Vec::new();
+    for name in ["cli", "python", "capi", "openssl-provider"] {
+        let src = front_end(name);
+        let code: BTreeMap<String, String> = src
+            .files
+            .iter()
+            .map(|(m, p)| {
+                let text = std::fs::read_to_string(p).unwrap();
+                (
+                    m.clone(),
+                    without_strings(&without_tests(&without_comments(&text))),
+                )
+            })
+            .collect();
+        let own: BTreeSet<String> = code.values().flat_map(|c| own_names(c)).collect();
+        for (module, text) in &code {
+            let file = src.file(module);
+            if FAMILY_DRIVERS.contains(&file.as_str()) {
+                continue;
+            }
+            for n in family_type_names(text).difference(&own) {
+                bad.push(format!("{file}: {n}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "front ends naming the core's per-family types (use sphincs::any):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_sees_a_family_type() {
+    let code = "use sphincs::{any::AnySigningKey, sphincsplus::SpxAlgorithm};\nlet k = sphincs::DynSigningKey::generate();\nstruct SpxPrivateKey;\nlet d = Dynamic; let x = MyDynX; let s = Sphincs256VerifyingKey::from(x);\n";
+    let names: Vec<String> = family_type_names(code).into_iter().collect();
+    assert_eq!(
+        names,
+        [
+            "DynSigningKey",
+            "Sphincs256VerifyingKey",
+            "SpxAlgorithm",
+            "SpxPrivateKey"
+        ]
+    );
+    let own = own_names(code);
+    assert!(own.contains("SpxPrivateKey") && !own.contains("SpxAlgorithm"));
+    let quoted = without_strings("let a = \"SpxAlgorithm \\\" DynX\"; let b = SpxB;");
+    assert_eq!(
+        family_type_names(&quoted).into_iter().collect::<Vec<_>>(),
+        ["SpxB"]
+    );
 }
