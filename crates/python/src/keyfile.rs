@@ -7,11 +7,12 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use sphincs::any::{AnySigningKey, AnyVerifyingKey};
-use sphincs::encoding::{self, encrypted};
+use sphincs::any::{AnyVerifyingKey, KeyFileKind, KeyOpener};
+use sphincs::encoding;
 
 use crate::args::{self, password};
 use crate::errors::{detached, to_py};
+use crate::interrupt::interruptible;
 use crate::key_base::{new_private, new_public};
 use crate::slh_dsa::{SLHDSAPrivateKey, SLHDSAPublicKey};
 
@@ -56,27 +57,40 @@ fn load_private<'py>(
     let password = self::password(password)?;
     form(&data)?;
     let data = &data[..];
-    let is_encrypted = encrypted::is_encrypted_private_key(data);
-    // Loading recomputes PK.root (about one key generation) and decrypting
-    // runs the key derivation: both without the GIL.
+    let is_encrypted = matches!(
+        KeyFileKind::of(data),
+        KeyFileKind::EncryptedPrivate | KeyFileKind::EncryptedLimited
+    );
+    // Opening checks PK.root (about one key generation; a draft SP 800-230
+    // key recomputes its tree, which Ctrl-C stops) and decrypting runs the
+    // key derivation: both without the GIL.
     let inner = match password {
         None if is_encrypted => {
             return Err(PyTypeError::new_err(
                 "the private key is encrypted (ENCRYPTED PRIVATE KEY) but no password was given; pass password=b\"...\"",
             ))
         }
-        None => detached(py, || AnySigningKey::from_pkcs8(data))?,
-        Some(pw) if is_encrypted => {
-            detached(py, || AnySigningKey::from_pkcs8_with_passphrase(data, &pw))?
-        }
-        Some(_) => {
+        Some(_) if !is_encrypted => {
             // Not an encrypted key: a plain one (then the password is a
             // mistake) or garbage (then say what is wrong with it).
-            detached(py, || AnySigningKey::from_pkcs8_unchecked(data))?;
+            detached(py, || {
+                KeyOpener::new(None).trusting_root().open_signing_key(data)?;
+                Ok(())
+            })?;
             return Err(PyTypeError::new_err(
                 "a password was given but the private key is not encrypted; pass password=None",
             ));
         }
+        password => interruptible(py, |stop| {
+            // A draft SP 800-230 key (its own encrypted PEM) recomputes its
+            // tree: on every core, as no `threads=` argument exists here.
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            let mut opener = KeyOpener::new(None).with_stop(stop).with_threads(cores);
+            if let Some(pw) = password {
+                opener = opener.with_passphrase(move || Ok(pw.clone()));
+            }
+            Ok(opener.open_signing_key(data)?.key)
+        })?,
     };
     new_private(py, inner)
 }

@@ -8,7 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
-use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
+use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey, KeyOpener, MemoryTreeCache};
 use sphincs::{Error, MessageSource, PreHash};
 
 use crate::args::{self, SignArgs};
@@ -38,16 +38,18 @@ pub fn from_private_bytes(
     threads: usize,
 ) -> PyResult<AnySigningKey> {
     let data = args::bytes(data, "data")?;
-    match args::opt_bytes(tree_cache, "tree_cache")? {
-        Some(cache) => detached(py, || {
-            let mut key = AnySigningKey::from_bytes_unchecked(alg, &data)?;
-            key.load_tree_cache(&cache)?;
-            Ok(key)
-        }),
-        None => interruptible(py, |stop| {
-            AnySigningKey::from_bytes_until(alg, &data, threads, &quiet, stop)
-        }),
-    }
+    // Given, a cache must serve: it is used or refused, never recomputed.
+    let mut store = args::opt_bytes(tree_cache, "tree_cache")?
+        .map(|cache| MemoryTreeCache::required(cache.to_vec()));
+    interruptible(py, |stop| {
+        let mut opener = KeyOpener::new(Some(alg))
+            .with_threads(threads)
+            .with_stop(stop);
+        if let Some(store) = store.as_mut() {
+            opener = opener.with_tree_cache(store);
+        }
+        Ok(opener.open_raw_signing_key(&data)?.key)
+    })
 }
 
 /// The key of three seeds `SK.seed`, `SK.prf`, `PK.seed`, each checked.

@@ -667,7 +667,8 @@ const FAMILY_DRIVERS: &[&str] = &["crates/cli/src/acvp.rs", "crates/cli/src/kat.
 fn without_strings(code: &str) -> String {
     let (mut out, mut in_str, mut escaped) = (String::with_capacity(code.len()), false, false);
     for c in code.chars() {
-        let blank = in_str && !(c == '"' && !escaped);
+        let closing = in_str && c == '"' && !escaped;
+        let blank = in_str && !closing;
         escaped = in_str && c == '\\' && !escaped;
         if c == '"' && !blank {
             in_str = !in_str;

@@ -11,6 +11,7 @@
 
 use crate::prelude::*;
 
+use core::sync::atomic::AtomicBool;
 use zeroize::Zeroizing;
 
 use super::algorithm::AnyAlgorithm;
@@ -159,6 +160,7 @@ pub struct KeyOpener<'a> {
     cache: Option<&'a mut dyn TreeCacheStore>,
     threads: usize,
     progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
+    stop: Option<&'a AtomicBool>,
     check_root: bool,
 }
 
@@ -172,6 +174,7 @@ impl<'a> KeyOpener<'a> {
             cache: None,
             threads: 1,
             progress: None,
+            stop: None,
             check_root: true,
         }
     }
@@ -200,6 +203,14 @@ impl<'a> KeyOpener<'a> {
     /// Calls `progress(done, total)` while a tree is recomputed.
     pub fn with_progress(mut self, progress: &'a (dyn Fn(usize, usize) + Sync)) -> Self {
         self.progress = Some(progress);
+        self
+    }
+
+    /// Lets another thread stop a tree recomputation (a binding watching
+    /// for Ctrl-C): once `stop` is set, a draft SP 800-230 key leaves its
+    /// tree within a fraction of a second with [`Error::Cancelled`].
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
         self
     }
 
@@ -363,11 +374,13 @@ impl<'a> KeyOpener<'a> {
         let any = AnyAlgorithm::SlhDsa(alg);
         let none = |_: usize, _: usize| {};
         let progress = self.progress.unwrap_or(&none);
+        let never = AtomicBool::new(false);
+        let stop = self.stop.unwrap_or(&never);
+        let threads = self.threads;
+        let recompute = || AnySigningKey::from_bytes_until(any, secret, threads, progress, stop);
         let Some(store) = self.cache.as_deref_mut() else {
             let key = match self.check_root {
-                true => {
-                    AnySigningKey::from_bytes_with_progress(any, secret, self.threads, progress)?
-                }
+                true => recompute()?,
                 false => AnySigningKey::from_bytes_unchecked(any, secret)?,
             };
             return self.plain(key);
@@ -393,7 +406,7 @@ impl<'a> KeyOpener<'a> {
             Err(why) => CacheProblem::Unreadable(why),
         };
         store.recomputing(any, &problem)?;
-        let key = AnySigningKey::from_bytes_with_progress(any, secret, self.threads, progress)?;
+        let key = recompute()?;
         let tree_cache = match key.tree_cache() {
             Some(fresh) => match store.store(&fresh) {
                 Ok(()) => CacheOutcome::Stored,
