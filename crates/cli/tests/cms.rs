@@ -2,24 +2,13 @@
 //! streamed content, exit codes and bad input.
 
 mod common;
-use common::{run, sphincs, Scratch};
+use common::{key_and_cert, run, sphincs, Scratch};
 
 #[test]
 fn sign_and_verify() {
     let s = Scratch::new("cms");
     let (k, c) = (s.p("k.pem"), s.p("c.pem"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=CMS signer",
-        "-o",
-        &c,
-    ])
-    .ok();
+    key_and_cert("shake-128f", &k, &c, &["--subject", "CN=CMS signer"]);
     // Larger than the 64 KiB read buffer, so the content is streamed in pieces.
     let data: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
     let msg = s.write("msg", &data);
@@ -245,11 +234,7 @@ use der::{Any, Decode, Encode};
 /// A key and a self-signed certificate for it.
 fn signer(s: &Scratch, name: &str) -> (String, String) {
     let (k, c) = (s.p(&format!("{name}.key")), s.p(&format!("{name}.pem")));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
-    run(&format!(
-        "cert self-signed -k {k} --subject CN={name} -o {c}"
-    ))
-    .ok();
+    key_and_cert("shake-128f", &k, &c, &["--subject", &format!("CN={name}")]);
     (k, c)
 }
 

@@ -3,7 +3,7 @@
 //! --passphrase-fd, and the errors (no terminal, wrong passphrase).
 
 mod common;
-use common::{run, sphincs, sphincs_command, stdout_of, Scratch};
+use common::{run, spawn_sphincs, sphincs, sphincs_command, stdout_of, Out, Scratch};
 
 #[test]
 fn encrypted_keys_sign_verify_and_convert() {
@@ -132,20 +132,9 @@ fn passphrase_fd_reads_one_line_only() {
         "-",
     ];
     // From a pipe.
-    let mut child = sphincs_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_sphincs(&args, Stdio::piped(), Stdio::piped());
     child.stdin.take().unwrap().write_all(b"pw\nmsg\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    Out::of(child.wait_with_output().unwrap()).ok();
     sphincs(&["verify", "-p", &pubk, "-s", &sig, &msg]).ok();
     sphincs(&["verify", "-p", &pubk, "-s", &sig, &empty]).code(1);
     // From a file (`< both`): the offset is shared, the message is the rest.
@@ -163,27 +152,15 @@ fn passphrase_fd_reads_one_line_only() {
         .arg("-c")
         .arg("exec \"$0\" \"$@\" 3<&0")
         .arg(env!("CARGO_BIN_EXE_sphincs"))
-        .args([
-            "--passphrase-fd",
-            "3",
-            "sign",
-            "-k",
-            &key,
-            "-o",
-            &sig,
-            "--force",
-            "-",
-        ])
+        .args(["--passphrase-fd", "3"])
+        .args(&args[2..])
         .stdin(Stdio::from(std::fs::File::open(&both).unwrap()))
         .stdout(Stdio::null())
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("--passphrase-fd 3 is standard input again"),
-        "{err}"
-    );
+    Out::of(out)
+        .code(2)
+        .says("--passphrase-fd 3 is standard input again");
     assert!(!std::path::Path::new(&sig).exists());
 }
 

@@ -4,7 +4,7 @@
 //! is tests/interop/git.sh.
 
 mod common;
-use common::{sphincs, Scratch};
+use common::{key_and_cert, sphincs, Scratch};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -45,40 +45,37 @@ fn as_git(
     (out.status.code().unwrap(), out.stdout, stderr)
 }
 
-fn git_available() -> bool {
-    Command::new("git")
+/// True, with a note that the test is skipped, where git is not installed.
+fn no_git() -> bool {
+    let missing = !Command::new("git")
         .arg("--version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .is_ok_and(|o| o.status.success());
+    if missing {
+        eprintln!("git not installed: skipped");
+    }
+    missing
 }
 
-fn key_and_cert(s: &Scratch) -> (String, String) {
+fn signer(s: &Scratch) -> (String, String) {
     let (k, c) = (s.p("k.pem"), s.p("c.pem"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
+    let names = [
         "--subject",
         "CN=Git signer",
         "--san",
         "email:signer@example.org",
-        "-o",
-        &c,
-    ])
-    .ok();
+    ];
+    key_and_cert("sha2-128f", &k, &c, &names);
     (k, c)
 }
 
 #[test]
 fn sign_then_verify_as_git_does() {
-    if !git_available() {
-        eprintln!("git not installed: skipped");
+    if no_git() {
         return;
     }
     let s = Scratch::new("round-trip");
-    let (k, c) = key_and_cert(&s);
+    let (k, c) = signer(&s);
     let settings = [("sphincs.key", k.as_str()), ("sphincs.cert", c.as_str())];
     let payload = b"tree 0000\nauthor A <signer@example.org> 0 +0000\n\nmessage\n";
     for args in [
@@ -147,12 +144,11 @@ fn sign_then_verify_as_git_does() {
 
 #[test]
 fn failures_write_no_signature_and_no_sig_created() {
-    if !git_available() {
-        eprintln!("git not installed: skipped");
+    if no_git() {
         return;
     }
     let s = Scratch::new("failures");
-    let (k, c) = key_and_cert(&s);
+    let (k, c) = signer(&s);
     let (other, _) = {
         let o = s.p("other.pem");
         sphincs(&["keygen", "-a", "sha2-128f", "-o", &o]).ok();
