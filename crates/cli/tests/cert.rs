@@ -2,7 +2,7 @@
 //! PEM and DER, exit codes, and no output left behind on an error.
 
 mod common;
-use common::{assert_has_all, key_and_cert, run, sphincs, Scratch};
+use common::{assert_has_all, assert_pem, key_and_cert, run, sphincs, Scratch};
 
 #[test]
 fn ca_request_issue_verify() {
@@ -16,9 +16,7 @@ fn ca_request_issue_verify() {
     );
     let ca_args = ["--subject", "CN=Test CA,O=Example", "--ca", "--days", "10"];
     key_and_cert("sha2-128f", &ca_key, &ca, &ca_args);
-    assert!(s
-        .read("ca.pem")
-        .starts_with(b"-----BEGIN CERTIFICATE-----\n"));
+    assert_pem(&s.read("ca.pem"), "CERTIFICATE");
     let out = sphincs(&["cert", "verify", &ca]).ok().text();
     assert_has_all(
         &out,
@@ -37,9 +35,7 @@ fn ca_request_issue_verify() {
         "cert request -k {leaf_key} --subject CN=Leaf -o {csr}"
     ))
     .ok();
-    assert!(s
-        .read("leaf.csr")
-        .starts_with(b"-----BEGIN CERTIFICATE REQUEST-----\n"));
+    assert_pem(&s.read("leaf.csr"), "CERTIFICATE REQUEST");
     let out = sphincs(&["cert", "verify", &csr]).ok().text();
     assert!(out.contains("request OK: CN=Leaf"), "{out}");
 
@@ -226,7 +222,7 @@ fn certificate_options() {
         "cert self-signed -k {d}/ca.key --subject CN=Opt-CA --ca --path-len 0 --serial 0x01:FF --not-before 2025-01-01T00:00:00Z --days 3650 -o {d}/ca.pem"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/ca.pem")).ok().text();
+    let show = cert_show(&d, "ca.pem");
     assert_has_all(
         &show,
         &[
@@ -242,7 +238,7 @@ fn certificate_options() {
         "cert request -k {d}/leaf.key --subject CN=Leaf --san dns:leaf.example --san email:me@leaf.example --san uri:https://leaf.example/ --eku codeSigning --eku emailProtection,codeSigning --key-usage digitalSignature,contentCommitment --der -o {d}/leaf.csr"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/leaf.csr")).ok().text();
+    let show = cert_show(&d, "leaf.csr");
     assert!(
         show.starts_with("Certificate request (PKCS#10)\n"),
         "{show}"
@@ -269,12 +265,12 @@ fn certificate_options() {
         "{}",
         out.stderr
     );
-    let show = run(&format!("cert show {d}/plain.pem")).ok().text();
+    let show = cert_show(&d, "plain.pem");
     assert!(!show.contains("Subject alternative"), "{show}");
     assert!(!show.contains("Extended key usage"), "{show}");
     let out = run(&format!("{issue} --copy-extensions -o {d}/leaf.pem")).ok();
     assert!(out.stderr.is_empty(), "{}", out.stderr);
-    let show = run(&format!("cert show {d}/leaf.pem")).ok().text();
+    let show = cert_show(&d, "leaf.pem");
     assert_has_all(
         &show,
         &[
@@ -289,7 +285,7 @@ fn certificate_options() {
         "{issue} --copy-extensions --eku serverAuth --serial 1234 -o {d}/mine.pem"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/mine.pem")).ok().text();
+    let show = cert_show(&d, "mine.pem");
     assert_has_all(
         &show,
         &["Extended key usage: serverAuth\n", "Serial:     1234"],
@@ -300,7 +296,7 @@ fn certificate_options() {
         "cert request -k {d}/leaf.key --subject CN=Sub --ca -o {d}/sub.csr"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/sub.csr")).ok().text();
+    let show = cert_show(&d, "sub.csr");
     assert!(
         show.contains("  Basic constraints: CA true (critical)"),
         "{show}"
@@ -310,10 +306,12 @@ fn certificate_options() {
         .usage_error("the request asks for a CA certificate");
     assert!(!s.path("sub.pem").exists());
     run(&format!("{sub} --copy-extensions --ca -o {d}/sub.pem")).ok();
-    assert!(run(&format!("cert show {d}/sub.pem"))
-        .ok()
-        .text()
-        .contains("Basic constraints: CA true"));
+    assert!(cert_show(&d, "sub.pem").contains("Basic constraints: CA true"));
+}
+
+/// What `cert show DIR/NAME` prints (it must succeed).
+fn cert_show(dir: &str, name: &str) -> String {
+    run(&format!("cert show {dir}/{name}")).ok().text()
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use common::{run, sphincs, sphincs_command, sphincs_in, stdout_of, Scratch};
+use common::{assert_pem, key_pair, run, sphincs, sphincs_command, sphincs_in, stdout_of, Scratch};
 
 const NAMES: [&str; 12] = [
     "SLH-DSA-SHA2-128s",
@@ -77,8 +77,7 @@ fn list_and_demo() {
 #[test]
 fn stdin_and_file_give_the_same_signature() {
     let s = Scratch::new("stdin");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "shake-128f");
     // A message larger than the 64 KiB read buffer, to exercise streaming.
     let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
     let msg = s.write("msg", &data);
@@ -237,7 +236,7 @@ fn der_keys_and_pubkey() {
     sphincs(&["pubkey", &kd, "--der", "-o", &s.p("p2.der")]).ok();
     assert_eq!(s.read("p2.der"), pub_der);
     let pem = sphincs(&["pubkey", &kd]).ok().stdout;
-    assert!(pem.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+    assert_pem(&pem, "PUBLIC KEY");
     // ... and from the public key itself, PEM or DER.
     let p_pem = s.write("p.pem", &pem);
     assert_eq!(sphincs(&["pubkey", &pd]).ok().stdout, pem);
@@ -350,8 +349,7 @@ fn no_output_left_after_an_error() {
 #[test]
 fn bad_inputs_exit_2() {
     let s = Scratch::new("bad-inputs");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "shake-128f");
     let msg = s.write("msg", b"m");
     let sig = s.p("sig");
     sphincs(&["sign", "-k", &k, "-o", &sig, &msg]).ok();
@@ -616,8 +614,7 @@ fn acvp_errors() {
 #[test]
 fn fault_hardened_signature_equals_the_normal_one() {
     let s = Scratch::new("fault-hardened");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "sha2-128f");
     let msg = s.write("msg", b"hardened");
     let normal = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &msg])
         .ok()

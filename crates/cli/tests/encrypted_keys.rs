@@ -3,7 +3,7 @@
 //! --passphrase-fd, and the errors (no terminal, wrong passphrase).
 
 mod common;
-use common::{run, spawn_sphincs, sphincs, sphincs_command, stdout_of, Out, Scratch};
+use common::{assert_pem, run, spawn_sphincs, sphincs, sphincs_command, stdout_of, Out, Scratch};
 
 #[test]
 fn encrypted_keys_sign_verify_and_convert() {
@@ -20,9 +20,7 @@ fn encrypted_keys_sign_verify_and_convert() {
     // A HashSLH-DSA key, encrypted at birth.
     run(&format!("keygen -a shake-128f --prehash shake-128 --encrypt --passphrase-file {pass} -o {key} --pub {pubk}"))
     .ok();
-    assert!(s
-        .read("k.pem")
-        .starts_with(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+    assert_pem(&s.read("k.pem"), "ENCRYPTED PRIVATE KEY");
     // No passphrase source and no terminal: a clear error, exit 2.
     sphincs(&["sign", "-k", &key, "-o", &sig, &msg]).usage_error("--passphrase-file");
     run(&format!(
@@ -45,9 +43,7 @@ fn encrypted_keys_sign_verify_and_convert() {
         "key decrypt --passphrase-file {pass} {key} -o {plain}"
     ))
     .ok();
-    assert!(s
-        .read("plain.pem")
-        .starts_with(b"-----BEGIN PRIVATE KEY-----\n"));
+    assert_pem(&s.read("plain.pem"), "PRIVATE KEY");
     let before = s.read("plain.pem");
     run(&format!(
         "key decrypt --passphrase-file {pass} {key} -o {plain}"
@@ -99,7 +95,7 @@ fn passphrase_from_a_descriptor() {
             .args(["pubkey", "--passphrase-fd", "0", &key])
             .stdin(Stdio::from(std::fs::File::open(s.path("pass")).unwrap())),
     );
-    assert!(stdout.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+    assert_pem(&stdout, "PUBLIC KEY");
 }
 
 /// `--passphrase-fd 0` with the message on the same standard input: the

@@ -7,17 +7,10 @@ mod common;
 
 use std::fs;
 
-use common::{assert_has_all, run, sphincs, sphincs_env, Out, Scratch};
+use common::{assert_has_all, key_pair, run, sphincs, sphincs_env, Out, Scratch};
 
 fn ok(args: &[&str]) -> Out {
     sphincs(args).ok()
-}
-
-/// A new key pair of `alg` in `d`: `k.pem` and `k.pub`.
-fn key_pair(d: &Scratch, alg: &str) -> (String, String) {
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    keygen(alg, &k, &p);
-    (k, p)
 }
 
 /// `keygen -q -a ALG -o KEY --pub PUB`, which must succeed.

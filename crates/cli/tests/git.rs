@@ -4,7 +4,7 @@
 //! is tests/interop/git.sh.
 
 mod common;
-use common::{key_and_cert, sphincs, Scratch};
+use common::{assert_pem, key_and_cert, sphincs, Scratch};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -57,6 +57,17 @@ fn no_git() -> bool {
     missing
 }
 
+/// Where git is installed: a scratch directory `name` with a key and its
+/// certificate (e-mail signer@example.org); None (the test is skipped) where not.
+fn git_signer(name: &str) -> Option<(Scratch, String, String)> {
+    if no_git() {
+        return None;
+    }
+    let s = Scratch::new(name);
+    let (k, c) = signer(&s);
+    Some((s, k, c))
+}
+
 fn signer(s: &Scratch) -> (String, String) {
     let (k, c) = (s.p("k.pem"), s.p("c.pem"));
     let names = [
@@ -71,11 +82,9 @@ fn signer(s: &Scratch) -> (String, String) {
 
 #[test]
 fn sign_then_verify_as_git_does() {
-    if no_git() {
+    let Some((s, k, c)) = git_signer("round-trip") else {
         return;
-    }
-    let s = Scratch::new("round-trip");
-    let (k, c) = signer(&s);
+    };
     let settings = [("sphincs.key", k.as_str()), ("sphincs.cert", c.as_str())];
     let payload = b"tree 0000\nauthor A <signer@example.org> 0 +0000\n\nmessage\n";
     for args in [
@@ -98,7 +107,7 @@ fn sign_then_verify_as_git_does() {
     ] {
         let (code, sig, status) = as_git(&s, args, payload, &settings);
         assert_eq!(code, 0, "{args:?}: {status}");
-        assert!(sig.starts_with(b"-----BEGIN SIGNED MESSAGE-----\n"));
+        assert_pem(&sig, "SIGNED MESSAGE");
         assert!(sig.ends_with(b"-----END SIGNED MESSAGE-----\n"));
         let begin = status
             .find("[GNUPG:] BEGIN_SIGNING")
@@ -144,11 +153,9 @@ fn sign_then_verify_as_git_does() {
 
 #[test]
 fn failures_write_no_signature_and_no_sig_created() {
-    if no_git() {
+    let Some((s, k, c)) = git_signer("failures") else {
         return;
-    }
-    let s = Scratch::new("failures");
-    let (k, c) = signer(&s);
+    };
     let (other, _) = {
         let o = s.p("other.pem");
         sphincs(&["keygen", "-a", "sha2-128f", "-o", &o]).ok();

@@ -188,6 +188,23 @@ pub fn key_and_cert(alg: &str, key: &str, cert: &str, extra: &[&str]) {
     sphincs(&args).ok();
 }
 
+/// A new key pair of `alg` in `s`: `k.pem` and `k.pub` (keygen must succeed).
+pub fn key_pair(s: &Scratch, alg: &str) -> (String, String) {
+    let (k, p) = (s.p("k.pem"), s.p("k.pub"));
+    sphincs(&["keygen", "-q", "-a", alg, "-o", &k, "--pub", &p]).ok();
+    (k, p)
+}
+
+/// Asserts that `text` begins `-----BEGIN LABEL-----` and a newline.
+pub fn assert_pem(text: &[u8], label: &str) {
+    let head = format!("-----BEGIN {label}-----\n");
+    assert!(
+        text.starts_with(head.as_bytes()),
+        "want {head:?} first in {}",
+        String::from_utf8_lossy(&text[..text.len().min(80)])
+    );
+}
+
 /// Asserts that `text` contains each of `needles`, showing `text` if not.
 pub fn assert_has_all(text: &str, needles: &[&str]) {
     for needle in needles {
