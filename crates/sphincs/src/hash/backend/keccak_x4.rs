@@ -172,20 +172,12 @@ mod tests {
     use std::time::Instant;
 
     use super::super::test_data::{
-        keccak_lanes_match_scalar as check, keccak_zero_state_known_answer, KeccakLanes,
+        cpu_has, keccak_lanes_match_scalar as check, keccak_zero_state_known_answer, KeccakLanes,
     };
 
-    /// `kernel` if the CPU has `features`, else a note that the test is skipped.
-    fn if_cpu_has(features: &[bool], kernel: KeccakLanes<4>) -> Option<KeccakLanes<4>> {
-        let ok = features.iter().all(|&f| f);
-        if !ok {
-            eprintln!("skipping: the CPU lacks the kernel's features");
-        }
-        ok.then_some(kernel)
-    }
-
     fn avx2() -> Option<KeccakLanes<4>> {
-        if_cpu_has(&[is_x86_feature_detected!("avx2")], f1600_x4)
+        let ok = cpu_has(&[is_x86_feature_detected!("avx2")], "AVX2");
+        ok.then_some(f1600_x4 as _)
     }
 
     #[test]
@@ -202,8 +194,8 @@ mod tests {
             is_x86_feature_detected!("avx512f"),
             is_x86_feature_detected!("avx512vl"),
         ];
-        if let Some(kernel) = if_cpu_has(&features, f1600_x4_avx512vl) {
-            check(kernel);
+        if cpu_has(&features, "AVX2, AVX-512F/VL") {
+            check(f1600_x4_avx512vl);
         }
     }
 

@@ -125,17 +125,15 @@ pub unsafe fn shake256_blocks_x8(blocks: &[[u8; RATE]; 8], outs: &mut [[u8; 32];
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_data::{keccak_lanes_match_scalar, keccak_zero_state_known_answer};
+    use super::super::test_data::{
+        cpu_has, keccak_lanes_match_scalar, keccak_zero_state_known_answer,
+    };
     use super::*;
     use std::hint::black_box;
     use std::time::Instant;
 
     fn have_avx512f() -> bool {
-        let ok = is_x86_feature_detected!("avx512f");
-        if !ok {
-            eprintln!("skipping: CPU lacks AVX-512F");
-        }
-        ok
+        cpu_has(&[is_x86_feature_detected!("avx512f")], "AVX-512F")
     }
 
     #[test]

@@ -153,17 +153,16 @@ pub(super) mod tests {
     use ::sha2::block_api::compress256;
     use std::time::Instant;
 
-    use crate::hash::backend::test_data::{lanes_match_reference, XorShift};
+    use crate::hash::backend::test_data::{cpu_has, lanes_match_reference, XorShift};
 
     fn has_shani() -> bool {
-        let ok = is_x86_feature_detected!("sha")
-            && is_x86_feature_detected!("sse2")
-            && is_x86_feature_detected!("ssse3")
-            && is_x86_feature_detected!("sse4.1");
-        if !ok {
-            eprintln!("skipped: CPU lacks SHA-NI/SSSE3/SSE4.1");
-        }
-        ok
+        let features = [
+            is_x86_feature_detected!("sha"),
+            is_x86_feature_detected!("sse2"),
+            is_x86_feature_detected!("ssse3"),
+            is_x86_feature_detected!("sse4.1"),
+        ];
+        cpu_has(&features, "SHA-NI/SSSE3/SSE4.1")
     }
 
     /// Chains eight blocks through the kernel and through `sha2`, lane by

@@ -7,6 +7,17 @@
 
 use sha2::block_api::compress512;
 
+/// Whether the CPU has all of `features` (the caller's
+/// `is_x86_feature_detected!` answers); if not, says on standard error
+/// that the test is skipped for want of `what`.
+pub(crate) fn cpu_has(features: &[bool], what: &str) -> bool {
+    let ok = features.iter().all(|&f| f);
+    if !ok {
+        eprintln!("skipped: CPU lacks {what}");
+    }
+    ok
+}
+
 /// xorshift64 over the state it holds.
 pub(crate) struct XorShift(pub(crate) u64);
 
