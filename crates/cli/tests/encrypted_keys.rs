@@ -71,12 +71,11 @@ fn encrypted_keys_sign_verify_and_convert() {
     // An empty passphrase is refused.
     let empty = s.write("empty", b"\n");
     std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o600)).unwrap();
-    run(&format!(
+    let line = format!(
         "key encrypt --passphrase-file {empty} {plain} -o {}",
         s.p("z")
-    ))
-    .usage_error("empty");
-    assert!(!s.path("z").exists());
+    );
+    s.refused_without(&line, "z", "empty");
 }
 
 #[test]

@@ -46,6 +46,13 @@ impl Scratch {
         v.sort();
         v
     }
+    /// Runs `sphincs LINE` (split on spaces): a usage error containing
+    /// `needle` that leaves the output `out`, a name in this directory,
+    /// unwritten.
+    pub fn refused_without(&self, line: &str, out: &str, needle: &str) {
+        run(line).usage_error(needle);
+        assert!(!self.path(out).exists(), "{out} was written: {line}");
+    }
     /// Every name in the directory.
     pub fn names(&self) -> Vec<String> {
         self.names_in("")
