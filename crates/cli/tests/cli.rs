@@ -320,10 +320,7 @@ fn refuses_to_overwrite_without_force() {
 #[test]
 fn no_output_left_after_an_error() {
     let s = Scratch::new("no-partial");
-    let garbage = s.write(
-        "garbage.pem",
-        b"-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----\n",
-    );
+    let garbage = s.write_pem("garbage.pem", "PRIVATE KEY", "not base64!");
     let msg = s.write("msg", b"m");
     sphincs(&["sign", "-k", &garbage, "-o", &s.p("sig"), &msg]).usage_error("invalid PEM");
     // Missing message file.
@@ -350,17 +347,11 @@ fn bad_inputs_exit_2() {
     let msg = s.write("msg", b"m");
     let sig = s.p("sig");
     sphincs(&["sign", "-k", &k, "-o", &sig, &msg]).ok();
-    let garbage = s.write(
-        "garbage",
-        b"-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n",
-    );
+    let garbage = s.write_pem("garbage", "PUBLIC KEY", "!!!!");
     sphincs(&["verify", "-p", &garbage, "-s", &sig, &msg]).usage_error("invalid PEM");
     let text = s.write("text", b"hello, world");
     sphincs(&["verify", "-p", &text, "-s", &sig, &msg]).usage_error("not a PEM or DER key");
-    let cert = s.write(
-        "cert",
-        b"-----BEGIN CERTIFICATE-----\nMDAw\n-----END CERTIFICATE-----\n",
-    );
+    let cert = s.write_pem("cert", "CERTIFICATE", "MDAw");
     // A certificate is read as one (its subject key), and a damaged one
     // is named as a certificate.
     sphincs(&["verify", "-p", &cert, "-s", &sig, &msg])

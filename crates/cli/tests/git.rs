@@ -207,10 +207,7 @@ fn failures_write_no_signature_and_no_sig_created() {
 #[test]
 fn unreadable_signature_is_errsig() {
     let s = Scratch::new("errsig");
-    let sig = s.write(
-        "sig",
-        b"-----BEGIN SIGNED MESSAGE-----\nAAAA\n-----END SIGNED MESSAGE-----\n",
-    );
+    let sig = s.write_pem("sig", "SIGNED MESSAGE", "AAAA");
     let (code, status, _) = as_git(&s, &["--status-fd=1", "--verify", &sig, "-"], b"x", &[]);
     assert_eq!(code, 2);
     assert_eq!(

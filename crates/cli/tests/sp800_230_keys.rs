@@ -150,9 +150,10 @@ fn encryption_refusals_come_before_any_tree_work() {
         &s.p("d.key"),
     ])
     .usage_error("is not encrypted");
-    let fake = s.write(
+    let fake = s.write_pem(
         "fake.key",
-        b"-----BEGIN SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY-----\n",
+        "SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY",
+        "MAA=",
     );
     sphincs(&[
         "key",

@@ -33,6 +33,12 @@ impl Scratch {
         fs::write(self.path(name), data).unwrap();
         self.p(name)
     }
+    /// Writes `name` as PEM: `body` (one line, any bytes the test wants
+    /// the reader to meet) between BEGIN and END lines of `label`.
+    pub fn write_pem(&self, name: &str, label: &str, body: &str) -> String {
+        let pem = format!("-----BEGIN {label}-----\n{body}\n-----END {label}-----\n");
+        self.write(name, pem.as_bytes())
+    }
     pub fn read(&self, name: &str) -> Vec<u8> {
         fs::read(self.path(name)).unwrap()
     }
