@@ -58,13 +58,18 @@ fn from_c(
     }
 }
 
+/// Writes a key's mode to `*mode` and its pre-hash to `*prehash_out` (when
+/// not NULL); `SPHINCS_ERR_UNSUPPORTED` for a key without modes (`key_mode`
+/// None: a round-3.1 or SPHINCS-256 key).
+///
 /// # Safety
 /// `mode` and `prehash_out` (may be NULL) must be writable if not NULL.
 unsafe fn write_mode(
-    key_mode: KeyMode,
+    key_mode: Option<KeyMode>,
     mode: *mut sphincs_key_mode,
     prehash_out: *mut sphincs_prehash,
 ) -> Res {
+    let key_mode = key_mode.ok_or(SPHINCS_ERR_UNSUPPORTED)?;
     non_null(mode)?;
     let (m, ph) = to_c(key_mode);
     // SAFETY: `mode` is writable by the API contract.
@@ -87,13 +92,9 @@ pub unsafe extern "C" fn sphincs_secret_key_mode(
     mode: *mut sphincs_key_mode,
     prehash: *mut sphincs_prehash,
 ) -> sphincs_status {
-    guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let key_mode = unsafe { borrow(sk)? }.0.mode();
-        let key_mode = key_mode.ok_or(SPHINCS_ERR_UNSUPPORTED)?;
-        // SAFETY: `mode`/`prehash` writable (or NULL) by the API contract.
-        unsafe { write_mode(key_mode, mode, prehash) }
-    })
+    // SAFETY: a live key handle, and `mode`/`prehash` writable (or NULL), by
+    // the API contract.
+    guard(|| unsafe { write_mode(borrow(sk)?.0.mode(), mode, prehash) })
 }
 
 /// The mode of a FIPS 205 public key, as `sphincs_secret_key_mode`.
@@ -103,13 +104,9 @@ pub unsafe extern "C" fn sphincs_public_key_mode(
     mode: *mut sphincs_key_mode,
     prehash: *mut sphincs_prehash,
 ) -> sphincs_status {
-    guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let key_mode = unsafe { borrow(pk)? }.0.mode();
-        let key_mode = key_mode.ok_or(SPHINCS_ERR_UNSUPPORTED)?;
-        // SAFETY: `mode`/`prehash` writable (or NULL) by the API contract.
-        unsafe { write_mode(key_mode, mode, prehash) }
-    })
+    // SAFETY: a live key handle, and `mode`/`prehash` writable (or NULL), by
+    // the API contract.
+    guard(|| unsafe { write_mode(borrow(pk)?.0.mode(), mode, prehash) })
 }
 
 /// A copy of the FIPS 205 secret key `sk` bound to `mode`, as a new key in

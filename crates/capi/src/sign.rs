@@ -17,6 +17,30 @@ pub(crate) fn reads_twice(sk: &sphincs_secret_key, opts: &Options) -> bool {
     sk.0.reads_message_twice(&opts.core())
 }
 
+/// The key behind the handle `sk`, once `sig_cap` bytes can take its
+/// signature. Otherwise the length needed goes to `*sig_len` and the call is
+/// `SPHINCS_ERR_BUFFER_TOO_SMALL`: nothing is computed for a buffer that
+/// cannot take the result.
+///
+/// # Safety
+/// `sk` is NULL or a live key handle, and `sig_len` is NULL or writable.
+unsafe fn signer_for<'a>(
+    sk: *const sphincs_secret_key,
+    sig_cap: usize,
+    sig_len: *mut usize,
+) -> Res<&'a sphincs_secret_key> {
+    // SAFETY: a live key handle by the caller's contract.
+    let sk = unsafe { borrow(sk)? };
+    non_null(sig_len)?;
+    let need = sk.0.algorithm().signature_len();
+    if sig_cap < need {
+        // SAFETY: `sig_len` is non-NULL (checked) and writable by the caller's contract.
+        unsafe { sig_len.write(need) };
+        return Err(SPHINCS_ERR_BUFFER_TOO_SMALL);
+    }
+    Ok(sk)
+}
+
 /// Signs a streamed message with the core (FIPS 205 Algorithms 22/23, round
 /// 3.1, or SPHINCS-256).
 pub(crate) fn sign_source(
@@ -55,21 +79,43 @@ pub unsafe extern "C" fn sphincs_sign(
     sig_len: *mut usize,
 ) -> sphincs_status {
     guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let sk = unsafe { borrow(sk)? };
-        non_null(sig_len)?;
-        if sig_cap < sk.0.algorithm().signature_len() {
-            // Nothing is computed for a buffer that cannot take the result.
-            // SAFETY: `sig_len` is writable by the API contract.
-            unsafe { sig_len.write(sk.0.algorithm().signature_len()) };
-            return Err(SPHINCS_ERR_BUFFER_TOO_SMALL);
-        }
+        // SAFETY: a live key handle and a writable `sig_len` by the API contract.
+        let sk = unsafe { signer_for(sk, sig_cap, sig_len)? };
         // SAFETY: `msg` holds `msg_len` bytes; `opts` is NULL or valid (API contract).
         let (mut msg, opts) = unsafe { (input(msg, msg_len)?, Options::read(opts)?) };
         let signature = sign_source(sk, &mut msg, &opts)?;
         // SAFETY: `sig` holds `sig_cap` writable bytes by the API contract.
         unsafe { output(sig, sig_cap, sig_len, &signature) }
     })
+}
+
+/// The signature, its length, the context string, its length and the
+/// pre-hash, as a verification call receives them.
+type SignatureArgs = (*const u8, usize, *const u8, usize, sphincs_prehash);
+
+/// The one body of `sphincs_verify` and `sphincs_verify_reader`: the key,
+/// the signature and the options are read and checked, then the message
+/// that `message` opens is verified.
+///
+/// # Safety
+/// `pk` is NULL or a live key handle; each pointer of `sig` is NULL or
+/// holds the length given with it.
+unsafe fn verify_with<M: MessageSource>(
+    pk: *const sphincs_public_key,
+    (sig, sig_len, context, context_len, prehash): SignatureArgs,
+    message: impl FnOnce() -> Res<M>,
+) -> Res {
+    // SAFETY: a live key handle by the caller's contract.
+    let pk = unsafe { borrow(pk)? };
+    non_null(sig)?;
+    // SAFETY: each pointer holds its length in bytes by the caller's contract.
+    let (sig, opts) = unsafe {
+        (
+            input(sig, sig_len)?,
+            VerifyOptions::read(context, context_len, prehash)?,
+        )
+    };
+    verify_source(pk, &mut message()?, sig, &opts)
 }
 
 /// Verifies `sig` over `msg` with `pk`, the context string and pre-hash it
@@ -90,20 +136,10 @@ pub unsafe extern "C" fn sphincs_verify(
     context_len: usize,
     prehash: sphincs_prehash,
 ) -> sphincs_status {
-    guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let pk = unsafe { borrow(pk)? };
-        non_null(sig)?;
-        // SAFETY: each pointer holds its length in bytes by the API contract.
-        let (mut msg, sig, opts) = unsafe {
-            (
-                input(msg, msg_len)?,
-                input(sig, sig_len)?,
-                VerifyOptions::read(context, context_len, prehash)?,
-            )
-        };
-        verify_source(pk, &mut msg, sig, &opts)
-    })
+    let signature = (sig, sig_len, context, context_len, prehash);
+    // SAFETY: the key handle and each pointer with its length are valid by
+    // the API contract.
+    guard(|| unsafe { verify_with(pk, signature, || input(msg, msg_len)) })
 }
 
 /// Reads the message: fill `buf` with up to `cap` bytes, store how many in
@@ -190,14 +226,8 @@ pub unsafe extern "C" fn sphincs_sign_reader(
     sig_len: *mut usize,
 ) -> sphincs_status {
     guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let sk = unsafe { borrow(sk)? };
-        non_null(sig_len)?;
-        if sig_cap < sk.0.algorithm().signature_len() {
-            // SAFETY: `sig_len` is writable by the API contract.
-            unsafe { sig_len.write(sk.0.algorithm().signature_len()) };
-            return Err(SPHINCS_ERR_BUFFER_TOO_SMALL);
-        }
+        // SAFETY: a live key handle and a writable `sig_len` by the API contract.
+        let sk = unsafe { signer_for(sk, sig_cap, sig_len)? };
         // SAFETY: `opts` is NULL or valid by the API contract.
         let opts = unsafe { Options::read(opts)? };
         if rewind.is_none() && reads_twice(sk, &opts) {
@@ -225,18 +255,8 @@ pub unsafe extern "C" fn sphincs_verify_reader(
     context_len: usize,
     prehash: sphincs_prehash,
 ) -> sphincs_status {
-    guard(|| {
-        // SAFETY: a live key handle by the API contract.
-        let pk = unsafe { borrow(pk)? };
-        non_null(sig)?;
-        // SAFETY: each pointer holds its length in bytes by the API contract.
-        let (sig, opts) = unsafe {
-            (
-                input(sig, sig_len)?,
-                VerifyOptions::read(context, context_len, prehash)?,
-            )
-        };
-        let mut src = reader(read, rewind, user)?;
-        verify_source(pk, &mut src, sig, &opts)
-    })
+    let signature = (sig, sig_len, context, context_len, prehash);
+    // SAFETY: the key handle and each pointer with its length are valid by
+    // the API contract.
+    guard(|| unsafe { verify_with(pk, signature, || reader(read, rewind, user)) })
 }

@@ -172,6 +172,17 @@ pub struct sphincs_verify_stream {
     state: Option<Pump>,
 }
 
+/// The stream behind the handle `stream`, for the length of one call;
+/// `SPHINCS_ERR_NULL_POINTER` for NULL.
+///
+/// # Safety
+/// `stream` is NULL or a live stream handle that no other thread is using.
+unsafe fn live<'a, T>(stream: *mut T) -> Res<&'a mut T> {
+    non_null(stream)?;
+    // SAFETY: not NULL, and a live handle this thread alone uses (caller's contract).
+    Ok(unsafe { &mut *stream })
+}
+
 /// Starts signing a message that will be given in pieces. The stream keeps
 /// its own copy of `sk` (wiped when freed) and of `opts`. With a pre-hash in
 /// `opts` or a HashSLH-DSA key, memory stays bounded (a few 64 KiB pieces);
@@ -220,9 +231,8 @@ pub unsafe extern "C" fn sphincs_sign_update(
     len: usize,
 ) -> sphincs_status {
     guard(|| {
-        non_null(stream)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
-        let s = unsafe { &mut *stream };
+        let s = unsafe { live(stream)? };
         if matches!(s.state, SignState::Done) {
             return Err(SPHINCS_ERR_BAD_STATE);
         }
@@ -270,10 +280,9 @@ pub unsafe extern "C" fn sphincs_sign_final(
     sig_len: *mut usize,
 ) -> sphincs_status {
     guard(|| {
-        non_null(stream)?;
-        non_null(sig_len)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
-        let s = unsafe { &mut *stream };
+        let s = unsafe { live(stream)? };
+        non_null(sig_len)?;
         if matches!(s.state, SignState::Done) {
             return Err(SPHINCS_ERR_BAD_STATE);
         }
@@ -350,9 +359,8 @@ pub unsafe extern "C" fn sphincs_verify_update(
     len: usize,
 ) -> sphincs_status {
     guard(|| {
-        non_null(stream)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
-        let s = unsafe { &mut *stream };
+        let s = unsafe { live(stream)? };
         let pump = s.state.as_mut().ok_or(SPHINCS_ERR_BAD_STATE)?;
         // SAFETY: `data` holds `len` bytes by the API contract.
         let result = unsafe { input(data, len) }.and_then(|data| pump.update(data));
@@ -370,9 +378,8 @@ pub unsafe extern "C" fn sphincs_verify_final(
     stream: *mut sphincs_verify_stream,
 ) -> sphincs_status {
     guard(|| {
-        non_null(stream)?;
         // SAFETY: a live stream handle, used by one thread at a time (API contract).
-        let s = unsafe { &mut *stream };
+        let s = unsafe { live(stream)? };
         let mut pump = s.state.take().ok_or(SPHINCS_ERR_BAD_STATE)?;
         pump.finish().map(drop)
     })

@@ -271,6 +271,12 @@ pub fn sign(
     force: bool,
     threads: usize,
 ) -> Result<(), CliError> {
+    check_files(files)?;
+    // Every signature's path is named before a directory is made for them.
+    let targets = files
+        .iter()
+        .map(|f| sig_path(f, out_dir))
+        .collect::<Result<Vec<_>, _>>()?;
     let created = match out_dir {
         Some(d) if fs::symlink_metadata(d).is_err() => {
             fs::create_dir_all(d).map_err(|e| CliError::file(d, format!("cannot create: {e}")))?;
@@ -278,25 +284,21 @@ pub fn sign(
         }
         _ => None,
     };
-    let result = sign_into(signer, files, out_dir, force, threads);
+    let result = sign_into(signer, files, &targets, force, threads);
     if let (Err(_), Some(d)) = (&result, created) {
         let _ = fs::remove_dir(d);
     }
     result
 }
 
+/// Signs `files[i]` into `targets[i]` for every i, all or nothing.
 fn sign_into(
     signer: &Signer<'_>,
     files: &[PathBuf],
-    out_dir: Option<&Path>,
+    targets: &[PathBuf],
     force: bool,
     threads: usize,
 ) -> Result<(), CliError> {
-    check_files(files)?;
-    let targets = files
-        .iter()
-        .map(|f| sig_path(f, out_dir))
-        .collect::<Result<Vec<_>, _>>()?;
     // Each path resolved once and compared through sets: linear in the
     // number of files (comparing every pair took a minute for 1000).
     let mut keys = FileKeys::default();
@@ -307,7 +309,7 @@ fn sign_into(
         input_ids.extend(id);
     }
     let (mut target_paths, mut target_ids) = (HashSet::new(), HashSet::new());
-    for t in &targets {
+    for t in targets {
         let (path, id) = keys.of(t);
         if input_paths.contains(&path) || id.is_some_and(|id| input_ids.contains(&id)) {
             return Err(CliError::file(t, "is one of the files to sign"));
@@ -360,9 +362,9 @@ fn sign_into(
         }
     }
     bar.finish_and_clear();
-    commit_all(staged, &targets, force)?;
+    commit_all(staged, targets, force)?;
     let mut out = String::new();
-    for (f, t) in files.iter().zip(&targets) {
+    for (f, t) in files.iter().zip(targets) {
         out.push_str(&format!(
             "{}: signed, {}\n",
             crate::quote::name(&f),

@@ -343,18 +343,21 @@ pub fn resolve(key_id: &str) -> Result<Pairing, CliError> {
             "no key configured (sphincs.key); run `sphincs git setup --key KEY --cert CERT`".into(),
         )
     })?;
+    // The configured pair, returned when `key_id` names its certificate.
+    let pairing = Pairing {
+        key,
+        cert,
+        cert_path,
+    };
+    let (cert, cert_path) = (&pairing.cert, &pairing.cert_path);
     if let Some(hex) = as_fingerprint(key_id) {
-        if hex == fingerprint(&cert)? {
-            return Ok(Pairing {
-                key,
-                cert,
-                cert_path,
-            });
+        let configured = fingerprint(cert)?;
+        if hex == configured {
+            return Ok(pairing);
         }
         return Err(CliError::Failed(format!(
-            "the signing key {hex} is not the fingerprint of the configured certificate {} ({})",
+            "the signing key {hex} is not the fingerprint of the configured certificate {} ({configured})",
             cert_path.display(),
-            fingerprint(&cert)?
         )));
     }
     // git passes "Name <email>" when user.signingkey is unset.
@@ -363,13 +366,9 @@ pub fn resolve(key_id: &str) -> Result<Pairing, CliError> {
         _ => key_id,
     };
     if email.contains('@') {
-        let emails = certificate_emails(&cert).map_err(|e| CliError::file(&cert_path, e))?;
+        let emails = certificate_emails(cert).map_err(|e| CliError::file(cert_path, e))?;
         if emails.iter().any(|e| e.eq_ignore_ascii_case(email)) {
-            return Ok(Pairing {
-                key,
-                cert,
-                cert_path,
-            });
+            return Ok(pairing);
         }
         return Err(CliError::Failed(format!(
             "the configured certificate {} does not name {} in its subjectAltName ({})",

@@ -697,12 +697,9 @@ fn full_disk() {
         .stdout(fs::OpenOptions::new().write(true).open(full).unwrap())
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("cannot write to standard output: No space left on device"),
-        "{stderr}"
-    );
+    Out::of(out)
+        .code(2)
+        .says("cannot write to standard output: No space left on device");
     // And a device that takes data works as an output, without --force.
     let r = sphincs(&sv(&["sign", "-k", &k, "-o", "/dev/null", &msg]));
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -2,7 +2,7 @@
 //! PEM and DER, exit codes, and no output left behind on an error.
 
 mod common;
-use common::{run, sphincs, Scratch};
+use common::{assert_has_all, assert_pem, key_and_cert, run, sphincs, Scratch};
 
 #[test]
 fn ca_request_issue_verify() {
@@ -14,31 +14,18 @@ fn ca_request_issue_verify() {
         s.p("leaf.csr"),
         s.p("leaf.der"),
     );
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &ca_key]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &ca_key,
-        "--subject",
-        "CN=Test CA,O=Example",
-        "--ca",
-        "--days",
-        "10",
-        "-o",
-        &ca,
-    ])
-    .ok();
-    assert!(s
-        .read("ca.pem")
-        .starts_with(b"-----BEGIN CERTIFICATE-----\n"));
+    let ca_args = ["--subject", "CN=Test CA,O=Example", "--ca", "--days", "10"];
+    key_and_cert("sha2-128f", &ca_key, &ca, &ca_args);
+    assert_pem(&s.read("ca.pem"), "CERTIFICATE");
     let out = sphincs(&["cert", "verify", &ca]).ok().text();
-    assert!(
-        out.contains("certificate OK: CN=Test CA,O=Example (self-signed)"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "certificate OK: CN=Test CA,O=Example (self-signed)",
+            "within its validity period",
+            "not checked: revocation",
+        ],
     );
-    assert!(out.contains("within its validity period"), "{out}");
-    assert!(out.contains("not checked: revocation"), "{out}");
 
     run(&format!(
         "keygen -a shake-128f --prehash shake-128 -o {leaf_key}"
@@ -48,9 +35,7 @@ fn ca_request_issue_verify() {
         "cert request -k {leaf_key} --subject CN=Leaf -o {csr}"
     ))
     .ok();
-    assert!(s
-        .read("leaf.csr")
-        .starts_with(b"-----BEGIN CERTIFICATE REQUEST-----\n"));
+    assert_pem(&s.read("leaf.csr"), "CERTIFICATE REQUEST");
     let out = sphincs(&["cert", "verify", &csr]).ok().text();
     assert!(out.contains("request OK: CN=Leaf"), "{out}");
 
@@ -64,12 +49,14 @@ fn ca_request_issue_verify() {
         .text();
     assert!(out.contains("issuer is a CA"), "{out}");
     let show = sphincs(&["cert", "show", &leaf]).ok().text();
-    assert!(show.contains("Subject:    CN=Leaf"), "{show}");
-    assert!(show.contains("HashSLH-DSA with SHAKE-128"), "{show}");
-    assert!(show.contains("2.16.840.1.101.3.4.3.42"), "{show}");
-    assert!(
-        show.contains("Signature:  SLH-DSA-SHA2-128f, OID 2.16.840.1.101.3.4.3.21"),
-        "{show}"
+    assert_has_all(
+        &show,
+        &[
+            "Subject:    CN=Leaf",
+            "HashSLH-DSA with SHAKE-128",
+            "2.16.840.1.101.3.4.3.42",
+            "Signature:  SLH-DSA-SHA2-128f, OID 2.16.840.1.101.3.4.3.21",
+        ],
     );
 
     // Cannot be checked, exit 2: not self-signed and no issuer; the leaf as
@@ -134,11 +121,11 @@ fn ca_request_issue_verify() {
     ))
     .usage_error("not a CA");
     // The CA key must match the CA certificate.
-    run(&format!(
-        "cert issue --ca-key {leaf_key} --ca-cert {ca} {csr} -o {x}"
-    ))
-    .usage_error("not the key of the CA certificate");
-    assert!(!s.path("x").exists());
+    s.refused_without(
+        &format!("cert issue --ca-key {leaf_key} --ca-cert {ca} {csr} -o {x}"),
+        "x",
+        "not the key of the CA certificate",
+    );
     // Existing output is not replaced without --force.
     run(&format!(
         "cert self-signed -k {ca_key} --subject CN=x -o {ca}"
@@ -154,11 +141,7 @@ fn ca_request_issue_verify() {
 fn bad_input() {
     let s = Scratch::new("cert-bad");
     let (k, c) = (s.p("k.pem"), s.p("c.der"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
-    run(&format!(
-        "cert self-signed -k {k} --subject CN=Bad --der -o {c}"
-    ))
-    .ok();
+    key_and_cert("sha2-128f", &k, &c, &["--subject", "CN=Bad", "--der"]);
     let der = s.read("c.der");
     let cut = s.write("cut.der", &der[..der.len() / 2]);
     sphincs(&["cert", "verify", &cut]).usage_error("not a valid DER");
@@ -178,11 +161,11 @@ fn bad_input() {
     ))
     .usage_error("RFC 4514");
     sphincs(&["cert", "request", "-k", &c, "--subject", "CN=x", "-o", &x]).usage_error("");
-    run(&format!(
-        "cert issue --ca-key {k} --ca-cert {c} {cut} -o {x}"
-    ))
-    .usage_error("not a valid DER");
-    assert!(!s.path("x").exists());
+    s.refused_without(
+        &format!("cert issue --ca-key {k} --ca-cert {c} {cut} -o {x}"),
+        "x",
+        "not a valid DER",
+    );
 
     // A HashSLH-DSA key's certificate with its outer signature OID made pure
     // (.36 → .21): the certificate's two algorithm fields disagree, exit 2.
@@ -208,11 +191,8 @@ fn bad_input() {
 fn swapped_multi_valued_rdn_is_refused() {
     let s = Scratch::new("cert-mvrdn");
     let (key, der) = (s.p("k.key"), s.p("c.der"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &key]).ok();
-    run(&format!(
-        "cert self-signed -k {key} --subject CN=zz+O=aa,C=US --der -o {der}"
-    ))
-    .ok();
+    let subject = ["--subject", "CN=zz+O=aa,C=US", "--der"];
+    key_and_cert("sha2-128f", &key, &der, &subject);
     sphincs(&["cert", "verify", &der]).ok();
     let mut bytes = s.read("c.der");
     // CN=zz then O=aa, each `30 09 06 03 55 04 0x 0c 02 ..`: swap the first pair.
@@ -242,13 +222,15 @@ fn certificate_options() {
         "cert self-signed -k {d}/ca.key --subject CN=Opt-CA --ca --path-len 0 --serial 0x01:FF --not-before 2025-01-01T00:00:00Z --days 3650 -o {d}/ca.pem"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/ca.pem")).ok().text();
-    assert!(show.contains("Serial:     01ff"), "{show}");
-    assert!(show.contains("Not before: 2025-01-01T00:00:00Z"), "{show}");
-    assert!(show.contains("Not after:  2034-12-30T00:00:00Z"), "{show}");
-    assert!(
-        show.contains("Basic constraints: CA true, path length 0 (critical)"),
-        "{show}"
+    let show = cert_show(&d, "ca.pem");
+    assert_has_all(
+        &show,
+        &[
+            "Serial:     01ff",
+            "Not before: 2025-01-01T00:00:00Z",
+            "Not after:  2034-12-30T00:00:00Z",
+            "Basic constraints: CA true, path length 0 (critical)",
+        ],
     );
 
     // A request asking for SAN, EKU and key usage; `cert show` reads it.
@@ -256,30 +238,22 @@ fn certificate_options() {
         "cert request -k {d}/leaf.key --subject CN=Leaf --san dns:leaf.example --san email:me@leaf.example --san uri:https://leaf.example/ --eku codeSigning --eku emailProtection,codeSigning --key-usage digitalSignature,contentCommitment --der -o {d}/leaf.csr"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/leaf.csr")).ok().text();
+    let show = cert_show(&d, "leaf.csr");
     assert!(
         show.starts_with("Certificate request (PKCS#10)\n"),
         "{show}"
     );
-    assert!(show.contains("Subject:    CN=Leaf"), "{show}");
-    assert!(show.contains("Public key: SLH-DSA-SHAKE-128f"), "{show}");
-    assert!(
-        show.contains(
-            "  Subject alternative names: dns:leaf.example, email:me@leaf.example, uri:https://leaf.example/"
-        ),
-        "{show}"
-    );
-    assert!(
-        show.contains("  Extended key usage: codeSigning, emailProtection"),
-        "{show}"
-    );
-    assert!(
-        show.contains("  Key usage:  DigitalSignature, NonRepudiation (critical)"),
-        "{show}"
-    );
-    assert!(
-        show.contains("Self-signature: verifies with the request's own key"),
-        "{show}"
+    let san = "dns:leaf.example, email:me@leaf.example, uri:https://leaf.example/";
+    assert_has_all(
+        &show,
+        &[
+            "Subject:    CN=Leaf",
+            "Public key: SLH-DSA-SHAKE-128f",
+            &format!("  Subject alternative names: {san}"),
+            "  Extended key usage: codeSigning, emailProtection",
+            "  Key usage:  DigitalSignature, NonRepudiation (critical)",
+            "Self-signature: verifies with the request's own key",
+        ],
     );
 
     // Without --copy-extensions nothing is copied; with it all three are.
@@ -291,50 +265,52 @@ fn certificate_options() {
         "{}",
         out.stderr
     );
-    let show = run(&format!("cert show {d}/plain.pem")).ok().text();
+    let show = cert_show(&d, "plain.pem");
     assert!(!show.contains("Subject alternative"), "{show}");
     assert!(!show.contains("Extended key usage"), "{show}");
     let out = run(&format!("{issue} --copy-extensions -o {d}/leaf.pem")).ok();
     assert!(out.stderr.is_empty(), "{}", out.stderr);
-    let show = run(&format!("cert show {d}/leaf.pem")).ok().text();
-    assert!(
-        show.contains("Subject alternative names: dns:leaf.example"),
-        "{show}"
+    let show = cert_show(&d, "leaf.pem");
+    assert_has_all(
+        &show,
+        &[
+            "Subject alternative names: dns:leaf.example",
+            "Extended key usage: codeSigning, emailProtection",
+            "Issuer:     CN=Opt-CA",
+        ],
     );
-    assert!(
-        show.contains("Extended key usage: codeSigning, emailProtection"),
-        "{show}"
-    );
-    assert!(show.contains("Issuer:     CN=Opt-CA"), "{show}");
     run(&format!("cert verify {d}/leaf.pem --issuer {d}/ca.pem")).ok();
     // The issuer's own --eku wins over the request's.
     run(&format!(
         "{issue} --copy-extensions --eku serverAuth --serial 1234 -o {d}/mine.pem"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/mine.pem")).ok().text();
-    assert!(show.contains("Extended key usage: serverAuth\n"), "{show}");
-    assert!(show.contains("Serial:     1234"), "{show}");
+    let show = cert_show(&d, "mine.pem");
+    assert_has_all(
+        &show,
+        &["Extended key usage: serverAuth\n", "Serial:     1234"],
+    );
 
     // A request for a CA certificate: refused when copying unless --ca.
     run(&format!(
         "cert request -k {d}/leaf.key --subject CN=Sub --ca -o {d}/sub.csr"
     ))
     .ok();
-    let show = run(&format!("cert show {d}/sub.csr")).ok().text();
+    let show = cert_show(&d, "sub.csr");
     assert!(
         show.contains("  Basic constraints: CA true (critical)"),
         "{show}"
     );
     let sub = format!("cert issue --ca-key {d}/ca.key --ca-cert {d}/ca.pem {d}/sub.csr");
-    run(&format!("{sub} --copy-extensions -o {d}/sub.pem"))
-        .usage_error("the request asks for a CA certificate");
-    assert!(!s.path("sub.pem").exists());
+    let line = format!("{sub} --copy-extensions -o {d}/sub.pem");
+    s.refused_without(&line, "sub.pem", "the request asks for a CA certificate");
     run(&format!("{sub} --copy-extensions --ca -o {d}/sub.pem")).ok();
-    assert!(run(&format!("cert show {d}/sub.pem"))
-        .ok()
-        .text()
-        .contains("Basic constraints: CA true"));
+    assert!(cert_show(&d, "sub.pem").contains("Basic constraints: CA true"));
+}
+
+/// What `cert show DIR/NAME` prints (it must succeed).
+fn cert_show(dir: &str, name: &str) -> String {
+    run(&format!("cert show {dir}/{name}")).ok().text()
 }
 
 #[test]
@@ -399,9 +375,9 @@ fn certificate_option_errors() {
         "cert request -k {d}/k --subject CN=x --eku nope -o {d}/out.csr"
     ))
     .usage_error("unknown extended key usage");
-    run(&format!(
-        "cert request -k {d}/k --subject CN=x --san dns:a_b..c -o {d}/out.csr"
-    ))
-    .usage_error("is not a DNS name");
-    assert!(!s.path("out.csr").exists());
+    s.refused_without(
+        &format!("cert request -k {d}/k --subject CN=x --san dns:a_b..c -o {d}/out.csr"),
+        "out.csr",
+        "is not a DNS name",
+    );
 }

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use common::{run, sphincs, sphincs_command, sphincs_in, stdout_of, Scratch};
+use common::{assert_pem, key_pair, run, sphincs, sphincs_command, sphincs_in, stdout_of, Scratch};
 
 const NAMES: [&str; 12] = [
     "SLH-DSA-SHA2-128s",
@@ -77,8 +77,7 @@ fn list_and_demo() {
 #[test]
 fn stdin_and_file_give_the_same_signature() {
     let s = Scratch::new("stdin");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "shake-128f");
     // A message larger than the 64 KiB read buffer, to exercise streaming.
     let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
     let msg = s.write("msg", &data);
@@ -210,12 +209,9 @@ fn prehash() {
     sphincs(&["sign", "-k", &k, "--prehash", "md5", "-o", &s.p("x"), &msg])
         .usage_error("unknown pre-hash function \"md5\"");
     // The PKCS#8 key is bound to pure SLH-DSA by its OID (RFC 9909).
-    run(&format!(
-        "sign -k {kd} --prehash SHA2-512 -o {} {msg}",
-        s.p("x")
-    ))
-    .usage_error("bound to pure SLH-DSA");
-    assert!(!s.path("x").exists());
+    let x = s.p("x");
+    let line = format!("sign -k {kd} --prehash SHA2-512 -o {x} {msg}");
+    s.refused_without(&line, "x", "bound to pure SLH-DSA");
 }
 
 #[test]
@@ -237,7 +233,7 @@ fn der_keys_and_pubkey() {
     sphincs(&["pubkey", &kd, "--der", "-o", &s.p("p2.der")]).ok();
     assert_eq!(s.read("p2.der"), pub_der);
     let pem = sphincs(&["pubkey", &kd]).ok().stdout;
-    assert!(pem.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+    assert_pem(&pem, "PUBLIC KEY");
     // ... and from the public key itself, PEM or DER.
     let p_pem = s.write("p.pem", &pem);
     assert_eq!(sphincs(&["pubkey", &pd]).ok().stdout, pem);
@@ -324,10 +320,7 @@ fn refuses_to_overwrite_without_force() {
 #[test]
 fn no_output_left_after_an_error() {
     let s = Scratch::new("no-partial");
-    let garbage = s.write(
-        "garbage.pem",
-        b"-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----\n",
-    );
+    let garbage = s.write_pem("garbage.pem", "PRIVATE KEY", "not base64!");
     let msg = s.write("msg", b"m");
     sphincs(&["sign", "-k", &garbage, "-o", &s.p("sig"), &msg]).usage_error("invalid PEM");
     // Missing message file.
@@ -350,22 +343,15 @@ fn no_output_left_after_an_error() {
 #[test]
 fn bad_inputs_exit_2() {
     let s = Scratch::new("bad-inputs");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "shake-128f");
     let msg = s.write("msg", b"m");
     let sig = s.p("sig");
     sphincs(&["sign", "-k", &k, "-o", &sig, &msg]).ok();
-    let garbage = s.write(
-        "garbage",
-        b"-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n",
-    );
+    let garbage = s.write_pem("garbage", "PUBLIC KEY", "!!!!");
     sphincs(&["verify", "-p", &garbage, "-s", &sig, &msg]).usage_error("invalid PEM");
     let text = s.write("text", b"hello, world");
     sphincs(&["verify", "-p", &text, "-s", &sig, &msg]).usage_error("not a PEM or DER key");
-    let cert = s.write(
-        "cert",
-        b"-----BEGIN CERTIFICATE-----\nMDAw\n-----END CERTIFICATE-----\n",
-    );
+    let cert = s.write_pem("cert", "CERTIFICATE", "MDAw");
     // A certificate is read as one (its subject key), and a damaged one
     // is named as a certificate.
     sphincs(&["verify", "-p", &cert, "-s", &sig, &msg])
@@ -616,8 +602,7 @@ fn acvp_errors() {
 #[test]
 fn fault_hardened_signature_equals_the_normal_one() {
     let s = Scratch::new("fault-hardened");
-    let (k, p) = (s.p("k"), s.p("p"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k, "--pub", &p]).ok();
+    let (k, p) = key_pair(&s, "sha2-128f");
     let msg = s.write("msg", b"hardened");
     let normal = sphincs(&["sign", "-k", &k, "--deterministic", "-o", "-", &msg])
         .ok()

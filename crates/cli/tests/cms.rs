@@ -2,24 +2,13 @@
 //! streamed content, exit codes and bad input.
 
 mod common;
-use common::{run, sphincs, Scratch};
+use common::{assert_has_all, assert_pem, key_and_cert, run, sphincs, Scratch};
 
 #[test]
 fn sign_and_verify() {
     let s = Scratch::new("cms");
     let (k, c) = (s.p("k.pem"), s.p("c.pem"));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
-        "--subject",
-        "CN=CMS signer",
-        "-o",
-        &c,
-    ])
-    .ok();
+    key_and_cert("shake-128f", &k, &c, &["--subject", "CN=CMS signer"]);
     // Larger than the 64 KiB read buffer, so the content is streamed in pieces.
     let data: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
     let msg = s.write("msg", &data);
@@ -40,7 +29,7 @@ fn sign_and_verify() {
         "cms sign -k {k} --cert {c} --detached --pem {msg} -o {det}"
     ))
     .ok();
-    assert!(s.read("det.pem").starts_with(b"-----BEGIN CMS-----\n"));
+    assert_pem(&s.read("det.pem"), "CMS");
     assert!(s.read("det.pem").len() < 100_000, "detached: no content");
     sphincs(&["cms", "verify", "--content", &msg, "--cert", &c, &det]).ok();
     // Another signer's certificate given: the signature cannot be checked
@@ -141,12 +130,14 @@ fn verify_chain_with_ca() {
     let out = run(&format!("cms verify --ca {d}/root.pem {d}/msg.p7s"))
         .ok()
         .text();
-    assert!(
-        out.contains("CMS signature OK: signed by CN=Signer"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "CMS signature OK: signed by CN=Signer",
+            "  chain: OK to CN=Root\n",
+            "    CN=Root (trust anchor)",
+        ],
     );
-    assert!(out.contains("  chain: OK to CN=Root\n"), "{out}");
-    assert!(out.contains("    CN=Root (trust anchor)"), "{out}");
     assert!(!out.contains("not checked"), "{out}");
     // A bundle, and --ca repeated, both find the anchor.
     let mut bundle = s.read("other.pem");
@@ -223,10 +214,12 @@ fn sign_with_chain_then_verify_to_the_root() {
     let out = run(&format!("cms verify --ca {d}/root.pem {d}/full.p7s"))
         .ok()
         .text();
-    assert!(out.contains("  chain: OK to CN=Root\n"), "{out}");
-    assert!(
-        out.contains("    CN=Signer\n    CN=Int\n    CN=Root (trust anchor)"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "  chain: OK to CN=Root\n",
+            "    CN=Signer\n    CN=Int\n    CN=Root (trust anchor)",
+        ],
     );
     // A --chain file that holds no certificate is an error before signing.
     s.write("junk.pem", b"junk");
@@ -245,12 +238,18 @@ use der::{Any, Decode, Encode};
 /// A key and a self-signed certificate for it.
 fn signer(s: &Scratch, name: &str) -> (String, String) {
     let (k, c) = (s.p(&format!("{name}.key")), s.p(&format!("{name}.pem")));
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &k]).ok();
-    run(&format!(
-        "cert self-signed -k {k} --subject CN={name} -o {c}"
-    ))
-    .ok();
+    key_and_cert("shake-128f", &k, &c, &["--subject", &format!("CN={name}")]);
     (k, c)
+}
+
+/// A signer named `name` (see [`signer`]) and `content` in `msg`, signed
+/// attached into `msg.p7s`: the key, certificate, message and SignedData
+/// paths.
+fn signed_message(s: &Scratch, name: &str, content: &[u8]) -> [String; 4] {
+    let (k, c) = signer(s, name);
+    let (msg, sd) = (s.write("msg", content), s.p("msg.p7s"));
+    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd]).ok();
+    [k, c, msg, sd]
 }
 
 fn read_sd(der: &[u8]) -> SignedData {
@@ -285,10 +284,7 @@ fn raw_signature(s: &Scratch, key: &str, data: &[u8]) -> Vec<u8> {
 #[test]
 fn trust_is_never_implied() {
     let s = Scratch::new("cms-trust");
-    let (k, c) = signer(&s, "Anyone");
-    let msg = s.write("msg", b"who signed this?\n");
-    let sd = s.p("msg.p7s");
-    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd]).ok();
+    let [_, c, _, sd] = signed_message(&s, "Anyone", b"who signed this?\n");
     // Any self-signed signer verified: nothing established; exit 2 and no
     // "OK" on standard output.
     let out = sphincs(&["cms", "verify", &sd]).usage_error("cannot check: ");
@@ -298,10 +294,12 @@ fn trust_is_never_implied() {
     let out = sphincs(&["cms", "verify", "--signature-only", &sd])
         .ok()
         .text();
-    assert!(out.contains("CMS signature OK"), "{out}");
-    assert!(
-        out.contains("no trust in the signer was checked (--signature-only)"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "CMS signature OK",
+            "no trust in the signer was checked (--signature-only)",
+        ],
     );
     // Pinned, or chained to an anchor (itself): trust established.
     let out = sphincs(&["cms", "verify", "--cert", &c, &sd]).ok().text();
@@ -360,11 +358,8 @@ fn every_signer_has_a_line_on_stdout() {
 #[test]
 fn no_signed_attributes_only_for_id_data() {
     let s = Scratch::new("cms-noattrs");
-    let (k, c) = signer(&s, "Signer");
     let content = b"any bytes the key once signed".to_vec();
-    let msg = s.write("msg", &content);
-    let sd_path = s.p("msg.p7s");
-    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd_path]).ok();
+    let [k, c, _, _] = signed_message(&s, "Signer", &content);
     let raw = raw_signature(&s, &k, &content);
     let rewrap = |econtent_type: &str, name: &str| {
         let mut sd = read_sd(&s.read("msg.p7s"));
@@ -391,10 +386,7 @@ fn no_signed_attributes_only_for_id_data() {
 #[test]
 fn signed_attributes_in_der_order_and_digests_listed() {
     let s = Scratch::new("cms-attrorder");
-    let (k, c) = signer(&s, "Signer");
-    let msg = s.write("msg", b"content\n");
-    let sd_path = s.p("msg.p7s");
-    sphincs(&["cms", "sign", "-k", &k, "--cert", &c, &msg, "-o", &sd_path]).ok();
+    let [k, c, _, _] = signed_message(&s, "Signer", b"content\n");
     let der = s.read("msg.p7s");
     let sd = read_sd(&der);
     let info = sd.signer_infos.0.get(0).unwrap();

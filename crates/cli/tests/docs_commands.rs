@@ -111,42 +111,41 @@ fn script(prelude: &str, block: &str) -> String {
     format!("{prelude}{body}")
 }
 
+/// Runs block `i` of docs/`page` in `d` after the shell line `prelude`,
+/// returning what it printed.
+fn run_page_block(d: &Scratch, page: &str, i: usize, prelude: &str) -> String {
+    let block = &page_blocks(page)[i];
+    run_block(
+        &d.0,
+        &format!("docs/{page} block {i}"),
+        &script(prelude, block),
+    )
+}
+
 #[test]
 fn cli_page_signs_and_verifies_as_shown() {
-    let blocks = page_blocks("cli.md");
     let d = Scratch::new("cli-md");
-    let out = run_block(
-        &d.0,
-        "docs/cli.md block 0",
-        &script("echo 'the release' > app.tar.gz\n", &blocks[0]),
-    );
+    let out = run_page_block(&d, "cli.md", 0, "echo 'the release' > app.tar.gz\n");
     assert!(out.contains("app.tar.gz: valid signature"), "{out}");
     assert!(d.path("app.tar.gz.sig").is_file());
 }
 
 #[test]
 fn pki_page_builds_a_ca_certificates_and_cms_as_shown() {
-    let blocks = page_blocks("pki.md");
     let d = Scratch::new("pki-md");
-    let prelude = "echo 'the release' > app.tar.gz\n";
-    let out = run_block(&d.0, "docs/pki.md block 1", &script(prelude, &blocks[1]));
+    let out = run_page_block(&d, "pki.md", 1, "echo 'the release' > app.tar.gz\n");
     assert!(d.path("app.tar.gz.p7s").is_file(), "{out}");
     // The extensions block re-issues the certificate with the first block's
     // CA and key, then signs and verifies again.
-    let out = run_block(&d.0, "docs/pki.md block 2", &script("", &blocks[2]));
+    let out = run_page_block(&d, "pki.md", 2, "");
     assert!(out.contains("CMS signature OK"), "{out}");
     assert!(out.contains("chain: OK"), "{out}");
 }
 
 #[test]
 fn sphincs256_page_runs_as_shown() {
-    let blocks = page_blocks("sphincs256.md");
     let d = Scratch::new("sphincs256-md");
-    let out = run_block(
-        &d.0,
-        "docs/sphincs256.md block 0",
-        &script("echo 'an old file' > file\n", &blocks[0]),
-    );
+    let out = run_page_block(&d, "sphincs256.md", 0, "echo 'an old file' > file\n");
     assert!(out.contains("valid signature"), "{out}");
 }
 

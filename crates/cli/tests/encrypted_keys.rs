@@ -3,7 +3,7 @@
 //! --passphrase-fd, and the errors (no terminal, wrong passphrase).
 
 mod common;
-use common::{run, sphincs, sphincs_command, stdout_of, Scratch};
+use common::{assert_pem, run, spawn_sphincs, sphincs, sphincs_command, stdout_of, Out, Scratch};
 
 #[test]
 fn encrypted_keys_sign_verify_and_convert() {
@@ -20,9 +20,7 @@ fn encrypted_keys_sign_verify_and_convert() {
     // A HashSLH-DSA key, encrypted at birth.
     run(&format!("keygen -a shake-128f --prehash shake-128 --encrypt --passphrase-file {pass} -o {key} --pub {pubk}"))
     .ok();
-    assert!(s
-        .read("k.pem")
-        .starts_with(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+    assert_pem(&s.read("k.pem"), "ENCRYPTED PRIVATE KEY");
     // No passphrase source and no terminal: a clear error, exit 2.
     sphincs(&["sign", "-k", &key, "-o", &sig, &msg]).usage_error("--passphrase-file");
     run(&format!(
@@ -45,9 +43,7 @@ fn encrypted_keys_sign_verify_and_convert() {
         "key decrypt --passphrase-file {pass} {key} -o {plain}"
     ))
     .ok();
-    assert!(s
-        .read("plain.pem")
-        .starts_with(b"-----BEGIN PRIVATE KEY-----\n"));
+    assert_pem(&s.read("plain.pem"), "PRIVATE KEY");
     let before = s.read("plain.pem");
     run(&format!(
         "key decrypt --passphrase-file {pass} {key} -o {plain}"
@@ -75,12 +71,11 @@ fn encrypted_keys_sign_verify_and_convert() {
     // An empty passphrase is refused.
     let empty = s.write("empty", b"\n");
     std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o600)).unwrap();
-    run(&format!(
+    let line = format!(
         "key encrypt --passphrase-file {empty} {plain} -o {}",
         s.p("z")
-    ))
-    .usage_error("empty");
-    assert!(!s.path("z").exists());
+    );
+    s.refused_without(&line, "z", "empty");
 }
 
 #[test]
@@ -99,7 +94,7 @@ fn passphrase_from_a_descriptor() {
             .args(["pubkey", "--passphrase-fd", "0", &key])
             .stdin(Stdio::from(std::fs::File::open(s.path("pass")).unwrap())),
     );
-    assert!(stdout.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+    assert_pem(&stdout, "PUBLIC KEY");
 }
 
 /// `--passphrase-fd 0` with the message on the same standard input: the
@@ -132,20 +127,9 @@ fn passphrase_fd_reads_one_line_only() {
         "-",
     ];
     // From a pipe.
-    let mut child = sphincs_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_sphincs(&args, Stdio::piped(), Stdio::piped());
     child.stdin.take().unwrap().write_all(b"pw\nmsg\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    Out::of(child.wait_with_output().unwrap()).ok();
     sphincs(&["verify", "-p", &pubk, "-s", &sig, &msg]).ok();
     sphincs(&["verify", "-p", &pubk, "-s", &sig, &empty]).code(1);
     // From a file (`< both`): the offset is shared, the message is the rest.
@@ -163,27 +147,15 @@ fn passphrase_fd_reads_one_line_only() {
         .arg("-c")
         .arg("exec \"$0\" \"$@\" 3<&0")
         .arg(env!("CARGO_BIN_EXE_sphincs"))
-        .args([
-            "--passphrase-fd",
-            "3",
-            "sign",
-            "-k",
-            &key,
-            "-o",
-            &sig,
-            "--force",
-            "-",
-        ])
+        .args(["--passphrase-fd", "3"])
+        .args(&args[2..])
         .stdin(Stdio::from(std::fs::File::open(&both).unwrap()))
         .stdout(Stdio::null())
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("--passphrase-fd 3 is standard input again"),
-        "{err}"
-    );
+    Out::of(out)
+        .code(2)
+        .says("--passphrase-fd 3 is standard input again");
     assert!(!std::path::Path::new(&sig).exists());
 }
 

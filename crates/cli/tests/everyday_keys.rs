@@ -7,17 +7,15 @@ mod common;
 
 use std::fs;
 
-use common::{sphincs, sphincs_env, Out, Scratch};
+use common::{assert_has_all, key_pair, run, sphincs, sphincs_env, Out, Scratch};
 
 fn ok(args: &[&str]) -> Out {
     sphincs(args).ok()
 }
 
-/// A new key pair of `alg` in `d`: `k.pem` and `k.pub`.
-fn key_pair(d: &Scratch, alg: &str) -> (String, String) {
-    let (k, p) = (d.p("k.pem"), d.p("k.pub"));
-    ok(&["keygen", "-q", "-a", alg, "-o", &k, "--pub", &p]);
-    (k, p)
+/// `keygen -q -a ALG -o KEY --pub PUB`, which must succeed.
+fn keygen(alg: &str, key: &str, public: &str) {
+    ok(&["keygen", "-q", "-a", alg, "-o", key, "--pub", public]);
 }
 
 /// `cert self-signed -k KEY --subject CN=x -o OUT` (DER with `der`).
@@ -38,13 +36,16 @@ fn self_signed(key: &str, out: &str, der: bool) -> Out {
     ok(&args)
 }
 
+/// The fingerprint `sphincs fingerprint ARGS` prints (its first word).
+fn fingerprint(args: &[&str]) -> String {
+    let mut all = vec!["fingerprint"];
+    all.extend_from_slice(args);
+    let text = ok(&all).text();
+    text.split_whitespace().next().unwrap().to_string()
+}
+
 fn fingerprint_of(key: &str) -> String {
-    ok(&["fingerprint", key])
-        .text()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string()
+    fingerprint(&[key])
 }
 
 #[test]
@@ -118,15 +119,7 @@ fn verify_fingerprint_pins_the_public_key() {
     // Another key's fingerprint: exit 2 before any signature is checked,
     // even a bad one (which alone would exit 1).
     let other = d.p("o.pub");
-    ok(&[
-        "keygen",
-        "-a",
-        "sha2-128f",
-        "-o",
-        &d.p("o.pem"),
-        "--pub",
-        &other,
-    ]);
+    keygen("sha2-128f", &d.p("o.pem"), &other);
     let wrong = fingerprint_of(&other);
     let bad = d.write("bad.sig", &[0u8; 17088]);
     for args in [
@@ -141,17 +134,9 @@ fn verify_fingerprint_pins_the_public_key() {
     // Not a fingerprint at all.
     sphincs(&["verify", "-p", &p, "--fingerprint", "abcd", "-s", &sig, &m])
         .usage_error("--fingerprint: \"abcd\" is not a key fingerprint");
-    sphincs(&[
-        "verify",
-        "-p",
-        &p,
-        "--fingerprint",
-        &fp[..70],
-        "-s",
-        &sig,
-        &m,
-    ])
-    .usage_error("is not a key fingerprint");
+    let cut = &fp[..70];
+    run(&format!("verify -p {p} --fingerprint {cut} -s {sig} {m}"))
+        .usage_error("is not a key fingerprint");
 }
 
 #[test]
@@ -172,31 +157,16 @@ fn key_show_describes_every_kind_of_key_file() {
     );
     let der = d.p("k.der");
     ok(&["pubkey", "--der", &k, "-o", &der]);
-    let text = show(&[&der]);
-    assert!(
-        text.contains("Contents:    public key, DER (SubjectPublicKeyInfo)\n"),
-        "{text}"
-    );
-    assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
+    let fp_line = format!("Fingerprint: {fp}\n");
+    let spki = "Contents:    public key, DER (SubjectPublicKeyInfo)\n";
+    assert_has_all(&show(&[&der]), &[spki, &fp_line]);
     let c = d.p("c.pem");
     self_signed(&k, &c, false);
-    let text = show(&[&c]);
-    assert!(
-        text.contains("Contents:    X.509 certificate, PEM"),
-        "{text}"
-    );
-    assert!(text.contains(&format!("Fingerprint: {fp}\n")), "{text}");
+    let cert = "Contents:    X.509 certificate, PEM";
+    assert_has_all(&show(&[&c]), &[cert, &fp_line]);
     // A HashSLH-DSA key shows its pre-hash.
     let h = d.p("h.pem");
-    ok(&[
-        "keygen",
-        "-a",
-        "shake-128f",
-        "--prehash",
-        "shake-128",
-        "-o",
-        &h,
-    ]);
+    run(&format!("keygen -a shake-128f --prehash shake-128 -o {h}")).ok();
     assert!(show(&[&h]).contains("Mode:        HashSLH-DSA with SHAKE-128\n"));
     // Encrypted: without a passphrase only that it is encrypted (and
     // nothing is asked: standard input is closed, the run succeeds).
@@ -272,12 +242,7 @@ fn secret(d: &Scratch, name: &str, data: &[u8]) -> String {
 }
 
 fn fingerprint_of_raw(alg: &str, key: &str) -> String {
-    ok(&["fingerprint", "-a", alg, key])
-        .text()
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string()
+    fingerprint(&["-a", alg, key])
 }
 
 #[test]
@@ -290,6 +255,10 @@ fn key_passwd_changes_the_passphrase_in_place() {
         secret(&d, "old", b"old pass\n"),
         secret(&d, "new", b"new pass\n"),
     );
+    // `key passwd KEY` from the passphrase in file `old` to the one in `new`.
+    let passwd = |old: &str, key: &str, new: &str| {
+        format!("--passphrase-file {old} key passwd {key} --new-passphrase-file {new}")
+    };
     for (name, der) in [("e.pem", false), ("e.der", true)] {
         let e = d.p(name);
         let mut args = vec!["--passphrase-file", &old, "key", "encrypt", &k, "-o", &e];
@@ -299,15 +268,7 @@ fn key_passwd_changes_the_passphrase_in_place() {
         ok(&args);
         fs::set_permissions(&e, fs::Permissions::from_mode(0o640)).unwrap();
         let before = fs::read(&e).unwrap();
-        let out = ok(&[
-            "--passphrase-file",
-            &old,
-            "key",
-            "passwd",
-            &e,
-            "--new-passphrase-file",
-            &new,
-        ]);
+        let out = run(&passwd(&old, &e, &new)).ok();
         assert_eq!(out.text(), format!("{e}: passphrase changed\n"));
         let after = fs::read(&e).unwrap();
         assert_ne!(before, after);
@@ -342,63 +303,25 @@ fn key_passwd_changes_the_passphrase_in_place() {
     // Refusals leave the file as it was: a wrong old passphrase, the same
     // passphrase again, a key without one, no new passphrase source.
     let before = fs::read(&e).unwrap();
-    for (args, needle) in [
+    for (line, needle) in [
+        (passwd(&old, &e, &new), "wrong passphrase"),
         (
-            vec![
-                "--passphrase-file",
-                &old,
-                "key",
-                "passwd",
-                &e,
-                "--new-passphrase-file",
-                &new,
-            ],
-            "wrong passphrase",
-        ),
-        (
-            vec![
-                "--passphrase-file",
-                &third,
-                "key",
-                "passwd",
-                &e,
-                "--new-passphrase-file",
-                &third,
-            ],
+            passwd(&third, &e, &third),
             "the new passphrase is the old one",
         ),
         (
-            vec!["--passphrase-file", &third, "key", "passwd", &e],
+            format!("--passphrase-file {third} key passwd {e}"),
             "--new-passphrase-file FILE or --new-passphrase-fd N",
         ),
-        (
-            vec![
-                "--passphrase-file",
-                &old,
-                "key",
-                "passwd",
-                &k,
-                "--new-passphrase-file",
-                &new,
-            ],
-            "is not encrypted",
-        ),
+        (passwd(&old, &k, &new), "is not encrypted"),
     ] {
-        sphincs(&args).usage_error(needle);
+        run(&line).usage_error(needle);
         assert_eq!(fs::read(&e).unwrap(), before);
     }
     // Through a symlink: the key it names is replaced, the link stays.
     let link = d.p("link.pem");
     std::os::unix::fs::symlink(&e, &link).unwrap();
-    ok(&[
-        "--passphrase-file",
-        &third,
-        "key",
-        "passwd",
-        &link,
-        "--new-passphrase-file",
-        &new,
-    ]);
+    run(&passwd(&third, &link, &new)).ok();
     assert!(fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -417,15 +340,7 @@ fn a_raw_key_under_another_set_names_both_sets() {
     let d = Scratch::new("wrong-set");
     let (k, p) = (d.p("k.key"), d.p("k.pub"));
     // Round-3.1 SHAKE simple and SLH-DSA-SHAKE make the same keys.
-    ok(&[
-        "keygen",
-        "-a",
-        "sphincs-shake-128f-simple",
-        "-o",
-        &k,
-        "--pub",
-        &p,
-    ]);
+    keygen("sphincs-shake-128f-simple", &k, &p);
     let m = d.write("m", b"message");
     for (asked, shown) in [
         ("sha2-128f", "SLH-DSA-SHA2-128f"),
@@ -444,17 +359,8 @@ fn a_raw_key_under_another_set_names_both_sets() {
     }
     // A key that no set makes whole is still a key pair mismatch.
     let broken = d.write("broken.key", &[1u8; 64]);
-    sphincs(&[
-        "sign",
-        "-a",
-        "sha2-128f",
-        "-k",
-        &broken,
-        "-o",
-        &d.p("m.sig"),
-        &m,
-    ])
-    .usage_error("key pair mismatch");
+    let out = d.p("m.sig");
+    run(&format!("sign -a sha2-128f -k {broken} -o {out} {m}")).usage_error("key pair mismatch");
 }
 
 #[test]
@@ -542,16 +448,7 @@ fn cert_self_signed_and_key_encrypt_say_what_they_wrote() {
 fn an_invalid_signature_names_its_likely_cause() {
     let d = Scratch::new("likely-cause");
     let (old_key, old_pub) = (d.p("old.pem"), d.p("old.pub"));
-    ok(&[
-        "keygen",
-        "-q",
-        "-a",
-        "SLH-DSA-SHA2-128f",
-        "-o",
-        &old_key,
-        "--pub",
-        &old_pub,
-    ]);
+    keygen("SLH-DSA-SHA2-128f", &old_key, &old_pub);
     let (_, new_pub) = key_pair(&d, "SLH-DSA-SHA2-128f");
     let (a, b) = (d.write("a.txt", b"a\n"), d.write("b.txt", b"b\n"));
     ok(&["sign", "-q", "-k", &old_key, &a, &b]);

@@ -4,7 +4,7 @@
 //! is tests/interop/git.sh.
 
 mod common;
-use common::{sphincs, Scratch};
+use common::{assert_pem, key_and_cert, sphincs, Scratch};
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -45,40 +45,46 @@ fn as_git(
     (out.status.code().unwrap(), out.stdout, stderr)
 }
 
-fn git_available() -> bool {
-    Command::new("git")
+/// True, with a note that the test is skipped, where git is not installed.
+fn no_git() -> bool {
+    let missing = !Command::new("git")
         .arg("--version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .is_ok_and(|o| o.status.success());
+    if missing {
+        eprintln!("git not installed: skipped");
+    }
+    missing
 }
 
-fn key_and_cert(s: &Scratch) -> (String, String) {
+/// Where git is installed: a scratch directory `name` with a key and its
+/// certificate (e-mail signer@example.org); None (the test is skipped) where not.
+fn git_signer(name: &str) -> Option<(Scratch, String, String)> {
+    if no_git() {
+        return None;
+    }
+    let s = Scratch::new(name);
+    let (k, c) = signer(&s);
+    Some((s, k, c))
+}
+
+fn signer(s: &Scratch) -> (String, String) {
     let (k, c) = (s.p("k.pem"), s.p("c.pem"));
-    sphincs(&["keygen", "-a", "sha2-128f", "-o", &k]).ok();
-    sphincs(&[
-        "cert",
-        "self-signed",
-        "-k",
-        &k,
+    let names = [
         "--subject",
         "CN=Git signer",
         "--san",
         "email:signer@example.org",
-        "-o",
-        &c,
-    ])
-    .ok();
+    ];
+    key_and_cert("sha2-128f", &k, &c, &names);
     (k, c)
 }
 
 #[test]
 fn sign_then_verify_as_git_does() {
-    if !git_available() {
-        eprintln!("git not installed: skipped");
+    let Some((s, k, c)) = git_signer("round-trip") else {
         return;
-    }
-    let s = Scratch::new("round-trip");
-    let (k, c) = key_and_cert(&s);
+    };
     let settings = [("sphincs.key", k.as_str()), ("sphincs.cert", c.as_str())];
     let payload = b"tree 0000\nauthor A <signer@example.org> 0 +0000\n\nmessage\n";
     for args in [
@@ -101,7 +107,7 @@ fn sign_then_verify_as_git_does() {
     ] {
         let (code, sig, status) = as_git(&s, args, payload, &settings);
         assert_eq!(code, 0, "{args:?}: {status}");
-        assert!(sig.starts_with(b"-----BEGIN SIGNED MESSAGE-----\n"));
+        assert_pem(&sig, "SIGNED MESSAGE");
         assert!(sig.ends_with(b"-----END SIGNED MESSAGE-----\n"));
         let begin = status
             .find("[GNUPG:] BEGIN_SIGNING")
@@ -147,12 +153,9 @@ fn sign_then_verify_as_git_does() {
 
 #[test]
 fn failures_write_no_signature_and_no_sig_created() {
-    if !git_available() {
-        eprintln!("git not installed: skipped");
+    let Some((s, k, c)) = git_signer("failures") else {
         return;
-    }
-    let s = Scratch::new("failures");
-    let (k, c) = key_and_cert(&s);
+    };
     let (other, _) = {
         let o = s.p("other.pem");
         sphincs(&["keygen", "-a", "sha2-128f", "-o", &o]).ok();
@@ -204,10 +207,7 @@ fn failures_write_no_signature_and_no_sig_created() {
 #[test]
 fn unreadable_signature_is_errsig() {
     let s = Scratch::new("errsig");
-    let sig = s.write(
-        "sig",
-        b"-----BEGIN SIGNED MESSAGE-----\nAAAA\n-----END SIGNED MESSAGE-----\n",
-    );
+    let sig = s.write_pem("sig", "SIGNED MESSAGE", "AAAA");
     let (code, status, _) = as_git(&s, &["--status-fd=1", "--verify", &sig, "-"], b"x", &[]);
     assert_eq!(code, 2);
     assert_eq!(

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::Write;
 use std::process::Stdio;
 
-use common::{sphincs_command, wait_exit_and_peak_rss};
+use common::{spawn_sphincs, wait_exit_and_peak_rss};
 
 const FILE_MIB: usize = 128;
 /// Far below the file size: a build that read the file whole would exceed it.
@@ -22,13 +22,7 @@ fn run_measured(args: &[&str]) -> (i32, i64) {
 // The child is reaped by wait4 below, which std's Child cannot do itself.
 #[allow(clippy::zombie_processes)]
 fn run_measured_with(args: &[&str], stdin: Stdio) -> (i32, i64) {
-    let child = sphincs_command()
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn sphincs");
+    let child = spawn_sphincs(args, stdin, Stdio::inherit());
     wait_exit_and_peak_rss(&child)
 }
 
@@ -225,13 +219,8 @@ fn verify_from_a_pipe_in_bounded_memory() {
     );
     std::fs::remove_file(path("big.bin")).unwrap();
     let verify = |tamper: bool| {
-        let mut child = sphincs_command()
-            .args(["verify", "-p", &key, "-s", &sig, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let args = ["verify", "-p", &key, "-s", &sig, "-"];
+        let mut child = spawn_sphincs(&args, Stdio::piped(), Stdio::null());
         let mut stdin = child.stdin.take().unwrap();
         let writer = std::thread::spawn(move || {
             for i in 0..PIPE_MIB {

@@ -13,7 +13,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    first_stderr_line, run, sphincs, sphincs_command, wait_exit_and_peak_rss, Out, Scratch,
+    args_of, first_stderr_line, key_and_cert, run, spawn_sphincs, sphincs, sphincs_command,
+    wait_exit_and_peak_rss, Out, Scratch,
 };
 
 const SAME: &str = "is the same file as the input";
@@ -175,13 +176,7 @@ fn no_command_writes_over_one_of_its_inputs() {
 #[allow(clippy::zombie_processes)]
 fn measured(args: &[&str]) -> (Out, Duration, i64) {
     let start = Instant::now();
-    let mut child = sphincs_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_sphincs(args, Stdio::null(), Stdio::piped());
     let mut stderr = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -304,13 +299,7 @@ fn temps(s: &Scratch) -> Vec<String> {
 /// Starts `args`, waits until it has a temporary file, sends SIGINT, and
 /// checks that it died of it leaving no temporary file and no `target`s.
 fn interrupted(s: &Scratch, args: &[&str], targets: &[&str]) {
-    let mut child = sphincs_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_sphincs(args, Stdio::null(), Stdio::null());
     let deadline = Instant::now() + Duration::from_secs(120);
     while temps(s).is_empty() {
         assert!(
@@ -349,31 +338,14 @@ fn an_interrupt_leaves_no_temporary_file() {
     interrupted(&s, &args, &sig_refs);
     // A large attached CMS SignedData, interrupted while its content streams
     // into the temporary file (a sparse file: no disk used for the input).
-    sphincs(&["keygen", "-a", "shake-128f", "-o", &s.p("f.pem")]).ok();
-    run(&format!(
-        "cert self-signed -k {} --subject CN=x -o {}",
-        s.p("f.pem"),
-        s.p("f.crt")
-    ))
-    .ok();
-    let big = fs::File::create(s.path("big")).unwrap();
-    big.set_len(1 << 30).unwrap();
-    drop(big);
-    interrupted(
-        &s,
-        &[
-            "cms",
-            "sign",
-            "-k",
-            &s.p("f.pem"),
-            "--cert",
-            &s.p("f.crt"),
-            &s.p("big"),
-            "-o",
-            &s.p("big.p7s"),
-        ],
-        &["big.p7s"],
-    );
+    let (f, big) = (s.p("f"), s.p("big"));
+    let (f_key, f_cert) = (format!("{f}.pem"), format!("{f}.crt"));
+    key_and_cert("shake-128f", &f_key, &f_cert, &["--subject", "CN=x"]);
+    let file = fs::File::create(&big).unwrap();
+    file.set_len(1 << 30).unwrap();
+    drop(file);
+    let cms = format!("cms sign -k {f_key} --cert {f_cert} {big} -o {big}.p7s");
+    interrupted(&s, &args_of(&cms), &["big.p7s"]);
 }
 
 /// A draft SP 800-230 key's tree cache (`KEY.tree`) is read with a cap too:
@@ -496,21 +468,8 @@ fn messages_that_are_not_regular_files() {
         &["sign", "-k", &k, z, "-o", &s.p("x")],
         "longer than 256 MiB",
     );
-    capped(
-        &[
-            "cms",
-            "sign",
-            "-k",
-            &k,
-            "--cert",
-            &c,
-            "--detached",
-            z,
-            "-o",
-            &s.p("x"),
-        ],
-        "read up to 256 MiB",
-    );
+    let cms = format!("cms sign -k {k} --cert {c} --detached {z} -o {}", s.p("x"));
+    capped(&args_of(&cms), "read up to 256 MiB");
     capped(
         &["verify", "-p", &pubk, "-s", &s.p("doc.sig"), z],
         "read up to 256 MiB",
@@ -548,24 +507,8 @@ fn cms_sign_detached_streams_standard_input() {
     let s = Scratch::new("robust-cms-pipe");
     setup(&s);
     let (k, c, out) = (s.p("k.pem"), s.p("c.pem"), s.p("out.p7s"));
-    let mut child = sphincs_command()
-        .args([
-            "cms",
-            "sign",
-            "-k",
-            &k,
-            "--cert",
-            &c,
-            "--detached",
-            "-",
-            "-o",
-            &out,
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let cms = format!("cms sign -k {k} --cert {c} --detached - -o {out}");
+    let mut child = spawn_sphincs(&args_of(&cms), Stdio::piped(), Stdio::null());
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let chunk = vec![b'x'; 1 << 20];

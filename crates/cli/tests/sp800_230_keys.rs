@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{sphincs, Scratch};
+use common::{run, sphincs, Scratch};
 
 /// `SHA256:` and the hex SHA-256 of `input`, computed here with sha2.
 fn sha256(input: &[u8]) -> String {
@@ -150,9 +150,10 @@ fn encryption_refusals_come_before_any_tree_work() {
         &s.p("d.key"),
     ])
     .usage_error("is not encrypted");
-    let fake = s.write(
+    let fake = s.write_pem(
         "fake.key",
-        b"-----BEGIN SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY-----\n",
+        "SPHINCS DRAFT SP 800 230 ENCRYPTED PRIVATE KEY",
+        "MAA=",
     );
     sphincs(&[
         "key",
@@ -177,16 +178,9 @@ fn encryption_refusals_come_before_any_tree_work() {
     .usage_error("fake.key");
     // -a for a PEM or DER key, which names its own set.
     sphincs(&["keygen", "-a", "sha2-128f", "-o", &s.p("f.key")]).ok();
-    sphincs(&[
-        "key",
-        "encrypt",
-        "-a",
-        "sha2-128f",
-        &s.p("f.key"),
-        "-o",
-        &s.p("e.key"),
-    ])
-    .usage_error("-a names the set of a raw draft SP 800-230 key");
+    let (f, e) = (s.p("f.key"), s.p("e.key"));
+    run(&format!("key encrypt -a sha2-128f {f} -o {e}"))
+        .usage_error("-a names the set of a raw draft SP 800-230 key");
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
     for f in ["n.key", "e.key", "d.key", "n.key.tree", "e.key.tree"] {
         assert!(!s.path(f).exists(), "{f}");

@@ -41,6 +41,16 @@ fn kat_case(id: usize) -> (Vec<u8>, Vec<u8>, Vec<u8>, String) {
     )
 }
 
+/// Known-answer case `id` in a scratch directory `name` (with `out/`): the
+/// paths of its key and public key files, its message and the SHA-256 of
+/// its signature.
+fn kat_files(name: &str, id: usize) -> (Scratch, String, String, Vec<u8>, String) {
+    let s = scratch(name);
+    let (sk, pk, msg, sig_sha) = kat_case(id);
+    let (key, public) = (s.write("key", &sk), s.write("pub", &pk));
+    (s, key, public, msg, sig_sha)
+}
+
 fn sha256_hex(b: &[u8]) -> String {
     hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b))
 }
@@ -116,10 +126,8 @@ fn known_answer_and_round_trip() {
 
 #[test]
 fn bad_inputs_fail_cleanly() {
-    let s = scratch("bad");
-    let (sk, pk, msg, _) = kat_case(0);
-    let key = s.write("key", &sk);
-    let public = s.write("pub", &pk);
+    let (s, key, public, msg, _) = kat_files("bad", 0);
+    let (sk, pk) = (fs::read(&key).unwrap(), fs::read(&public).unwrap());
     let m = s.write("msg", &msg);
     let short_key = s.write("short-key", &sk[..1000]);
     let long_pub = s.write("long-pub", &[pk.clone(), vec![0]].concat());
@@ -204,10 +212,7 @@ fn bad_inputs_fail_cleanly() {
 /// (deterministic signatures), and a changed file fails alone.
 #[test]
 fn many_files_sign_and_verify() {
-    let s = scratch("many");
-    let (sk, pk, msg, sig_sha) = kat_case(1);
-    let key = s.write("key", &sk);
-    let public = s.write("pub", &pk);
+    let (s, key, public, msg, sig_sha) = kat_files("many", 1);
     let a = s.write("a", &msg);
     let b = s.write("b", b"a second file");
     let r = sphincs(&["sign", "-a", "sphincs-256", "-k", &key, &a, &b]);

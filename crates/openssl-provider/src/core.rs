@@ -77,31 +77,21 @@ pub unsafe fn init(handle: *const c_void, input: *const Dispatch) -> &'static Co
             // SAFETY: each id implies the C prototype we transmute to (core_dispatch.h).
             unsafe {
                 use std::mem::transmute as t;
+                // Stores `f` in `field` as the prototype `ty` its id implies.
+                macro_rules! take {
+                    ($field:ident: $ty:ty) => {
+                        core.$field = Some(t::<unsafe extern "C" fn(), $ty>(f))
+                    };
+                }
                 match entry.id {
-                    CORE_GET_PARAMS => {
-                        core.get_params = Some(t::<unsafe extern "C" fn(), GetParams>(f))
-                    }
-                    CORE_NEW_ERROR => {
-                        core.new_error = Some(t::<unsafe extern "C" fn(), NewError>(f))
-                    }
-                    CORE_SET_ERROR_DEBUG => {
-                        core.set_error_debug = Some(t::<unsafe extern "C" fn(), SetErrorDebug>(f))
-                    }
-                    CORE_VSET_ERROR => {
-                        core.vset_error = Some(t::<unsafe extern "C" fn(), VsetError>(f))
-                    }
-                    CORE_OBJ_CREATE => {
-                        core.obj_create = Some(t::<unsafe extern "C" fn(), ObjCreate>(f))
-                    }
-                    CORE_OBJ_ADD_SIGID => {
-                        core.obj_add_sigid = Some(t::<unsafe extern "C" fn(), ObjAddSigid>(f))
-                    }
-                    BIO_READ_EX => {
-                        core.bio_read_ex = Some(t::<unsafe extern "C" fn(), BioReadEx>(f))
-                    }
-                    BIO_WRITE_EX => {
-                        core.bio_write_ex = Some(t::<unsafe extern "C" fn(), BioWriteEx>(f))
-                    }
+                    CORE_GET_PARAMS => take!(get_params: GetParams),
+                    CORE_NEW_ERROR => take!(new_error: NewError),
+                    CORE_SET_ERROR_DEBUG => take!(set_error_debug: SetErrorDebug),
+                    CORE_VSET_ERROR => take!(vset_error: VsetError),
+                    CORE_OBJ_CREATE => take!(obj_create: ObjCreate),
+                    CORE_OBJ_ADD_SIGID => take!(obj_add_sigid: ObjAddSigid),
+                    BIO_READ_EX => take!(bio_read_ex: BioReadEx),
+                    BIO_WRITE_EX => take!(bio_write_ex: BioWriteEx),
                     _ => {}
                 }
             }

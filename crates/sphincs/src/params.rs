@@ -461,23 +461,33 @@ impl Algorithm {
             .find(|a| a.hash_oid_der().is_some_and(|d| d.as_slice() == body))
     }
 
-    /// NIST security category.
-    pub const fn security_category(self) -> u8 {
-        self.params().category
-    }
-    /// Public key length in bytes.
-    pub const fn public_key_len(self) -> usize {
-        self.params().pk_bytes()
-    }
-    /// Secret key length in bytes.
-    pub const fn secret_key_len(self) -> usize {
-        self.params().sk_bytes()
-    }
-    /// Signature length in bytes.
-    pub const fn signature_len(self) -> usize {
-        self.params().sig_bytes()
-    }
+    size_accessors!();
 }
+
+/// The category and byte sizes of a set, read from its `params()`: the same
+/// accessors on [`Algorithm`] and on the round-3.1 `SpxAlgorithm`, whose
+/// keys and signatures are laid out alike.
+macro_rules! size_accessors {
+    () => {
+        /// NIST security category.
+        pub const fn security_category(self) -> u8 {
+            self.params().category
+        }
+        /// Public key length in bytes: `PK.seed ‖ PK.root`.
+        pub const fn public_key_len(self) -> usize {
+            self.params().pk_bytes()
+        }
+        /// Secret key length in bytes: `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
+        pub const fn secret_key_len(self) -> usize {
+            self.params().sk_bytes()
+        }
+        /// Signature length in bytes.
+        pub const fn signature_len(self) -> usize {
+            self.params().sig_bytes()
+        }
+    };
+}
+pub(crate) use size_accessors;
 
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

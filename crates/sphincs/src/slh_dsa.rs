@@ -576,6 +576,19 @@ mod fault_tests {
         SigningKey::from_seeds(&[1; MAX_N][..n], &[2; MAX_N][..n], &[3; MAX_N][..n]).unwrap()
     }
 
+    /// `sign_parts_checked` for a SHAKE-128f key with the fixed randomness
+    /// 3…3, on `threads` threads, hardened or not.
+    fn sign_128f(
+        sk: &SigningKey<Shake128f>,
+        msg: &mut dyn MessageSource,
+        sig: &mut [u8],
+        threads: usize,
+        hardened: bool,
+    ) -> Result<(), Error> {
+        let n = Shake128f::PARAMS.n;
+        sign_parts_checked::<Shake128f>(sk.parts(), msg, &[3; 16][..n], sig, threads, hardened)
+    }
+
     fn opts(hardened: bool) -> SignOptions<'static> {
         SignOptions {
             context: b"ctx",
@@ -632,29 +645,13 @@ mod fault_tests {
     #[test]
     fn mismatch_wipes_the_signature_buffer() {
         let sk = key::<Shake128f>();
-        let n = Shake128f::PARAMS.n;
         let mut sig = vec![0u8; Shake128f::PARAMS.sig_bytes()];
         arm(2);
-        let r = sign_parts_checked::<Shake128f>(
-            sk.parts(),
-            &mut &b"m"[..],
-            &[3; 16][..n],
-            &mut sig,
-            2,
-            true,
-        );
+        let r = sign_128f(&sk, &mut &b"m"[..], &mut sig, 2, true);
         assert_eq!(r, Err(Error::FaultDetected));
         assert!(sig.iter().all(|&b| b == 0), "the first signature was wiped");
         // Unfaulted, the same call fills the buffer.
-        sign_parts_checked::<Shake128f>(
-            sk.parts(),
-            &mut &b"m"[..],
-            &[3; 16][..n],
-            &mut sig,
-            1,
-            true,
-        )
-        .unwrap();
+        sign_128f(&sk, &mut &b"m"[..], &mut sig, 1, true).unwrap();
         assert!(sig.iter().any(|&b| b != 0));
     }
 
@@ -679,7 +676,6 @@ mod fault_tests {
     #[test]
     fn a_message_that_changes_between_passes_is_refused() {
         let sk = key::<Shake128f>();
-        let n = Shake128f::PARAMS.n;
         let mut sig = vec![0u8; Shake128f::PARAMS.sig_bytes()];
         arm(0);
         for (len_change, hardened) in [(false, false), (true, false), (false, true)] {
@@ -687,14 +683,7 @@ mod fault_tests {
                 reads: 0,
                 len_change,
             };
-            let r = sign_parts_checked::<Shake128f>(
-                sk.parts(),
-                &mut src,
-                &[3; 16][..n],
-                &mut sig,
-                1,
-                hardened,
-            );
+            let r = sign_128f(&sk, &mut src, &mut sig, 1, hardened);
             assert_eq!(r, Err(Error::MessageChanged), "{len_change} {hardened}");
         }
         // A source that reads the same each time signs as the slice does.
@@ -707,17 +696,8 @@ mod fault_tests {
             }
         }
         let mut want = vec![0u8; sig.len()];
-        sign_parts_checked::<Shake128f>(sk.parts(), &mut Steady, &[3; 16][..n], &mut sig, 1, true)
-            .unwrap();
-        sign_parts_checked::<Shake128f>(
-            sk.parts(),
-            &mut &b"same bytes"[..],
-            &[3; 16][..n],
-            &mut want,
-            1,
-            false,
-        )
-        .unwrap();
+        sign_128f(&sk, &mut Steady, &mut sig, 1, true).unwrap();
+        sign_128f(&sk, &mut &b"same bytes"[..], &mut want, 1, false).unwrap();
         assert_eq!(sig, want);
     }
 

@@ -2,35 +2,19 @@
 //! certificate, PEM or DER, in the mode its OID names; damaged certificates
 //! are errors.
 
+mod common;
+
 use sphincs::any::AnyVerifyingKey;
 use sphincs::pki::cert::CertOptions;
 use sphincs::pki::cert::{encode_certificate, encode_request, parse_name, request, self_signed};
 use sphincs::{Algorithm, DynSigningKey, Error, KeyMode, SignOptions};
 
-fn key(alg: Algorithm, seed: u8, hashed: bool) -> DynSigningKey {
-    let n = alg.params().n;
-    let k = DynSigningKey::from_seeds(alg, &vec![seed; n], &vec![seed + 1; n], &vec![seed + 2; n])
-        .unwrap();
-    if hashed {
-        k.with_mode(KeyMode::hash_slh_dsa(alg)).unwrap()
-    } else {
-        k
-    }
-}
+use common::keys::{find_all, seeded_key as key};
 
 /// A self-signed certificate for `k`, PEM or DER.
 fn certificate(k: &DynSigningKey, pem: bool) -> Vec<u8> {
     let name = parse_name("CN=Release signing,O=Example").unwrap();
     encode_certificate(&self_signed(k, &name, CertOptions::default()).unwrap(), pem).unwrap()
-}
-
-/// Every position of `needle` in `hay`.
-fn find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    hay.windows(needle.len())
-        .enumerate()
-        .filter(|(_, w)| *w == needle)
-        .map(|(i, _)| i)
-        .collect()
 }
 
 #[test]

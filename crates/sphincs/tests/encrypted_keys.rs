@@ -30,6 +30,27 @@ fn message(e: Error) -> String {
     }
 }
 
+/// An encrypted private key in DER whose PBES2 parameters name PBKDF2 with
+/// `iterations` rounds; its ciphertext is zeros, never reached when the
+/// parameters are refused.
+fn pbkdf2_key_info(iterations: u32) -> Vec<u8> {
+    let params = pbes2::Parameters {
+        kdf: Kdf::Pbkdf2(Pbkdf2Params {
+            salt: pbes2::Salt::new([1u8; 16]).unwrap(),
+            iteration_count: iterations,
+            key_length: None,
+            prf: Pbkdf2Prf::HmacWithSha256,
+        }),
+        encryption: pbes2::EncryptionScheme::Aes256Cbc { iv: [0; 16] },
+    };
+    EncryptedPrivateKeyInfo {
+        encryption_algorithm: EncryptionScheme::Pbes2(params),
+        encrypted_data: OctetStringRef::new(&[0u8; 96]).unwrap(),
+    }
+    .to_der()
+    .unwrap()
+}
+
 #[test]
 fn round_trip_pure_and_hash_keys() {
     for (alg, hashed) in [
@@ -224,41 +245,13 @@ fn hostile_kdf_costs_are_refused_quickly() {
         assert!(m.contains("scrypt"), "{what}: {m}");
     }
     // PBKDF2 with more iterations than accepted: refused before any work.
-    let params = pbes2::Parameters {
-        kdf: Kdf::Pbkdf2(Pbkdf2Params {
-            salt: pbes2::Salt::new([1u8; 16]).unwrap(),
-            iteration_count: 90_000_000,
-            key_length: None,
-            prf: Pbkdf2Prf::HmacWithSha256,
-        }),
-        encryption: pbes2::EncryptionScheme::Aes256Cbc { iv: [0; 16] },
-    };
-    let hostile = EncryptedPrivateKeyInfo {
-        encryption_algorithm: EncryptionScheme::Pbes2(params),
-        encrypted_data: OctetStringRef::new(&[0u8; 96]).unwrap(),
-    }
-    .to_der()
-    .unwrap();
+    let hostile = pbkdf2_key_info(90_000_000);
     let t = Instant::now();
     let e = decrypt_private_key(&hostile, PASS).unwrap_err();
     assert!(t.elapsed() < Duration::from_secs(1));
     assert!(matches!(e, Error::KdfTooCostly(_)), "{e:?}");
     // PBKDF2 with 0 iterations is malformed, not a wrong passphrase.
-    let zero = pbes2::Parameters {
-        kdf: Kdf::Pbkdf2(Pbkdf2Params {
-            salt: pbes2::Salt::new([1u8; 16]).unwrap(),
-            iteration_count: 0,
-            key_length: None,
-            prf: Pbkdf2Prf::HmacWithSha256,
-        }),
-        encryption: pbes2::EncryptionScheme::Aes256Cbc { iv: [0; 16] },
-    };
-    let zero = EncryptedPrivateKeyInfo {
-        encryption_algorithm: EncryptionScheme::Pbes2(zero),
-        encrypted_data: OctetStringRef::new(&[0u8; 96]).unwrap(),
-    }
-    .to_der()
-    .unwrap();
+    let zero = pbkdf2_key_info(0);
     let zero_e = decrypt_private_key(&zero, PASS).unwrap_err();
     assert!(
         matches!(&zero_e, Error::Encoding(m) if m.contains("0 iterations")),

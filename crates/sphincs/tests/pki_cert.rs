@@ -1,23 +1,36 @@
 //! X.509 certificates and PKCS#10 requests signed per RFC 9909: round trips,
 //! the checks of `verify_certificate`, and malformed input.
 
+mod common;
+
 use std::time::{Duration, SystemTime};
 
 use sphincs::pki::cert::{
     encode_certificate, encode_request, issue, parse_certificate, parse_name, parse_request,
     request, self_signed, verify_certificate, verify_request, CertOptions,
 };
-use sphincs::{Algorithm, DynSigningKey, Error, KeyMode};
+use sphincs::pki::Certificate;
+use sphincs::{Algorithm, DynSigningKey, Error};
 
-fn key(alg: Algorithm, seed: u8, hashed: bool) -> DynSigningKey {
-    let n = alg.params().n;
-    let k = DynSigningKey::from_seeds(alg, &vec![seed; n], &vec![seed + 1; n], &vec![seed + 2; n])
-        .unwrap();
-    if hashed {
-        k.with_mode(KeyMode::hash_slh_dsa(alg)).unwrap()
-    } else {
-        k
-    }
+use common::keys::{find_all, seeded_key as key};
+
+/// A self-signed CA certificate (30 days) for `k` named `name`.
+fn ca_cert(k: &DynSigningKey, name: &str) -> Certificate {
+    self_signed(k, &parse_name(name).unwrap(), ca_opts()).unwrap()
+}
+
+/// [`ca_cert`] for a SHA2-128f key of `seed` (HashSLH-DSA if `hashed`):
+/// the key and the certificate's DER.
+fn sha2_128f_ca(seed: u8, hashed: bool, name: &str) -> (DynSigningKey, Vec<u8>) {
+    let k = key(Algorithm::Sha2_128f, seed, hashed);
+    let der = encode_certificate(&ca_cert(&k, name), false).unwrap();
+    (k, der)
+}
+
+/// Why `verify_certificate` refuses the certificate `der` (self-signed,
+/// checked now); it must parse.
+fn refusal(der: &[u8]) -> Error {
+    verify_certificate(&parse_certificate(der).unwrap(), None, SystemTime::now()).unwrap_err()
 }
 
 fn ca_opts() -> CertOptions {
@@ -26,15 +39,6 @@ fn ca_opts() -> CertOptions {
         ca: true,
         ..Default::default()
     }
-}
-
-/// Every position of `needle` in `hay`.
-fn find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
-    hay.windows(needle.len())
-        .enumerate()
-        .filter(|(_, w)| *w == needle)
-        .map(|(i, _)| i)
-        .collect()
 }
 
 #[test]
@@ -79,9 +83,7 @@ fn self_signed_pure_and_hash_round_trip() {
 
 #[test]
 fn tampering_is_detected() {
-    let k = key(Algorithm::Sha2_128f, 3, false);
-    let c = self_signed(&k, &parse_name("CN=Tamper").unwrap(), ca_opts()).unwrap();
-    let der = encode_certificate(&c, false).unwrap();
+    let (_, der) = sha2_128f_ca(3, false, "CN=Tamper");
     // Change the name in both issuer and subject (so they still chain): the
     // DER still parses, the signature fails.
     let mut bad = der.clone();
@@ -107,9 +109,7 @@ fn tampering_is_detected() {
 fn key_and_signature_algorithms_must_agree() {
     // A HashSLH-DSA key (OID .36) self-signs; the certificate's OIDs are
     // tbs.signature, the SPKI and the outer signatureAlgorithm, in that order.
-    let k = key(Algorithm::Sha2_128f, 5, true);
-    let c = self_signed(&k, &parse_name("CN=Mixed").unwrap(), ca_opts()).unwrap();
-    let der = encode_certificate(&c, false).unwrap();
+    let (_, der) = sha2_128f_ca(5, true, "CN=Mixed");
     let hash_oid = [
         0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 36,
     ];
@@ -118,16 +118,14 @@ fn key_and_signature_algorithms_must_agree() {
     // Outer algorithm alone says pure: the two fields disagree.
     let mut bad = der.clone();
     bad[at[2] + 10] = 21;
-    let e =
-        verify_certificate(&parse_certificate(&bad).unwrap(), None, SystemTime::now()).unwrap_err();
+    let e = refusal(&bad);
     assert!(
         matches!(&e, Error::Pki(m) if m.contains("two signature algorithms")),
         "{e}"
     );
     // Both say pure, the key is HashSLH-DSA: refused before any signature check.
     bad[at[0] + 10] = 21;
-    let e =
-        verify_certificate(&parse_certificate(&bad).unwrap(), None, SystemTime::now()).unwrap_err();
+    let e = refusal(&bad);
     assert!(
         matches!(&e, Error::Pki(m) if m.contains("is not the signer's key")),
         "{e}"
@@ -135,14 +133,12 @@ fn key_and_signature_algorithms_must_agree() {
     // Another parameter set's OID (SHAKE-128f, .27) for a SHA2-128f key.
     bad[at[0] + 10] = 27;
     bad[at[2] + 10] = 27;
-    let e =
-        verify_certificate(&parse_certificate(&bad).unwrap(), None, SystemTime::now()).unwrap_err();
+    let e = refusal(&bad);
     assert!(matches!(&e, Error::Pki(_)), "{e}");
     // An OID that is no SLH-DSA at all (.47).
     bad[at[0] + 10] = 47;
     bad[at[2] + 10] = 47;
-    let e =
-        verify_certificate(&parse_certificate(&bad).unwrap(), None, SystemTime::now()).unwrap_err();
+    let e = refusal(&bad);
     assert!(
         matches!(&e, Error::Pki(m) if m.contains("not SLH-DSA")),
         "{e}"
@@ -152,7 +148,7 @@ fn key_and_signature_algorithms_must_agree() {
 #[test]
 fn request_issue_and_chain() {
     let ca_key = key(Algorithm::Sha2_128f, 7, false);
-    let ca = self_signed(&ca_key, &parse_name("CN=CA").unwrap(), ca_opts()).unwrap();
+    let ca = ca_cert(&ca_key, "CN=CA");
     let leaf_key = key(Algorithm::Shake128f, 9, true);
     let csr = request(&leaf_key, &parse_name("CN=Leaf").unwrap()).unwrap();
     for pem in [false, true] {
@@ -185,7 +181,7 @@ fn request_issue_and_chain() {
         Err(Error::CannotCheck(m)) if m.contains("not self-signed")
     ));
     let other_key = key(Algorithm::Sha2_128f, 11, false);
-    let other = self_signed(&other_key, &parse_name("CN=CA").unwrap(), ca_opts()).unwrap();
+    let other = ca_cert(&other_key, "CN=CA");
     assert_eq!(
         verify_certificate(&leaf, Some(&other), now).unwrap_err(),
         Error::InvalidSignature
@@ -218,9 +214,7 @@ fn request_issue_and_chain() {
 
 #[test]
 fn malformed_input_is_an_error() {
-    let k = key(Algorithm::Sha2_128f, 13, false);
-    let c = self_signed(&k, &parse_name("CN=Cut").unwrap(), ca_opts()).unwrap();
-    let der = encode_certificate(&c, false).unwrap();
+    let (k, der) = sha2_128f_ca(13, false, "CN=Cut");
     // Every truncation (step 7 to keep it quick: a 17 KB certificate).
     for len in (0..der.len()).step_by(7) {
         assert!(

@@ -23,6 +23,11 @@ fn signer(alg: Algorithm, seed: u8) -> (DynSigningKey, Certificate) {
     (k, c)
 }
 
+/// Why signing `content` with `k` and `c` is refused (it must be).
+fn sign_error(k: &DynSigningKey, c: &Certificate, content: &[u8], opts: CmsSignOptions) -> Error {
+    sign(k, c, &mut &content[..], opts, SystemTime::now()).unwrap_err()
+}
+
 fn signed(k: &DynSigningKey, c: &Certificate, content: &[u8], opts: CmsSignOptions) -> Vec<u8> {
     sign(k, c, &mut &content[..], opts, SystemTime::now())
         .unwrap()
@@ -123,40 +128,24 @@ fn tampering_and_wrong_signers() {
     ));
     // Signing with a key that is not the certificate's, or a HashSLH-DSA key.
     let (k2, _) = signer(Algorithm::Sha2_128f, 11);
-    let e = sign(
-        &k2,
-        &c,
-        &mut &content[..],
-        CmsSignOptions::default(),
-        SystemTime::now(),
-    )
-    .unwrap_err();
+    let e = sign_error(&k2, &c, &content, CmsSignOptions::default());
     assert!(matches!(e, Error::Pki(m) if m.contains("not the key of the certificate")));
     let hk = k
         .clone()
         .with_mode(KeyMode::hash_slh_dsa(Algorithm::Sha2_128f))
         .unwrap();
-    let e = sign(
-        &hk,
-        &c,
-        &mut &content[..],
-        CmsSignOptions::default(),
-        SystemTime::now(),
-    )
-    .unwrap_err();
+    let e = sign_error(&hk, &c, &content, CmsSignOptions::default());
     assert!(e.to_string().contains("pure SLH-DSA"), "{e}");
     // A digest too weak for the set.
-    let e = sign(
+    let e = sign_error(
         &k,
         &c,
-        &mut &content[..],
+        &content,
         CmsSignOptions {
             digest: Some(PreHash::Sha2_224),
             detached: false,
         },
-        SystemTime::now(),
-    )
-    .unwrap_err();
+    );
     assert!(e.to_string().contains("too weak"), "{e}");
 }
 

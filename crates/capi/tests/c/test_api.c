@@ -222,37 +222,6 @@ static void contexts_and_prehash(void)
     free(sig);
 }
 
-/* A message in memory behind the read/rewind callbacks. */
-struct mem_reader {
-    const uint8_t *data;
-    size_t len, pos;
-    int rewinds, fail_read;
-};
-
-static int mem_read(void *user, uint8_t *buf, size_t cap, size_t *got)
-{
-    struct mem_reader *r = user;
-    size_t n = r->len - r->pos;
-    if (r->fail_read)
-        return -1;
-    if (n > cap)
-        n = cap;
-    if (n > 1000)
-        n = 1000; /* short reads, as from a pipe */
-    memcpy(buf, r->data + r->pos, n);
-    r->pos += n;
-    *got = n;
-    return 0;
-}
-
-static int mem_rewind(void *user)
-{
-    struct mem_reader *r = user;
-    r->pos = 0;
-    r->rewinds++;
-    return 0;
-}
-
 /* Streams `msg` into a signing stream in uneven pieces. */
 static sphincs_status stream_sign(const sphincs_secret_key *sk, const sphincs_sign_options *opts,
                                   const uint8_t *msg, size_t len, uint8_t *sig, size_t cap)
@@ -313,7 +282,7 @@ static void streaming(void)
         sphincs_secret_key *sk = seeded_key(alg, 3);
         sphincs_public_key *pk = NULL;
         sphincs_sign_options opts;
-        struct mem_reader r = {msg, len, 0, 0, 0};
+        struct mem_reader r = {msg, len, 0, 0, 0, 1000};
         const uint8_t *ctx = fips ? (const uint8_t *)"ctx" : NULL;
         size_t ctxlen = fips ? 3 : 0;
 
@@ -425,6 +394,20 @@ static int changing_rewind(void *user)
  * call are SPHINCS_ERR_BAD_STATE, never a signature or a verification of the
  * message without the failed piece. A reader message that changes between
  * the passes of signing is SPHINCS_ERR_MESSAGE_CHANGED. */
+/* On the stream `s`: "first-" is taken, then a bad piece (NULL for `how` 0,
+ * a length past the address space for 1) is refused, and after it the next
+ * good piece is SPHINCS_ERR_BAD_STATE. A macro, as the signing and the
+ * verification streams' `update` functions take different stream types. */
+#define UPDATE_THEN_FAIL(update, s, how)                                                  \
+    do {                                                                                  \
+        CHECK_ST(update(s, first, 6), SPHINCS_OK);                                        \
+        if ((how) == 0)                                                                   \
+            CHECK_ST(update(s, NULL, 9), SPHINCS_ERR_NULL_POINTER);                       \
+        else                                                                              \
+            CHECK_ST(update(s, third, SIZE_MAX), SPHINCS_ERR_INVALID_ARGUMENT);           \
+        CHECK_ST(update(s, third, 5), SPHINCS_ERR_BAD_STATE);                             \
+    } while (0)
+
 static void failures_latch(void)
 {
     const char *names[] = {"SLH-DSA-SHAKE-128f", "sphincs-shake-128f-simple"};
@@ -449,12 +432,7 @@ static void failures_latch(void)
             for (int how = 0; how < 2; how++) {
                 sphincs_sign_stream *st = NULL;
                 CHECK_ST(sphincs_sign_init(sk, &opts, &st), SPHINCS_OK);
-                CHECK_ST(sphincs_sign_update(st, first, 6), SPHINCS_OK);
-                if (how == 0)
-                    CHECK_ST(sphincs_sign_update(st, NULL, 9), SPHINCS_ERR_NULL_POINTER);
-                else
-                    CHECK_ST(sphincs_sign_update(st, third, SIZE_MAX), SPHINCS_ERR_INVALID_ARGUMENT);
-                CHECK_ST(sphincs_sign_update(st, third, 5), SPHINCS_ERR_BAD_STATE);
+                UPDATE_THEN_FAIL(sphincs_sign_update, st, how);
                 CHECK_ST(sphincs_sign_final(st, sig, siglen, &got), SPHINCS_ERR_BAD_STATE);
                 sphincs_sign_stream_free(st);
             }
@@ -464,12 +442,7 @@ static void failures_latch(void)
             for (int how = 0; how < 2; how++) {
                 sphincs_verify_stream *vs = NULL;
                 CHECK_ST(sphincs_verify_init(pk, sig, siglen, NULL, 0, opts.prehash, &vs), SPHINCS_OK);
-                CHECK_ST(sphincs_verify_update(vs, first, 6), SPHINCS_OK);
-                if (how == 0)
-                    CHECK_ST(sphincs_verify_update(vs, NULL, 9), SPHINCS_ERR_NULL_POINTER);
-                else
-                    CHECK_ST(sphincs_verify_update(vs, third, SIZE_MAX), SPHINCS_ERR_INVALID_ARGUMENT);
-                CHECK_ST(sphincs_verify_update(vs, third, 5), SPHINCS_ERR_BAD_STATE);
+                UPDATE_THEN_FAIL(sphincs_verify_update, vs, how);
                 CHECK_ST(sphincs_verify_final(vs), SPHINCS_ERR_BAD_STATE);
                 sphincs_verify_stream_free(vs);
             }
@@ -478,7 +451,7 @@ static void failures_latch(void)
          * whether its content or its length changed. */
         opts.prehash = SPHINCS_PREHASH_NONE;
         for (int how = 0; how < 2; how++) {
-            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0}, how ? longer : two,
+            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0, 1000}, how ? longer : two,
                                         how ? sizeof longer - 1 : sizeof two - 1};
             memset(sig, 0, siglen);
             CHECK_ST(sphincs_sign_reader(sk, mem_read, changing_rewind, &c, &opts, sig, siglen, &got),
@@ -488,7 +461,7 @@ static void failures_latch(void)
         }
         /* The same reader with an unchanging message signs. */
         {
-            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0}, one, sizeof one - 1};
+            struct changing_reader c = {{one, sizeof one - 1, 0, 0, 0, 1000}, one, sizeof one - 1};
             CHECK_ST(sphincs_sign_reader(sk, mem_read, changing_rewind, &c, &opts, sig, siglen, &got), SPHINCS_OK);
             CHECK_ST(sphincs_verify(pk, one, sizeof one - 1, sig, siglen, NULL, 0, SPHINCS_PREHASH_NONE), SPHINCS_OK);
         }
@@ -609,28 +582,6 @@ static void bounded_memory(void)
     printf("bounded_memory: skipped under AddressSanitizer\n");
 }
 #endif
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-    if (!f) {
-        printf("FAIL: cannot open %s\n", path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = xmalloc((size_t)n);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        printf("FAIL: cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 /* Keys and a signature made by the `sphincs` CLI, and PEM/DER both ways. */
 static void cli_pem(const char *key_path, const char *pub_path, const char *msg_path, const char *sig_path,

@@ -16,42 +16,6 @@
 
 #include "check.h"
 
-struct blob {
-    uint8_t *data;
-    size_t len;
-};
-
-static struct blob load(const char *path)
-{
-    struct blob b;
-    FILE *f = fopen(path, "rb");
-    long n;
-    if (!f) {
-        printf("FAIL: cannot open %s\n", path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.data = xmalloc((size_t)n);
-    if (fread(b.data, 1, (size_t)n, f) != (size_t)n) {
-        printf("FAIL: cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    b.len = (size_t)n;
-    return b;
-}
-
-static void expect_mode(const sphincs_public_key *pk, sphincs_key_mode want, sphincs_prehash want_ph,
-                        const char *what)
-{
-    sphincs_key_mode mode = -1;
-    sphincs_prehash ph = -1;
-    CHECK_ST(sphincs_public_key_mode(pk, &mode, &ph), SPHINCS_OK);
-    CHECK(mode == want && ph == want_ph, "%s: mode %d/%d, want %d/%d", what, mode, ph, want, want_ph);
-}
-
 /* `input` must be refused with SPHINCS_ERR_ENCODING, no key, and a message
  * containing `says` (not only the status's generic line). */
 static void refused(const uint8_t *input, size_t len, const char *says, const char *what)
@@ -74,17 +38,8 @@ int main(int argc, char **argv)
     /* The DER of OID 2.16.840.1.101.3.4.3.27 (id-slh-dsa-shake-128f). */
     static const uint8_t oid[] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x1b};
 
-    if (argc != 8) {
-        fprintf(stderr, "usage: %s CERT.pem CERT.der PUB.pem MESSAGE SIG HASH_CERT.pem HASH_SIG\n", argv[0]);
-        return 2;
-    }
-    pem = load(argv[1]);
-    der = load(argv[2]);
-    pub = load(argv[3]);
-    msg = load(argv[4]);
-    sig = load(argv[5]);
-    hash_pem = load(argv[6]);
-    hash_sig = load(argv[7]);
+    struct blob *files[] = {&pem, &der, &pub, &msg, &sig, &hash_pem, &hash_sig};
+    load_args(argc, argv, 8, "CERT.pem CERT.der PUB.pem MESSAGE SIG HASH_CERT.pem HASH_SIG", files, 7);
 
     /* PEM and DER give the key that made the certificate, as pure SLH-DSA. */
     CHECK_ST(sphincs_public_key_from_certificate(pem.data, pem.len, &pk), SPHINCS_OK);

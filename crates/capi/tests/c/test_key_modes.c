@@ -15,58 +15,6 @@
 
 #include "check.h"
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf;
-    long n;
-    if (!f) {
-        printf("FAIL: cannot open %s\n", path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = xmalloc((size_t)n);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        printf("FAIL: cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-struct blob {
-    uint8_t *data;
-    size_t len;
-};
-
-static struct blob load(const char *path)
-{
-    struct blob b;
-    b.data = read_file(path, &b.len);
-    return b;
-}
-
-static void expect_mode_sk(const sphincs_secret_key *sk, sphincs_key_mode want, sphincs_prehash want_ph,
-                           const char *what)
-{
-    sphincs_key_mode mode = -1;
-    sphincs_prehash ph = -1;
-    CHECK_ST(sphincs_secret_key_mode(sk, &mode, &ph), SPHINCS_OK);
-    CHECK(mode == want && ph == want_ph, "%s: secret key mode %d/%d, want %d/%d", what, mode, ph, want, want_ph);
-}
-
-static void expect_mode_pk(const sphincs_public_key *pk, sphincs_key_mode want, sphincs_prehash want_ph,
-                           const char *what)
-{
-    sphincs_key_mode mode = -1;
-    sphincs_prehash ph = -1;
-    CHECK_ST(sphincs_public_key_mode(pk, &mode, &ph), SPHINCS_OK);
-    CHECK(mode == want && ph == want_ph, "%s: public key mode %d/%d, want %d/%d", what, mode, ph, want, want_ph);
-}
-
 /* Streams `msg` through a signing stream, then a verification stream. */
 static sphincs_status stream_sign(const sphincs_secret_key *sk, const sphincs_sign_options *opts,
                                   const uint8_t *msg, size_t len, uint8_t *sig, size_t cap)
@@ -109,16 +57,8 @@ int main(int argc, char **argv)
     size_t siglen, len = 0, got = 0;
     FILE *f;
 
-    if (argc != 8) {
-        fprintf(stderr, "usage: %s HASH_KEY HASH_PUB MESSAGE HASH_SIG PURE_KEY PURE_PUB OUT_SIG\n", argv[0]);
-        return 2;
-    }
-    key = load(argv[1]);
-    pub = load(argv[2]);
-    msg = load(argv[3]);
-    cli_sig = load(argv[4]);
-    pure_key = load(argv[5]);
-    pure_pub = load(argv[6]);
+    struct blob *files[] = {&key, &pub, &msg, &cli_sig, &pure_key, &pure_pub};
+    load_args(argc, argv, 8, "HASH_KEY HASH_PUB MESSAGE HASH_SIG PURE_KEY PURE_PUB OUT_SIG", files, 6);
 
     /* The CLI's HashSLH-DSA key loads with its mode. */
     CHECK_ST(sphincs_secret_key_from_pkcs8(key.data, key.len, &sk), SPHINCS_OK);
@@ -130,8 +70,8 @@ int main(int argc, char **argv)
     siglen = sphincs_alg_signature_bytes(alg);
     sig = xmalloc(siglen);
     sig2 = xmalloc(siglen);
-    expect_mode_sk(sk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "CLI key");
-    expect_mode_pk(pk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "CLI key");
+    expect_mode(sk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "CLI key");
+    expect_mode(pk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "CLI key");
     CHECK_ST(sphincs_secret_key_mode(sk, &mode, NULL), SPHINCS_OK); /* the pre-hash out-argument is optional */
     CHECK_ST(sphincs_secret_key_mode(sk, NULL, NULL), SPHINCS_ERR_NULL_POINTER);
     CHECK_ST(sphincs_public_key_mode(NULL, &mode, NULL), SPHINCS_ERR_NULL_POINTER);
@@ -144,10 +84,10 @@ int main(int argc, char **argv)
     /* DER keeps the mode too. */
     CHECK_ST(sphincs_secret_key_to_pkcs8(sk, SPHINCS_FORMAT_DER, buf, sizeof buf, &len), SPHINCS_OK);
     CHECK_ST(sphincs_secret_key_from_pkcs8(buf, len, &again), SPHINCS_OK);
-    expect_mode_sk(again, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "DER round trip");
+    expect_mode(again, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "DER round trip");
     CHECK_ST(sphincs_public_key_to_spki(pk, SPHINCS_FORMAT_DER, buf, sizeof buf, &len), SPHINCS_OK);
     CHECK_ST(sphincs_public_key_from_spki(buf, len, &again_pk), SPHINCS_OK);
-    expect_mode_pk(again_pk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "SPKI DER round trip");
+    expect_mode(again_pk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "SPKI DER round trip");
 
     /* SPHINCS_PREHASH_NONE uses the key's mode: the CLI's signature verifies,
      * and ours is a HashSLH-DSA signature (an unrestricted copy of the public
@@ -160,7 +100,7 @@ int main(int argc, char **argv)
     CHECK_ST(sphincs_verify(pk, msg.data, msg.len, sig, siglen, NULL, 0, SPHINCS_PREHASH_NONE), SPHINCS_OK);
     CHECK_ST(sphincs_public_key_export(pk, raw, sizeof raw, &len), SPHINCS_OK);
     CHECK_ST(sphincs_public_key_import(alg, raw, len, &raw_pk), SPHINCS_OK);
-    expect_mode_pk(raw_pk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "raw public key");
+    expect_mode(raw_pk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "raw public key");
     CHECK_ST(sphincs_verify(raw_pk, msg.data, msg.len, sig, siglen, NULL, 0, SPHINCS_PREHASH_SHA2_256), SPHINCS_OK);
     CHECK_ST(sphincs_verify(raw_pk, msg.data, msg.len, sig, siglen, NULL, 0, SPHINCS_PREHASH_NONE),
              SPHINCS_ERR_INVALID_SIGNATURE);
@@ -205,11 +145,11 @@ int main(int argc, char **argv)
     /* A raw key bound with sphincs_secret_key_with_mode is the CLI's key. */
     CHECK_ST(sphincs_secret_key_export(sk, raw, sizeof raw, &len), SPHINCS_OK);
     CHECK_ST(sphincs_secret_key_import(alg, raw, len, &raw_sk), SPHINCS_OK);
-    expect_mode_sk(raw_sk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "raw secret key");
+    expect_mode(raw_sk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "raw secret key");
     CHECK_ST(sphincs_secret_key_with_mode(raw_sk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_NONE, &bound),
              SPHINCS_OK);
-    expect_mode_sk(bound, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "bound key");
-    expect_mode_sk(raw_sk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "the original stays raw");
+    expect_mode(bound, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, "bound key");
+    expect_mode(raw_sk, SPHINCS_KEY_MODE_UNRESTRICTED, SPHINCS_PREHASH_NONE, "the original stays raw");
     CHECK_ST(sphincs_secret_key_to_pkcs8(bound, SPHINCS_FORMAT_PEM, buf, sizeof buf, &len), SPHINCS_OK);
     CHECK(len == key.len && memcmp(buf, key.data, len) == 0, "bound key's PEM = the CLI's");
     CHECK_ST(sphincs_public_key_with_mode(raw_pk, SPHINCS_KEY_MODE_HASH_SLH_DSA, SPHINCS_PREHASH_SHA2_256, &bound_pk),
@@ -222,7 +162,7 @@ int main(int argc, char **argv)
     sphincs_secret_key_free(again);
     again = NULL;
     CHECK_ST(sphincs_secret_key_from_pkcs8(buf, len, &again), SPHINCS_OK);
-    expect_mode_sk(again, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "raw key through PEM");
+    expect_mode(again, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "raw key through PEM");
 
     /* Pairings RFC 9909 has no OID for, and bad arguments. */
     sphincs_secret_key_free(bound);
@@ -245,8 +185,8 @@ int main(int argc, char **argv)
     /* A pure key (the CLI's default) refuses a pre-hash. */
     CHECK_ST(sphincs_secret_key_from_pkcs8(pure_key.data, pure_key.len, &pure), SPHINCS_OK);
     CHECK_ST(sphincs_public_key_from_spki(pure_pub.data, pure_pub.len, &pure_pk), SPHINCS_OK);
-    expect_mode_sk(pure, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "pure key");
-    expect_mode_pk(pure_pk, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "pure key");
+    expect_mode(pure, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "pure key");
+    expect_mode(pure_pk, SPHINCS_KEY_MODE_PURE, SPHINCS_PREHASH_NONE, "pure key");
     {
         size_t plen = sphincs_alg_signature_bytes(sphincs_secret_key_alg(pure));
         uint8_t *psig = xmalloc(plen);

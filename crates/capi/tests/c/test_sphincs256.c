@@ -278,34 +278,6 @@ static void refusals_and_bad_input(const sphincs_alg *alg, const struct kat_case
     free(sig);
 }
 
-struct mem_reader {
-    const uint8_t *data;
-    size_t len, pos;
-    int rewinds;
-};
-
-static int mem_read(void *user, uint8_t *buf, size_t cap, size_t *got)
-{
-    struct mem_reader *r = user;
-    size_t n = r->len - r->pos;
-    if (n > cap)
-        n = cap;
-    if (n > 777)
-        n = 777;
-    memcpy(buf, r->data + r->pos, n);
-    r->pos += n;
-    *got = n;
-    return 0;
-}
-
-static int mem_rewind(void *user)
-{
-    struct mem_reader *r = user;
-    r->pos = 0;
-    r->rewinds++;
-    return 0;
-}
-
 /* Streams, readers and batches give what one-shot calls give. */
 static void streams_and_batches(const sphincs_alg *alg, const struct kat_case *a, const struct kat_case *b)
 {
@@ -316,7 +288,7 @@ static void streams_and_batches(const sphincs_alg *alg, const struct kat_case *a
     sphincs_public_key *pk = NULL, *pkb = NULL;
     sphincs_sign_stream *ss = NULL;
     sphincs_verify_stream *vs = NULL;
-    struct mem_reader r = {msg, len, 0, 0};
+    struct mem_reader r = {msg, len, 0, 0, 0, 777};
     sphincs_status results[6];
 
     for (size_t i = 0; i < len; i++)

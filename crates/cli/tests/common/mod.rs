@@ -9,7 +9,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// A fresh scratch directory per test, removed at the end. Its name starts
 /// with the test binary's, so that binaries running at once never share one.
@@ -33,6 +33,12 @@ impl Scratch {
         fs::write(self.path(name), data).unwrap();
         self.p(name)
     }
+    /// Writes `name` as PEM: `body` (one line, any bytes the test wants
+    /// the reader to meet) between BEGIN and END lines of `label`.
+    pub fn write_pem(&self, name: &str, label: &str, body: &str) -> String {
+        let pem = format!("-----BEGIN {label}-----\n{body}\n-----END {label}-----\n");
+        self.write(name, pem.as_bytes())
+    }
     pub fn read(&self, name: &str) -> Vec<u8> {
         fs::read(self.path(name)).unwrap()
     }
@@ -45,6 +51,13 @@ impl Scratch {
             .collect();
         v.sort();
         v
+    }
+    /// Runs `sphincs LINE` (split on spaces): a usage error containing
+    /// `needle` that leaves the output `out`, a name in this directory,
+    /// unwritten.
+    pub fn refused_without(&self, line: &str, out: &str, needle: &str) {
+        run(line).usage_error(needle);
+        assert!(!self.path(out).exists(), "{out} was written: {line}");
     }
     /// Every name in the directory.
     pub fn names(&self) -> Vec<String> {
@@ -66,6 +79,14 @@ pub struct Out {
 }
 
 impl Out {
+    /// What a finished run reported, from std's own record of it.
+    pub fn of(out: Output) -> Out {
+        Out {
+            code: out.status.code().expect("exited, not killed"),
+            stdout: out.stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
     pub fn ok(self) -> Out {
         self.code(0)
     }
@@ -100,6 +121,15 @@ impl Out {
         );
         self
     }
+    /// Standard error contains `needle` (any number of lines).
+    pub fn says(self, needle: &str) -> Out {
+        assert!(
+            self.stderr.contains(needle),
+            "want {needle:?} in {}",
+            self.stderr
+        );
+        self
+    }
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
@@ -122,7 +152,12 @@ pub fn sphincs_env(args: &[&str], env: &[(&str, &str)]) -> Out {
 
 /// Runs `sphincs` with the arguments split on spaces (none of ours have one).
 pub fn run(line: &str) -> Out {
-    sphincs(&line.split(' ').collect::<Vec<_>>())
+    sphincs(&args_of(line))
+}
+
+/// A command line's arguments, split on spaces (none of ours have one).
+pub fn args_of(line: &str) -> Vec<&str> {
+    line.split(' ').collect()
 }
 
 fn sphincs_with(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Out {
@@ -141,11 +176,52 @@ fn sphincs_with(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Ou
     if let Some(data) = stdin {
         child.stdin.take().unwrap().write_all(data).unwrap();
     }
-    let out = child.wait_with_output().unwrap();
-    Out {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    Out::of(child.wait_with_output().unwrap())
+}
+
+/// Starts `sphincs ARGS` with its standard output discarded and its standard
+/// input and error as given (`Stdio::piped()` to feed or read them), for the
+/// tests that watch a run while it goes on.
+pub fn spawn_sphincs(args: &[&str], stdin: Stdio, stderr: Stdio) -> Child {
+    sphincs_command()
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("spawn sphincs")
+}
+
+/// A new key of `alg` at `key` and a certificate for it at `cert` from
+/// `cert self-signed`, given `extra` arguments (the subject and any more).
+pub fn key_and_cert(alg: &str, key: &str, cert: &str, extra: &[&str]) {
+    sphincs(&["keygen", "-a", alg, "-o", key]).ok();
+    let mut args = vec!["cert", "self-signed", "-k", key, "-o", cert];
+    args.extend_from_slice(extra);
+    sphincs(&args).ok();
+}
+
+/// A new key pair of `alg` in `s`: `k.pem` and `k.pub` (keygen must succeed).
+pub fn key_pair(s: &Scratch, alg: &str) -> (String, String) {
+    let (k, p) = (s.p("k.pem"), s.p("k.pub"));
+    sphincs(&["keygen", "-q", "-a", alg, "-o", &k, "--pub", &p]).ok();
+    (k, p)
+}
+
+/// Asserts that `text` begins `-----BEGIN LABEL-----` and a newline.
+pub fn assert_pem(text: &[u8], label: &str) {
+    let head = format!("-----BEGIN {label}-----\n");
+    assert!(
+        text.starts_with(head.as_bytes()),
+        "want {head:?} first in {}",
+        String::from_utf8_lossy(&text[..text.len().min(80)])
+    );
+}
+
+/// Asserts that `text` contains each of `needles`, showing `text` if not.
+pub fn assert_has_all(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "want {needle:?} in {text}");
     }
 }
 
@@ -155,13 +231,7 @@ fn sphincs_with(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Ou
 /// memory so far in KiB (0 if /proc could not say).
 pub fn first_stderr_line(args: &[&str], wait: std::time::Duration) -> (Option<String>, i64) {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_sphincs(args, Stdio::null(), Stdio::piped());
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -89,55 +89,40 @@ trait Word: Copy + Default {
     fn counter(bits: u128) -> (Self, Self);
 }
 
-impl Word for u32 {
-    const BYTES: usize = 4;
-    const ROUNDS: usize = 14;
-    const ROT: [u32; 4] = [16, 12, 8, 7];
-    const C: [u32; 16] = C256;
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    fn rotr(self, n: u32) -> Self {
-        self.rotate_right(n)
-    }
-    fn from_be(b: &[u8]) -> Self {
-        u32::from_be_bytes(b.try_into().expect("4 bytes"))
-    }
-    fn put_be(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_be_bytes());
-    }
-    fn counter(bits: u128) -> (Self, Self) {
-        (bits as u32, (bits >> 32) as u32)
-    }
+/// `Word` for one unsigned type: the operations are the type's own, the
+/// constants those of its BLAKE variant. A macro, as the two impls differ
+/// only in the type and the constants.
+macro_rules! word {
+    ($t:ty, rounds: $rounds:expr, rot: $rot:expr, c: $c:expr) => {
+        impl Word for $t {
+            const BYTES: usize = <$t>::BITS as usize / 8;
+            const ROUNDS: usize = $rounds;
+            const ROT: [u32; 4] = $rot;
+            const C: [$t; 16] = $c;
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            fn xor(self, o: Self) -> Self {
+                self ^ o
+            }
+            fn rotr(self, n: u32) -> Self {
+                self.rotate_right(n)
+            }
+            fn from_be(b: &[u8]) -> Self {
+                <$t>::from_be_bytes(b.try_into().expect("one word's bytes"))
+            }
+            fn put_be(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_be_bytes());
+            }
+            fn counter(bits: u128) -> (Self, Self) {
+                (bits as $t, (bits >> <$t>::BITS) as $t)
+            }
+        }
+    };
 }
 
-impl Word for u64 {
-    const BYTES: usize = 8;
-    const ROUNDS: usize = 16;
-    const ROT: [u32; 4] = [32, 25, 16, 11];
-    const C: [u64; 16] = C512;
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    fn rotr(self, n: u32) -> Self {
-        self.rotate_right(n)
-    }
-    fn from_be(b: &[u8]) -> Self {
-        u64::from_be_bytes(b.try_into().expect("8 bytes"))
-    }
-    fn put_be(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_be_bytes());
-    }
-    fn counter(bits: u128) -> (Self, Self) {
-        (bits as u64, (bits >> 64) as u64)
-    }
-}
+word!(u32, rounds: 14, rot: [16, 12, 8, 7], c: C256);
+word!(u64, rounds: 16, rot: [32, 25, 16, 11], c: C512);
 
 /// The compression function with a zero salt: `block` is 16 words, `t` the
 /// number of message bits up to and including this block (0 for a final

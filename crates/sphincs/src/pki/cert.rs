@@ -364,19 +364,7 @@ pub fn describe(cert: &Certificate) -> String {
         tbs.validity().not_before,
         tbs.validity().not_after
     );
-    let key = match verifying_key_of(tbs.subject_public_key_info().owned_to_ref()) {
-        Ok(k) => format!(
-            "{} ({}), OID {}",
-            k.algorithm(),
-            k.mode(),
-            k.mode().oid(k.algorithm()).unwrap_or_default()
-        ),
-        Err(e) => format!(
-            "OID {} (not SLH-DSA: {e})",
-            tbs.subject_public_key_info().algorithm.oid
-        ),
-    };
-    out += &format!("Public key: {key}\n");
+    out += &public_key_line(tbs.subject_public_key_info().owned_to_ref());
     out += &format!(
         "Signature:  {}, OID {}\n",
         mode_name(cert.signature_algorithm()),
@@ -437,25 +425,29 @@ fn describe_extensions(exts: &[Extension], out: &mut String) {
     }
 }
 
-/// A plain-text description of a request: subject, key, signature
-/// algorithm, the extensions it asks for, and whether its self-signature
-/// verifies.
-pub fn describe_request(csr: &CertReq) -> String {
-    let mut out = String::from("Certificate request (PKCS#10)\n");
-    out += &format!("Subject:    {}\n", csr.info.subject);
-    let key = match verifying_key_of(csr.info.public_key.owned_to_ref()) {
+/// The "Public key:" line of a description: the set, mode and OID of an
+/// SLH-DSA key, or the OID and why it is not one.
+fn public_key_line(spki: SubjectPublicKeyInfoRef<'_>) -> String {
+    let oid = spki.algorithm.oid;
+    let key = match verifying_key_of(spki) {
         Ok(k) => format!(
             "{} ({}), OID {}",
             k.algorithm(),
             k.mode(),
             k.mode().oid(k.algorithm()).unwrap_or_default()
         ),
-        Err(e) => format!(
-            "OID {} (not SLH-DSA: {e})",
-            csr.info.public_key.algorithm.oid
-        ),
+        Err(e) => format!("OID {oid} (not SLH-DSA: {e})"),
     };
-    out += &format!("Public key: {key}\n");
+    format!("Public key: {key}\n")
+}
+
+/// A plain-text description of a request: subject, key, signature
+/// algorithm, the extensions it asks for, and whether its self-signature
+/// verifies.
+pub fn describe_request(csr: &CertReq) -> String {
+    let mut out = String::from("Certificate request (PKCS#10)\n");
+    out += &format!("Subject:    {}\n", csr.info.subject);
+    out += &public_key_line(csr.info.public_key.owned_to_ref());
     out += &format!(
         "Signature:  {}, OID {}\n",
         mode_name(&csr.algorithm),

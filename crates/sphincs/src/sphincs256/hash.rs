@@ -23,6 +23,27 @@ fn word(node: &Node, w: usize) -> u32 {
     u32::from_le_bytes(node[4 * w..4 * w + 4].try_into().expect("4 bytes"))
 }
 
+/// Loads lanes `0..n` with the ChaCha keys and block counters of keystream
+/// blocks `j .. j + n`, where block `j + lane` is block `(j + lane) % blocks`
+/// (counted from `first`) of seed `(j + lane) / blocks`. Inlined, so each
+/// caller compiles as with the loop written in place.
+#[inline(always)]
+fn load_lanes(
+    seeds: &[Node],
+    (blocks, first): (usize, u64),
+    (j, n): (usize, usize),
+    keys: &mut [[u32; LANES]; 8],
+    counters: &mut [u64; LANES],
+) {
+    for lane in 0..n {
+        let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
+        for (w, k) in keys.iter_mut().enumerate() {
+            k[lane] = word(&seeds[seed], w);
+        }
+        counters[lane] = first + blk as u64;
+    }
+}
+
 fn put_half(s: &Half, lane: usize, out: &mut Node) {
     for (w, chunk) in out.chunks_exact_mut(4).enumerate() {
         chunk.copy_from_slice(&s[w][lane].to_le_bytes());
@@ -140,13 +161,8 @@ impl Hasher {
         let mut j = 0;
         while j < total {
             let n = LANES.min(total - j);
-            for lane in 0..n {
-                let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
-                for (w, k) in keys.iter_mut().enumerate() {
-                    k[lane] = word(&seeds[seed], w);
-                }
-                counters[lane] = (first_node / 2 + blk) as u64;
-            }
+            let first = (first_node / 2) as u64;
+            load_lanes(seeds, (blocks, first), (j, n), &mut keys, &mut counters);
             stream_blocks(self.kernels.chacha, &keys, &counters, &mut stream);
             let (lo, hi) = stream.split_at_mut(8);
             let lo: &mut Half = lo.try_into().expect("8 words");
@@ -185,13 +201,7 @@ impl Hasher {
         let mut j = 0;
         while j < total {
             let n = LANES.min(total - j);
-            for lane in 0..n {
-                let (seed, blk) = ((j + lane) / blocks, (j + lane) % blocks);
-                for (w, k) in keys.iter_mut().enumerate() {
-                    k[lane] = word(&seeds[seed], w);
-                }
-                counters[lane] = first + blk as u64;
-            }
+            load_lanes(seeds, (blocks, first), (j, n), &mut keys, &mut counters);
             stream_blocks(self.kernels.chacha, &keys, &counters, &mut out);
             for lane in 0..n {
                 for (w, chunk) in block.chunks_exact_mut(4).enumerate() {

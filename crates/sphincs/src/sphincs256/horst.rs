@@ -82,15 +82,7 @@ pub(crate) fn sign_chunk(
             let sibling = ((idx[*j] - first) >> l) ^ 1;
             part[N + l * N..N + (l + 1) * N].copy_from_slice(&level[sibling]);
         }
-        {
-            let below = &level[..width];
-            h.h_many(
-                |i| (&below[2 * i], &below[2 * i + 1]),
-                &masks.pair(l),
-                &mut next[..width / 2],
-            );
-        }
-        level[..width / 2].copy_from_slice(&next[..width / 2]);
+        level_up(h, masks, l, &mut level[..width], &mut next[..width / 2]);
     }
     ChunkOut {
         tops: core::array::from_fn(|i| level[i]),
@@ -116,21 +108,24 @@ pub(crate) fn assemble(h: &Hasher, masks: &Masks, chunks: &[&ChunkOut], sig: &mu
     root_from_tops(h, masks, &tops)
 }
 
+/// One level up the tree: the first half of `level` becomes the hashes of
+/// its nodes in pairs, with the masks of level `l` (`next`, half as long, is
+/// scratch space).
+fn level_up(h: &Hasher, masks: &Masks, l: usize, level: &mut [Node], next: &mut [Node]) {
+    {
+        let below = &*level;
+        h.h_many(|i| (&below[2 * i], &below[2 * i + 1]), &masks.pair(l), next);
+    }
+    level[..next.len()].copy_from_slice(next);
+}
+
 /// The root over the 64 level-10 nodes.
 fn root_from_tops(h: &Hasher, masks: &Masks, tops: &[Node; TOPS]) -> Node {
     let mut level = *tops;
     let mut next = [[0u8; N]; TOPS / 2];
     for l in HORST_TOP_LEVEL..HORST_LOG_T {
         let width = TOPS >> (l - HORST_TOP_LEVEL);
-        {
-            let below = &level[..width];
-            h.h_many(
-                |i| (&below[2 * i], &below[2 * i + 1]),
-                &masks.pair(l),
-                &mut next[..width / 2],
-            );
-        }
-        level[..width / 2].copy_from_slice(&next[..width / 2]);
+        level_up(h, masks, l, &mut level[..width], &mut next[..width / 2]);
     }
     level[0]
 }

@@ -125,25 +125,10 @@ spx_sets! {
 }
 
 impl SpxAlgorithm {
-    /// Public key bytes: `PK.seed ‖ PK.root`.
-    pub const fn public_key_len(self) -> usize {
-        self.params().pk_bytes()
-    }
-    /// Secret key bytes: `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`.
-    pub const fn secret_key_len(self) -> usize {
-        self.params().sk_bytes()
-    }
-    /// Signature bytes.
-    pub const fn signature_len(self) -> usize {
-        self.params().sig_bytes()
-    }
+    crate::params::size_accessors!();
     /// Bytes of the key-generation seed `SK.seed ‖ SK.prf ‖ PK.seed` (3n).
     pub const fn seed_len(self) -> usize {
         3 * self.params().n
-    }
-    /// NIST security category.
-    pub const fn security_category(self) -> u8 {
-        self.params().category
     }
 }
 

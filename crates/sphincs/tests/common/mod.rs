@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests: reading the packed ACVP vector
-//! files in `tests/data/` and running cases on a few threads.
+//! files in `tests/data/` and running cases on a few threads; `keys` holds
+//! the seeded keys and checks of the key and PKI tests.
 
 #![allow(dead_code)] // each test binary uses a different part of this module
 
@@ -12,6 +13,8 @@ use std::sync::Mutex;
 
 use flate2::read::GzDecoder;
 use serde_json::Value;
+
+pub mod keys;
 
 /// The format tag every vector file carries (see `tests/data/README.md`).
 pub const FORMAT: &str = "slh-dsa-acvp-cases/1";

@@ -646,27 +646,7 @@ mod tests {
     use super::*;
     use crate::hash::backend::select::{Backend, Kernels};
 
-    /// Deterministic test data: xorshift64.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn fill(&mut self, b: &mut [u8]) {
-            for x in b {
-                *x = self.next() as u8;
-            }
-        }
-        fn array<const N: usize>(&mut self) -> [u8; N] {
-            let mut a = [0u8; N];
-            self.fill(&mut a);
-            a
-        }
-    }
+    use crate::hash::backend::test_data::XorShift;
 
     fn hex(s: &str) -> Vec<u8> {
         (0..s.len())
@@ -720,11 +700,11 @@ mod tests {
     #[test]
     fn kernels_match_portable() {
         let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-        let rc = tweak_constants(HarakaKernel::Portable, &rng.array::<32>());
+        let rc = tweak_constants(HarakaKernel::Portable, &rng.bytes::<32>());
         for k in kernels() {
             for count in 1..=37 {
-                let in512: Vec<[u8; 64]> = (0..count).map(|_| rng.array()).collect();
-                let in256: Vec<[u8; 32]> = (0..count).map(|_| rng.array()).collect();
+                let in512: Vec<[u8; 64]> = (0..count).map(|_| rng.bytes()).collect();
+                let in256: Vec<[u8; 32]> = (0..count).map(|_| rng.bytes()).collect();
 
                 let mut want = vec![[0u8; 32]; count];
                 let mut got = vec![[0u8; 32]; count];
@@ -742,7 +722,7 @@ mod tests {
                 haraka512_perm_many(k, &rc, &mut got);
                 assert_eq!(got, want, "permutation {k:?} count {count}");
             }
-            let seed = rng.array::<24>();
+            let seed = rng.bytes::<24>();
             assert_eq!(
                 tweak_constants(k, &seed),
                 tweak_constants(HarakaKernel::Portable, &seed),
@@ -756,7 +736,7 @@ mod tests {
     #[test]
     fn sponge_batch_matches_stream() {
         let mut rng = XorShift(7);
-        let rc = tweak_constants(HarakaKernel::Portable, &rng.array::<16>());
+        let rc = tweak_constants(HarakaKernel::Portable, &rng.bytes::<16>());
         for k in kernels() {
             for len in [0, 1, 30, 31, 32, 33, 63, 64, 65, 96, 100] {
                 for out_len in [16, 32, 33, 70] {
@@ -795,9 +775,9 @@ mod tests {
         const ITERS: u32 = 2_000;
         const COUNT: usize = 32;
         let mut rng = XorShift(1);
-        let rc = tweak_constants(HarakaKernel::Portable, &rng.array::<32>());
-        let in512: [[u8; 64]; COUNT] = core::array::from_fn(|_| rng.array());
-        let in256: [[u8; 32]; COUNT] = core::array::from_fn(|_| rng.array());
+        let rc = tweak_constants(HarakaKernel::Portable, &rng.bytes::<32>());
+        let in512: [[u8; 64]; COUNT] = core::array::from_fn(|_| rng.bytes());
+        let in256: [[u8; 32]; COUNT] = core::array::from_fn(|_| rng.bytes());
         let mut out = [[0u8; 32]; COUNT];
         let time = |f: &mut dyn FnMut()| {
             let mut best = f64::MAX;

@@ -216,20 +216,10 @@ macro_rules! iota_u64 {
 #[allow(unused_imports)]
 pub(super) use {chi_u64, iota_u64, rol_u64, xor5_u64, xor_u64, xrol_u64};
 
-/// A small deterministic generator, so that the tests of both kernel files
-/// need no extra dependency.
+/// The tests' generator, named here for the kernel files that take it from
+/// this module.
 #[cfg(test)]
-pub(super) struct XorShift(pub(super) u64);
-
-#[cfg(test)]
-impl XorShift {
-    pub(super) fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+pub(super) use super::test_data::XorShift;
 
 #[cfg(test)]
 mod tests {

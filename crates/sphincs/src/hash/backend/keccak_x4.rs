@@ -167,79 +167,44 @@ pub unsafe fn f1600_x4_avx512vl(s: &mut [[u64; 4]; 25]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::keccak_rounds::XorShift;
     use super::*;
     use std::hint::black_box;
     use std::time::Instant;
 
-    type Kernel = unsafe fn(&mut [[u64; 4]; 25]);
+    use super::super::test_data::{
+        cpu_has, keccak_lanes_match_scalar as check, keccak_zero_state_known_answer, KeccakLanes,
+    };
 
-    /// Runs `kernel` five times on four distinct pseudo-random states and checks
-    /// each lane against the scalar permutation after every application.
-    fn check(kernel: Kernel, seed: u64) {
-        let mut rng = XorShift(seed);
-        let mut lanes = [[0u64; 25]; 4];
-        for lane in lanes.iter_mut() {
-            lane.iter_mut().for_each(|w| *w = rng.next_u64());
-        }
-        let mut s = [[0u64; 4]; 25];
-        for (i, word) in s.iter_mut().enumerate() {
-            for (l, lane) in lanes.iter().enumerate() {
-                word[l] = lane[i];
-            }
-        }
-        for iteration in 0..5 {
-            // SAFETY: callers check the CPU features the kernel needs first.
-            unsafe { kernel(&mut s) };
-            for (l, lane) in lanes.iter_mut().enumerate() {
-                ::keccak::Keccak::new().with_f1600(|f| f(lane));
-                for (i, word) in s.iter().enumerate() {
-                    assert_eq!(
-                        word[l], lane[i],
-                        "iteration {iteration}, lane {l}, word {i}"
-                    );
-                }
-            }
-        }
+    fn avx2() -> Option<KeccakLanes<4>> {
+        let ok = cpu_has(&[is_x86_feature_detected!("avx2")], "AVX2");
+        ok.then_some(f1600_x4 as _)
     }
 
     #[test]
     fn avx2_matches_scalar() {
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("skipping: CPU lacks AVX2");
-            return;
-        }
-        for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
-            check(f1600_x4, seed);
+        if let Some(kernel) = avx2() {
+            check(kernel);
         }
     }
 
     #[test]
     fn avx512vl_matches_scalar() {
-        if !(is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512vl"))
-        {
-            eprintln!("skipping: CPU lacks AVX-512F/VL");
-            return;
-        }
-        for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
-            check(f1600_x4_avx512vl, seed);
+        let features = [
+            is_x86_feature_detected!("avx2"),
+            is_x86_feature_detected!("avx512f"),
+            is_x86_feature_detected!("avx512vl"),
+        ];
+        if cpu_has(&features, "AVX2, AVX-512F/VL") {
+            check(f1600_x4_avx512vl);
         }
     }
 
+    /// The first word of Keccak-f[1600] applied to the all-zero state.
     #[test]
     fn zero_state_known_answer() {
-        // First word of Keccak-f[1600] applied to the all-zero state (the
-        // published KeccakF-1600 intermediate values).
-        if !is_x86_feature_detected!("avx2") {
-            eprintln!("skipping: CPU lacks AVX2");
-            return;
+        if let Some(kernel) = avx2() {
+            keccak_zero_state_known_answer(kernel);
         }
-        let mut s = [[0u64; 4]; 25];
-        // SAFETY: AVX2 was detected above.
-        unsafe { f1600_x4(&mut s) };
-        assert_eq!(s[0], [0xf125_8f79_40e1_dde7; 4]);
     }
 
     /// Nanoseconds per permutation per lane for `kernel` over `lanes` lanes.

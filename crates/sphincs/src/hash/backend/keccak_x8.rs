@@ -125,17 +125,15 @@ pub unsafe fn shake256_blocks_x8(blocks: &[[u8; RATE]; 8], outs: &mut [[u8; 32];
 
 #[cfg(test)]
 mod tests {
-    use super::super::keccak_rounds::XorShift;
+    use super::super::test_data::{
+        cpu_has, keccak_lanes_match_scalar, keccak_zero_state_known_answer,
+    };
     use super::*;
     use std::hint::black_box;
     use std::time::Instant;
 
     fn have_avx512f() -> bool {
-        let ok = is_x86_feature_detected!("avx512f");
-        if !ok {
-            eprintln!("skipping: CPU lacks AVX-512F");
-        }
-        ok
+        cpu_has(&[is_x86_feature_detected!("avx512f")], "AVX-512F")
     }
 
     #[test]
@@ -143,32 +141,7 @@ mod tests {
         if !have_avx512f() {
             return;
         }
-        for seed in [1, 0x9e37_79b9_7f4a_7c15, 0xdead_beef] {
-            let mut rng = XorShift(seed);
-            let mut lanes = [[0u64; 25]; 8];
-            for lane in lanes.iter_mut() {
-                lane.iter_mut().for_each(|w| *w = rng.next_u64());
-            }
-            let mut s = [[0u64; 8]; 25];
-            for (i, word) in s.iter_mut().enumerate() {
-                for (l, lane) in lanes.iter().enumerate() {
-                    word[l] = lane[i];
-                }
-            }
-            for iteration in 0..5 {
-                // SAFETY: AVX-512F was detected above.
-                unsafe { f1600_x8(&mut s) };
-                for (l, lane) in lanes.iter_mut().enumerate() {
-                    ::keccak::Keccak::new().with_f1600(|f| f(lane));
-                    for (i, word) in s.iter().enumerate() {
-                        assert_eq!(
-                            word[l], lane[i],
-                            "iteration {iteration}, lane {l}, word {i}"
-                        );
-                    }
-                }
-            }
-        }
+        keccak_lanes_match_scalar(f1600_x8);
     }
 
     #[test]
@@ -178,10 +151,7 @@ mod tests {
         if !have_avx512f() {
             return;
         }
-        let mut s = [[0u64; 8]; 25];
-        // SAFETY: AVX-512F was detected above.
-        unsafe { f1600_x8(&mut s) };
-        assert_eq!(s[0], [0xf125_8f79_40e1_dde7; 8]);
+        keccak_zero_state_known_answer(f1600_x8);
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub mod keccak_x8;
 pub(crate) mod lanes;
 mod select;
 pub mod sha2;
+#[cfg(test)]
+mod test_data;
 
 pub use cycles::cycle_counter;
 #[cfg(feature = "std")]

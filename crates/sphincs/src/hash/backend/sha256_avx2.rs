@@ -189,14 +189,11 @@ fn maj(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
 #[cfg(test)]
 mod tests {
     use super::super::sha256_shani::tests::{check, ns_per_block};
+    use super::super::test_data::cpu_has;
     use super::*;
 
     fn has_avx2() -> bool {
-        let ok = is_x86_feature_detected!("avx2");
-        if !ok {
-            eprintln!("skipped: CPU lacks AVX2");
-        }
-        ok
+        cpu_has(&[is_x86_feature_detected!("avx2")], "AVX2")
     }
 
     #[test]

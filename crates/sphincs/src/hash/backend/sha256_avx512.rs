@@ -166,14 +166,11 @@ fn small_sigma1(x: __m512i) -> __m512i {
 #[cfg(test)]
 mod tests {
     use super::super::sha256_shani::tests::{check, ns_per_block};
+    use super::super::test_data::cpu_has;
     use super::*;
 
     fn has_avx512f() -> bool {
-        let ok = is_x86_feature_detected!("avx512f");
-        if !ok {
-            eprintln!("skipped: CPU lacks AVX-512F");
-        }
-        ok
+        cpu_has(&[is_x86_feature_detected!("avx512f")], "AVX-512F")
     }
 
     #[test]

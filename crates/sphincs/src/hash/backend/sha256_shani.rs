@@ -153,53 +153,27 @@ pub(super) mod tests {
     use ::sha2::block_api::compress256;
     use std::time::Instant;
 
-    /// Deterministic xorshift64 generator for test data.
-    pub(crate) struct XorShift(pub u64);
-
-    impl XorShift {
-        pub fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        pub fn state(&mut self) -> [u32; 8] {
-            core::array::from_fn(|_| self.next() as u32)
-        }
-        pub fn block(&mut self) -> [u8; 64] {
-            core::array::from_fn(|_| self.next() as u8)
-        }
-    }
+    use crate::hash::backend::test_data::{cpu_has, lanes_match_reference, XorShift};
 
     fn has_shani() -> bool {
-        let ok = is_x86_feature_detected!("sha")
-            && is_x86_feature_detected!("sse2")
-            && is_x86_feature_detected!("ssse3")
-            && is_x86_feature_detected!("sse4.1");
-        if !ok {
-            eprintln!("skipped: CPU lacks SHA-NI/SSSE3/SSE4.1");
-        }
-        ok
+        let features = [
+            is_x86_feature_detected!("sha"),
+            is_x86_feature_detected!("sse2"),
+            is_x86_feature_detected!("ssse3"),
+            is_x86_feature_detected!("sse4.1"),
+        ];
+        cpu_has(&features, "SHA-NI/SSSE3/SSE4.1")
     }
 
-    /// Chains `rounds` blocks through the kernel and through `sha2`, lane by
-    /// lane, and compares after every block.
+    /// Chains eight blocks through the kernel and through `sha2`, lane by
+    /// lane, and compares after every block (the caller checked the CPU
+    /// features).
     pub(crate) fn check<const L: usize>(
         kernel: unsafe fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
         seed: u64,
     ) {
-        let mut rng = XorShift(seed);
-        let mut states: [[u32; 8]; L] = core::array::from_fn(|_| rng.state());
-        let mut expect = states;
-        for _ in 0..8 {
-            let blocks: [[u8; 64]; L] = core::array::from_fn(|_| rng.block());
-            // SAFETY: the caller checked the CPU features.
-            unsafe { kernel(&mut states, &blocks) };
-            for (st, block) in expect.iter_mut().zip(&blocks) {
-                compress256(st, &[*block]);
-            }
-            assert_eq!(states, expect);
-        }
+        let data = (XorShift::state32 as _, XorShift::bytes::<64> as _);
+        lanes_match_reference(kernel, |st, b| compress256(st, &[*b]), data, seed, 8);
     }
 
     #[test]
@@ -223,8 +197,8 @@ pub(super) mod tests {
         kernel: unsafe fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
     ) -> f64 {
         let mut rng = XorShift(1);
-        let mut states: [[u32; 8]; L] = core::array::from_fn(|_| rng.state());
-        let blocks: [[u8; 64]; L] = core::array::from_fn(|_| rng.block());
+        let mut states: [[u32; 8]; L] = core::array::from_fn(|_| rng.state32());
+        let blocks: [[u8; 64]; L] = core::array::from_fn(|_| rng.bytes());
         let iters = 16_384 / L;
         let mut best = f64::INFINITY;
         for _ in 0..400 {
