@@ -9,12 +9,10 @@
 //! of the caller's buffer in a core buffer wiped when the call returns, as
 //! is the decrypted PKCS#8. Wiping the caller's buffer is the caller's job.
 
-use sphincs_core::any::KeyOpener;
-use sphincs_core::Error;
 use zeroize::Zeroizing;
 
 use crate::ffi::{guard, input, non_null, output};
-use crate::keys::{borrow, give, sphincs_format, sphincs_secret_key};
+use crate::keys::{borrow, open_private_key, sphincs_format, sphincs_secret_key};
 use crate::keys::{SPHINCS_FORMAT_DER, SPHINCS_FORMAT_PEM};
 use crate::status::*;
 
@@ -41,21 +39,8 @@ pub unsafe extern "C" fn sphincs_secret_key_from_encrypted_pkcs8(
     pass_len: usize,
     sk: *mut *mut sphincs_secret_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(sk)?;
-        non_null(data)?;
-        // SAFETY: `data` holds `len` bytes by the API contract.
-        let data = unsafe { input(data, len)? };
-        // SAFETY: `pass` holds `pass_len` bytes (NULL only if 0) by the API contract.
-        let pass = unsafe { input(pass, pass_len)? };
-        let opened = KeyOpener::new(None)
-            .with_passphrase(|| Ok(Zeroizing::new(pass.to_vec())))
-            .open_signing_key(data)
-            .map_err(Error::from)?;
-        let key = sphincs_secret_key(opened.key);
-        // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, key) }
-    })
+    // SAFETY: the caller's contract is this function's.
+    unsafe { open_private_key(data, len, Some((pass, pass_len)), sk) }
 }
 
 /// Writes the secret key as an encrypted PKCS#8 private key in `format`

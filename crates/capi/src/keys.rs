@@ -5,7 +5,7 @@
 
 use core::ffi::c_int;
 
-use sphincs_core::any::{AnySigningKey, AnyVerifyingKey, KeyOpener, MemoryTreeCache};
+use sphincs_core::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey, KeyOpener, MemoryTreeCache};
 use sphincs_core::Error;
 use zeroize::Zeroizing;
 
@@ -57,6 +57,32 @@ pub(crate) unsafe fn free<T>(ptr: *mut T) {
     }
 }
 
+/// The body every import from bytes shares: `out` and `bytes` checked, the
+/// set resolved, the `len` bytes read, and what `make` builds of them
+/// handed out.
+///
+/// # Safety
+/// `bytes`, if not NULL, must hold `len` bytes and `out`, if not NULL, be
+/// writable, as the callers' API contracts say.
+unsafe fn import<T>(
+    alg: *const sphincs_alg,
+    bytes: *const u8,
+    len: usize,
+    out: *mut *mut T,
+    make: impl FnOnce(AnyAlgorithm, &[u8]) -> Res<T>,
+) -> sphincs_status {
+    guard(|| {
+        non_null(out)?;
+        let alg = resolve(alg)?;
+        non_null(bytes)?;
+        // SAFETY: `bytes` holds `len` bytes by the caller's contract.
+        let raw = unsafe { input(bytes, len)? };
+        let value = make(alg, raw)?;
+        // SAFETY: `out` is writable by the caller's contract.
+        unsafe { give(out, value) }
+    })
+}
+
 /// Generates a key pair from the operating system's RNG (FIPS 205 Algorithm 21;
 /// round 3.1 and SPHINCS-256: `crypto_sign_keypair`), the top tree spread
 /// over `threads` threads (0 = every core, 1 = the calling thread; same key
@@ -90,17 +116,13 @@ pub unsafe extern "C" fn sphincs_keygen_from_seed(
     threads: usize,
     sk: *mut *mut sphincs_secret_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(sk)?;
-        let alg = resolve(alg)?;
-        non_null(seed)?;
-        // SAFETY: `seed` holds `seed_len` bytes by the API contract.
-        let seed = unsafe { input(seed, seed_len)? };
-        let t = crate::ffi::threads(threads);
-        let key = sphincs_secret_key(AnySigningKey::from_seed(alg, seed, t)?);
-        // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, key) }
-    })
+    // SAFETY: `seed` holds `seed_len` bytes and `sk` is writable by the API contract.
+    unsafe {
+        import(alg, seed, seed_len, sk, |alg, seed| {
+            let t = crate::ffi::threads(threads);
+            Ok(sphincs_secret_key(AnySigningKey::from_seed(alg, seed, t)?))
+        })
+    }
 }
 
 /// Loads a raw secret key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
@@ -116,16 +138,13 @@ pub unsafe extern "C" fn sphincs_secret_key_import(
     len: usize,
     sk: *mut *mut sphincs_secret_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(sk)?;
-        let alg = resolve(alg)?;
-        non_null(bytes)?;
-        // SAFETY: `bytes` holds `len` bytes by the API contract.
-        let raw = unsafe { input(bytes, len)? };
-        let key = sphincs_secret_key(AnySigningKey::from_bytes(alg, raw)?);
-        // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, key) }
-    })
+    // SAFETY: `bytes` holds `len` bytes and `sk` is writable by the API contract.
+    unsafe {
+        import(alg, bytes, len, sk, |alg, raw| {
+            let opened = KeyOpener::new(Some(alg)).open_raw_signing_key(raw);
+            Ok(sphincs_secret_key(opened.map_err(Error::from)?.key))
+        })
+    }
 }
 
 /// Loads a raw secret key of a draft SP 800-230 (ipd) set together with its
@@ -149,24 +168,22 @@ pub unsafe extern "C" fn sphincs_secret_key_import_with_tree_cache(
     cache_len: usize,
     sk: *mut *mut sphincs_secret_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(sk)?;
-        let alg = resolve(alg)?;
-        non_null(bytes)?;
-        non_null(cache)?;
-        // SAFETY: `bytes` holds `len` bytes and `cache` holds `cache_len`
-        // bytes by the API contract.
-        let (raw, tree) = unsafe { (input(bytes, len)?, input(cache, cache_len)?) };
-        // The core's opener, with the cache in memory: it must be used
-        // (never recomputed here), and a set without a tree refuses it.
-        let mut store = MemoryTreeCache::required(tree.to_vec());
-        let opened = KeyOpener::new(Some(alg))
-            .with_tree_cache(&mut store)
-            .open_raw_signing_key(raw)
-            .map_err(Error::from)?;
-        // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, sphincs_secret_key(opened.key)) }
-    })
+    // SAFETY: `bytes` holds `len` bytes, `cache` holds `cache_len` bytes
+    // and `sk` is writable by the API contract.
+    unsafe {
+        import(alg, bytes, len, sk, |alg, raw| {
+            non_null(cache)?;
+            // SAFETY: `cache` holds `cache_len` bytes by the API contract.
+            let tree = input(cache, cache_len)?;
+            // The core's opener, with the cache in memory: it must be used
+            // (never recomputed here), and a set without a tree refuses it.
+            let mut store = MemoryTreeCache::required(tree.to_vec());
+            let opened = KeyOpener::new(Some(alg))
+                .with_tree_cache(&mut store)
+                .open_raw_signing_key(raw);
+            Ok(sphincs_secret_key(opened.map_err(Error::from)?.key))
+        })
+    }
 }
 
 /// Writes the tree cache of a draft SP 800-230 (ipd) key (public data, under
@@ -198,16 +215,12 @@ pub unsafe extern "C" fn sphincs_public_key_import(
     len: usize,
     pk: *mut *mut sphincs_public_key,
 ) -> sphincs_status {
-    guard(|| {
-        non_null(pk)?;
-        let alg = resolve(alg)?;
-        non_null(bytes)?;
-        // SAFETY: `bytes` holds `len` bytes by the API contract.
-        let raw = unsafe { input(bytes, len)? };
-        let key = sphincs_public_key(AnyVerifyingKey::from_bytes(alg, raw)?);
-        // SAFETY: `pk` is writable by the API contract.
-        unsafe { give(pk, key) }
-    })
+    // SAFETY: `bytes` holds `len` bytes and `pk` is writable by the API contract.
+    unsafe {
+        import(alg, bytes, len, pk, |alg, raw| {
+            Ok(sphincs_public_key(AnyVerifyingKey::from_bytes(alg, raw)?))
+        })
+    }
 }
 
 /// Writes the raw secret key to `out` (capacity `cap`) and its length to
@@ -359,17 +372,37 @@ pub unsafe extern "C" fn sphincs_secret_key_from_pkcs8(
     len: usize,
     sk: *mut *mut sphincs_secret_key,
 ) -> sphincs_status {
+    // SAFETY: the caller's contract is this function's.
+    unsafe { open_private_key(data, len, None, sk) }
+}
+
+/// The private-key readers' body: the key file of `len` bytes at `data`
+/// opened by the core's opener (with the passphrase of `pass_len` bytes at
+/// `pass`, if given) into a new handle written to `*sk`.
+///
+/// # Safety
+/// `data` must hold `len` bytes, `pass` (NULL only if its length is 0)
+/// its length, and `sk` be writable, as the callers' API contracts say.
+pub(crate) unsafe fn open_private_key(
+    data: *const u8,
+    len: usize,
+    pass: Option<(*const u8, usize)>,
+    sk: *mut *mut sphincs_secret_key,
+) -> sphincs_status {
     guard(|| {
         non_null(sk)?;
         non_null(data)?;
-        // SAFETY: `data` holds `len` bytes by the API contract.
+        // SAFETY: `data` holds `len` bytes by the caller's contract.
         let data = unsafe { input(data, len)? };
-        let opened = KeyOpener::new(None)
-            .open_signing_key(data)
-            .map_err(Error::from)?;
-        let key = sphincs_secret_key(opened.key);
-        // SAFETY: `sk` is writable by the API contract.
-        unsafe { give(sk, key) }
+        let mut opener = KeyOpener::new(None);
+        if let Some((pass, pass_len)) = pass {
+            // SAFETY: `pass` holds `pass_len` bytes by the caller's contract.
+            let pass = unsafe { input(pass, pass_len)? };
+            opener = opener.with_passphrase(move || Ok(Zeroizing::new(pass.to_vec())));
+        }
+        let opened = opener.open_signing_key(data).map_err(Error::from)?;
+        // SAFETY: `sk` is writable by the caller's contract.
+        unsafe { give(sk, sphincs_secret_key(opened.key)) }
     })
 }
 
