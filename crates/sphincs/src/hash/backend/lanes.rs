@@ -308,23 +308,26 @@ fn final_blocks<W: BeWord, const B: usize, const L: usize, S: FnMut(usize, &[W; 
     sink: &mut S,
 ) {
     let mut states = [*seed; L];
-    let mut padded = [blocks[0]; L];
     for (g, group) in blocks.chunks(L).enumerate() {
         states = [*seed; L];
         match <&[[u8; B]; L]>::try_from(group) {
             Ok(full) => kernel(&mut states, full),
             Err(_) => {
-                padded[..group.len()].copy_from_slice(group);
+                // Only a last, partial group is copied (filled out with
+                // its first block), not every batch.
+                let mut padded = [group[0]; L];
+                padded[1..group.len()].copy_from_slice(&group[1..]);
                 kernel(&mut states, &padded);
+                // Copied inputs (secret chain values while signing).
+                wipe(padded.as_flattened_mut());
             }
         }
         for (j, st) in states.iter().take(group.len()).enumerate() {
             sink(first + g * L + j, st);
         }
     }
-    // Outputs (secret chain values while signing) and copied inputs.
+    // Outputs (secret chain values while signing).
     wipe(states.as_flattened_mut());
-    wipe(padded.as_flattened_mut());
 }
 
 /// SHA-256 resumed from `seed` over one more block per call: `blocks[i]` is
