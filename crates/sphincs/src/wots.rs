@@ -296,25 +296,30 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
     let order = &mut order_buf.as_flattened_mut()[..total];
     let a = &mut a_buf.as_flattened_mut()[..total];
     let v = &mut v_buf.as_flattened_mut()[..total];
+    // The start digits in sorted order too, so that a step reads them
+    // without going through `order`.
+    let mut sorted_buf = [[0u8; L]; G];
+    let sorted = &mut sorted_buf.as_flattened_mut()[..total];
     for c in (0..total).rev() {
         let b = &mut bucket_end[MAX_W - 1 - usize::from(last) + usize::from(start[c])];
         *b -= 1;
         let r = *b;
         order[r] = c as u16;
+        sorted[r] = start[c];
         let (j, i) = (c / len, c % len);
         a[r] = adrs[j];
         a[r].set_chain_address(i as u32);
         v[r][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
     }
-    let longest = last - start.iter().copied().min().unwrap_or(last);
+    let longest = last - sorted.first().copied().unwrap_or(last);
     let mut active = total;
     for s in 0..longest {
         // Chains of last − start ≤ s steps are done.
-        while active > 0 && last - start[usize::from(order[active - 1])] <= s {
+        while active > 0 && last - sorted[active - 1] <= s {
             active -= 1;
         }
-        for (r, a) in a[..active].iter_mut().enumerate() {
-            a.set_hash_address(u32::from(start[usize::from(order[r])] + s));
+        for (a, &x) in a[..active].iter_mut().zip(&sorted[..active]) {
+            a.set_hash_address(u32::from(x + s));
         }
         t.f_batch(&a[..active], &mut v[..active]);
     }
