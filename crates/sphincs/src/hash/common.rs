@@ -82,8 +82,21 @@ pub trait HMsgFinish {
 /// whose start-up cost exceeds such a copy (measured: 12 % of SHA2-256f signing).
 #[inline(always)]
 pub(crate) fn node_prefix(src: &[u8; MAX_N], n: usize) -> Node {
+    // The n of every set as a constant, so that each arm folds to the few
+    // stores it needs instead of a compare per word.
+    match n {
+        16 => words_prefix(src, 16),
+        24 => words_prefix(src, 24),
+        32 => *src,
+        _ => words_prefix(src, n),
+    }
+}
+
+/// [`node_prefix`] for any n that is a multiple of 8: whole 8-byte words are
+/// kept or cleared.
+#[inline(always)]
+fn words_prefix(src: &[u8; MAX_N], n: usize) -> Node {
     let mut out = *src;
-    // n is a multiple of 8: whole 8-byte words are kept or cleared.
     for (j, word) in out.chunks_exact_mut(8).enumerate() {
         if 8 * j >= n {
             word.fill(0);

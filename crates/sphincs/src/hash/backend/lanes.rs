@@ -115,7 +115,14 @@ impl BeWord for u64 {
 
 /// The first `n` digest bytes of a final chaining state, the rest of `out` zero.
 fn write_digest<W: BeWord>(st: &[W; 8], out: &mut Node, n: usize) {
-    *out = W::node_be(st, n);
+    // The n of every set as a constant, so that each arm's word loop is
+    // unrolled (a loop of run-time length cost more than the stores).
+    *out = match n {
+        16 => W::node_be(st, 16),
+        24 => W::node_be(st, 24),
+        32 => W::node_be(st, 32),
+        _ => W::node_be(st, n),
+    };
 }
 
 /// SHA-256 (B = 64) or SHA-512 (B = 128) of `seed block ‖ input` for up to L
