@@ -11,6 +11,10 @@ use crate::params::{Instance, NodeBuf, MAX_N, MAX_W, MAX_WOTS_LEN};
 /// take another path.
 const FIPS205_MAX_WOTS_LEN: usize = 67;
 
+/// Largest WOTS+ len of every set but draft SP 800-230's 256-24 (133): 68,
+/// SHA2/SHAKE-128-24's. Verification's working buffers are sized for it.
+const SHORT_WOTS_LEN: usize = 68;
+
 /// The base-w digits of an n-byte message followed by its checksum digits
 /// (the first steps of Algorithms 7 and 8). lg_w is a constant of each set's
 /// code: 4 for FIPS 205 (len2 = 3 digits, shift 4), 2 or 3 for SP 800-230.
@@ -243,44 +247,101 @@ fn wots_pk_from_sig_batched<P: Instance, const G: usize>(
     adrs: &[Adrs],
     out: &mut [Node],
 ) {
+    // Its buffers are zeroed on every call (once per hypertree layer): sized
+    // for the keys of every set but draft SP 800-230's 256-24 (len ≤ 68:
+    // FIPS 205 and the 128-24 and 192-24 sets) unless the key is longer.
+    if P::PARAMS.wots_len() <= SHORT_WOTS_LEN {
+        pk_from_sig_in::<P, G, SHORT_WOTS_LEN>(t, sigs, msgs, adrs, out)
+    } else {
+        pk_from_sig_in::<P, G, MAX_WOTS_LEN>(t, sigs, msgs, adrs, out)
+    }
+}
+
+/// [`wots_pk_from_sig_batched`] with buffers for `G` keys of up to `L`
+/// chains each. The chains are loaded from the signatures straight into
+/// their places sorted by steps, longest first (the order [`chains`] builds
+/// with a copy in and out), so the ones still running at any step are a
+/// prefix; the ends go back to chain order only once, for T_len. Nothing
+/// here is secret, so nothing is wiped.
+fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
+    t: &P::Hash,
+    sigs: &[&[u8]],
+    msgs: &[Node],
+    adrs: &[Adrs],
+    out: &mut [Node],
+) {
     let (n, len) = (P::PARAMS.n, P::PARAMS.wots_len());
+    let last = (P::PARAMS.w() - 1) as u8;
     let g = sigs.len();
-    // Buffers for G keys, used packed: chain i of key j at j·len + i.
-    let mut start_buf = [[0u8; MAX_WOTS_LEN]; G];
-    let mut steps_buf = [[0u8; MAX_WOTS_LEN]; G];
-    let mut vals_buf = [[[0u8; MAX_N]; MAX_WOTS_LEN]; G];
-    let mut a_buf = [[Adrs::new(); MAX_WOTS_LEN]; G];
-    let start = start_buf.as_flattened_mut();
-    let steps = steps_buf.as_flattened_mut();
-    let vals = vals_buf.as_flattened_mut();
-    let a = a_buf.as_flattened_mut();
+    let total = g * len;
+    // Chain i of key j is chain j·len + i; its start digit.
+    let mut start_buf = [[0u8; L]; G];
+    let start = &mut start_buf.as_flattened_mut()[..total];
+    // A counting sort by steps (last − start, 0..w), longest first.
+    let mut bucket_end = [0usize; MAX_W];
     for j in 0..g {
         let d = digits::<P>(&msgs[j]);
-        let at = j * len;
-        for i in 0..len {
-            start[at + i] = d[i];
-            steps[at + i] = (P::PARAMS.w() - 1) as u8 - d[i];
-            vals[at + i][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
+        start[j * len..(j + 1) * len].copy_from_slice(&d[..len]);
+        for &x in &d[..len] {
+            // Bucket of steps s is MAX_W − 1 − s = MAX_W − 1 − last + x.
+            bucket_end[MAX_W - 1 - usize::from(last) + usize::from(x)] += 1;
         }
-        chain_adrs(&adrs[j], &mut a[at..at + len]);
     }
-    let total = g * len;
-    chains::<_, G>(
-        t,
-        &a[..total],
-        &start[..total],
-        &steps[..total],
-        &mut vals[..total],
-    );
+    for b in 1..MAX_W {
+        bucket_end[b] += bucket_end[b - 1];
+    }
+    let mut order_buf = [[0u16; L]; G];
+    let mut a_buf = [[Adrs::new(); L]; G];
+    let mut v_buf = [[[0u8; MAX_N]; L]; G];
+    let order = &mut order_buf.as_flattened_mut()[..total];
+    let a = &mut a_buf.as_flattened_mut()[..total];
+    let v = &mut v_buf.as_flattened_mut()[..total];
+    // The start digits in sorted order too, so that a step reads them
+    // without going through `order`.
+    let mut sorted_buf = [[0u8; L]; G];
+    let sorted = &mut sorted_buf.as_flattened_mut()[..total];
+    for c in (0..total).rev() {
+        let b = &mut bucket_end[MAX_W - 1 - usize::from(last) + usize::from(start[c])];
+        *b -= 1;
+        let r = *b;
+        order[r] = c as u16;
+        sorted[r] = start[c];
+        let (j, i) = (c / len, c % len);
+        a[r] = adrs[j];
+        a[r].set_chain_address(i as u32);
+        v[r][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
+    }
+    let longest = last - sorted.first().copied().unwrap_or(last);
+    let mut active = total;
+    for s in 0..longest {
+        // Chains of last − start ≤ s steps are done.
+        while active > 0 && last - sorted[active - 1] <= s {
+            active -= 1;
+        }
+        for (a, &x) in a[..active].iter_mut().zip(&sorted[..active]) {
+            a.set_hash_address(u32::from(x + s));
+        }
+        t.f_batch(&a[..active], &mut v[..active]);
+    }
+    // The ends back in chain order, each key's contiguous for T_len: in
+    // place, along the permutation's cycles (every swap puts one end home).
+    for r in 0..total {
+        while usize::from(order[r]) != r {
+            let c = usize::from(order[r]);
+            v.swap(r, c);
+            order.swap(r, c);
+        }
+    }
+    let ends = &*v;
     let mut pk_adrs = [Adrs::new(); G];
-    let mut ends: [&[Node]; G] = [&[]; G];
+    let mut keys: [&[Node]; G] = [&[]; G];
     for j in 0..g {
         pk_adrs[j] = adrs[j];
         pk_adrs[j].set_type_and_clear(AdrsType::WotsPk);
         pk_adrs[j].set_key_pair_address(adrs[j].key_pair_address());
-        ends[j] = &vals[j * len..(j + 1) * len];
+        keys[j] = &ends[j * len..(j + 1) * len];
     }
-    t.t_batch(&pk_adrs[..g], &ends[..g], &mut out[..g]);
+    t.t_batch(&pk_adrs[..g], &keys[..g], &mut out[..g]);
 }
 
 /// [`wots_pk_from_sig`] of one signature, each chain advanced on its own

@@ -82,8 +82,21 @@ pub trait HMsgFinish {
 /// whose start-up cost exceeds such a copy (measured: 12 % of SHA2-256f signing).
 #[inline(always)]
 pub(crate) fn node_prefix(src: &[u8; MAX_N], n: usize) -> Node {
+    // The n of every set as a constant, so that each arm folds to the few
+    // stores it needs instead of a compare per word.
+    match n {
+        16 => words_prefix(src, 16),
+        24 => words_prefix(src, 24),
+        32 => *src,
+        _ => words_prefix(src, n),
+    }
+}
+
+/// [`node_prefix`] for any n that is a multiple of 8: whole 8-byte words are
+/// kept or cleared.
+#[inline(always)]
+fn words_prefix(src: &[u8; MAX_N], n: usize) -> Node {
     let mut out = *src;
-    // n is a multiple of 8: whole 8-byte words are kept or cleared.
     for (j, word) in out.chunks_exact_mut(8).enumerate() {
         if 8 * j >= n {
             word.fill(0);
@@ -130,18 +143,41 @@ fn part<const N: usize>(x: &[u8]) -> &[u8; N] {
 /// the in-place forms are safe: group g writes `io[16g..]` and reads `io[32g..]`.
 ///
 /// `place` is called with slices of exactly N bytes, N a constant, so its
-/// copies compile to moves rather than `memcpy` calls.
+/// copies compile to moves rather than `memcpy` calls. `secret` says whether
+/// the blocks may hold secrets (the family was bound with `SK.seed`): only
+/// then are they wiped, as a verifying instance hashes public values only.
 pub(crate) fn one_block_batch<const B: usize, const N: usize>(
     adrs: &[Adrs],
     values: Values<'_>,
     io: &mut [Node],
     template: &[u8; B],
+    secret: bool,
     place: impl Fn(&mut [u8; B], &Adrs, &[u8; N], Option<&[u8; N]>),
     hash: impl Fn(&[[u8; B]], &mut [Node]),
 ) {
-    let mut blocks = [*template; GROUP];
-    for (g, a) in adrs.chunks(GROUP).enumerate() {
-        let first = g * GROUP;
+    // A lone call (each level of a verification's hypertree climb, every
+    // chain step of a one-chain path) needs one block, not the template
+    // copied into GROUP of them (1–2 KiB) and wiped again.
+    if adrs.len() == 1 {
+        blocks_of::<B, N, 1>(adrs, values, io, template, secret, place, hash)
+    } else {
+        blocks_of::<B, N, GROUP>(adrs, values, io, template, secret, place, hash)
+    }
+}
+
+/// [`one_block_batch`] with room for `C` blocks at a time.
+fn blocks_of<const B: usize, const N: usize, const C: usize>(
+    adrs: &[Adrs],
+    values: Values<'_>,
+    io: &mut [Node],
+    template: &[u8; B],
+    secret: bool,
+    place: impl Fn(&mut [u8; B], &Adrs, &[u8; N], Option<&[u8; N]>),
+    hash: impl Fn(&[[u8; B]], &mut [Node]),
+) {
+    let mut blocks = [*template; C];
+    for (g, a) in adrs.chunks(C).enumerate() {
+        let first = g * C;
         for (j, (b, a)) in blocks.iter_mut().zip(a).enumerate() {
             let i = first + j;
             match values {
@@ -152,8 +188,10 @@ pub(crate) fn one_block_batch<const B: usize, const N: usize>(
         }
         hash(&blocks[..a.len()], &mut io[first..first + a.len()]);
     }
-    // The blocks held SK.seed (PRF) or secret chain values (F).
-    wipe(blocks[..adrs.len().min(GROUP)].as_flattened_mut());
+    if secret {
+        // The blocks held SK.seed (PRF) or secret chain values (F).
+        wipe(blocks[..adrs.len().min(C)].as_flattened_mut());
+    }
 }
 
 /// Calls `$body` with `$n` bound as a constant equal to the run-time n

@@ -85,6 +85,7 @@ impl<const ROBUST: bool> Haraka<ROBUST> {
             values,
             io,
             &[0u8; 64],
+            self.sk_seed.is_some(),
             |b, a, v, _| {
                 b[..32].copy_from_slice(&a.0);
                 b[32..32 + N].copy_from_slice(v);

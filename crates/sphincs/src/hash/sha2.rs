@@ -149,6 +149,7 @@ impl<const CAT35: bool> Sha2<CAT35> {
             values,
             io,
             &template,
+            self.sk_seed.is_some(),
             |b, a, v1, v2| place_adrs_values(b, a, v1, v2),
             |blocks, out| sha256_final_blocks(k, seed, blocks, n, out),
         ));
@@ -164,6 +165,7 @@ impl<const CAT35: bool> Sha2<CAT35> {
             Values::Pairs,
             nodes,
             &template,
+            self.sk_seed.is_some(),
             |b, a, v1, v2| place_adrs_values(b, a, v1, v2),
             |blocks, out| sha512_final_blocks(k, seed, blocks, n, out),
         ));
@@ -320,6 +322,7 @@ impl<const CAT35: bool> Bitmasks for Sha2<CAT35> {
                 Values::Own,
                 out,
                 &template,
+                self.sk_seed.is_some(),
                 |b, a, _, _| b[N..N + 22].copy_from_slice(&a.compressed()),
                 |blocks, o| sha256_final_blocks(k, &IV256, blocks, n, o),
             ));

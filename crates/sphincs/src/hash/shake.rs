@@ -77,6 +77,7 @@ impl Shake {
             values,
             io,
             &template,
+            self.sk_seed.is_some(),
             |b, a, v1, v2| {
                 b[N..N + 32].copy_from_slice(&a.0);
                 b[N + 32..2 * N + 32].copy_from_slice(v1);
@@ -184,6 +185,7 @@ impl Bitmasks for Shake {
             Values::Own,
             out,
             &template,
+            self.sk_seed.is_some(),
             |b, a, _, _| b[N..N + 32].copy_from_slice(&a.0),
             |blocks, o| shake256_single_blocks(k, blocks, n, o),
         ));

@@ -9,6 +9,7 @@ use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{resume, State256, State512};
 use crate::hash::common::{wipe, Node};
+use crate::limits::MAX_N;
 
 /// One hash call: its input as the concatenation of parts.
 pub type Parts<'a> = &'a [&'a [u8]];
@@ -85,31 +86,43 @@ fn shake_lanes<const L: usize>(
 
 /// A SHA-2 chaining word.
 trait BeWord: Copy + Default {
-    /// Writes the big-endian bytes of `words` into `buf` (8 words: 32 or 64 bytes).
-    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]);
+    /// The first `n` big-endian digest bytes of `words` (n a multiple of
+    /// 8), the rest zero: whole words stored, no byte buffer in between.
+    fn node_be(words: &[Self; 8], n: usize) -> Node;
 }
 
 impl BeWord for u32 {
-    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]) {
-        for (chunk, w) in buf.chunks_exact_mut(4).zip(words) {
+    #[inline(always)]
+    fn node_be(words: &[Self; 8], n: usize) -> Node {
+        let mut out = [0u8; MAX_N];
+        for (chunk, w) in out.chunks_exact_mut(4).zip(words).take(n / 4) {
             chunk.copy_from_slice(&w.to_be_bytes());
         }
+        out
     }
 }
 
 impl BeWord for u64 {
-    fn words_be(words: &[Self; 8], buf: &mut [u8; 64]) {
-        for (chunk, w) in buf.chunks_exact_mut(8).zip(words) {
+    #[inline(always)]
+    fn node_be(words: &[Self; 8], n: usize) -> Node {
+        let mut out = [0u8; MAX_N];
+        for (chunk, w) in out.chunks_exact_mut(8).zip(words).take(n / 8) {
             chunk.copy_from_slice(&w.to_be_bytes());
         }
+        out
     }
 }
 
 /// The first `n` digest bytes of a final chaining state, the rest of `out` zero.
 fn write_digest<W: BeWord>(st: &[W; 8], out: &mut Node, n: usize) {
-    let mut buf = [0u8; 64];
-    W::words_be(st, &mut buf);
-    *out = crate::hash::common::node_prefix(buf[..32].try_into().expect("32 bytes"), n);
+    // The n of every set as a constant, so that each arm's word loop is
+    // unrolled (a loop of run-time length cost more than the stores).
+    *out = match n {
+        16 => W::node_be(st, 16),
+        24 => W::node_be(st, 24),
+        32 => W::node_be(st, 32),
+        _ => W::node_be(st, n),
+    };
 }
 
 /// SHA-256 (B = 64) or SHA-512 (B = 128) of `seed block ‖ input` for up to L
@@ -308,23 +321,26 @@ fn final_blocks<W: BeWord, const B: usize, const L: usize, S: FnMut(usize, &[W; 
     sink: &mut S,
 ) {
     let mut states = [*seed; L];
-    let mut padded = [blocks[0]; L];
     for (g, group) in blocks.chunks(L).enumerate() {
         states = [*seed; L];
         match <&[[u8; B]; L]>::try_from(group) {
             Ok(full) => kernel(&mut states, full),
             Err(_) => {
-                padded[..group.len()].copy_from_slice(group);
+                // Only a last, partial group is copied (filled out with
+                // its first block), not every batch.
+                let mut padded = [group[0]; L];
+                padded[1..group.len()].copy_from_slice(&group[1..]);
                 kernel(&mut states, &padded);
+                // Copied inputs (secret chain values while signing).
+                wipe(padded.as_flattened_mut());
             }
         }
         for (j, st) in states.iter().take(group.len()).enumerate() {
             sink(first + g * L + j, st);
         }
     }
-    // Outputs (secret chain values while signing) and copied inputs.
+    // Outputs (secret chain values while signing).
     wipe(states.as_flattened_mut());
-    wipe(padded.as_flattened_mut());
 }
 
 /// SHA-256 resumed from `seed` over one more block per call: `blocks[i]` is
