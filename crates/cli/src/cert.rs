@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use clap::{Args, Subcommand};
-use sphincs::any::AnyVerifyingKey;
+use sphincs::any::{AnySigningKey, AnyVerifyingKey};
 use sphincs::pki::cert::{self, CertOptions};
 use sphincs::pki::extensions::{self, ExtensionOptions};
+use sphincs::pki::Name;
 use sphincs::Error;
 
 use crate::error::CliError;
@@ -22,12 +23,7 @@ pub enum CertCommand {
     /// Make a self-signed certificate for a key (a signing key's, or with --ca a CA's).
     SelfSigned {
         #[command(flatten)]
-        key: KeyArgs,
-        /// Subject (and issuer) name, RFC 4514 text, e.g. "CN=Release signing,O=Example".
-        #[arg(long, value_name = "NAME")]
-        subject: String,
-        #[command(flatten)]
-        ext: ExtArgs,
+        signer: SignerArgs,
         #[command(flatten)]
         profile: ProfileArgs,
         #[command(flatten)]
@@ -36,12 +32,7 @@ pub enum CertCommand {
     /// Make a PKCS#10 certification request, signed by the key.
     Request {
         #[command(flatten)]
-        key: KeyArgs,
-        /// Subject name, RFC 4514 text.
-        #[arg(long, value_name = "NAME")]
-        subject: String,
-        #[command(flatten)]
-        ext: ExtArgs,
+        signer: SignerArgs,
         /// Ask for a CA certificate (basicConstraints cA); the issuer must
         /// still pass --ca for it to be granted.
         #[arg(long)]
@@ -98,6 +89,20 @@ pub enum CertCommand {
     },
 }
 
+/// What `self-signed` and `request` both take: the signing key, the subject
+/// and the extensions asked for.
+#[derive(Args)]
+pub struct SignerArgs {
+    #[command(flatten)]
+    key: KeyArgs,
+    /// Subject name, RFC 4514 text, e.g. "CN=Release signing,O=Example"
+    /// (of a self-signed certificate, the issuer's name too).
+    #[arg(long, value_name = "NAME")]
+    subject: String,
+    #[command(flatten)]
+    ext: ExtArgs,
+}
+
 #[derive(Args)]
 pub struct KeyArgs {
     /// Private key: PEM, DER, or raw bytes (raw needs -a). Its OID decides
@@ -107,6 +112,24 @@ pub struct KeyArgs {
     /// Parameter set of a raw key.
     #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
     algorithm: Option<String>,
+}
+
+impl SignerArgs {
+    /// The subject's name and the opened key. The name and the output are
+    /// checked first, so no passphrase is asked for a command that would
+    /// fail anyway.
+    fn open(&self, out: &OutArgs) -> Result<(Name, AnySigningKey), CliError> {
+        let name = cert::parse_name(&self.subject)?;
+        out.check()?;
+        Ok((name, self.key.open()?))
+    }
+}
+
+impl KeyArgs {
+    /// Opens the private key (asking for its passphrase if it has one).
+    fn open(&self) -> Result<AnySigningKey, CliError> {
+        load_signing_key(&self.key, parse_algorithm(self.algorithm.as_deref())?)
+    }
 }
 
 /// The extensions a certificate or request carries beyond the defaults.
@@ -214,18 +237,15 @@ impl OutArgs {
 pub fn run(command: CertCommand) -> Result<(), CliError> {
     match command {
         CertCommand::SelfSigned {
-            key,
-            subject,
-            ext,
+            signer,
             profile,
             out,
         } => {
-            let name = cert::parse_name(&subject)?;
-            let opts = profile.options(ext.options()?, false)?;
-            out.check()?;
-            let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
+            let opts = profile.options(signer.ext.options()?, false)?;
+            let (name, sk) = signer.open(&out)?;
             let c = cert::self_signed(
-                sk.as_slh_dsa().ok_or_else(|| not_fips205(&key.key))?,
+                sk.as_slh_dsa()
+                    .ok_or_else(|| not_fips205(&signer.key.key))?,
                 &name,
                 opts,
             )?;
@@ -234,25 +254,18 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             match &out.out {
                 Some(o) => crate::say::status(&format!(
                     "{}: self-signed certificate, {}\n",
-                    crate::quote::name(&key.key),
+                    crate::quote::name(&signer.key.key),
                     crate::quote::name(o)
                 )),
                 None => Ok(()),
             }
         }
-        CertCommand::Request {
-            key,
-            subject,
-            ext,
-            ca,
-            out,
-        } => {
-            let name = cert::parse_name(&subject)?;
-            let wanted = ext.options()?;
-            out.check()?;
-            let sk = load_signing_key(&key.key, parse_algorithm(key.algorithm.as_deref())?)?;
+        CertCommand::Request { signer, ca, out } => {
+            let wanted = signer.ext.options()?;
+            let (name, sk) = signer.open(&out)?;
             let csr = cert::request_with(
-                sk.as_slh_dsa().ok_or_else(|| not_fips205(&key.key))?,
+                sk.as_slh_dsa()
+                    .ok_or_else(|| not_fips205(&signer.key.key))?,
                 &name,
                 &wanted,
                 ca,

@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import signal
+import subprocess
 
 import pytest
 
@@ -46,6 +47,30 @@ def cli() -> pathlib.Path:
     if not path.is_file():
         pytest.fail(f"{path} not found: build it with `cargo build --release -p sphincs-cli`")
     return path
+
+
+@pytest.fixture(scope="session")
+def run_cli(cli):
+    """A function that runs the CLI with its arguments (each made a string)
+    and returns the finished process; unless given ok=False it asserts the
+    run succeeded, showing the CLI's stderr when it did not."""
+
+    def run(*args, ok=True):
+        p = subprocess.run([str(cli), *map(str, args)], check=False, capture_output=True, text=True)
+        if ok:
+            assert p.returncode == 0, p.stderr
+        return p
+
+    return run
+
+
+def key_loaders(der: bool):
+    """The pair of private and public key loaders for DER (der) or PEM input."""
+    import sphincs
+
+    if der:
+        return sphincs.load_der_private_key, sphincs.load_der_public_key
+    return sphincs.load_pem_private_key, sphincs.load_pem_public_key
 
 
 def sp800_230_kat() -> list[dict]:

@@ -3,28 +3,19 @@ in the CLI, and signatures made on either side verify on the other."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 import sphincs
+from conftest import key_loaders
 
 ALGS = ["SLH-DSA-SHAKE-128f", "SLH-DSA-SHA2-192f"]
 
 
-def run(cli, *args, ok=True):
-    p = subprocess.run([str(cli), *map(str, args)], check=False, capture_output=True, text=True)
-    if ok:
-        assert p.returncode == 0, p.stderr
-    return p
-
-
 @pytest.mark.parametrize("der", [False, True], ids=["pem", "der"])
 @pytest.mark.parametrize("alg", ALGS)
-def test_cli_keys_in_python(cli, tmp_path, alg, der):
+def test_cli_keys_in_python(run_cli, tmp_path, alg, der):
     key, pub = tmp_path / "k", tmp_path / "p"
-    run(cli, "keygen", "-a", alg, "-o", key, "--pub", pub, *(["--der"] if der else []))
-    load_sk = sphincs.load_der_private_key if der else sphincs.load_pem_private_key
-    load_pk = sphincs.load_der_public_key if der else sphincs.load_pem_public_key
+    run_cli("keygen", "-a", alg, "-o", key, "--pub", pub, *(["--der"] if der else []))
+    load_sk, load_pk = key_loaders(der)
     sk = load_sk(key.read_bytes())
     pk = load_pk(pub.read_bytes())
     assert sk.algorithm == alg and sk.public_key() == pk
@@ -34,35 +25,35 @@ def test_cli_keys_in_python(cli, tmp_path, alg, der):
     # A key from `keygen` without --prehash carries the pure OID: pure only
     # (HashSLH-DSA keys: test_key_modes.py).
     assert sk.mode == pk.mode == "pure"
-    run(cli, "sign", "-k", key, "--context", "release", "-o", sig, msg)
+    run_cli("sign", "-k", key, "--context", "release", "-o", sig, msg)
     pk.verify(sig.read_bytes(), msg.read_bytes(), b"release")
     pk.verify_file(sig.read_bytes(), msg, b"release")
     with pytest.raises(ValueError, match="cannot be used for HashSLH-DSA with SHA2-384"):
         pk.verify(sig.read_bytes(), msg.read_bytes(), b"release", prehash="SHA2-384")
     # And the CLI verifies what Python signs with this key.
     sig.write_bytes(sk.sign(msg.read_bytes(), b"release"))
-    run(cli, "verify", "-p", pub, "-s", sig, "--context", "release", msg)
+    run_cli("verify", "-p", pub, "-s", sig, "--context", "release", msg)
 
 
 @pytest.mark.parametrize("alg", ALGS)
-def test_python_keys_in_cli(cli, tmp_path, alg):
+def test_python_keys_in_cli(run_cli, tmp_path, alg):
     sk = sphincs.SLHDSAPrivateKey.generate(alg)
     key, pub, der = tmp_path / "k.pem", tmp_path / "p.pem", tmp_path / "p.der"
     key.write_bytes(sk.private_bytes_pem())
     pub.write_bytes(sk.public_key().public_bytes_pem())
     der.write_bytes(sk.public_key().public_bytes_der())
     # The CLI derives the same public key from our private key.
-    run(cli, "pubkey", key, "-o", tmp_path / "derived.pem")
+    run_cli("pubkey", key, "-o", tmp_path / "derived.pem")
     assert (tmp_path / "derived.pem").read_bytes() == pub.read_bytes()
     msg = tmp_path / "msg"
     msg.write_bytes(b"signed in Python")
     sig = tmp_path / "sig"
     sig.write_bytes(sk.sign_file(msg, bytes.fromhex("00ff")))
     for p in (pub, der, key):
-        run(cli, "verify", "-p", p, "-s", sig, "--context-hex", "00ff", msg)
+        run_cli("verify", "-p", p, "-s", sig, "--context-hex", "00ff", msg)
     # A tampered message is rejected by the CLI with exit status 1.
     msg.write_bytes(b"signed in Python!")
-    assert run(cli, "verify", "-p", pub, "-s", sig, "--context-hex", "00ff", msg, ok=False).returncode == 1
+    assert run_cli("verify", "-p", pub, "-s", sig, "--context-hex", "00ff", msg, ok=False).returncode == 1
     # The CLI signs with our key; Python verifies.
-    run(cli, "sign", "-k", key, "-o", tmp_path / "sig2", "--force", msg)
+    run_cli("sign", "-k", key, "-o", tmp_path / "sig2", "--force", msg)
     sk.public_key().verify((tmp_path / "sig2").read_bytes(), msg.read_bytes())

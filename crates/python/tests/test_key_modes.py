@@ -6,10 +6,9 @@ mode."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 import sphincs
+from conftest import key_loaders
 
 # (set, the pre-hash RFC 9909 binds to it, its HashSLH-DSA OID's last arc)
 SETS = [("SLH-DSA-SHA2-128f", "SHA2-256", 36), ("SLH-DSA-SHAKE-128f", "SHAKE-128", 42)]
@@ -21,20 +20,12 @@ def der_oid(arc: int) -> bytes:
     return bytes.fromhex("06096086480165030403") + bytes([arc])
 
 
-def run(cli, *args, ok=True):
-    p = subprocess.run([str(cli), *map(str, args)], check=False, capture_output=True, text=True)
-    if ok:
-        assert p.returncode == 0, p.stderr
-    return p
-
-
 @pytest.mark.parametrize("der", [False, True], ids=["pem", "der"])
 @pytest.mark.parametrize("alg,ph,arc", SETS)
-def test_cli_hash_key_in_python(cli, tmp_path, alg, ph, arc, der):
+def test_cli_hash_key_in_python(run_cli, tmp_path, alg, ph, arc, der):
     key, pub, msg, sig = (tmp_path / n for n in ("k", "p", "msg", "sig"))
-    run(cli, "keygen", "-a", alg, "--prehash", ph, "-o", key, "--pub", pub, *(["--der"] if der else []))
-    load_sk = sphincs.load_der_private_key if der else sphincs.load_pem_private_key
-    load_pk = sphincs.load_der_public_key if der else sphincs.load_pem_public_key
+    run_cli("keygen", "-a", alg, "--prehash", ph, "-o", key, "--pub", pub, *(["--der"] if der else []))
+    load_sk, load_pk = key_loaders(der)
     sk, pk = load_sk(key.read_bytes()), load_pk(pub.read_bytes())
     assert sk.mode == pk.mode == sk.public_key().mode == ph
     assert sk.oid == pk.oid == f"{ARC}{arc}" != sphincs.Algorithm(alg).oid
@@ -52,7 +43,7 @@ def test_cli_hash_key_in_python(cli, tmp_path, alg, ph, arc, der):
     msg.write_bytes(b"pre-hashed by its key's mode")
     data = msg.read_bytes()
     # The CLI signs in the key's mode; Python verifies in it (prehash=None or named).
-    run(cli, "sign", "-k", key, "--context", "v1", "-o", sig, msg)
+    run_cli("sign", "-k", key, "--context", "v1", "-o", sig, msg)
     pk.verify(sig.read_bytes(), data, b"v1")
     pk.verify(sig.read_bytes(), data, b"v1", prehash=ph)
     pk.verify_file(sig.read_bytes(), msg, b"v1")
@@ -66,7 +57,7 @@ def test_cli_hash_key_in_python(cli, tmp_path, alg, ph, arc, der):
     ours = sk.sign(data, b"v1")
     raw.verify(ours, data, b"v1", prehash=ph)
     sig.write_bytes(ours)
-    run(cli, "verify", "-p", pub, "-s", sig, "--context", "v1", msg)
+    run_cli("verify", "-p", pub, "-s", sig, "--context", "v1", msg)
     assert sk.sign(data, deterministic=True) == sk.sign(data, prehash=ph, deterministic=True)
     # The wrong mode: ValueError with the core's message, on every path.
     other = "SHA3-512"
@@ -89,7 +80,7 @@ def test_cli_hash_key_in_python(cli, tmp_path, alg, ph, arc, der):
 
 
 @pytest.mark.parametrize("alg,ph,arc", SETS)
-def test_python_hash_key_in_cli(cli, tmp_path, alg, ph, arc):
+def test_python_hash_key_in_cli(run_cli, tmp_path, alg, ph, arc):
     sk = sphincs.SLHDSAPrivateKey.generate(alg, prehash=ph)
     assert sk.mode == ph and sk.oid == f"{ARC}{arc}"
     key, pub, msg, sig = (tmp_path / n for n in ("k.der", "p.pem", "msg", "sig"))
@@ -98,14 +89,14 @@ def test_python_hash_key_in_cli(cli, tmp_path, alg, ph, arc):
     assert der_oid(arc) in key.read_bytes()
     assert der_oid(arc - 15) not in key.read_bytes()  # not the pure OID
     # The CLI reads the mode from our OID: the same public key, and it refuses the other mode.
-    run(cli, "pubkey", key, "-o", tmp_path / "derived.pem")
+    run_cli("pubkey", key, "-o", tmp_path / "derived.pem")
     assert (tmp_path / "derived.pem").read_bytes() == pub.read_bytes()
     msg.write_bytes(b"made in Python")
-    run(cli, "sign", "-k", key, "-o", sig, msg)
+    run_cli("sign", "-k", key, "-o", sig, msg)
     sk.public_key().verify(sig.read_bytes(), msg.read_bytes())
     sig.write_bytes(sk.sign_file(msg))
-    run(cli, "verify", "-p", pub, "-s", sig, msg)
-    bad = run(cli, "sign", "-k", key, "--prehash", "SHA3-256", "-o", tmp_path / "x", msg, ok=False)
+    run_cli("verify", "-p", pub, "-s", sig, msg)
+    bad = run_cli("sign", "-k", key, "--prehash", "SHA3-256", "-o", tmp_path / "x", msg, ok=False)
     assert bad.returncode == 2 and "SHA3-256" in bad.stderr
 
 

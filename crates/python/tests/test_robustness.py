@@ -23,14 +23,11 @@ def key():
     return sphincs.SLHDSAPrivateKey.from_seeds(ALG, *SEEDS)
 
 
-class _Shifting(io.RawIOBase):
-    """A seekable stream whose bytes change after the first pass, as a file
-    edited while it is signed."""
+class _Seekable(io.RawIOBase):
+    """A seekable stream over bytes held in memory, for the variations below."""
 
-    def __init__(self, first: bytes, then: bytes):
-        self._versions = [first, then]
-        self._buf = io.BytesIO(first)
-        self._seeks = 0
+    def __init__(self, data: bytes):
+        self._buf = io.BytesIO(data)
 
     def readable(self):
         return True
@@ -42,12 +39,23 @@ class _Shifting(io.RawIOBase):
         return self._buf.tell()
 
     def seek(self, pos, whence=0):
-        self._seeks += 1
-        self._buf = io.BytesIO(self._versions[1])
         return self._buf.seek(pos, whence)
 
     def read(self, n=-1):
         return self._buf.read(n)
+
+
+class _Shifting(_Seekable):
+    """A seekable stream whose bytes change after the first pass, as a file
+    edited while it is signed."""
+
+    def __init__(self, first: bytes, then: bytes):
+        super().__init__(first)
+        self._then = then
+
+    def seek(self, pos, whence=0):
+        self._buf = io.BytesIO(self._then)
+        return super().seek(pos, whence)
 
 
 @pytest.mark.parametrize("then", [b"B" * 100_000, b"A" * 100_001])
@@ -103,68 +111,38 @@ def test_read_results_are_named(key):
     with pytest.raises(TypeError, match="returned text"):
         key.sign_file(_Returns("text"), prehash="SHA2-256")
 
-    class View(io.RawIOBase):
-        def __init__(self, data):
-            self._data = io.BytesIO(data)
-
-        def readable(self):
-            return True
-
-        def seekable(self):
-            return True
-
-        def tell(self):
-            return self._data.tell()
-
-        def seek(self, pos, whence=0):
-            return self._data.seek(pos, whence)
-
+    class View(_Seekable):
         def read(self, n=-1):
-            return memoryview(self._data.read(n))
+            return memoryview(super().read(n))
 
     data = os.urandom(150_000)
     assert key.sign_file(View(data), deterministic=True) == key.sign(data, deterministic=True)
 
 
-def _interrupt_after(seconds):
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+def _assert_ctrl_c_stops(call):
+    """Sends SIGINT 0.3 s into `call()` and asserts KeyboardInterrupt came
+    out of it within 1.3 s of its start."""
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
-    return timer
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        took = time.monotonic() - start
+    finally:
+        timer.cancel()
+    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
 
 
 def test_ctrl_c_stops_sign_many_within_a_second(key):
     # About 10 ms a signature per thread: thousands take far longer than the test.
     msgs = [b"m%d" % i for i in range(4000)]
-    timer = _interrupt_after(0.3)
-    start = time.monotonic()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            key.sign_many(msgs, threads=2)
-        took = time.monotonic() - start
-    finally:
-        timer.cancel()
-    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
+    _assert_ctrl_c_stops(lambda: key.sign_many(msgs, threads=2))
     spx = sphincs.SpxPrivateKey.from_seed(SPX, bytes(range(48)))
-    timer = _interrupt_after(0.3)
-    start = time.monotonic()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            spx.sign_many(msgs, threads=2)
-        took = time.monotonic() - start
-    finally:
-        timer.cancel()
-    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
+    _assert_ctrl_c_stops(lambda: spx.sign_many(msgs, threads=2))
     # SPHINCS-256 batches go through the same front door and stop too.
     s256 = sphincs.Sphincs256PrivateKey.from_private_bytes(bytes(1088))
-    timer = _interrupt_after(0.3)
-    start = time.monotonic()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            s256.sign_many(msgs, threads=2)
-        took = time.monotonic() - start
-    finally:
-        timer.cancel()
-    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
+    _assert_ctrl_c_stops(lambda: s256.sign_many(msgs, threads=2))
     # Afterwards the key signs as before.
     assert key.sign_many([b"a"], deterministic=True) == [key.sign(b"a", deterministic=True)]
 
@@ -173,13 +151,5 @@ def test_ctrl_c_stops_verify_many_within_a_second(key):
     pub = key.public_key()
     sig = key.sign(b"m")
     items = [(pub, sig, b"m")] * 60_000
-    timer = _interrupt_after(0.3)
-    start = time.monotonic()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            sphincs.verify_many(items, threads=2)
-        took = time.monotonic() - start
-    finally:
-        timer.cancel()
-    assert took < 1.3, f"KeyboardInterrupt after {took:.2f} s"
+    _assert_ctrl_c_stops(lambda: sphincs.verify_many(items, threads=2))
     assert sphincs.verify_many(items[:3]) == [True] * 3

@@ -18,6 +18,13 @@ import copyreg as _copyreg
 import enum as _enum
 
 from . import _native
+from ._formats import (
+    BestAvailableEncryption,
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 from ._native import (
     InvalidSignature,
     SLHDSAPrivateKey,
@@ -171,43 +178,6 @@ SpxAlgorithm = _Spx(
     [(_member_name(a[0]), a[0]) for a in _native.spx_algorithms()],
     module=__name__,
 )
-
-class Encoding(str, _enum.Enum):
-    """How ``private_bytes`` writes a key (as pyca/cryptography's ``Encoding``)."""
-
-    PEM = "PEM"
-    DER = "DER"
-    Raw = "Raw"
-
-
-class PrivateFormat(str, _enum.Enum):
-    """What ``private_bytes`` writes: PKCS#8 (RFC 9909) or the raw key."""
-
-    PKCS8 = "PKCS8"
-    Raw = "Raw"
-
-
-class PublicFormat(str, _enum.Enum):
-    """What ``public_bytes`` writes: SubjectPublicKeyInfo (RFC 9909) or the raw key."""
-
-    SubjectPublicKeyInfo = "SubjectPublicKeyInfo"
-    Raw = "Raw"
-
-
-class NoEncryption:
-    """``private_bytes(..., NoEncryption())``: the key in clear."""
-
-
-class BestAvailableEncryption:
-    """``private_bytes(..., BestAvailableEncryption(password))``: PKCS#8
-    ``EncryptedPrivateKeyInfo`` under ``password`` (PBES2: scrypt N=2^14,
-    r=8, p=1 and AES-256-CBC, as ``openssl pkcs8 -topk8 -scrypt``)."""
-
-    def __init__(self, password: bytes):
-        if not isinstance(password, bytes) or not password:
-            raise ValueError("password must be 1 or more bytes")
-        self.password = password
-
 
 #: The HashSLH-DSA pre-hash names that ``prehash=`` takes (FIPS 205 §10.2.2).
 PREHASHES: tuple = tuple(_native.prehashes())

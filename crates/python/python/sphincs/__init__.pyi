@@ -8,6 +8,12 @@ from typing import BinaryIO, ClassVar
 from typing_extensions import Buffer as Buffer
 from typing_extensions import TypeAlias
 
+from sphincs._formats import BestAvailableEncryption as BestAvailableEncryption
+from sphincs._formats import Encoding as Encoding
+from sphincs._formats import NoEncryption as NoEncryption
+from sphincs._formats import PrivateFormat as PrivateFormat
+from sphincs._formats import PublicFormat as PublicFormat
+
 # Every bytes argument takes any object with the buffer protocol (bytes,
 # bytearray, memoryview, mmap, array.array, a numpy array...): PEP 688's
 # Buffer, which is collections.abc.Buffer from Python 3.12 and
@@ -17,28 +23,6 @@ FileArg: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes] | Binar
 
 __version__: str
 PREHASHES: tuple[str, ...]
-
-class Encoding(str, enum.Enum):
-    PEM = "PEM"
-    DER = "DER"
-    Raw = "Raw"
-
-class PrivateFormat(str, enum.Enum):
-    PKCS8 = "PKCS8"
-    Raw = "Raw"
-
-class PublicFormat(str, enum.Enum):
-    SubjectPublicKeyInfo = "SubjectPublicKeyInfo"
-    Raw = "Raw"
-
-class NoEncryption:
-    """private_bytes(..., NoEncryption()): the key in clear."""
-
-class BestAvailableEncryption:
-    """private_bytes(..., BestAvailableEncryption(password)): encrypted PKCS#8 (scrypt, AES-256-CBC)."""
-
-    password: bytes
-    def __init__(self, password: bytes) -> None: ...
 
 class InvalidSignature(Exception):
     """The signature does not verify (including a signature of the wrong length)."""

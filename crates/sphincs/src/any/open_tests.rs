@@ -25,6 +25,34 @@ fn pass() -> Result<Zeroizing<Vec<u8>>, Error> {
     Ok(Zeroizing::new(b"pw".to_vec()))
 }
 
+/// Asserts that `file` opens to `vk`'s bytes (in the mode of the file's
+/// OID) both for verifying and as a public half.
+fn assert_public_half(opener: &mut KeyOpener<'_>, file: &[u8], vk: &AnyVerifyingKey) {
+    assert_eq!(
+        opener.open_verifying_key(file).unwrap().to_bytes(),
+        vk.to_bytes()
+    );
+    assert_eq!(
+        opener.open_public_half(file).unwrap().to_bytes(),
+        vk.to_bytes()
+    );
+}
+
+/// Asserts that `file` (a public key file of `kind`) opens as
+/// [`assert_public_half`] says, and is refused for signing as not private.
+fn assert_public_only(
+    opener: &mut KeyOpener<'_>,
+    file: &[u8],
+    vk: &AnyVerifyingKey,
+    kind: KeyFileKind,
+) {
+    assert_public_half(opener, file, vk);
+    assert_eq!(
+        opener.open_signing_key(file).unwrap_err(),
+        OpenError::NotPrivate(kind)
+    );
+}
+
 /// A raw key of `FIPS` whose first byte is 0x30, as one in 256 are.
 fn raw_starting_with_0x30() -> Vec<u8> {
     (0u8..)
@@ -70,14 +98,11 @@ fn each_kind_of_key_file() {
         for pem in [false, true] {
             let bytes = crate::pki::cert::encode_certificate(&cert, pem).unwrap();
             assert_eq!(kind(&bytes), KeyFileKind::Certificate);
-            let mut opener = KeyOpener::new(None);
-            assert_eq!(
-                opener.open_verifying_key(&bytes).unwrap().to_bytes(),
-                vk.to_bytes()
-            );
-            assert_eq!(
-                opener.open_signing_key(&bytes).unwrap_err(),
-                OpenError::NotPrivate(KeyFileKind::Certificate)
+            assert_public_only(
+                &mut KeyOpener::new(None),
+                &bytes,
+                &vk,
+                KeyFileKind::Certificate,
             );
         }
     }
@@ -101,14 +126,7 @@ fn opens_every_form_of_a_private_key() {
         let opened = opener.open_signing_key(file).unwrap();
         assert_eq!(opened.key.verifying_key().to_bytes(), vk.to_bytes());
         assert_eq!(opened.tree_cache, CacheOutcome::NotKept);
-        assert_eq!(
-            opener.open_verifying_key(file).unwrap().to_bytes(),
-            vk.to_bytes()
-        );
-        assert_eq!(
-            opener.open_public_half(file).unwrap().to_bytes(),
-            vk.to_bytes()
-        );
+        assert_public_half(&mut opener, file, &vk);
     }
     let opened = opener.open_signing_key(locked.as_bytes()).unwrap();
     assert_eq!(opened.key.verifying_key().to_bytes(), vk.to_bytes());
@@ -124,14 +142,7 @@ fn opens_every_form_of_a_private_key() {
     assert_eq!(opener.open_verifying_key(&vk.to_bytes()).unwrap(), vk);
     assert_eq!(opener.open_public_half(&vk.to_bytes()).unwrap(), vk);
     let spki = vk.to_spki_der().unwrap();
-    assert_eq!(
-        opener.open_public_half(&spki).unwrap().to_bytes(),
-        vk.to_bytes()
-    );
-    assert_eq!(
-        opener.open_signing_key(&spki).unwrap_err(),
-        OpenError::NotPrivate(KeyFileKind::Public)
-    );
+    assert_public_only(&mut opener, &spki, &vk, KeyFileKind::Public);
     // A raw key starting with 0x30 opens as raw.
     let raw = raw_starting_with_0x30();
     let opened = opener.open_signing_key(&raw).unwrap();
@@ -299,6 +310,18 @@ struct Recorder {
     stored: Option<Vec<u8>>,
 }
 
+impl Recorder {
+    /// A store holding `given` that refuses every recomputation, so a test
+    /// that should need none fails fast instead of building a tree.
+    fn refusing(given: Option<Vec<u8>>) -> Self {
+        Recorder {
+            given,
+            refuse: true,
+            ..Recorder::default()
+        }
+    }
+}
+
 impl TreeCacheStore for Recorder {
     fn load(&mut self) -> Result<Option<Vec<u8>>, String> {
         match self.unreadable {
@@ -337,10 +360,8 @@ fn the_store_is_told_why_before_any_recomputation() {
     ];
     for (given, unreadable, why) in cases {
         let mut store = Recorder {
-            given,
             unreadable,
-            refuse: true,
-            ..Recorder::default()
+            ..Recorder::refusing(given)
         };
         let mut opener = KeyOpener::new(Some(one_tree())).with_tree_cache(&mut store);
         // The hook's refusal stops the load before the minutes of work.
@@ -352,11 +373,7 @@ fn the_store_is_told_why_before_any_recomputation() {
         assert_eq!(store.told, [why]);
         assert_eq!(store.stored, None);
     }
-    let mut store = Recorder {
-        given: Some(vec![1; 100]),
-        refuse: true,
-        ..Recorder::default()
-    };
+    let mut store = Recorder::refusing(Some(vec![1; 100]));
     let mut opener = KeyOpener::new(Some(one_tree())).with_tree_cache(&mut store);
     assert!(opener.open_signing_key(&sk).is_err());
     drop(opener);
@@ -420,11 +437,7 @@ fn tree_cache_absent_good_damaged_mismatching_and_unstorable() {
     assert_eq!(store.stored.as_deref(), Some(&good[..]));
 
     // Good: loaded, nothing recomputed.
-    let mut store = Recorder {
-        given: Some(good.clone()),
-        refuse: true,
-        ..Recorder::default()
-    };
+    let mut store = Recorder::refusing(Some(good.clone()));
     let opened = KeyOpener::new(Some(one_tree()))
         .with_tree_cache(&mut store)
         .open_signing_key(&raw)
@@ -435,11 +448,7 @@ fn tree_cache_absent_good_damaged_mismatching_and_unstorable() {
     // Mismatching: the cache is the public key's, SK.seed damaged.
     let mut bad_key = raw.to_vec();
     bad_key[0] ^= 1;
-    let mut store = Recorder {
-        given: Some(good.clone()),
-        refuse: true,
-        ..Recorder::default()
-    };
+    let mut store = Recorder::refusing(Some(good.clone()));
     let e = KeyOpener::new(Some(one_tree()))
         .with_tree_cache(&mut store)
         .open_signing_key(&bad_key);

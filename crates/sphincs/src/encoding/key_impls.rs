@@ -14,7 +14,8 @@ use super::{
     private_key_to_pem_with_mode, public_key_to_der_with_mode, public_key_to_pem_with_mode,
 };
 use crate::{
-    DynSigningKey, DynVerifyingKey, Error, KeyMode, ParameterSet, SigningKey, VerifyingKey,
+    Algorithm, DynSigningKey, DynVerifyingKey, Error, KeyMode, ParameterSet, SigningKey,
+    VerifyingKey,
 };
 
 impl DynSigningKey {
@@ -23,20 +24,25 @@ impl DynSigningKey {
     /// `publicKey` is not this key's public half. The key has the mode of its
     /// OID (pure or HashSLH-DSA).
     pub fn from_pkcs8(input: &[u8]) -> Result<Self, Error> {
-        let decoded = decode_private_key(input)?;
-        let key = DynSigningKey::from_bytes(decoded.algorithm, &decoded.secret)?
-            .with_mode(decoded.mode)?;
-        check_public_half(&key, decoded.public.as_deref())?;
-        Ok(key)
+        Self::read_pkcs8(input, DynSigningKey::from_bytes)
     }
 
     /// Like [`DynSigningKey::from_pkcs8`] without recomputing PK.root (which
     /// costs about one key generation). A v2 key's `publicKey` is still
     /// compared with the public half.
     pub fn from_pkcs8_unchecked(input: &[u8]) -> Result<Self, Error> {
+        Self::read_pkcs8(input, DynSigningKey::from_bytes_unchecked)
+    }
+
+    /// Reads a PKCS#8 private key, making the key from its raw bytes with
+    /// `from_raw` (checked or not), in the mode of its OID, its v2
+    /// `publicKey` compared with the public half.
+    fn read_pkcs8(
+        input: &[u8],
+        from_raw: fn(Algorithm, &[u8]) -> Result<Self, Error>,
+    ) -> Result<Self, Error> {
         let decoded = decode_private_key(input)?;
-        let key = DynSigningKey::from_bytes_unchecked(decoded.algorithm, &decoded.secret)?
-            .with_mode(decoded.mode)?;
+        let key = from_raw(decoded.algorithm, &decoded.secret)?.with_mode(decoded.mode)?;
         check_public_half(&key, decoded.public.as_deref())?;
         Ok(key)
     }
@@ -103,11 +109,12 @@ impl DynVerifyingKey {
 }
 
 /// The mode of set `P` an `AlgorithmIdentifier` names (its pure or its
-/// HashSLH-DSA OID), if it names `P` at all.
-fn identifies<P: ParameterSet>(id: &AlgorithmIdentifierRef<'_>) -> Option<KeyMode> {
+/// HashSLH-DSA OID); `OidUnknown` if it names another set or none.
+fn identifies<P: ParameterSet>(id: &AlgorithmIdentifierRef<'_>) -> spki::Result<KeyMode> {
     algorithm_from_oid(&id.oid)
         .filter(|(alg, _)| *alg == P::ALGORITHM)
         .map(|(_, mode)| mode)
+        .ok_or(spki::Error::OidUnknown { oid: id.oid })
 }
 
 /// The raw public key in a `BIT STRING`, if it is whole octets of set `P`'s length.
@@ -123,12 +130,7 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
     /// parameters, the key's length, PK.root, and that a v2 `publicKey` is
     /// the key's public half.
     fn try_from(info: PrivateKeyInfoRef<'_>) -> pkcs8::Result<Self> {
-        let Some(mode) = identifies::<P>(&info.algorithm) else {
-            return Err(spki::Error::OidUnknown {
-                oid: info.algorithm.oid,
-            }
-            .into());
-        };
+        let mode = identifies::<P>(&info.algorithm)?;
         if info.algorithm.parameters.is_some() {
             return Err(pkcs8::Error::ParametersMalformed);
         }
@@ -170,11 +172,7 @@ impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
     /// Checks the OID is one of `P`'s (the key takes its mode) with no
     /// parameters, and the key's length.
     fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
-        let Some(mode) = identifies::<P>(&spki.algorithm) else {
-            return Err(spki::Error::OidUnknown {
-                oid: spki.algorithm.oid,
-            });
-        };
+        let mode = identifies::<P>(&spki.algorithm)?;
         if let Some(params) = &spki.algorithm.parameters {
             return Err(spki::Error::Asn1(params.tag().value_error().into()));
         }

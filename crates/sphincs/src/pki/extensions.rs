@@ -165,6 +165,10 @@ fn bad(msg: String) -> Error {
     Error::Pki(msg)
 }
 
+/// One kind of subjectAltName: whether a value is well formed, what it
+/// should have been (for the error), and the entry it makes.
+type SanKind = (fn(&str) -> bool, &'static str, fn(String) -> SanEntry);
+
 /// Reads one subjectAltName entry: `dns:NAME`, `email:ADDR` or `uri:URI`.
 pub fn parse_san(text: &str) -> Result<SanEntry, Error> {
     let Some((kind, value)) = text.split_once(':') else {
@@ -172,64 +176,66 @@ pub fn parse_san(text: &str) -> Result<SanEntry, Error> {
             "subject alternative name {text:?}: expected dns:NAME, email:ADDR or uri:URI"
         )));
     };
-    let printable = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_graphic());
-    match kind.to_ascii_lowercase().as_str() {
-        "dns" => {
-            let ok = printable(value)
-                && value.len() <= 253
-                && value.split('.').enumerate().all(|(i, label)| {
-                    !label.is_empty()
-                        && label.len() <= 63
-                        && (label == "*" && i == 0
-                            || label
-                                .bytes()
-                                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
-                        && !label.starts_with('-')
-                        && !label.ends_with('-')
-                });
-            if !ok {
-                return Err(bad(format!(
-                    "subject alternative name {text:?}: {value:?} is not a DNS name (ASCII labels of letters, digits and '-', separated by dots; a leading \"*.\" is allowed)"
-                )));
-            }
-            Ok(SanEntry::Dns(value.to_string()))
+    let (well_formed, expected, entry): SanKind = match kind.to_ascii_lowercase().as_str() {
+        "dns" => (is_dns_name, DNS_NAME, SanEntry::Dns),
+        "email" => (is_email, EMAIL, SanEntry::Email),
+        "uri" => (is_absolute_uri, URI, SanEntry::Uri),
+        _ => {
+            return Err(bad(format!(
+                "subject alternative name {text:?}: unknown kind {kind:?}; expected dns:NAME, email:ADDR or uri:URI"
+            )))
         }
-        "email" => {
-            let ok = printable(value)
-                && value.split_once('@').is_some_and(|(local, domain)| {
-                    !local.is_empty()
-                        && !domain.is_empty()
-                        && !domain.contains('@')
-                        && !domain.starts_with('.')
-                        && !domain.ends_with('.')
-                });
-            if !ok {
-                return Err(bad(format!(
-                    "subject alternative name {text:?}: {value:?} is not an email address (local@domain, ASCII)"
-                )));
-            }
-            Ok(SanEntry::Email(value.to_string()))
-        }
-        "uri" => {
-            // RFC 5280 §4.2.1.6: an absolute URI with a scheme.
-            let scheme_ok = value.split_once(':').is_some_and(|(scheme, rest)| {
-                !rest.is_empty()
-                    && scheme.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-                    && scheme
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-            });
-            if !printable(value) || !scheme_ok {
-                return Err(bad(format!(
-                    "subject alternative name {text:?}: {value:?} is not an absolute URI (scheme:rest, ASCII, no spaces)"
-                )));
-            }
-            Ok(SanEntry::Uri(value.to_string()))
-        }
-        _ => Err(bad(format!(
-            "subject alternative name {text:?}: unknown kind {kind:?}; expected dns:NAME, email:ADDR or uri:URI"
-        ))),
+    };
+    // Every kind is printable ASCII without spaces.
+    let printable = !value.is_empty() && value.bytes().all(|b| b.is_ascii_graphic());
+    if !printable || !well_formed(value) {
+        return Err(bad(format!(
+            "subject alternative name {text:?}: {value:?} is not {expected}"
+        )));
     }
+    Ok(entry(value.to_string()))
+}
+
+const DNS_NAME: &str = "a DNS name (ASCII labels of letters, digits and '-', separated by dots; a leading \"*.\" is allowed)";
+const EMAIL: &str = "an email address (local@domain, ASCII)";
+const URI: &str = "an absolute URI (scheme:rest, ASCII, no spaces)";
+
+/// Whether `value` is a DNS name (a wildcard allowed as its first label).
+fn is_dns_name(value: &str) -> bool {
+    value.len() <= 253
+        && value.split('.').enumerate().all(|(i, label)| {
+            !label.is_empty()
+                && label.len() <= 63
+                && (label == "*" && i == 0
+                    || label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+/// Whether `value` is an email address, local@domain.
+fn is_email(value: &str) -> bool {
+    let Some((local, domain)) = value.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.is_empty()
+        && !domain.contains('@')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+}
+
+/// Whether `value` is an absolute URI with a scheme (RFC 5280 §4.2.1.6).
+fn is_absolute_uri(value: &str) -> bool {
+    value.split_once(':').is_some_and(|(scheme, rest)| {
+        !rest.is_empty()
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    })
 }
 
 /// Reads extended key usage names, one or a comma-separated list

@@ -28,7 +28,7 @@ mod signer;
 pub use ::cms::signed_data::SignedData;
 pub use cms::ParsedSignedData;
 pub use signer::{PkiPublicKey, PkiSignature, PkiSigner};
-pub use x509_cert::{request::CertReq, Certificate};
+pub use x509_cert::{name::Name, request::CertReq, Certificate};
 /// The `cms` crate's certificate choice, for walking a SignedData's certificates.
 pub mod cms_types {
     pub use ::cms::cert::CertificateChoices;
