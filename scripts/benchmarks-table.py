@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """Builds BENCHMARKS.md's results table from `sphincs bench` JSON lines.
 
-Usage:
-  sphincs bench --threads 1 --json > t1.jsonl
-  sphincs bench --threads 2 --json > t2.jsonl
-  sphincs bench --calls --json > calls.jsonl
-  scripts/benchmarks-table.py t1.jsonl t2.jsonl calls.jsonl KECCAK_NS SHA256_NS SHA512_NS
+Usage (one backend per set of files; the floors come from the kernel costs
+`--calls` measured at run time, which its rows carry):
 
-KECCAK_NS etc. are the measured per-lane costs of the kernels in use (from the
-kernels' timing tests); with them the hash-call counts of `--calls` give the
-floor this machine's kernels allow, beside the issue's floor.
+  sphincs bench --threads 1 --json -a SETS > t1.jsonl
+  sphincs bench --calls --json -a SETS > calls.jsonl
+  cargo run --release --manifest-path bench/peers/Cargo.toml -- --json --vs pqclean-spx SETS > peers.jsonl
+  scripts/benchmarks-table.py --ours t1.jsonl --calls calls.jsonl [--peers peers.jsonl] [--two t2.jsonl]
+
+Columns: our median (one thread), the floor (the operation's hash calls at
+the measured per-call costs of the bare kernels), ours over the floor; with
+--peers, the peer's median and ours over the peer's, both from the peers
+run (its own round-robin timing of sphincs, so the ratio is side by side);
+with --two, the two-thread median and its ratio to one thread.
 """
+import argparse
 import json
-import sys
 
 
 def load(path):
@@ -21,25 +25,47 @@ def load(path):
 
 
 def main():
-    t1, t2, calls = (load(p) for p in sys.argv[1:4])
-    keccak, s256, s512 = (float(x) for x in sys.argv[4:7])
-    one = {(r["algorithm"], r["op"]): r for r in t1}
-    two = {(r["algorithm"], r["op"]): r for r in t2}
-    print("| set | op | 1 thread ms | issue floor ms | × | kernel floor ms | × | 2 threads ms | 2T / 1T |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for c in calls:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ours", required=True, help="sphincs bench --threads 1 --json")
+    ap.add_argument("--calls", required=True, help="sphincs bench --calls --json")
+    ap.add_argument("--peers", help="bench/peers --json (one or more peers)")
+    ap.add_argument("--two", help="sphincs bench --threads 2 --json")
+    a = ap.parse_args()
+    one = {(r["algorithm"], r["op"]): r for r in load(a.ours)}
+    two = {(r["algorithm"], r["op"]): r for r in load(a.two)} if a.two else {}
+    peers = {}
+    for r in load(a.peers) if a.peers else []:
+        if "impl" in r:
+            peers.setdefault((r["algorithm"], r["op"]), {})[r["impl"]] = r["median_ns"]
+    peer_names = sorted({p for row in peers.values() for p in row if p != "sphincs"})
+    head = ["set", "op", "ours ms", "floor ms", "× floor"]
+    for p in peer_names:
+        head += [f"{p} ms", f"ours ÷ {p}"]
+    if two:
+        head += ["2 threads ms", "2T ÷ 1T"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    kernels = set()
+    for c in load(a.calls):
         key = (c["algorithm"], c["op"])
         if key not in one:
             continue
-        ms1 = one[key]["median_ns"] / 1e6
-        issue = c["floor_ns"] / 1e6
-        kernel = (c["keccak_f1600"] * keccak + c["sha256_blocks"] * s256 + c["sha512_blocks"] * s512) / 1e6
-        ms2 = two[key]["median_ns"] / 1e6 if key in two else float("nan")
-        name = c["algorithm"].replace("SLH-DSA-", "")
-        print(
-            f"| {name} | {c['op']} | {ms1:.3f} | {issue:.3f} | {ms1 / issue:.2f} | "
-            f"{kernel:.3f} | {ms1 / kernel:.2f} | {ms2:.3f} | {ms2 / ms1:.2f} |"
-        )
+        kernels.add((c["kernels"], json.dumps(c["cost_ns"], sort_keys=True)))
+        ms = one[key]["median_ns"] / 1e6
+        floor = c["floor_ns"] / 1e6
+        cells = [c["algorithm"].replace("SLH-DSA-", ""), c["op"], f"{ms:.3f}", f"{floor:.3f}", f"{ms / floor:.2f}"]
+        row = peers.get(key, {})
+        for p in peer_names:
+            if p in row and "sphincs" in row:
+                cells += [f"{row[p] / 1e6:.3f}", f"{row['sphincs'] / row[p]:.2f}"]
+            else:
+                cells += ["", ""]
+        if two:
+            t = two.get(key)
+            cells += [f"{t['median_ns'] / 1e6:.3f}", f"{t['median_ns'] / one[key]['median_ns']:.2f}"] if t else ["", ""]
+        print("| " + " | ".join(cells) + " |")
+    for names, cost in sorted(kernels):
+        print(f"\nFloor kernels: {names}; measured cost_ns {cost}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 //! Times sphincs against other SLH-DSA / SPHINCS+ implementations, and lists
 //! reference signature schemes for scale.
 //!
-//! `cargo run --release --manifest-path bench/peers/Cargo.toml -- [--quick] [--json] [ALG ...]`
+//! `cargo run --release --manifest-path bench/peers/Cargo.toml -- [--quick] [--json] [--vs NAME,...] [ALG ...]`
+//!
+//! `--vs pqclean-spx` (names as in the table's header, comma-separated)
+//! times sphincs against those peers only and skips the reference schemes:
+//! minutes instead of the full run's ten.
 //!
 //! Every implementation of one parameter set and operation is timed in the
 //! same loop, one call each per iteration in turn (round-robin), so that drift
@@ -545,12 +549,21 @@ fn main() {
     let mut quick = false;
     let mut json = false;
     let mut algs = Vec::new();
-    for arg in std::env::args().skip(1) {
+    let mut only: Option<Vec<String>> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => quick = true,
             "--json" => json = true,
+            "--vs" => {
+                let Some(list) = args.next() else {
+                    eprintln!("sphincs-peers: --vs needs a list of peer names");
+                    std::process::exit(2);
+                };
+                only = Some(list.split(',').map(str::to_string).collect());
+            }
             "-h" | "--help" => {
-                println!("usage: sphincs-peers [--quick] [--json] [ALG ...]");
+                println!("usage: sphincs-peers [--quick] [--json] [--vs NAME,...] [ALG ...]");
                 return;
             }
             name => match name.parse::<Algorithm>() {
@@ -565,6 +578,26 @@ fn main() {
     if algs.is_empty() {
         algs = Algorithm::ALL.to_vec();
     }
+    // The line-up: sphincs first, then every peer `--vs` keeps.
+    let line_up = |alg: Algorithm| -> Vec<Box<dyn Impl>> {
+        let mut impls = slh_impls(alg);
+        if let Some(names) = &only {
+            let mut i = 0;
+            impls.retain(|imp| {
+                i += 1;
+                i == 1 || names.iter().any(|n| n == imp.name())
+            });
+        }
+        impls
+    };
+    if let Some(names) = &only {
+        let known: Vec<&str> = line_up(Algorithm::ALL[0]).iter().map(|i| i.name()).collect();
+        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+            let all: Vec<&str> = slh_impls(Algorithm::ALL[0]).iter().map(|i| i.name()).collect();
+            eprintln!("sphincs-peers: no peer named {bad}; the peers are {}", all[1..].join(", "));
+            std::process::exit(2);
+        }
+    }
     if !json {
         println!(
             "Medians in ms, one thread, round-robin; ratio = peer / sphincs.{}",
@@ -574,20 +607,14 @@ fn main() {
                 ""
             }
         );
-        println!(
-            "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18} {:>18}",
-            "set",
-            "op",
-            "iters",
-            "sphincs",
-            "slh-dsa (x)",
-            "fips205 (x)",
-            "pqclean-spx (x)",
-            "sphincs-r31 (x)"
-        );
+        let mut head = format!("{:<12} {:<6} {:>5} {:>10}", "set", "op", "iters", "sphincs");
+        for imp in &line_up(Algorithm::ALL[0])[1..] {
+            head += &format!(" {:>18}", format!("{} (x)", imp.name()));
+        }
+        println!("{head}");
     }
     for alg in algs {
-        let mut impls = slh_impls(alg);
+        let mut impls = line_up(alg);
         let small = alg.name().ends_with('s');
         for op in OPS {
             let iters = iterations(op, small, quick);
@@ -604,23 +631,25 @@ fn main() {
                     );
                 }
             } else {
-                let peer =
-                    |i: usize| format!("{} ({:.1})", ms(med[i]), med[i] as f64 / med[0] as f64);
-                println!(
-                    "{:<12} {:<6} {:>5} {:>10} {:>18} {:>18} {:>18} {:>18}",
+                let mut line = format!(
+                    "{:<12} {:<6} {:>5} {:>10}",
                     alg.name().trim_start_matches("SLH-DSA-"),
                     op,
                     iters,
-                    ms(med[0]),
-                    peer(1),
-                    peer(2),
-                    peer(3),
-                    peer(4)
+                    ms(med[0])
                 );
+                for &m in &med[1..] {
+                    let cell = format!("{} ({:.1})", ms(m), m as f64 / med[0] as f64);
+                    line += &format!(" {cell:>18}");
+                }
+                println!("{line}");
             }
         }
     }
 
+    if only.is_some() {
+        return;
+    }
     let mut refs = reference_impls();
     let mut rows = vec![Vec::new(); refs.len()];
     for op in OPS {

@@ -286,7 +286,9 @@ pub enum Command {
         /// (one thread; a binary search over child processes: slow for 's' sets).
         #[arg(long)]
         stack: bool,
-        /// Print hash-call and compression counts per operation instead of timing.
+        /// Print hash-call and compression counts per operation instead of
+        /// timing, and the floor they imply at the per-call costs of the
+        /// backend's bare kernels, measured at run time on this CPU.
         #[arg(long)]
         calls: bool,
         /// Time batch signing and batch verification of N messages (one key)

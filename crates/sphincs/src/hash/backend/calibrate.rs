@@ -3,81 +3,101 @@
 //! counts for the floors it prints, so a floor a user sees is a measurement
 //! of the machine in front of them, not a constant from another one.
 //!
-//! Each cost is per lane with the lanes full: 256 one-block hashes go
-//! through the same lane driver the engine calls (so gathering the inputs
-//! into lanes and the digests out is part of it, as in every hash call),
-//! and the fastest of several runs counts, as the least disturbed by other
-//! work on the machine.
+//! Each cost is the bare kernel's, per lane with the lanes full: the
+//! permutation or compression run back to back on states already in the
+//! kernel's layout, with no block assembly, transposition or digest copy
+//! around it. That is what "the floor" means (hash calls × the kernel's
+//! cost per call): everything else an operation spends is the overhead the
+//! floor ratio exposes. The fastest of several runs counts, as the least
+//! disturbed by other work on the machine; the runs of the three primitives
+//! are interleaved so that a slow phase of the machine hits all three alike.
 
 use std::time::Instant;
 
-use super::lanes::{sha256_many, sha512_many, shake256_many};
+use super::lanes::{keccak_full_width, sha256_full_width, sha512_full_width};
 use super::select::Kernels;
-use super::sha2::{IV256, IV512};
-use crate::hash::common::Node;
 
-/// Measured nanoseconds per primitive call.
+/// Measured nanoseconds per primitive call, per lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CallCosts {
-    /// One Keccak-f\[1600\] permutation (a one-block SHAKE256 call).
+    /// One Keccak-f\[1600\] permutation.
     pub keccak_ns: f64,
-    /// One SHA-256 compression (a one-block call after the PK.seed block).
+    /// One SHA-256 compression.
     pub sha256_ns: f64,
-    /// One SHA-512 compression (likewise).
+    /// One SHA-512 compression.
     pub sha512_ns: f64,
 }
 
-/// Calls per timed batch: a multiple of every kernel's width.
-const CALLS: usize = 256;
+/// How long each timed run lasts, roughly: long enough that the timer's
+/// resolution and one interrupt are noise, short enough that 20 runs of
+/// three kernels take a fraction of a second.
+const RUN_NS: f64 = 2.0e6;
 
-/// The fastest per-call time of `f` (which makes [`CALLS`] calls), in ns,
-/// over `runs` runs of enough batches to last about a millisecond each.
-fn fastest(runs: usize, mut f: impl FnMut()) -> f64 {
-    f(); // warm caches and the frequency
+/// A kernel runner: makes `reps` calls, returns the lanes per call.
+type Runner = Box<dyn Fn(usize) -> usize>;
+
+/// Times one run of `reps` calls: nanoseconds per call per lane.
+fn per_lane_ns(run: &Runner, reps: usize) -> f64 {
     let start = Instant::now();
-    f();
-    let once = start.elapsed().as_nanos().max(1) as f64;
-    let batches = (1.0e6 / once).ceil().max(1.0) as usize;
-    (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..batches {
-                f();
-            }
-            start.elapsed().as_nanos() as f64 / (batches * CALLS) as f64
-        })
-        .fold(f64::INFINITY, f64::min)
+    let width = run(reps);
+    start.elapsed().as_nanos() as f64 / (reps * width) as f64
 }
 
-/// Measures the three costs with `kernels` (e.g. [`Kernels::current`]);
-/// `runs` runs of about a millisecond each per primitive (20 give a stable
-/// figure in about 0.1 s).
+/// Measures the three costs with `kernels` (e.g. [`Kernels::current`]):
+/// `runs` rounds (at least 3), each timing every kernel for about 2 ms;
+/// each cost is its fastest round. 20 rounds take about 0.15 s.
 pub fn measure_call_costs(kernels: Kernels, runs: usize) -> CallCosts {
-    let runs = runs.max(1);
-    // Inputs that fill one block after padding: 100 bytes of SHAKE256
-    // (rate 136), 40 bytes after SHA-256's seed block, 100 after SHA-512's.
-    let data = [0x5au8; 100];
-    let one = |len: usize| -> [&[u8]; 1] { [&data[..len]] };
-    let (shake, s256, s512) = ([one(100); CALLS], [one(40); CALLS], [one(100); CALLS]);
-    let shake: Vec<&[&[u8]]> = shake.iter().map(|p| &p[..]).collect();
-    let s256: Vec<&[&[u8]]> = s256.iter().map(|p| &p[..]).collect();
-    let s512: Vec<&[&[u8]]> = s512.iter().map(|p| &p[..]).collect();
-    let mut outs = vec![Node::default(); CALLS];
-    let keccak_ns = fastest(runs, || {
-        shake256_many(kernels.keccak, &shake, 16, &mut outs);
-        std::hint::black_box(&mut outs);
-    });
-    let sha256_ns = fastest(runs, || {
-        sha256_many(kernels.sha256, &IV256, &s256, 16, &mut outs);
-        std::hint::black_box(&mut outs);
-    });
-    let sha512_ns = fastest(runs, || {
-        sha512_many(kernels.sha512, &IV512, &s512, 32, &mut outs);
-        std::hint::black_box(&mut outs);
-    });
+    let runners: [Runner; 3] = [
+        Box::new(move |r| keccak_full_width(kernels.keccak, r)),
+        Box::new(move |r| sha256_full_width(kernels.sha256, r)),
+        Box::new(move |r| sha512_full_width(kernels.sha512, r)),
+    ];
+    // Warm each kernel (caches, the clock), then size its runs.
+    let reps: Vec<usize> = runners
+        .iter()
+        .map(|run| {
+            per_lane_ns(run, 64);
+            let once = per_lane_ns(run, 64) * run(0).max(1) as f64;
+            (RUN_NS / once.max(1.0)).ceil().max(1.0) as usize
+        })
+        .collect();
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..runs.max(3) {
+        for ((run, &r), b) in runners.iter().zip(&reps).zip(&mut best) {
+            *b = b.min(per_lane_ns(run, r));
+        }
+    }
     CallCosts {
-        keccak_ns,
-        sha256_ns,
-        sha512_ns,
+        keccak_ns: best[0],
+        sha256_ns: best[1],
+        sha512_ns: best[2],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::backend::select::{with_backend, Backend, KeccakKernel};
+
+    /// Every backend this CPU runs gives three positive, finite costs,
+    /// measured on the kernels that backend selects (its Keccak width shows
+    /// which kernel ran), not on the default ones.
+    #[test]
+    fn costs_are_measured_per_backend() {
+        for b in Backend::available() {
+            let kernels = with_backend(b, Kernels::current).unwrap();
+            let c = measure_call_costs(kernels, 3);
+            for x in [c.keccak_ns, c.sha256_ns, c.sha512_ns] {
+                assert!(x.is_finite() && x > 0.0, "{b}: {c:?}");
+            }
+            let width = keccak_full_width(kernels.keccak, 0);
+            let expected = match kernels.keccak {
+                KeccakKernel::Scalar => 1,
+                KeccakKernel::X8Avx512 => 8,
+                KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => 3,
+                _ => 4,
+            };
+            assert_eq!(width, expected, "{b}: {:?}", kernels.keccak);
+        }
     }
 }

@@ -693,6 +693,80 @@ fn sha512_x8(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 8], &[[u8; 128]; 8]) {
     }
 }
 
+/// Runs `reps` back-to-back calls of the Keccak kernel `k` at its full
+/// width on one set of states, nothing else (the bare-kernel cost that
+/// `calibrate` times for the floors); returns the width, the states per call.
+#[cfg(feature = "std")]
+pub(super) fn keccak_full_width(k: KeccakKernel, reps: usize) -> usize {
+    fn run<const L: usize>(f: impl Fn(&mut [[u64; L]; 25]), reps: usize) -> usize {
+        let mut s = [[0u64; L]; 25];
+        for _ in 0..reps {
+            f(core::hint::black_box(&mut s));
+        }
+        core::hint::black_box(&s);
+        L
+    }
+    match k {
+        KeccakKernel::Scalar => {
+            let mut s = [0u64; 25];
+            for _ in 0..reps {
+                keccak::f1600(core::hint::black_box(&mut s));
+            }
+            core::hint::black_box(&s);
+            1
+        }
+        KeccakKernel::X8Avx512 => run(f1600_x8(k), reps),
+        KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => run(f1600_x3(k), reps),
+        KeccakKernel::X4Avx2 | KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => {
+            run(f1600_x4(k), reps)
+        }
+    }
+}
+
+/// [`keccak_full_width`] for a SHA-256 kernel: `reps` compressions of one
+/// block per lane; returns the lanes per call.
+#[cfg(feature = "std")]
+pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
+    fn run<const L: usize>(f: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]), reps: usize) -> usize {
+        let (mut st, blocks) = ([[0u32; 8]; L], [[0x5au8; 64]; L]);
+        for _ in 0..reps {
+            f(
+                core::hint::black_box(&mut st),
+                core::hint::black_box(&blocks),
+            );
+        }
+        core::hint::black_box(&st);
+        L
+    }
+    match k {
+        Sha256Kernel::Scalar => run(compress256_each::<1>, reps),
+        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => run(sha256_x4(k), reps),
+        Sha256Kernel::X8Avx2 => run(sha256_x8(k), reps),
+        Sha256Kernel::X16Avx512 => run(sha256_x16(k), reps),
+    }
+}
+
+/// [`keccak_full_width`] for a SHA-512 kernel.
+#[cfg(feature = "std")]
+pub(super) fn sha512_full_width(k: Sha512Kernel, reps: usize) -> usize {
+    fn run<const L: usize>(f: impl Fn(&mut [[u64; 8]; L], &[[u8; 128]; L]), reps: usize) -> usize {
+        let (mut st, blocks) = ([[0u64; 8]; L], [[0x5au8; 128]; L]);
+        for _ in 0..reps {
+            f(
+                core::hint::black_box(&mut st),
+                core::hint::black_box(&blocks),
+            );
+        }
+        core::hint::black_box(&st);
+        L
+    }
+    match k {
+        Sha512Kernel::Scalar => run(compress512_each::<1>, reps),
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => run(sha512_x4(k), reps),
+        Sha512Kernel::X8Avx512 => run(sha512_x8(k), reps),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
