@@ -488,6 +488,8 @@ fn slh_impls(alg: Algorithm) -> Vec<Box<dyn Impl>> {
             Box::new(F205Shake256f::new()),
             Box::new(SpxShake256f::new()),
         ),
+        // The draft SP 800-230 sets have no peers (`main` refuses them).
+        _ => return vec![ours],
     };
     vec![ours, rc, f205, spx, Box::new(OursR31::new(alg))]
 }
@@ -567,7 +569,11 @@ fn main() {
                 return;
             }
             name => match name.parse::<Algorithm>() {
-                Ok(a) => algs.push(a),
+                Ok(a) if Algorithm::ALL.contains(&a) => algs.push(a),
+                Ok(a) => {
+                    eprintln!("sphincs-peers: {a} has no peers here (FIPS 205 sets only)");
+                    std::process::exit(2);
+                }
                 Err(e) => {
                     eprintln!("sphincs-peers: {e}");
                     std::process::exit(2);
@@ -591,10 +597,19 @@ fn main() {
         impls
     };
     if let Some(names) = &only {
-        let known: Vec<&str> = line_up(Algorithm::ALL[0]).iter().map(|i| i.name()).collect();
+        let known: Vec<&str> = line_up(Algorithm::ALL[0])
+            .iter()
+            .map(|i| i.name())
+            .collect();
         if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-            let all: Vec<&str> = slh_impls(Algorithm::ALL[0]).iter().map(|i| i.name()).collect();
-            eprintln!("sphincs-peers: no peer named {bad}; the peers are {}", all[1..].join(", "));
+            let all: Vec<&str> = slh_impls(Algorithm::ALL[0])
+                .iter()
+                .map(|i| i.name())
+                .collect();
+            eprintln!(
+                "sphincs-peers: no peer named {bad}; the peers are {}",
+                all[1..].join(", ")
+            );
             std::process::exit(2);
         }
     }
