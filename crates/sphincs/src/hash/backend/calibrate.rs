@@ -95,6 +95,7 @@ mod tests {
                 KeccakKernel::Scalar => 1,
                 KeccakKernel::X8Avx512 => 8,
                 KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => 3,
+                KeccakKernel::X5HybridAvx2 => 5,
                 _ => 4,
             };
             assert_eq!(width, expected, "{b}: {:?}", kernels.keccak);

@@ -1,7 +1,8 @@
 //! The round body of Keccak-f\[1600\] on vectors of independent states,
-//! shared by every SIMD kernel (x86 AVX2/AVX-512 in `keccak_x4`/`keccak_x8`,
-//! AArch64 NEON in `keccak_neon`): the step mappings and their offset tables
-//! exist in one place only; each kernel supplies the vector operations.
+//! shared by every SIMD kernel (x86 AVX2/AVX-512 in `keccak_x4`/`keccak_x8`
+//! and the hybrid in `keccak_x5_hybrid`, AArch64 NEON in `keccak_neon`): the
+//! step mappings and their offset tables exist in one place only; each
+//! kernel supplies the vector operations.
 
 /// The iota round constants of Keccak-f\[1600\], in round order.
 pub(super) const RC: [u64; 24] = [
@@ -50,8 +51,8 @@ pub(super) const RC: [u64; 24] = [
 ///
 /// The round is fully unrolled with constant indices so that the state stays
 /// in registers. It is a macro of its own so that a kernel can put rounds of
-/// different state kinds side by side in one loop (the hybrid scalar+NEON
-/// kernel in `keccak_neon`).
+/// different state kinds side by side in one loop (the hybrid kernels,
+/// scalar+NEON in `keccak_neon` and scalar+AVX2 in `keccak_x5_hybrid`).
 macro_rules! keccak_round {
     ($a:ident, $rc:expr, $xor:ident, $xor5:ident, $rol:ident, $xrol:ident, $chi:ident, $iota:ident) => {{
         let rc: u64 = $rc;
@@ -162,12 +163,13 @@ macro_rules! keccak_rounds {
 pub(super) use keccak_rounds;
 
 // The round operations on one state held as plain `u64` words, for the
-// scalar half of the hybrid AArch64 kernel: the integer pipes run these while
-// the vector pipes run the NEON round. AArch64 has `ror` and `bic`, so each is
-// one or two instructions (and `eor` can take a rotated operand).
+// scalar half of the hybrid kernels (AArch64 in `keccak_neon`, x86-64 in
+// `keccak_x5_hybrid`): the integer pipes run these while the vector pipes run
+// the vector round. AArch64 has `ror` and `bic`, so each is one or two
+// instructions (and `eor` can take a rotated operand); x86-64 has them as
+// `rorx` (BMI2) and `andn` (BMI1) where the caller is compiled for those.
 
 /// a ^ b on words of one state.
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! xor_u64 {
     ($a:expr, $b:expr) => {
         $a ^ $b
@@ -175,7 +177,6 @@ macro_rules! xor_u64 {
 }
 
 /// The five-way xor of theta on words of one state.
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! xor5_u64 {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr) => {
         $a ^ $b ^ $c ^ $d ^ $e
@@ -183,7 +184,6 @@ macro_rules! xor5_u64 {
 }
 
 /// A word of one state rotated left by n.
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! rol_u64 {
     ($a:expr, $n:tt) => {
         u64::rotate_left($a, $n)
@@ -191,7 +191,6 @@ macro_rules! rol_u64 {
 }
 
 /// (a ^ b) rotated left by n, on words of one state.
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! xrol_u64 {
     ($a:expr, $b:expr, $n:tt) => {
         u64::rotate_left($a ^ $b, $n)
@@ -199,7 +198,6 @@ macro_rules! xrol_u64 {
 }
 
 /// chi on words of one state: a ^ (!b & c).
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! chi_u64 {
     ($a:expr, $b:expr, $c:expr) => {
         $a ^ (!$b & $c)
@@ -207,7 +205,6 @@ macro_rules! chi_u64 {
 }
 
 /// iota on a word of one state: the round constant needs no broadcast.
-#[allow(unused_macros)] // outside AArch64, only the tests use it
 macro_rules! iota_u64 {
     ($a:expr, $rc:expr) => {
         $a ^ $rc

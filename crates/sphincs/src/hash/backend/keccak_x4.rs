@@ -7,9 +7,12 @@
 //! The round body is written once, as `keccak_rounds!`, over a handful of
 //! vector operations; each kernel (AVX2, AVX-512VL here and the 8-lane AVX-512
 //! one in `keccak_x8`) supplies those operations, so the step mappings and
-//! their offset tables exist in one place only.
+//! their offset tables exist in one place only. The AVX2 round is also a
+//! function of its own, [`round_avx2`], so that the hybrid AVX2+scalar kernel
+//! of `keccak_x5_hybrid` runs the very same vector round next to its scalar
+//! states.
 
-use super::keccak_rounds::keccak_rounds;
+use super::keccak_rounds::{keccak_round, keccak_rounds, RC};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256,
     _mm256_rol_epi64, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64,
@@ -133,6 +136,24 @@ macro_rules! chi_avx512vl {
     };
 }
 
+/// One Keccak-f\[1600\] round with round constant `rc` on four states held
+/// in AVX2 vectors (`a[i]` is word i of all four). Always inlined, so that it
+/// compiles as part of its AVX2 caller: on its own it has no target feature,
+/// and an out-of-line copy would call every intrinsic through a function.
+///
+/// # Safety
+/// The CPU must support AVX2, and the caller must be compiled with it
+/// (`#[target_feature(enable = "avx2")]`).
+#[inline(always)]
+pub(super) unsafe fn round_avx2(a: &mut [__m256i; 25], rc: u64) {
+    let mut v = *a;
+    // SAFETY: the caller guarantees AVX2, which is all these intrinsics need.
+    unsafe {
+        keccak_round!(v, rc, xor_ymm, xor5_avx2, rol_avx2, xrol_avx2, chi_avx2, iota_ymm);
+    }
+    *a = v;
+}
+
 /// Keccak-f\[1600\] on 4 states at once, interleaved: `s[i][lane]` is word i of
 /// state `lane`.
 ///
@@ -141,7 +162,11 @@ macro_rules! chi_avx512vl {
 #[target_feature(enable = "avx2")]
 pub unsafe fn f1600_x4(s: &mut [[u64; 4]; 25]) {
     with_ymm_state!(s, |a| {
-        keccak_rounds!(a, xor_ymm, xor5_avx2, rol_avx2, xrol_avx2, chi_avx2, iota_ymm);
+        for &rc in RC.iter() {
+            // SAFETY: this function is compiled for AVX2, which the caller
+            // guarantees the CPU has.
+            unsafe { round_avx2(&mut a, rc) };
+        }
     });
 }
 

@@ -196,6 +196,7 @@ pub(crate) fn shake256_many(
         KeccakKernel::X8Avx512 => 8,
         KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => 4,
         KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => 3,
+        KeccakKernel::X5HybridAvx2 => 5,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
@@ -205,6 +206,7 @@ pub(crate) fn shake256_many(
             (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
                 shake_lanes::<3>(f1600_x3(k), ins, out_len, os)
             }
+            (KeccakKernel::X5HybridAvx2, 5) => shake_lanes::<5>(f1600_x5(k), ins, out_len, os),
             _ => shake_lanes::<4>(f1600_x4(k), ins, out_len, os),
         }
     }
@@ -478,6 +480,7 @@ pub(crate) fn shake256_single_blocks(
         (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
             run::<3>(f1600_x3(k), blocks, out_len, outs)
         }
+        (KeccakKernel::X5HybridAvx2, _) => run::<5>(f1600_x5(k), blocks, out_len, outs),
         _ => run::<4>(f1600_x4(k), blocks, out_len, outs),
     }
 }
@@ -551,6 +554,7 @@ pub(crate) fn shake256_single_block_xof(
         (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
             run::<3>(f1600_x3(k), blocks, len, sink)
         }
+        (KeccakKernel::X5HybridAvx2, _) => run::<5>(f1600_x5(k), blocks, len, sink),
         _ => run::<4>(f1600_x4(k), blocks, len, sink),
     }
 }
@@ -563,10 +567,13 @@ pub(crate) fn shake256_single_block_xof(
 fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
     move |s: &mut [[u64; 4]; 25]| match k {
         KeccakKernel::Scalar => f1600_each::<4>(s),
-        // SAFETY: X4Avx2 is chosen only where AVX2 was detected; X8Avx512
-        // only where AVX-512F/VL were (see `Kernels::forced`).
+        // SAFETY: X4Avx2 and X5HybridAvx2 (whose groups of 2–4 run here)
+        // are chosen only where AVX2 was detected; X8Avx512 only where
+        // AVX-512F/VL were (see `Kernels::forced`).
         #[cfg(target_arch = "x86_64")]
-        KeccakKernel::X4Avx2 => unsafe { super::keccak_x4::f1600_x4(s) },
+        KeccakKernel::X4Avx2 | KeccakKernel::X5HybridAvx2 => unsafe {
+            super::keccak_x4::f1600_x4(s)
+        },
         #[cfg(target_arch = "x86_64")]
         KeccakKernel::X8Avx512 => unsafe { super::keccak_x4::f1600_x4_avx512vl(s) },
         // SAFETY: X2Sha3 is chosen only where the SHA-3 extension was
@@ -590,6 +597,17 @@ fn f1600_x3(k: KeccakKernel) -> impl Fn(&mut [[u64; 3]; 25]) {
         #[cfg(target_arch = "aarch64")]
         KeccakKernel::X3HybridSha3 => unsafe { super::keccak_neon::f1600_x3_hybrid_sha3(s) },
         _ => f1600_each::<3>(s),
+    }
+}
+
+/// The x86 hybrid: four AVX2 lanes and one scalar state (`keccak_x5_hybrid`).
+fn f1600_x5(k: KeccakKernel) -> impl Fn(&mut [[u64; 5]; 25]) {
+    move |s: &mut [[u64; 5]; 25]| match k {
+        // SAFETY: X5HybridAvx2 is chosen only where AVX2, BMI1 and BMI2 were
+        // detected.
+        #[cfg(target_arch = "x86_64")]
+        KeccakKernel::X5HybridAvx2 => unsafe { super::keccak_x5_hybrid::f1600_x5_hybrid_avx2(s) },
+        _ => f1600_each::<5>(s),
     }
 }
 
@@ -717,6 +735,7 @@ pub(super) fn keccak_full_width(k: KeccakKernel, reps: usize) -> usize {
         }
         KeccakKernel::X8Avx512 => run(f1600_x8(k), reps),
         KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => run(f1600_x3(k), reps),
+        KeccakKernel::X5HybridAvx2 => run(f1600_x5(k), reps),
         KeccakKernel::X4Avx2 | KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => {
             run(f1600_x4(k), reps)
         }
@@ -872,6 +891,13 @@ mod tests {
                 ks.extend([KeccakKernel::X2Sha3, KeccakKernel::X3HybridSha3]);
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+        {
+            ks.push(KeccakKernel::X5HybridAvx2);
+        }
         let mut seen = Vec::new();
         ks.retain(|k| {
             !seen.contains(k) && {
@@ -890,9 +916,15 @@ mod tests {
     fn keccak_kernels_match_single_calls() {
         for k in keccak_kernels() {
             for count in 1..=19 {
-                for len in [0, 135, 136, 300] {
+                // The lengths and the split into parts of `lanes_match_single_calls`.
+                for len in [
+                    0, 1, 55, 56, 64, 111, 112, 119, 120, 135, 136, 137, 300, 2208,
+                ] {
                     let bufs: Vec<Vec<u8>> = (0..count).map(|i| data(len, i as u8)).collect();
-                    let inputs: Vec<[&[u8]; 1]> = bufs.iter().map(|b| [&b[..]]).collect();
+                    let inputs: Vec<[&[u8]; 2]> = bufs
+                        .iter()
+                        .map(|b| [&b[..len / 3], &b[len / 3..]])
+                        .collect();
                     let inputs: Vec<Parts<'_>> = inputs.iter().map(|p| &p[..]).collect();
                     let mut got = vec![[0u8; 32]; count];
                     shake256_many(k, &inputs, 32, &mut got);
@@ -904,17 +936,23 @@ mod tests {
                 }
                 let msgs: Vec<Vec<u8>> = (0..count).map(|i| data(96, i as u8)).collect();
                 let blocks: Vec<[u8; RATE]> = msgs.iter().map(|m| padded(m)).collect();
-                let mut got = vec![[0u8; 32]; count];
-                shake256_single_blocks(k, &blocks, 32, &mut got);
+                for out_len in [16, 24, 32] {
+                    let mut got = vec![[0xAAu8; 32]; count];
+                    shake256_single_blocks(k, &blocks, out_len, &mut got);
+                    for (m, g) in msgs.iter().zip(&got) {
+                        let mut want = [0u8; 32];
+                        keccak::shake256(&[m], &mut want[..out_len]);
+                        assert_eq!(*g, want, "{k:?} single blocks {out_len} count {count}");
+                    }
+                }
                 let len = 2 * RATE + 40;
                 let mut xof = vec![vec![0u8; len]; count];
                 shake256_single_block_xof(k, &blocks, len, &mut |i, at, bytes| {
                     xof[i][at..at + bytes.len()].copy_from_slice(bytes)
                 });
-                for ((m, g), x) in msgs.iter().zip(&got).zip(&xof) {
+                for (m, x) in msgs.iter().zip(&xof) {
                     let mut want = vec![0u8; len];
                     keccak::shake256(&[m], &mut want);
-                    assert_eq!(g[..], want[..32], "{k:?} single blocks count {count}");
                     assert_eq!(*x, want, "{k:?} xof count {count}");
                 }
             }

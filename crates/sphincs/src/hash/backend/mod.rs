@@ -32,6 +32,8 @@ pub(crate) mod keccak_rounds;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
 #[cfg(target_arch = "x86_64")]
+pub mod keccak_x5_hybrid;
+#[cfg(target_arch = "x86_64")]
 pub mod keccak_x8;
 pub(crate) mod lanes;
 mod select;

@@ -167,6 +167,12 @@ pub(crate) enum KeccakKernel {
     /// No backend's default (see [`SHA3_KECCAK`]); the tests run it.
     #[allow(dead_code)] // constructed by the AArch64 tests only
     X3HybridSha3,
+    /// Five states: four in AVX2 vectors and one in general registers, a
+    /// round of each per loop iteration (x86 CPUs without AVX-512, where
+    /// the 4-way kernel leaves the integer ALUs idle). Needs BMI1 and BMI2
+    /// too. No backend's default (see [`AVX2_KECCAK`]); the tests run it.
+    #[allow(dead_code)] // constructed by the x86-64 tests only
+    X5HybridAvx2,
 }
 
 // The Keccak kernel of each AArch64 backend, chosen by the llvm-mca model of
@@ -185,6 +191,24 @@ pub(crate) enum KeccakKernel {
 // ALU instruction a cycle (every `eor`/`mov` takes both of its `CyUnitIS`
 // units), where the M1 is described as having six integer ALUs, so real M1
 // hardware may favour the hybrid; flip this constant if a measurement says so.
+// The Keccak kernel of `Avx2` (and of `Kernels::best()` on x86 CPUs without
+// AVX-512): the 4-way kernel, not the hybrid X5HybridAvx2 (four AVX2 lanes
+// plus one state in general registers), because neither the model nor the
+// measurement puts the hybrid ahead (BENCHMARKS.md, "Round three: hybrid
+// AVX2 + scalar Keccak", 2026-11-26). Cycles per permutation per state from
+// `scripts/x86-mca.py` (llvm-mca 21 on the rustc 1.95 code): Zen 3 313 for
+// the 4-way kernel against 399 for the hybrid (490 for 4 + 2 states), Alder
+// Lake 370 against 443. Measured here (Xeon, Sapphire Rapids class, the
+// `hybrid_speed` test, min of 21 alternating runs, three times): 98.7-100.1
+// against 123.1-124.8 ns. Why: the 4-way round already issues 4.5
+// instructions a cycle of Zen 3's 6, and the scalar round adds 198 (130
+// operations, 68 moves, 59 of them spills: 25 state words do not fit 16
+// general registers), so the hybrid is bound by the front end at 437 / 6 = 73 cycles
+// a round for 5 states (14.6 a state) against 52.2 / 4 = 13.1 for the 4-way
+// kernel. Revisit on a core with a wider front end.
+/// The Keccak kernel of [`Backend::Avx2`].
+const AVX2_KECCAK: KeccakKernel = KeccakKernel::X4Avx2;
+
 /// The Keccak kernel of [`Backend::Neon`].
 const NEON_KECCAK: KeccakKernel = KeccakKernel::X2Neon;
 /// The Keccak kernel of [`Backend::Sha3`].
@@ -329,7 +353,7 @@ impl Kernels {
         match b {
             Backend::Scalar => {}
             Backend::Avx2 => {
-                k.keccak = KeccakKernel::X4Avx2;
+                k.keccak = AVX2_KECCAK;
                 k.sha256 = Sha256Kernel::X8Avx2;
                 k.sha512 = Sha512Kernel::X4Avx2;
                 k.chacha = ChaChaKernel::X8Avx2;
@@ -460,6 +484,7 @@ impl Kernels {
             KeccakKernel::X2Sha3 => "keccak-x2-sha3",
             KeccakKernel::X3HybridNeon => "keccak-x3-hybrid-neon",
             KeccakKernel::X3HybridSha3 => "keccak-x3-hybrid-sha3",
+            KeccakKernel::X5HybridAvx2 => "keccak-x5-hybrid-avx2",
         };
         let s256 = match self.sha256 {
             Sha256Kernel::Scalar => "sha256-scalar",
@@ -618,5 +643,16 @@ mod tests {
         }
         assert_eq!(NEON_KECCAK, KeccakKernel::X2Neon);
         assert_eq!(SHA3_KECCAK, KeccakKernel::X2Sha3);
+    }
+
+    /// The AVX2 backend runs the kernel its comment argues for (the hybrid
+    /// lost both the model and the measurement), on every host.
+    #[test]
+    fn avx2_keccak_is_the_4_way_kernel() {
+        assert_eq!(AVX2_KECCAK, KeccakKernel::X4Avx2);
+        if Backend::Avx2.is_available() {
+            let k = Kernels::forced_for_tests(Backend::Avx2);
+            assert_eq!(k.keccak, KeccakKernel::X4Avx2);
+        }
     }
 }
