@@ -24,8 +24,11 @@ mod haraka_vaes;
 #[cfg(feature = "std")]
 pub mod heap_counter;
 pub mod keccak;
+// Measured clock and kernel speeds for the kernel bounds (test only).
 #[cfg(target_arch = "aarch64")]
 pub mod keccak_neon;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod kernel_bounds;
 // The round body of the SIMD Keccak kernels (x86-64, AArch64 only).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod keccak_rounds;

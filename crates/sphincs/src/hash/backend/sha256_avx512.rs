@@ -68,28 +68,40 @@ pub unsafe fn compress256_avx512_x16(states: &mut [[u32; 8]; 16], blocks: &[[u8;
     }
 
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
-    for t in 0..64 {
-        if t >= 16 {
+    // The 64 rounds written out with constant indices (a macro over the
+    // round numbers): as a loop, LLVM kept it rolled and indexed the
+    // schedule ring through the stack with scalar address arithmetic, a
+    // third of the instructions of a call. Unrolled, the ring and the state
+    // stay in the 32 zmm registers.
+    macro_rules! rounds {
+        (schedule $($t:literal)*) => {$(
             // W[t] = σ1(W[t−2]) + W[t−7] + σ0(W[t−15]) + W[t−16], in place of
             // W[t−16] in the ring.
-            let s1 = small_sigma1(w[(t - 2) % 16]);
-            let s0 = small_sigma0(w[(t - 15) % 16]);
-            let sum = _mm512_add_epi32(_mm512_add_epi32(s1, w[(t - 7) % 16]), s0);
-            w[t % 16] = _mm512_add_epi32(sum, w[t % 16]);
-        }
-        let kw = _mm512_add_epi32(_mm512_set1_epi32(K[t] as i32), w[t % 16]);
-        let t1 = _mm512_add_epi32(_mm512_add_epi32(h, kw), big_sigma1(e));
-        let t1 = _mm512_add_epi32(t1, _mm512_ternarylogic_epi32::<CH>(e, f, g));
-        let t2 = _mm512_add_epi32(big_sigma0(a), _mm512_ternarylogic_epi32::<MAJ>(a, b, c));
-        h = g;
-        g = f;
-        f = e;
-        e = _mm512_add_epi32(d, t1);
-        d = c;
-        c = b;
-        b = a;
-        a = _mm512_add_epi32(t1, t2);
+            let s1 = small_sigma1(w[($t - 2) % 16]);
+            let s0 = small_sigma0(w[($t - 15) % 16]);
+            let sum = _mm512_add_epi32(_mm512_add_epi32(s1, w[($t - 7) % 16]), s0);
+            w[$t % 16] = _mm512_add_epi32(sum, w[$t % 16]);
+            rounds!($t);
+        )*};
+        ($($t:literal)*) => {$(
+            let kw = _mm512_add_epi32(_mm512_set1_epi32(K[$t] as i32), w[$t % 16]);
+            let t1 = _mm512_add_epi32(_mm512_add_epi32(h, kw), big_sigma1(e));
+            let t1 = _mm512_add_epi32(t1, _mm512_ternarylogic_epi32::<CH>(e, f, g));
+            let t2 = _mm512_add_epi32(big_sigma0(a), _mm512_ternarylogic_epi32::<MAJ>(a, b, c));
+            h = g;
+            g = f;
+            f = e;
+            e = _mm512_add_epi32(d, t1);
+            d = c;
+            c = b;
+            b = a;
+            a = _mm512_add_epi32(t1, t2);
+        )*};
     }
+    rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    rounds!(schedule 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    rounds!(schedule 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
+    rounds!(schedule 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
 
     let out = [a, b, c, d, e, f, g, h];
     for (j, (r, i)) in out.into_iter().zip(init).enumerate() {
