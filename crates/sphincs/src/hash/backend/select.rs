@@ -390,8 +390,8 @@ impl Kernels {
         Some(k)
     }
 
-    /// The fastest kernel of each primitive this CPU has (measured on Zen 4:
-    /// four SHA-NI streams beat sixteen AVX-512 lanes for SHA-256; Haraka-512
+    /// The fastest kernel of each primitive this CPU has (SHA-256: see
+    /// [`sha256_pick`]; Haraka-512
     /// takes 2.2 ns per instance on VAES ×16, 10 on AES-NI ×4 and 85 in the
     /// portable code). The Haraka kernels need fewer features than the
     /// backends they belong to, so they are chosen on their own.
@@ -403,9 +403,11 @@ impl Kernels {
         if Backend::Avx512.is_available() {
             k = Kernels::forced(Backend::Avx512).unwrap_or(k);
         }
-        if Backend::ShaNi.is_available() {
-            k.sha256 = Sha256Kernel::X4ShaNi;
-        }
+        k.sha256 = sha256_pick(
+            k.sha256,
+            Backend::ShaNi.is_available(),
+            Backend::Avx512.is_available() && is_intel(),
+        );
         if Backend::Neon.is_available() {
             k = Kernels::forced(Backend::Neon).unwrap_or(k);
         }
@@ -504,6 +506,47 @@ impl Kernels {
             (true, false) => s256.to_string(),
             (true, true) => format!("{s256}+{s512}"),
         }
+    }
+}
+
+/// The default SHA-256 kernel, given the one the vector backends chose
+/// (`vector`), whether the CPU has SHA-NI, and whether it is an Intel core
+/// with AVX-512. Four SHA-NI streams, unless the CPU has AVX-512 on Intel:
+///
+/// - On Zen 4 (AVX-512 on 256-bit halves; `sha256rnds2` fast) four SHA-NI
+///   streams beat sixteen AVX-512 lanes inside the scheme: SHA2-128f
+///   signing 2.8 ms against 4.6 ms (2026-11-22, BENCHMARKS.md).
+/// - On a Sapphire Rapids-class Xeon (full 512-bit units; `sha256rnds2`
+///   one per 3 cycles) it is the other way round: the ×16 kernel takes
+///   17.1 ns a block per lane against 27.4 for SHA-NI ×4, and inside the
+///   scheme SHA2-128f signs in 0.73× the time, keygen 0.70×, verification
+///   0.85×; SHA2-128s likewise (2026-11-26, `sphincs bench --backend
+///   avx512` against `--backend sha-ni`, alternating).
+///
+/// Other vendors' AVX-512 cores are unmeasured and keep SHA-NI.
+fn sha256_pick(vector: Sha256Kernel, sha_ni: bool, intel_avx512: bool) -> Sha256Kernel {
+    if intel_avx512 && vector == Sha256Kernel::X16Avx512 {
+        Sha256Kernel::X16Avx512
+    } else if sha_ni {
+        Sha256Kernel::X4ShaNi
+    } else {
+        vector
+    }
+}
+
+/// Whether the CPU's vendor string is Intel's ("GenuineIntel").
+fn is_intel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: CPUID leaf 0 exists on every x86-64 CPU and only reads
+        // identification registers.
+        #[allow(unused_unsafe)]
+        let id = unsafe { core::arch::x86_64::__cpuid(0) };
+        (id.ebx, id.edx, id.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -621,6 +664,26 @@ pub fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Una
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default SHA-256 kernel: SHA-NI unless Intel with AVX-512.
+    #[test]
+    fn sha256_pick_by_cpu() {
+        use Sha256Kernel::*;
+        assert_eq!(
+            sha256_pick(X16Avx512, true, true),
+            X16Avx512,
+            "Intel AVX-512"
+        );
+        assert_eq!(sha256_pick(X16Avx512, true, false), X4ShaNi, "Zen 4");
+        assert_eq!(sha256_pick(X8Avx2, true, false), X4ShaNi, "Zen 3");
+        assert_eq!(sha256_pick(X8Avx2, false, false), X8Avx2, "AVX2 alone");
+        assert_eq!(sha256_pick(Scalar, false, false), Scalar);
+        // `is_intel` reads this CPU: consistent with /proc/cpuinfo on Linux.
+        #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+        if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") {
+            assert_eq!(is_intel(), info.contains("GenuineIntel"));
+        }
+    }
 
     /// The AArch64 Keccak pick by core, on every host (it is a pure function
     /// of the MIDR values; which kernels can run is checked elsewhere).
