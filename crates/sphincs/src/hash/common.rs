@@ -45,6 +45,18 @@ pub trait TweakableHash: Sized + Send + Sync {
     /// `io[i] = F(PK.seed, adrs[i], io[i])`.
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]);
 
+    /// WOTS+ chains (`chain` of FIPS 205 Algorithm 5, many at once): each
+    /// `io[i]` goes through `steps` calls `io[i] = F(PK.seed, adrs[i], io[i])`,
+    /// the hash address of `adrs[i]` holding the first call's on entry and
+    /// rising by one after each call (so on return it is the next step's).
+    ///
+    /// The default is one [`f_batch`](Self::f_batch) per step; the simple
+    /// SHAKE and SHA-2 families override it to keep the chains in their
+    /// kernels' lane layout from one step to the next.
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: u32) {
+        f_chains_stepwise(self, adrs, io, steps);
+    }
+
     /// `nodes[i] = H(PK.seed, adrs[i], nodes[2i] ‖ nodes[2i+1])` for every i:
     /// one tree level, halving in place.
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]);
@@ -63,6 +75,29 @@ pub trait TweakableHash: Sized + Send + Sync {
 
     /// Starts `H_msg(R, PK.seed, PK.root, M)`; absorb M, then [`HMsgFinish::finish`].
     fn h_msg(&self, r: &[u8], pk_root: &[u8]) -> Self::HMsg;
+}
+
+/// [`TweakableHash::f_chains`] as one [`TweakableHash::f_batch`] per step:
+/// the default, the reference the fused overrides are tested against, and
+/// what they fall back to where there are no multi-lane kernels.
+pub(crate) fn f_chains_stepwise<T: TweakableHash>(
+    t: &T,
+    adrs: &mut [Adrs],
+    io: &mut [Node],
+    steps: u32,
+) {
+    for _ in 0..steps {
+        t.f_batch(adrs, io);
+        advance_hash_addresses(adrs, 1);
+    }
+}
+
+/// Raises the hash address of every address by `by`. (`tree_index` reads
+/// the same word as the hash address.)
+pub(crate) fn advance_hash_addresses(adrs: &mut [Adrs], by: u32) {
+    for a in adrs {
+        a.set_hash_address(a.tree_index().wrapping_add(by));
+    }
 }
 
 /// Completes `PRF_msg`.

@@ -8,6 +8,7 @@
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{resume, State256, State512};
+use crate::address::Adrs;
 use crate::hash::common::{wipe, Node};
 use crate::limits::MAX_N;
 
@@ -555,6 +556,213 @@ pub(crate) fn shake256_single_block_xof(
     }
 }
 
+/// WOTS+ chains of the simple SHAKE family, fused: each `io[i]` (n = 16, 24
+/// or 32 bytes) goes through `steps` F calls, call i's first at `adrs[i]` and
+/// each next one at a hash address one higher. `template` is F's padded block
+/// with `PK.seed` in place and ADRS and value zero.
+///
+/// F's input `PK.seed ‖ ADRS ‖ value ‖ pad` lies on whole 64-bit words, so
+/// the chains stay in the kernel's lane layout from step to step: the first
+/// n/8 state words of a permutation are the next step's value words, the
+/// hash-address word is rewritten and the other words come back from a
+/// per-lane template. Nothing is transposed or squeezed until the last step.
+pub(crate) fn shake256_f_chains(
+    k: KeccakKernel,
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    n: usize,
+    steps: u32,
+) {
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len());
+    match n {
+        16 => keccak_chains::<2>(k, template, adrs, io, steps),
+        24 => keccak_chains::<3>(k, template, adrs, io, steps),
+        _ => keccak_chains::<4>(k, template, adrs, io, steps),
+    }
+}
+
+/// [`shake256_f_chains`] for n = 8·W bytes: the lane width by kernel and by
+/// how many chains there are, as [`shake256_single_blocks`] chooses it.
+fn keccak_chains<const W: usize>(
+    k: KeccakKernel,
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: u32,
+) {
+    match (k, adrs.len()) {
+        (_, 1) | (KeccakKernel::Scalar, _) => {
+            keccak_chains_in::<1, W>(f1600_each::<1>, template, adrs, io, steps)
+        }
+        (KeccakKernel::X8Avx512, 5..) => {
+            let full = wide_part(adrs.len(), 8, 5);
+            let (a, b) = adrs.split_at(full);
+            let (ia, ib) = io.split_at_mut(full);
+            keccak_chains_in::<8, W>(f1600_x8(k), template, a, ia, steps);
+            if !b.is_empty() {
+                keccak_chains::<W>(k, template, b, ib, steps);
+            }
+        }
+        (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
+            keccak_chains_in::<3, W>(f1600_x3(k), template, adrs, io, steps)
+        }
+        _ => keccak_chains_in::<4, W>(f1600_x4(k), template, adrs, io, steps),
+    }
+}
+
+/// [`shake256_f_chains`] on an L-lane permutation, L chains at a time. Word
+/// layout of F's block: `PK.seed` 0..W, ADRS W..W+4 (the hash address is the
+/// high half of word W+3, big-endian bytes), the value W+4..2W+4, then the
+/// padding.
+fn keccak_chains_in<const L: usize, const W: usize>(
+    permute: impl Fn(&mut [[u64; L]; 25]),
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: u32,
+) {
+    let (hw, v) = (W + 3, W + 4);
+    let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let mut t = [[0u64; L]; 25];
+    for (w, bytes) in t.iter_mut().zip(template.chunks_exact(8)) {
+        *w = [word(bytes); L];
+    }
+    let mut s = [[0u64; L]; 25];
+    let mut first = [0u32; L];
+    for (a, io) in adrs.chunks(L).zip(io.chunks_mut(L)) {
+        for (lane, (a, x)) in a.iter().zip(io.iter()).enumerate() {
+            for (j, bytes) in a.0.chunks_exact(8).enumerate() {
+                t[W + j][lane] = word(bytes);
+            }
+            // `tree_index` reads the hash address's word.
+            first[lane] = a.tree_index();
+            // Staged where a permutation leaves its output, as if the
+            // value came out of a step before the first.
+            for (j, bytes) in x.chunks_exact(8).take(W).enumerate() {
+                s[j][lane] = word(bytes);
+            }
+        }
+        for step in 0..steps {
+            for j in 0..W {
+                s[v + j] = s[j];
+            }
+            for lane in 0..L {
+                let h = u64::from(first[lane].wrapping_add(step).swap_bytes());
+                t[hw][lane] = (t[hw][lane] & 0xffff_ffff) | (h << 32);
+            }
+            s[..v].copy_from_slice(&t[..v]);
+            s[v + W..].copy_from_slice(&t[v + W..]);
+            permute(&mut s);
+        }
+        for (lane, x) in io.iter_mut().enumerate() {
+            squeeze(&s, lane, x, 8 * W);
+        }
+    }
+    // Chain values (secret while signing).
+    wipe(s.as_flattened_mut());
+}
+
+/// WOTS+ chains of the SHA-2 families, fused (F is SHA-256 in every
+/// category): each `io[i]` goes through `steps` F calls resumed from `seed`
+/// (the state after `PK.seed`'s block), call i's first at `adrs[i]` and each
+/// next one at a hash address one higher. `template` is F's padded block
+/// with ADRSc and value zero. Each lane keeps its block across steps: only
+/// the n digest bytes and the hash address are written into it between
+/// compressions, with no part lists and no padding rebuilt.
+pub(crate) fn sha256_f_chains(
+    k: Sha256Kernel,
+    seed: &State256,
+    template: &[u8; 64],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    n: usize,
+    steps: u32,
+) {
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len());
+    match n {
+        16 => sha256_chains::<16>(k, seed, template, adrs, io, steps),
+        24 => sha256_chains::<24>(k, seed, template, adrs, io, steps),
+        _ => sha256_chains::<32>(k, seed, template, adrs, io, steps),
+    }
+}
+
+/// [`sha256_f_chains`] for n = N: the lane width by kernel and by how many
+/// chains there are, as [`sha256_final_states`] chooses it.
+fn sha256_chains<const N: usize>(
+    k: Sha256Kernel,
+    seed: &State256,
+    template: &[u8; 64],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: u32,
+) {
+    let run = (seed, template, steps);
+    match (k, adrs.len()) {
+        (_, 1) | (Sha256Kernel::Scalar, _) => {
+            sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io)
+        }
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
+            sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io)
+        }
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
+            sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io)
+        }
+        (Sha256Kernel::X16Avx512, 9..) => {
+            let full = wide_part(adrs.len(), 16, 9);
+            let (a, b) = adrs.split_at(full);
+            let (ia, ib) = io.split_at_mut(full);
+            sha256_chains_in::<16, N>(sha256_x16(k), run, a, ia);
+            if !b.is_empty() {
+                sha256_chains::<N>(k, seed, template, b, ib, steps);
+            }
+        }
+        _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io),
+    }
+}
+
+/// [`sha256_f_chains`] on an L-lane compression function, L chains at a
+/// time. F's block: ADRSc 0..22 (the hash address is bytes 18..22), the
+/// value 22..22+N, then the padding and length from the template.
+fn sha256_chains_in<const L: usize, const N: usize>(
+    compress: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
+    (seed, template, steps): (&State256, &[u8; 64], u32),
+    adrs: &[Adrs],
+    io: &mut [Node],
+) {
+    let mut blks = [*template; L];
+    let mut states = [*seed; L];
+    let mut first = [0u32; L];
+    for (a, io) in adrs.chunks(L).zip(io.chunks_mut(L)) {
+        for ((b, f), (a, x)) in blks.iter_mut().zip(&mut first).zip(a.iter().zip(io.iter())) {
+            b[..22].copy_from_slice(&a.compressed());
+            b[22..22 + N].copy_from_slice(&x[..N]);
+            // `tree_index` reads the hash address's word.
+            *f = a.tree_index();
+        }
+        for step in 0..steps {
+            for (b, f) in blks.iter_mut().zip(&first) {
+                b[18..22].copy_from_slice(&f.wrapping_add(step).to_be_bytes());
+            }
+            states = [*seed; L];
+            compress(&mut states, &blks);
+            for (b, st) in blks.iter_mut().zip(&states) {
+                for (bytes, w) in b[22..22 + N].chunks_exact_mut(4).zip(st) {
+                    bytes.copy_from_slice(&w.to_be_bytes());
+                }
+            }
+        }
+        for (b, x) in blks.iter().zip(io.iter_mut()) {
+            let mut out = [0u8; MAX_N];
+            out[..N].copy_from_slice(&b[22..22 + N]);
+            *x = out;
+        }
+    }
+    // Chain values (secret while signing).
+    wipe(blks.as_flattened_mut());
+    wipe(states.as_flattened_mut());
+}
+
 // The kernel choosers below hand out a SIMD kernel only for the `Kernels`
 // variant that selected it; `Kernels::current` made that variant only after
 // checking the CPU for the kernel's features, which is what makes the calls
@@ -806,6 +1014,99 @@ mod tests {
             }
         });
         ks
+    }
+
+    /// Every SHA-256 kernel this CPU can run (those the backends select).
+    fn sha256_kernels() -> Vec<Sha256Kernel> {
+        let mut ks: Vec<Sha256Kernel> = Vec::new();
+        for b in Backend::available() {
+            let k = crate::hash::backend::with_backend(b, Kernels::current)
+                .unwrap()
+                .sha256;
+            if !ks.contains(&k) {
+                ks.push(k);
+            }
+        }
+        ks
+    }
+
+    /// `count` chain addresses (WOTS_HASH, chain i) whose first hash
+    /// addresses differ and are above 0, and `count` n-byte start values.
+    fn chain_inputs(count: usize, n: usize) -> (Vec<Adrs>, Vec<Node>) {
+        let adrs = (0..count)
+            .map(|i| {
+                let mut a = Adrs::new();
+                a.set_layer_address(2);
+                a.set_tree_address(0x0102_0304_0506 + i as u64);
+                a.set_key_pair_address(9 + (i / 4) as u32);
+                a.set_chain_address(i as u32);
+                a.set_hash_address(1 + (i % 5) as u32);
+                a
+            })
+            .collect();
+        let vals = (0..count)
+            .map(|i| {
+                let mut v = [0u8; MAX_N];
+                v[..n].copy_from_slice(&data(n, 40 + i as u8));
+                v
+            })
+            .collect();
+        (adrs, vals)
+    }
+
+    /// The fused chain drivers against one scalar F call per step (each
+    /// call's input put together from its parts, no lane code), for every
+    /// Keccak and SHA-256 kernel here, n = 16, 24, 32, every chain count up
+    /// to past the widest kernel (full and partial last groups), and first
+    /// hash addresses above 0.
+    #[test]
+    fn f_chains_match_step_by_step_calls() {
+        let pk_seed = data(32, 3);
+        for n in [16, 24, 32] {
+            let mut shake_tmpl = [0u8; RATE];
+            shake_tmpl[..n].copy_from_slice(&pk_seed[..n]);
+            shake_tmpl[2 * n + 32] ^= 0x1f;
+            shake_tmpl[RATE - 1] ^= 0x80;
+            let st = seed_state256(&pk_seed[..n]);
+            let mut sha_tmpl = [0u8; 64];
+            sha_tmpl[22 + n] = 0x80;
+            sha_tmpl[56..].copy_from_slice(&((64 + 22 + n) as u64 * 8).to_be_bytes());
+            for count in 1..=19 {
+                let (adrs, vals) = chain_inputs(count, n);
+                for steps in [0u32, 1, 3, 15] {
+                    let (mut want_shake, mut want_sha) = (vals.clone(), vals.clone());
+                    for (i, a) in adrs.iter().enumerate() {
+                        let mut a = *a;
+                        for s in 0..steps {
+                            a.set_hash_address(adrs[i].tree_index() + s);
+                            let mut out = [0u8; MAX_N];
+                            keccak::shake256(
+                                &[&pk_seed[..n], &a.0, &want_shake[i][..n]],
+                                &mut out[..n],
+                            );
+                            want_shake[i] = out;
+                            let mut out = [0u8; MAX_N];
+                            sha256_resume(
+                                &st,
+                                &[&a.compressed(), &want_sha[i][..n]],
+                                &mut out[..n],
+                            );
+                            want_sha[i] = out;
+                        }
+                    }
+                    for k in keccak_kernels() {
+                        let mut got = vals.clone();
+                        shake256_f_chains(k, &shake_tmpl, &adrs, &mut got, n, steps);
+                        assert_eq!(got, want_shake, "{k:?} n {n} count {count} steps {steps}");
+                    }
+                    for k in sha256_kernels() {
+                        let mut got = vals.clone();
+                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, steps);
+                        assert_eq!(got, want_sha, "{k:?} n {n} count {count} steps {steps}");
+                    }
+                }
+            }
+        }
     }
 
     /// Every Keccak kernel through all three SHAKE256 drivers (multi-block
