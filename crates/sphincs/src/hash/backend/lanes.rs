@@ -1109,6 +1109,76 @@ mod tests {
         }
     }
 
+    /// The fused chain drivers against the one-block drivers run once per
+    /// step on blocks built beforehand (the per-step path without its block
+    /// assembly), 140 chains of 15 steps (four WOTS+ keys of a 128-bit set),
+    /// ns per F call, for every backend here:
+    /// `cargo test --release -p sphincs --lib f_chains_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "micro-benchmark; run with --ignored --nocapture"]
+    fn f_chains_speed() {
+        use std::hint::black_box;
+        use std::time::Instant;
+        const CHAINS: usize = 140;
+        const STEPS: u32 = 15;
+        const ROUNDS: usize = 20;
+        let (adrs, vals) = chain_inputs(CHAINS, 16);
+        let pk_seed = data(16, 3);
+        let st = seed_state256(&pk_seed);
+        let mut sha_tmpl = [0u8; 64];
+        sha_tmpl[22 + 16] = 0x80;
+        sha_tmpl[56..].copy_from_slice(&((64 + 22 + 16) as u64 * 8).to_be_bytes());
+        let mut shake_tmpl = [0u8; RATE];
+        shake_tmpl[..16].copy_from_slice(&pk_seed);
+        shake_tmpl[64] ^= 0x1f;
+        shake_tmpl[RATE - 1] ^= 0x80;
+        let per_call = |t: Instant| t.elapsed().as_nanos() as f64 / (ROUNDS * CHAINS) as f64 / 15.0;
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        for backend in Backend::available() {
+            let k = crate::hash::backend::with_backend(backend, Kernels::current).unwrap();
+            let mut times = [const { Vec::new() }; 4];
+            let mut io = vals.clone();
+            let (sha_blocks, shake_blocks) = (vec![sha_tmpl; CHAINS], vec![shake_tmpl; CHAINS]);
+            for _ in 0..15 {
+                let t = Instant::now();
+                for _ in 0..ROUNDS {
+                    sha256_f_chains(
+                        k.sha256,
+                        &st,
+                        &sha_tmpl,
+                        black_box(&adrs),
+                        &mut io,
+                        16,
+                        STEPS,
+                    );
+                }
+                times[0].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS * STEPS as usize {
+                    sha256_final_blocks(k.sha256, &st, black_box(&sha_blocks), 16, &mut io);
+                }
+                times[1].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS {
+                    shake256_f_chains(k.keccak, &shake_tmpl, black_box(&adrs), &mut io, 16, STEPS);
+                }
+                times[2].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS * STEPS as usize {
+                    shake256_single_blocks(k.keccak, black_box(&shake_blocks), 16, &mut io);
+                }
+                times[3].push(per_call(t));
+            }
+            let [a, b, c, d] = times.map(median);
+            eprintln!(
+                "{backend}: SHA-256 fused {a:.1}, blocks ready {b:.1}; SHAKE256 fused {c:.1}, blocks ready {d:.1} ns per call"
+            );
+        }
+    }
+
     /// Every Keccak kernel through all three SHAKE256 drivers (multi-block
     /// inputs, pre-padded single blocks, long squeezes) against one call at a
     /// time, for every group size up to past the widest kernel: full and
