@@ -1,7 +1,5 @@
 //! WOTS+ one-time signatures (FIPS 205 §5, Algorithms 5–8). All chains of a
-//! key advance together through the family's fused chain call
-//! (`TweakableHash::f_chains`), once per run of steps in which the same
-//! chains are still running.
+//! key advance together in one fused chain call (`TweakableHash::f_chains`).
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
@@ -39,9 +37,9 @@ fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
 
 /// `chain` (Algorithm 5) for many chains at once, of up to `G` keys: chain
 /// `i`, at `adrs[i]` (its chain address set), advances `steps[i]` times from
-/// position `start[i]`. The chains are ordered longest first, so the ones
-/// still running at any step are a prefix, advanced in one fused chain call
-/// until the shortest of them ends, without gathering them anew.
+/// position `start[i]`. The chains are ordered longest first (so the ones
+/// still running at any step are a prefix) and advanced in one fused chain
+/// call.
 fn chains<T: TweakableHash, const G: usize>(
     t: &T,
     adrs: &[Adrs],
@@ -92,21 +90,13 @@ fn chains_in<T: TweakableHash, const G: usize, const L: usize>(
         a[r] = adrs[i as usize];
         v[r] = vals[i as usize];
     }
-    for (a, &i) in a.iter_mut().zip(order.iter()) {
+    let mut sorted_buf = [[0u8; L]; G];
+    let sorted = &mut sorted_buf.as_flattened_mut()[..count];
+    for ((a, s), &i) in a.iter_mut().zip(sorted.iter_mut()).zip(order.iter()) {
         a.set_hash_address(u32::from(start[i as usize]));
+        *s = steps[i as usize];
     }
-    // One fused call per run of steps in which the same chains are active:
-    // from step `done` until the shortest of them ends.
-    let mut active = count;
-    let mut done = 0;
-    while active > 0 {
-        let end = steps[order[active - 1] as usize];
-        if end > done {
-            t.f_chains(&mut a[..active], &mut v[..active], u32::from(end - done));
-            done = end;
-        }
-        active -= 1;
-    }
+    t.f_chains(a, v, sorted);
     for (r, &i) in order.iter().enumerate() {
         vals[i as usize] = v[r];
     }
@@ -183,10 +173,11 @@ pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32,
     }
     // Every chain runs its whole length (hash addresses 0 .. w−2) in one
     // fused call; set_type_and_clear left the hash addresses at 0.
+    let steps = [(P::PARAMS.w() - 1) as u8; MAX];
     t.f_chains(
         &mut batch_adrs[..total],
         &mut vals[..total],
-        P::PARAMS.w() as u32 - 1,
+        &steps[..total],
     );
     let mut pk_adrs = [Adrs::new(); PKGEN_LEAVES];
     let mut ends: [&[Node]; PKGEN_LEAVES] = [&[]; PKGEN_LEAVES];
@@ -225,9 +216,8 @@ pub(crate) fn wots_sign<P: Instance>(t: &P::Hash, msg: &[u8], adrs: &Adrs, sig: 
 /// `wots_pkFromSig` (Algorithm 8) for up to `G` signatures side by side:
 /// `out[j]` is the public key that WOTS+ signature `sigs[j]` of the n-byte
 /// message `msgs[j]` implies under the key at `adrs[j]` (type WOTS_HASH, key
-/// pair set). Every chain of every key advances in fused chain calls, one
-/// per run of steps in which the same chains are running, and the keys are
-/// compressed in one T_len batch.
+/// pair set). Every chain of every key advances in one fused chain call, and
+/// the keys are compressed in one T_len batch.
 pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
     t: &P::Hash,
     sigs: &[&[u8]],
@@ -304,8 +294,7 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
     let order = &mut order_buf.as_flattened_mut()[..total];
     let a = &mut a_buf.as_flattened_mut()[..total];
     let v = &mut v_buf.as_flattened_mut()[..total];
-    // The start digits in sorted order too, so that a step reads them
-    // without going through `order`.
+    // The start digits in sorted order too (they become the steps below).
     let mut sorted_buf = [[0u8; L]; G];
     let sorted = &mut sorted_buf.as_flattened_mut()[..total];
     for c in (0..total).rev() {
@@ -319,21 +308,13 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
         a[r].set_chain_address(i as u32);
         v[r][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
     }
-    for (a, &x) in a.iter_mut().zip(sorted.iter()) {
-        a.set_hash_address(u32::from(x));
+    // Each chain's steps (last − start) in the same order, in place of
+    // its start digit, which its address now holds.
+    for (a, x) in a.iter_mut().zip(sorted.iter_mut()) {
+        a.set_hash_address(u32::from(*x));
+        *x = last - *x;
     }
-    // One fused call per run of steps in which the same chains are active:
-    // from step `done` until the shortest of them (last − start steps) ends.
-    let mut active = total;
-    let mut done = 0;
-    while active > 0 {
-        let end = last - sorted[active - 1];
-        if end > done {
-            t.f_chains(&mut a[..active], &mut v[..active], u32::from(end - done));
-            done = end;
-        }
-        active -= 1;
-    }
+    t.f_chains(a, v, sorted);
     // The ends back in chain order, each key's contiguous for T_len: in
     // place, along the permutation's cycles (every swap puts one end home).
     for r in 0..total {
@@ -418,9 +399,10 @@ mod tests {
     }
 
     /// A family's `f_chains` (the fused overrides of SHAKE and SHA-2, the
-    /// default elsewhere) against one `f_batch` per step: the same values
-    /// and the hash addresses left at the next step's, for chain counts that
-    /// fill no group and first hash addresses above 0.
+    /// default elsewhere) against each chain run on its own, one `f_batch`
+    /// per step: the same values and the hash addresses left at the next
+    /// step's, for chain counts that fill no group, chains of 15 down to 0
+    /// steps, and first hash addresses above 0.
     fn fused_equals_stepwise<T: TweakableHash>(n: usize) {
         let t = T::new(n, &[5u8; MAX_N][..n], Some(&[6u8; MAX_N][..n]));
         for count in [1, 2, 5, 13, 35, 67, 139] {
@@ -443,17 +425,18 @@ mod tests {
                     v
                 })
                 .collect();
+            // Longest first, from w − 1 = 15 down to 0.
+            let steps: std::vec::Vec<u8> = (0..count)
+                .map(|i| ((count - 1 - i) * 16 / count) as u8)
+                .collect();
             let (mut want_adrs, mut want) = (adrs.clone(), vals.clone());
-            for s in 0..11 {
-                for (w, a) in want_adrs.iter_mut().zip(&adrs) {
-                    w.set_hash_address(a.tree_index() + s);
+            for ((w, v), &k) in want_adrs.iter_mut().zip(&mut want).zip(&steps) {
+                for _ in 0..k {
+                    t.f_batch(core::slice::from_ref(w), core::slice::from_mut(v));
+                    w.set_hash_address(w.tree_index() + 1);
                 }
-                t.f_batch(&want_adrs, &mut want);
             }
-            for w in &mut want_adrs {
-                w.set_hash_address(w.tree_index() + 1);
-            }
-            t.f_chains(&mut adrs, &mut vals, 11);
+            t.f_chains(&mut adrs, &mut vals, &steps);
             assert_eq!(vals, want, "n {n} count {count}");
             assert_eq!(adrs, want_adrs, "n {n} count {count}");
         }

@@ -13,8 +13,8 @@ use super::backend::lanes::{
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses, f_chains_stepwise, one_block_batch, with_const_n, Absorb, HMsgFinish,
-    Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
+    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -213,7 +213,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
 
     /// The chains' blocks kept in the SHA-256 kernel's lanes from step to
     /// step ([`sha256_f_chains`]); F is SHA-256 in every category.
-    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: u32) {
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
         if !MULTI_LANE {
             return f_chains_stepwise(self, adrs, io, steps);
         }
@@ -228,7 +228,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             n,
             steps,
         );
-        advance_hash_addresses(adrs, steps);
+        advance_hash_addresses_by(adrs, steps);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {

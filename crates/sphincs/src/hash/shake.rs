@@ -9,8 +9,8 @@ use super::backend::lanes::{
 };
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses, f_chains_stepwise, one_block_batch, with_const_n, Absorb, HMsgFinish,
-    Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
+    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -125,13 +125,13 @@ impl TweakableHash for Shake {
 
     /// The chains held in the Keccak kernel's lanes from step to step
     /// ([`shake256_f_chains`]).
-    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: u32) {
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
         if !MULTI_LANE {
             return f_chains_stepwise(self, adrs, io, steps);
         }
         let template = self.seed_block(2);
         shake256_f_chains(self.kernels.keccak, &template, adrs, io, self.n, steps);
-        advance_hash_addresses(adrs, steps);
+        advance_hash_addresses_by(adrs, steps);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {

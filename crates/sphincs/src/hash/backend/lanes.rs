@@ -557,24 +557,27 @@ pub(crate) fn shake256_single_block_xof(
 }
 
 /// WOTS+ chains of the simple SHAKE family, fused: each `io[i]` (n = 16, 24
-/// or 32 bytes) goes through `steps` F calls, call i's first at `adrs[i]` and
-/// each next one at a hash address one higher. `template` is F's padded block
-/// with `PK.seed` in place and ADRS and value zero.
+/// or 32 bytes) goes through `steps[i]` F calls, call i's first at `adrs[i]`
+/// and each next one at a hash address one higher. `template` is F's padded
+/// block with `PK.seed` in place and ADRS and value zero.
 ///
 /// F's input `PK.seed ‖ ADRS ‖ value ‖ pad` lies on whole 64-bit words, so
 /// the chains stay in the kernel's lane layout from step to step: the first
 /// n/8 state words of a permutation are the next step's value words, the
 /// hash-address word is rewritten and the other words come back from a
-/// per-lane template. Nothing is transposed or squeezed until the last step.
+/// per-lane template. A chain leaves its lane only when it ends, and the
+/// next chain takes the lane over, so chains of different lengths keep the
+/// lanes full until the last ones run out; between two such hand-overs the
+/// steps run without bookkeeping.
 pub(crate) fn shake256_f_chains(
     k: KeccakKernel,
     template: &[u8; RATE],
     adrs: &[Adrs],
     io: &mut [Node],
     n: usize,
-    steps: u32,
+    steps: &[u8],
 ) {
-    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len());
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len() && adrs.len() == steps.len());
     match n {
         16 => keccak_chains::<2>(k, template, adrs, io, steps),
         24 => keccak_chains::<3>(k, template, adrs, io, steps),
@@ -583,26 +586,20 @@ pub(crate) fn shake256_f_chains(
 }
 
 /// [`shake256_f_chains`] for n = 8·W bytes: the lane width by kernel and by
-/// how many chains there are, as [`shake256_single_blocks`] chooses it.
+/// how many chains there are.
 fn keccak_chains<const W: usize>(
     k: KeccakKernel,
     template: &[u8; RATE],
     adrs: &[Adrs],
     io: &mut [Node],
-    steps: u32,
+    steps: &[u8],
 ) {
     match (k, adrs.len()) {
         (_, 1) | (KeccakKernel::Scalar, _) => {
             keccak_chains_in::<1, W>(f1600_each::<1>, template, adrs, io, steps)
         }
         (KeccakKernel::X8Avx512, 5..) => {
-            let full = wide_part(adrs.len(), 8, 5);
-            let (a, b) = adrs.split_at(full);
-            let (ia, ib) = io.split_at_mut(full);
-            keccak_chains_in::<8, W>(f1600_x8(k), template, a, ia, steps);
-            if !b.is_empty() {
-                keccak_chains::<W>(k, template, b, ib, steps);
-            }
+            keccak_chains_in::<8, W>(f1600_x8(k), template, adrs, io, steps)
         }
         (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
             keccak_chains_in::<3, W>(f1600_x3(k), template, adrs, io, steps)
@@ -611,16 +608,89 @@ fn keccak_chains<const W: usize>(
     }
 }
 
-/// [`shake256_f_chains`] on an L-lane permutation, L chains at a time. Word
-/// layout of F's block: `PK.seed` 0..W, ADRS W..W+4 (the hash address is the
-/// high half of word W+3, big-endian bytes), the value W+4..2W+4, then the
-/// padding.
+/// Which chain each lane holds and how far it has to go.
+struct LaneChains<const L: usize> {
+    /// The chain in each lane.
+    chain: [usize; L],
+    /// Steps the lane's chain has left; 0: the lane is free.
+    left: [u8; L],
+    /// The hash address of the lane's next step.
+    hash: [u32; L],
+    /// The next chain to start.
+    next: usize,
+}
+
+impl<const L: usize> LaneChains<L> {
+    fn new() -> Self {
+        LaneChains {
+            chain: [0; L],
+            left: [0; L],
+            hash: [0; L],
+            next: 0,
+        }
+    }
+
+    /// Gives every free lane the next chain that has steps to go, calling
+    /// `load(lane, chain)`; chains of no steps keep their value. False when
+    /// every lane is free and no chain is left.
+    fn fill(&mut self, adrs: &[Adrs], steps: &[u8], mut load: impl FnMut(usize, usize)) -> bool {
+        let mut busy = false;
+        for lane in 0..L {
+            if self.left[lane] == 0 {
+                while self.next < steps.len() && steps[self.next] == 0 {
+                    self.next += 1;
+                }
+                if self.next < steps.len() {
+                    let c = self.next;
+                    self.next += 1;
+                    self.chain[lane] = c;
+                    self.left[lane] = steps[c];
+                    // `tree_index` reads the hash address's word.
+                    self.hash[lane] = adrs[c].tree_index();
+                    load(lane, c);
+                }
+            }
+            busy |= self.left[lane] != 0;
+        }
+        busy
+    }
+
+    /// Steps every busy lane can take before the first of them ends: run
+    /// without any bookkeeping in between.
+    fn run(&self) -> u8 {
+        self.left
+            .iter()
+            .filter(|&&x| x != 0)
+            .min()
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Counts `steps` steps done in every busy lane, calling
+    /// `done(lane, chain)` for each chain that has just ended.
+    fn stepped(&mut self, steps: u8, mut done: impl FnMut(usize, usize)) {
+        for lane in 0..L {
+            if self.left[lane] != 0 {
+                self.left[lane] -= steps;
+                self.hash[lane] = self.hash[lane].wrapping_add(u32::from(steps));
+                if self.left[lane] == 0 {
+                    done(lane, self.chain[lane]);
+                }
+            }
+        }
+    }
+}
+
+/// [`shake256_f_chains`] on an L-lane permutation. Word layout of F's block:
+/// `PK.seed` 0..W, ADRS W..W+4 (the hash address is the high half of word
+/// W+3, big-endian bytes), the value W+4..2W+4, then the padding. A free
+/// lane's state is permuted with the rest and its output dropped.
 fn keccak_chains_in<const L: usize, const W: usize>(
     permute: impl Fn(&mut [[u64; L]; 25]),
     template: &[u8; RATE],
     adrs: &[Adrs],
     io: &mut [Node],
-    steps: u32,
+    steps: &[u8],
 ) {
     let (hw, v) = (W + 3, W + 4);
     let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
@@ -629,47 +699,44 @@ fn keccak_chains_in<const L: usize, const W: usize>(
         *w = [word(bytes); L];
     }
     let mut s = [[0u64; L]; 25];
-    let mut first = [0u32; L];
-    for (a, io) in adrs.chunks(L).zip(io.chunks_mut(L)) {
-        for (lane, (a, x)) in a.iter().zip(io.iter()).enumerate() {
-            for (j, bytes) in a.0.chunks_exact(8).enumerate() {
-                t[W + j][lane] = word(bytes);
-            }
-            // `tree_index` reads the hash address's word.
-            first[lane] = a.tree_index();
-            // Staged where a permutation leaves its output, as if the
-            // value came out of a step before the first.
-            for (j, bytes) in x.chunks_exact(8).take(W).enumerate() {
-                s[j][lane] = word(bytes);
-            }
+    let mut lanes = LaneChains::<L>::new();
+    while lanes.fill(adrs, steps, |lane, c| {
+        for (j, bytes) in adrs[c].0.chunks_exact(8).enumerate() {
+            t[W + j][lane] = word(bytes);
         }
-        for step in 0..steps {
+        // Staged where a permutation leaves its output, as if the value
+        // came out of a step before the first.
+        for (j, bytes) in io[c].chunks_exact(8).take(W).enumerate() {
+            s[j][lane] = word(bytes);
+        }
+    }) {
+        let run = lanes.run();
+        for step in 0..u32::from(run) {
             for j in 0..W {
                 s[v + j] = s[j];
             }
-            for lane in 0..L {
-                let h = u64::from(first[lane].wrapping_add(step).swap_bytes());
-                t[hw][lane] = (t[hw][lane] & 0xffff_ffff) | (h << 32);
+            for (w, h) in t[hw].iter_mut().zip(&lanes.hash) {
+                let h = h.wrapping_add(step).swap_bytes();
+                *w = (*w & 0xffff_ffff) | (u64::from(h) << 32);
             }
             s[..v].copy_from_slice(&t[..v]);
             s[v + W..].copy_from_slice(&t[v + W..]);
             permute(&mut s);
         }
-        for (lane, x) in io.iter_mut().enumerate() {
-            squeeze(&s, lane, x, 8 * W);
-        }
+        lanes.stepped(run, |lane, c| squeeze(&s, lane, &mut io[c], 8 * W));
     }
     // Chain values (secret while signing).
     wipe(s.as_flattened_mut());
 }
 
 /// WOTS+ chains of the SHA-2 families, fused (F is SHA-256 in every
-/// category): each `io[i]` goes through `steps` F calls resumed from `seed`
-/// (the state after `PK.seed`'s block), call i's first at `adrs[i]` and each
-/// next one at a hash address one higher. `template` is F's padded block
-/// with ADRSc and value zero. Each lane keeps its block across steps: only
-/// the n digest bytes and the hash address are written into it between
-/// compressions, with no part lists and no padding rebuilt.
+/// category): each `io[i]` goes through `steps[i]` F calls resumed from
+/// `seed` (the state after `PK.seed`'s block), call i's first at `adrs[i]`
+/// and each next one at a hash address one higher. `template` is F's padded
+/// block with ADRSc and value zero. Each lane keeps its block across steps:
+/// only the n digest bytes and the hash address are written into it between
+/// compressions, with no part lists and no padding rebuilt; a chain that
+/// ends hands its lane to the next, as in [`shake256_f_chains`].
 pub(crate) fn sha256_f_chains(
     k: Sha256Kernel,
     seed: &State256,
@@ -677,9 +744,9 @@ pub(crate) fn sha256_f_chains(
     adrs: &[Adrs],
     io: &mut [Node],
     n: usize,
-    steps: u32,
+    steps: &[u8],
 ) {
-    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len());
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len() && adrs.len() == steps.len());
     match n {
         16 => sha256_chains::<16>(k, seed, template, adrs, io, steps),
         24 => sha256_chains::<24>(k, seed, template, adrs, io, steps),
@@ -688,61 +755,55 @@ pub(crate) fn sha256_f_chains(
 }
 
 /// [`sha256_f_chains`] for n = N: the lane width by kernel and by how many
-/// chains there are, as [`sha256_final_states`] chooses it.
+/// chains there are.
 fn sha256_chains<const N: usize>(
     k: Sha256Kernel,
     seed: &State256,
     template: &[u8; 64],
     adrs: &[Adrs],
     io: &mut [Node],
-    steps: u32,
+    steps: &[u8],
 ) {
-    let run = (seed, template, steps);
+    let run = (seed, template);
     match (k, adrs.len()) {
         (_, 1) | (Sha256Kernel::Scalar, _) => {
-            sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io)
+            sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps)
         }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
-            sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io)
+            sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps)
         }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
-            sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io)
+            sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps)
         }
         (Sha256Kernel::X16Avx512, 9..) => {
-            let full = wide_part(adrs.len(), 16, 9);
-            let (a, b) = adrs.split_at(full);
-            let (ia, ib) = io.split_at_mut(full);
-            sha256_chains_in::<16, N>(sha256_x16(k), run, a, ia);
-            if !b.is_empty() {
-                sha256_chains::<N>(k, seed, template, b, ib, steps);
-            }
+            sha256_chains_in::<16, N>(sha256_x16(k), run, adrs, io, steps)
         }
-        _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io),
+        _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
     }
 }
 
-/// [`sha256_f_chains`] on an L-lane compression function, L chains at a
-/// time. F's block: ADRSc 0..22 (the hash address is bytes 18..22), the
-/// value 22..22+N, then the padding and length from the template.
+/// [`sha256_f_chains`] on an L-lane compression function. F's block: ADRSc
+/// 0..22 (the hash address is bytes 18..22), the value 22..22+N, then the
+/// padding and length from the template. A free lane's block is compressed
+/// with the rest and its output dropped.
 fn sha256_chains_in<const L: usize, const N: usize>(
     compress: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
-    (seed, template, steps): (&State256, &[u8; 64], u32),
+    (seed, template): (&State256, &[u8; 64]),
     adrs: &[Adrs],
     io: &mut [Node],
+    steps: &[u8],
 ) {
     let mut blks = [*template; L];
     let mut states = [*seed; L];
-    let mut first = [0u32; L];
-    for (a, io) in adrs.chunks(L).zip(io.chunks_mut(L)) {
-        for ((b, f), (a, x)) in blks.iter_mut().zip(&mut first).zip(a.iter().zip(io.iter())) {
-            b[..22].copy_from_slice(&a.compressed());
-            b[22..22 + N].copy_from_slice(&x[..N]);
-            // `tree_index` reads the hash address's word.
-            *f = a.tree_index();
-        }
-        for step in 0..steps {
-            for (b, f) in blks.iter_mut().zip(&first) {
-                b[18..22].copy_from_slice(&f.wrapping_add(step).to_be_bytes());
+    let mut lanes = LaneChains::<L>::new();
+    while lanes.fill(adrs, steps, |lane, c| {
+        blks[lane][..22].copy_from_slice(&adrs[c].compressed());
+        blks[lane][22..22 + N].copy_from_slice(&io[c][..N]);
+    }) {
+        let run = lanes.run();
+        for step in 0..u32::from(run) {
+            for (b, h) in blks.iter_mut().zip(&lanes.hash) {
+                b[18..22].copy_from_slice(&h.wrapping_add(step).to_be_bytes());
             }
             states = [*seed; L];
             compress(&mut states, &blks);
@@ -752,11 +813,11 @@ fn sha256_chains_in<const L: usize, const N: usize>(
                 }
             }
         }
-        for (b, x) in blks.iter().zip(io.iter_mut()) {
+        lanes.stepped(run, |lane, c| {
             let mut out = [0u8; MAX_N];
-            out[..N].copy_from_slice(&b[22..22 + N]);
-            *x = out;
-        }
+            out[..N].copy_from_slice(&blks[lane][22..22 + N]);
+            io[c] = out;
+        });
     }
     // Chain values (secret while signing).
     wipe(blks.as_flattened_mut());
@@ -1057,10 +1118,18 @@ mod tests {
     /// The fused chain drivers against one scalar F call per step (each
     /// call's input put together from its parts, no lane code), for every
     /// Keccak and SHA-256 kernel here, n = 16, 24, 32, every chain count up
-    /// to past the widest kernel (full and partial last groups), and first
-    /// hash addresses above 0.
+    /// to past the widest kernel (full and partial last groups), chains all
+    /// of 0, 1, 3 or 15 steps or of 15 down to 0 (lanes handed from chain
+    /// to chain), and first hash addresses above 0.
     #[test]
     fn f_chains_match_step_by_step_calls() {
+        let patterns: [fn(usize, usize) -> u8; 5] = [
+            |_, _| 0,
+            |_, _| 1,
+            |_, _| 3,
+            |_, _| 15,
+            |i, count| ((count - 1 - i) * 16 / count) as u8,
+        ];
         let pk_seed = data(32, 3);
         for n in [16, 24, 32] {
             let mut shake_tmpl = [0u8; RATE];
@@ -1073,11 +1142,12 @@ mod tests {
             sha_tmpl[56..].copy_from_slice(&((64 + 22 + n) as u64 * 8).to_be_bytes());
             for count in 1..=19 {
                 let (adrs, vals) = chain_inputs(count, n);
-                for steps in [0u32, 1, 3, 15] {
+                for pattern in patterns {
+                    let steps: Vec<u8> = (0..count).map(|i| pattern(i, count)).collect();
                     let (mut want_shake, mut want_sha) = (vals.clone(), vals.clone());
                     for (i, a) in adrs.iter().enumerate() {
                         let mut a = *a;
-                        for s in 0..steps {
+                        for s in 0..u32::from(steps[i]) {
                             a.set_hash_address(adrs[i].tree_index() + s);
                             let mut out = [0u8; MAX_N];
                             keccak::shake256(
@@ -1096,13 +1166,13 @@ mod tests {
                     }
                     for k in keccak_kernels() {
                         let mut got = vals.clone();
-                        shake256_f_chains(k, &shake_tmpl, &adrs, &mut got, n, steps);
-                        assert_eq!(got, want_shake, "{k:?} n {n} count {count} steps {steps}");
+                        shake256_f_chains(k, &shake_tmpl, &adrs, &mut got, n, &steps);
+                        assert_eq!(got, want_shake, "{k:?} n {n} steps {steps:?}");
                     }
                     for k in sha256_kernels() {
                         let mut got = vals.clone();
-                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, steps);
-                        assert_eq!(got, want_sha, "{k:?} n {n} count {count} steps {steps}");
+                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, &steps);
+                        assert_eq!(got, want_sha, "{k:?} n {n} steps {steps:?}");
                     }
                 }
             }
@@ -1142,6 +1212,7 @@ mod tests {
             let mut times = [const { Vec::new() }; 4];
             let mut io = vals.clone();
             let (sha_blocks, shake_blocks) = (vec![sha_tmpl; CHAINS], vec![shake_tmpl; CHAINS]);
+            let steps = [STEPS as u8; CHAINS];
             for _ in 0..15 {
                 let t = Instant::now();
                 for _ in 0..ROUNDS {
@@ -1152,7 +1223,7 @@ mod tests {
                         black_box(&adrs),
                         &mut io,
                         16,
-                        STEPS,
+                        &steps,
                     );
                 }
                 times[0].push(per_call(t));
@@ -1163,7 +1234,7 @@ mod tests {
                 times[1].push(per_call(t));
                 let t = Instant::now();
                 for _ in 0..ROUNDS {
-                    shake256_f_chains(k.keccak, &shake_tmpl, black_box(&adrs), &mut io, 16, STEPS);
+                    shake256_f_chains(k.keccak, &shake_tmpl, black_box(&adrs), &mut io, 16, &steps);
                 }
                 times[2].push(per_call(t));
                 let t = Instant::now();
