@@ -1,5 +1,5 @@
 //! WOTS+ one-time signatures (FIPS 205 §5, Algorithms 5–8). All chains of a
-//! key advance together, one batched F call per step.
+//! key advance together in one fused chain call (`TweakableHash::f_chains`).
 
 use crate::address::{Adrs, AdrsType};
 use crate::bits::base_2b;
@@ -37,9 +37,9 @@ fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
 
 /// `chain` (Algorithm 5) for many chains at once, of up to `G` keys: chain
 /// `i`, at `adrs[i]` (its chain address set), advances `steps[i]` times from
-/// position `start[i]`. The chains are ordered longest first, so the ones
-/// still running at any step are a prefix, hashed in one batch without
-/// gathering them anew at every step.
+/// position `start[i]`. The chains are ordered longest first (so the ones
+/// still running at any step are a prefix) and advanced in one fused chain
+/// call.
 fn chains<T: TweakableHash, const G: usize>(
     t: &T,
     adrs: &[Adrs],
@@ -90,17 +90,13 @@ fn chains_in<T: TweakableHash, const G: usize, const L: usize>(
         a[r] = adrs[i as usize];
         v[r] = vals[i as usize];
     }
-    let longest = steps.iter().copied().max().unwrap_or(0);
-    let mut active = count;
-    for s in 0..longest {
-        while active > 0 && steps[order[active - 1] as usize] <= s {
-            active -= 1;
-        }
-        for (r, a) in a[..active].iter_mut().enumerate() {
-            a.set_hash_address(u32::from(start[order[r] as usize] + s));
-        }
-        t.f_batch(&a[..active], &mut v[..active]);
+    let mut sorted_buf = [[0u8; L]; G];
+    let sorted = &mut sorted_buf.as_flattened_mut()[..count];
+    for ((a, s), &i) in a.iter_mut().zip(sorted.iter_mut()).zip(order.iter()) {
+        a.set_hash_address(u32::from(start[i as usize]));
+        *s = steps[i as usize];
     }
+    t.f_chains(a, v, sorted);
     for (r, &i) in order.iter().enumerate() {
         vals[i as usize] = v[r];
     }
@@ -150,7 +146,7 @@ pub(crate) const fn pkgen_leaves(len: usize) -> usize {
 
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
 /// XMSS tree at `adrs` (out.len() ≤ [`pkgen_leaves`] of the set's len): every
-/// chain of every key advances in one batch per step.
+/// chain of every key runs its whole length in one fused call.
 pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32, out: &mut [Node]) {
     const MAX: usize = PKGEN_CHAINS;
     let len = P::PARAMS.wots_len();
@@ -175,12 +171,14 @@ pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32,
             a.set_chain_address(i as u32);
         }
     }
-    for step in 0..P::PARAMS.w() as u32 - 1 {
-        for a in &mut batch_adrs[..total] {
-            a.set_hash_address(step);
-        }
-        t.f_batch(&batch_adrs[..total], &mut vals[..total]);
-    }
+    // Every chain runs its whole length (hash addresses 0 .. w−2) in one
+    // fused call; set_type_and_clear left the hash addresses at 0.
+    let steps = [(P::PARAMS.w() - 1) as u8; MAX];
+    t.f_chains(
+        &mut batch_adrs[..total],
+        &mut vals[..total],
+        &steps[..total],
+    );
     let mut pk_adrs = [Adrs::new(); PKGEN_LEAVES];
     let mut ends: [&[Node]; PKGEN_LEAVES] = [&[]; PKGEN_LEAVES];
     for (leaf, (a, e)) in pk_adrs
@@ -218,7 +216,7 @@ pub(crate) fn wots_sign<P: Instance>(t: &P::Hash, msg: &[u8], adrs: &Adrs, sig: 
 /// `wots_pkFromSig` (Algorithm 8) for up to `G` signatures side by side:
 /// `out[j]` is the public key that WOTS+ signature `sigs[j]` of the n-byte
 /// message `msgs[j]` implies under the key at `adrs[j]` (type WOTS_HASH, key
-/// pair set). Every chain of every key advances in one batch per step, and
+/// pair set). Every chain of every key advances in one fused chain call, and
 /// the keys are compressed in one T_len batch.
 pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
     t: &P::Hash,
@@ -239,7 +237,7 @@ pub(crate) fn wots_pk_from_sig<P: Instance, const G: usize>(
     wots_pk_from_sig_batched::<P, G>(t, sigs, msgs, adrs, out);
 }
 
-/// [`wots_pk_from_sig`] with every chain of every key in one batch per step.
+/// [`wots_pk_from_sig`] with every chain of every key advancing together.
 fn wots_pk_from_sig_batched<P: Instance, const G: usize>(
     t: &P::Hash,
     sigs: &[&[u8]],
@@ -296,8 +294,7 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
     let order = &mut order_buf.as_flattened_mut()[..total];
     let a = &mut a_buf.as_flattened_mut()[..total];
     let v = &mut v_buf.as_flattened_mut()[..total];
-    // The start digits in sorted order too, so that a step reads them
-    // without going through `order`.
+    // The start digits in sorted order too (they become the steps below).
     let mut sorted_buf = [[0u8; L]; G];
     let sorted = &mut sorted_buf.as_flattened_mut()[..total];
     for c in (0..total).rev() {
@@ -311,18 +308,13 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
         a[r].set_chain_address(i as u32);
         v[r][..n].copy_from_slice(&sigs[j][i * n..(i + 1) * n]);
     }
-    let longest = last - sorted.first().copied().unwrap_or(last);
-    let mut active = total;
-    for s in 0..longest {
-        // Chains of last − start ≤ s steps are done.
-        while active > 0 && last - sorted[active - 1] <= s {
-            active -= 1;
-        }
-        for (a, &x) in a[..active].iter_mut().zip(&sorted[..active]) {
-            a.set_hash_address(u32::from(x + s));
-        }
-        t.f_batch(&a[..active], &mut v[..active]);
+    // Each chain's steps (last − start) in the same order, in place of
+    // its start digit, which its address now holds.
+    for (a, x) in a.iter_mut().zip(sorted.iter_mut()) {
+        a.set_hash_address(u32::from(*x));
+        *x = last - *x;
     }
+    t.f_chains(a, v, sorted);
     // The ends back in chain order, each key's contiguous for T_len: in
     // place, along the permutation's cycles (every swap puts one end home).
     for r in 0..total {
@@ -403,6 +395,68 @@ mod tests {
             let mut got = [0u8; MAX_N];
             wots_pk_from_sig_one::<P>(&t, &sig, &msg, &adrs, &mut got);
             assert_eq!(got, want[0], "{} message {k}", P::NAME);
+        }
+    }
+
+    /// A family's `f_chains` (the fused overrides of SHAKE and SHA-2, the
+    /// default elsewhere) against each chain run on its own, one `f_batch`
+    /// per step: the same values and the hash addresses left at the next
+    /// step's, for chain counts that fill no group, chains of 15 down to 0
+    /// steps, and first hash addresses above 0.
+    fn fused_equals_stepwise<T: TweakableHash>(n: usize) {
+        let t = T::new(n, &[5u8; MAX_N][..n], Some(&[6u8; MAX_N][..n]));
+        for count in [1, 2, 5, 13, 35, 67, 139] {
+            let mut adrs: std::vec::Vec<Adrs> = (0..count)
+                .map(|i| {
+                    let mut a = Adrs::new();
+                    a.set_type_and_clear(AdrsType::WotsHash);
+                    a.set_key_pair_address(i as u32 / 35);
+                    a.set_chain_address(i as u32);
+                    a.set_hash_address(2 + (i % 3) as u32);
+                    a
+                })
+                .collect();
+            let mut vals: std::vec::Vec<Node> = (0..count)
+                .map(|i| {
+                    let mut v = [0u8; MAX_N];
+                    for (j, b) in v[..n].iter_mut().enumerate() {
+                        *b = (i * 7 + j * 13) as u8;
+                    }
+                    v
+                })
+                .collect();
+            // Longest first, from w − 1 = 15 down to 0.
+            let steps: std::vec::Vec<u8> = (0..count)
+                .map(|i| ((count - 1 - i) * 16 / count) as u8)
+                .collect();
+            let (mut want_adrs, mut want) = (adrs.clone(), vals.clone());
+            for ((w, v), &k) in want_adrs.iter_mut().zip(&mut want).zip(&steps) {
+                for _ in 0..k {
+                    t.f_batch(core::slice::from_ref(w), core::slice::from_mut(v));
+                    w.set_hash_address(w.tree_index() + 1);
+                }
+            }
+            t.f_chains(&mut adrs, &mut vals, &steps);
+            assert_eq!(vals, want, "n {n} count {count}");
+            assert_eq!(adrs, want_adrs, "n {n} count {count}");
+        }
+    }
+
+    #[test]
+    fn fused_chains_equal_stepwise_on_every_backend() {
+        use crate::hash::backend::{with_backend, Backend};
+        use crate::hash::{HarakaSimple, Robust, Sha2Cat1, Sha2Cat35, Shake};
+        for b in Backend::available() {
+            with_backend(b, || {
+                for n in [16, 24, 32] {
+                    fused_equals_stepwise::<Shake>(n);
+                    fused_equals_stepwise::<Sha2Cat1>(n);
+                    fused_equals_stepwise::<Sha2Cat35>(n);
+                    fused_equals_stepwise::<Robust<Shake>>(n);
+                    fused_equals_stepwise::<HarakaSimple>(n);
+                }
+            })
+            .unwrap();
         }
     }
 

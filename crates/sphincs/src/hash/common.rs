@@ -45,6 +45,19 @@ pub trait TweakableHash: Sized + Send + Sync {
     /// `io[i] = F(PK.seed, adrs[i], io[i])`.
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]);
 
+    /// WOTS+ chains (`chain` of FIPS 205 Algorithm 5, many at once): each
+    /// `io[i]` goes through `steps[i]` calls `io[i] = F(PK.seed, adrs[i], io[i])`,
+    /// the hash address of `adrs[i]` holding the first call's on entry and
+    /// rising by one after each call (so on return it is `steps[i]` higher).
+    /// The chains come longest first (`steps` does not increase).
+    ///
+    /// The default is one [`f_batch`](Self::f_batch) per step over the chains
+    /// still running; the simple SHAKE and SHA-2 families override it to keep
+    /// the chains in their kernels' lanes from one step to the next.
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
+        f_chains_stepwise(self, adrs, io, steps);
+    }
+
     /// `nodes[i] = H(PK.seed, adrs[i], nodes[2i] ‖ nodes[2i+1])` for every i:
     /// one tree level, halving in place.
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]);
@@ -63,6 +76,50 @@ pub trait TweakableHash: Sized + Send + Sync {
 
     /// Starts `H_msg(R, PK.seed, PK.root, M)`; absorb M, then [`HMsgFinish::finish`].
     fn h_msg(&self, r: &[u8], pk_root: &[u8]) -> Self::HMsg;
+}
+
+/// [`TweakableHash::f_chains`] as one [`TweakableHash::f_batch`] per step:
+/// the default, and what the fused overrides fall back to where there are
+/// no multi-lane kernels. The chains still running at any step are a
+/// prefix, as they come longest first.
+pub(crate) fn f_chains_stepwise<T: TweakableHash>(
+    t: &T,
+    adrs: &mut [Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    debug_assert!(steps.windows(2).all(|w| w[0] >= w[1]), "longest first");
+    let mut active = adrs.len();
+    for s in 0.. {
+        while active > 0 && steps[active - 1] <= s {
+            active -= 1;
+        }
+        if active == 0 {
+            break;
+        }
+        t.f_batch(&adrs[..active], &mut io[..active]);
+        advance_hash_addresses(&mut adrs[..active], 1);
+    }
+}
+
+/// Raises the hash address of every address by `by`.
+pub(crate) fn advance_hash_addresses(adrs: &mut [Adrs], by: u32) {
+    for a in adrs {
+        advance(a, by);
+    }
+}
+
+/// Raises the hash address of `adrs[i]` by `steps[i]`: where
+/// [`TweakableHash::f_chains`] leaves them.
+pub(crate) fn advance_hash_addresses_by(adrs: &mut [Adrs], steps: &[u8]) {
+    for (a, &s) in adrs.iter_mut().zip(steps) {
+        advance(a, u32::from(s));
+    }
+}
+
+/// `tree_index` reads the same word as the hash address.
+fn advance(a: &mut Adrs, by: u32) {
+    a.set_hash_address(a.tree_index().wrapping_add(by));
 }
 
 /// Completes `PRF_msg`.

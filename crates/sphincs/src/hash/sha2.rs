@@ -7,14 +7,14 @@ use sha2::{Digest, Sha256, Sha512};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::lanes::{
-    sha256_final_blocks, sha256_final_states, sha256_many, sha256_many_from, sha512_final_blocks,
-    sha512_final_states, sha512_many, Parts,
+    sha256_f_chains, sha256_final_blocks, sha256_final_states, sha256_many, sha256_many_from,
+    sha512_final_blocks, sha512_final_states, sha512_many, Parts,
 };
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
 use super::backend::Kernels;
 use super::common::{
-    one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    GROUP, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
+    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -209,6 +209,26 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
         self.one_block_256(adrs, Values::Own, io, 1);
+    }
+
+    /// The chains' blocks kept in the SHA-256 kernel's lanes from step to
+    /// step ([`sha256_f_chains`]); F is SHA-256 in every category.
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
+        if !MULTI_LANE {
+            return f_chains_stepwise(self, adrs, io, steps);
+        }
+        let n = self.n;
+        let template = padded_template::<64>(22 + n);
+        sha256_f_chains(
+            self.kernels.sha256,
+            &self.st256,
+            &template,
+            adrs,
+            io,
+            n,
+            steps,
+        );
+        advance_hash_addresses_by(adrs, steps);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {

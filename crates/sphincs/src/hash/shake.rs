@@ -5,12 +5,12 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::keccak::RATE;
 use super::backend::lanes::{
-    shake256_many, shake256_single_block_xof, shake256_single_blocks, Parts,
+    shake256_f_chains, shake256_many, shake256_single_block_xof, shake256_single_blocks, Parts,
 };
 use super::backend::Kernels;
 use super::common::{
-    one_block_batch, with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values,
-    GROUP, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
+    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -66,11 +66,7 @@ impl Shake {
     /// all, with `PK.seed`), one block even for n = 32.
     fn one_block(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node], n_total: usize) {
         let n = self.n;
-        let len = n_total * n + 32;
-        let mut template = [0u8; RATE];
-        template[..n].copy_from_slice(&self.pk_seed[..n]);
-        template[len] ^= 0x1f;
-        template[RATE - 1] ^= 0x80;
+        let template = self.seed_block(n_total);
         let k = self.kernels.keccak;
         with_const_n!(n, N => one_block_batch::<RATE, N>(
             adrs,
@@ -87,6 +83,19 @@ impl Shake {
             },
             |blocks, out| shake256_single_blocks(k, blocks, n, out),
         ));
+    }
+}
+
+impl Shake {
+    /// The padded block of a one-block call of `n_total` n-byte pieces (with
+    /// `PK.seed`) and an ADRS: `PK.seed` in place, ADRS and values zero.
+    fn seed_block(&self, n_total: usize) -> [u8; RATE] {
+        let n = self.n;
+        let mut template = [0u8; RATE];
+        template[..n].copy_from_slice(&self.pk_seed[..n]);
+        template[n_total * n + 32] ^= 0x1f;
+        template[RATE - 1] ^= 0x80;
+        template
     }
 }
 
@@ -112,6 +121,17 @@ impl TweakableHash for Shake {
 
     fn f_batch(&self, adrs: &[Adrs], io: &mut [Node]) {
         self.one_block(adrs, Values::Own, io, 2);
+    }
+
+    /// The chains held in the Keccak kernel's lanes from step to step
+    /// ([`shake256_f_chains`]).
+    fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
+        if !MULTI_LANE {
+            return f_chains_stepwise(self, adrs, io, steps);
+        }
+        let template = self.seed_block(2);
+        shake256_f_chains(self.kernels.keccak, &template, adrs, io, self.n, steps);
+        advance_hash_addresses_by(adrs, steps);
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {

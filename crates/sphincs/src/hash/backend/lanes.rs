@@ -8,6 +8,7 @@
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{resume, State256, State512};
+use crate::address::Adrs;
 use crate::hash::common::{wipe, Node};
 use crate::limits::MAX_N;
 
@@ -559,6 +560,274 @@ pub(crate) fn shake256_single_block_xof(
     }
 }
 
+/// WOTS+ chains of the simple SHAKE family, fused: each `io[i]` (n = 16, 24
+/// or 32 bytes) goes through `steps[i]` F calls, call i's first at `adrs[i]`
+/// and each next one at a hash address one higher. `template` is F's padded
+/// block with `PK.seed` in place and ADRS and value zero.
+///
+/// F's input `PK.seed ‖ ADRS ‖ value ‖ pad` lies on whole 64-bit words, so
+/// the chains stay in the kernel's lane layout from step to step: the first
+/// n/8 state words of a permutation are the next step's value words, the
+/// hash-address word is rewritten and the other words come back from a
+/// per-lane template. A chain leaves its lane only when it ends, and the
+/// next chain takes the lane over, so chains of different lengths keep the
+/// lanes full until the last ones run out; between two such hand-overs the
+/// steps run without bookkeeping.
+pub(crate) fn shake256_f_chains(
+    k: KeccakKernel,
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    n: usize,
+    steps: &[u8],
+) {
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len() && adrs.len() == steps.len());
+    match n {
+        16 => keccak_chains::<2>(k, template, adrs, io, steps),
+        24 => keccak_chains::<3>(k, template, adrs, io, steps),
+        _ => keccak_chains::<4>(k, template, adrs, io, steps),
+    }
+}
+
+/// [`shake256_f_chains`] for n = 8·W bytes: the lane width by kernel and by
+/// how many chains there are.
+fn keccak_chains<const W: usize>(
+    k: KeccakKernel,
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    match (k, adrs.len()) {
+        (_, 1) | (KeccakKernel::Scalar, _) => {
+            keccak_chains_in::<1, W>(f1600_each::<1>, template, adrs, io, steps)
+        }
+        (KeccakKernel::X8Avx512, 5..) => {
+            keccak_chains_in::<8, W>(f1600_x8(k), template, adrs, io, steps)
+        }
+        (KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3, _) => {
+            keccak_chains_in::<3, W>(f1600_x3(k), template, adrs, io, steps)
+        }
+        _ => keccak_chains_in::<4, W>(f1600_x4(k), template, adrs, io, steps),
+    }
+}
+
+/// Which chain each lane holds and how far it has to go.
+struct LaneChains<const L: usize> {
+    /// The chain in each lane.
+    chain: [usize; L],
+    /// Steps the lane's chain has left; 0: the lane is free.
+    left: [u8; L],
+    /// The hash address of the lane's next step.
+    hash: [u32; L],
+    /// The next chain to start.
+    next: usize,
+}
+
+impl<const L: usize> LaneChains<L> {
+    fn new() -> Self {
+        LaneChains {
+            chain: [0; L],
+            left: [0; L],
+            hash: [0; L],
+            next: 0,
+        }
+    }
+
+    /// Gives every free lane the next chain that has steps to go, calling
+    /// `load(lane, chain)`; chains of no steps keep their value. False when
+    /// every lane is free and no chain is left.
+    fn fill(&mut self, adrs: &[Adrs], steps: &[u8], mut load: impl FnMut(usize, usize)) -> bool {
+        let mut busy = false;
+        for lane in 0..L {
+            if self.left[lane] == 0 {
+                while self.next < steps.len() && steps[self.next] == 0 {
+                    self.next += 1;
+                }
+                if self.next < steps.len() {
+                    let c = self.next;
+                    self.next += 1;
+                    self.chain[lane] = c;
+                    self.left[lane] = steps[c];
+                    // `tree_index` reads the hash address's word.
+                    self.hash[lane] = adrs[c].tree_index();
+                    load(lane, c);
+                }
+            }
+            busy |= self.left[lane] != 0;
+        }
+        busy
+    }
+
+    /// Steps every busy lane can take before the first of them ends: run
+    /// without any bookkeeping in between.
+    fn run(&self) -> u8 {
+        self.left
+            .iter()
+            .filter(|&&x| x != 0)
+            .min()
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Counts `steps` steps done in every busy lane, calling
+    /// `done(lane, chain)` for each chain that has just ended.
+    fn stepped(&mut self, steps: u8, mut done: impl FnMut(usize, usize)) {
+        for lane in 0..L {
+            if self.left[lane] != 0 {
+                self.left[lane] -= steps;
+                self.hash[lane] = self.hash[lane].wrapping_add(u32::from(steps));
+                if self.left[lane] == 0 {
+                    done(lane, self.chain[lane]);
+                }
+            }
+        }
+    }
+}
+
+/// [`shake256_f_chains`] on an L-lane permutation. Word layout of F's block:
+/// `PK.seed` 0..W, ADRS W..W+4 (the hash address is the high half of word
+/// W+3, big-endian bytes), the value W+4..2W+4, then the padding. A free
+/// lane's state is permuted with the rest and its output dropped.
+fn keccak_chains_in<const L: usize, const W: usize>(
+    permute: impl Fn(&mut [[u64; L]; 25]),
+    template: &[u8; RATE],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    let (hw, v) = (W + 3, W + 4);
+    let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let mut t = [[0u64; L]; 25];
+    for (w, bytes) in t.iter_mut().zip(template.chunks_exact(8)) {
+        *w = [word(bytes); L];
+    }
+    let mut s = [[0u64; L]; 25];
+    let mut lanes = LaneChains::<L>::new();
+    while lanes.fill(adrs, steps, |lane, c| {
+        for (j, bytes) in adrs[c].0.chunks_exact(8).enumerate() {
+            t[W + j][lane] = word(bytes);
+        }
+        // Staged where a permutation leaves its output, as if the value
+        // came out of a step before the first.
+        for (j, bytes) in io[c].chunks_exact(8).take(W).enumerate() {
+            s[j][lane] = word(bytes);
+        }
+    }) {
+        let run = lanes.run();
+        for step in 0..u32::from(run) {
+            for j in 0..W {
+                s[v + j] = s[j];
+            }
+            for (w, h) in t[hw].iter_mut().zip(&lanes.hash) {
+                let h = h.wrapping_add(step).swap_bytes();
+                *w = (*w & 0xffff_ffff) | (u64::from(h) << 32);
+            }
+            s[..v].copy_from_slice(&t[..v]);
+            s[v + W..].copy_from_slice(&t[v + W..]);
+            permute(&mut s);
+        }
+        lanes.stepped(run, |lane, c| squeeze(&s, lane, &mut io[c], 8 * W));
+    }
+    // Chain values (secret while signing).
+    wipe(s.as_flattened_mut());
+}
+
+/// WOTS+ chains of the SHA-2 families, fused (F is SHA-256 in every
+/// category): each `io[i]` goes through `steps[i]` F calls resumed from
+/// `seed` (the state after `PK.seed`'s block), call i's first at `adrs[i]`
+/// and each next one at a hash address one higher. `template` is F's padded
+/// block with ADRSc and value zero. Each lane keeps its block across steps:
+/// only the n digest bytes and the hash address are written into it between
+/// compressions, with no part lists and no padding rebuilt; a chain that
+/// ends hands its lane to the next, as in [`shake256_f_chains`].
+pub(crate) fn sha256_f_chains(
+    k: Sha256Kernel,
+    seed: &State256,
+    template: &[u8; 64],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    n: usize,
+    steps: &[u8],
+) {
+    debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len() && adrs.len() == steps.len());
+    match n {
+        16 => sha256_chains::<16>(k, seed, template, adrs, io, steps),
+        24 => sha256_chains::<24>(k, seed, template, adrs, io, steps),
+        _ => sha256_chains::<32>(k, seed, template, adrs, io, steps),
+    }
+}
+
+/// [`sha256_f_chains`] for n = N: the lane width by kernel and by how many
+/// chains there are.
+fn sha256_chains<const N: usize>(
+    k: Sha256Kernel,
+    seed: &State256,
+    template: &[u8; 64],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    let run = (seed, template);
+    match (k, adrs.len()) {
+        (_, 1) | (Sha256Kernel::Scalar, _) => {
+            sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps)
+        }
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
+            sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps)
+        }
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
+            sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps)
+        }
+        (Sha256Kernel::X16Avx512, 9..) => {
+            sha256_chains_in::<16, N>(sha256_x16(k), run, adrs, io, steps)
+        }
+        _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
+    }
+}
+
+/// [`sha256_f_chains`] on an L-lane compression function. F's block: ADRSc
+/// 0..22 (the hash address is bytes 18..22), the value 22..22+N, then the
+/// padding and length from the template. A free lane's block is compressed
+/// with the rest and its output dropped.
+fn sha256_chains_in<const L: usize, const N: usize>(
+    compress: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
+    (seed, template): (&State256, &[u8; 64]),
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    let mut blks = [*template; L];
+    let mut states = [*seed; L];
+    let mut lanes = LaneChains::<L>::new();
+    while lanes.fill(adrs, steps, |lane, c| {
+        blks[lane][..22].copy_from_slice(&adrs[c].compressed());
+        blks[lane][22..22 + N].copy_from_slice(&io[c][..N]);
+    }) {
+        let run = lanes.run();
+        for step in 0..u32::from(run) {
+            for (b, h) in blks.iter_mut().zip(&lanes.hash) {
+                b[18..22].copy_from_slice(&h.wrapping_add(step).to_be_bytes());
+            }
+            states = [*seed; L];
+            compress(&mut states, &blks);
+            for (b, st) in blks.iter_mut().zip(&states) {
+                for (bytes, w) in b[22..22 + N].chunks_exact_mut(4).zip(st) {
+                    bytes.copy_from_slice(&w.to_be_bytes());
+                }
+            }
+        }
+        lanes.stepped(run, |lane, c| {
+            let mut out = [0u8; MAX_N];
+            out[..N].copy_from_slice(&blks[lane][22..22 + N]);
+            io[c] = out;
+        });
+    }
+    // Chain values (secret while signing).
+    wipe(blks.as_flattened_mut());
+    wipe(states.as_flattened_mut());
+}
+
 // The kernel choosers below hand out a SIMD kernel only for the `Kernels`
 // variant that selected it; `Kernels::current` made that variant only after
 // checking the CPU for the kernel's features, which is what makes the calls
@@ -906,6 +1175,179 @@ mod tests {
             }
         });
         ks
+    }
+
+    /// Every SHA-256 kernel this CPU can run (those the backends select).
+    fn sha256_kernels() -> Vec<Sha256Kernel> {
+        let mut ks: Vec<Sha256Kernel> = Vec::new();
+        for b in Backend::available() {
+            let k = crate::hash::backend::with_backend(b, Kernels::current)
+                .unwrap()
+                .sha256;
+            if !ks.contains(&k) {
+                ks.push(k);
+            }
+        }
+        ks
+    }
+
+    /// `count` chain addresses (WOTS_HASH, chain i) whose first hash
+    /// addresses differ and are above 0, and `count` n-byte start values.
+    fn chain_inputs(count: usize, n: usize) -> (Vec<Adrs>, Vec<Node>) {
+        let adrs = (0..count)
+            .map(|i| {
+                let mut a = Adrs::new();
+                a.set_layer_address(2);
+                a.set_tree_address(0x0102_0304_0506 + i as u64);
+                a.set_key_pair_address(9 + (i / 4) as u32);
+                a.set_chain_address(i as u32);
+                a.set_hash_address(1 + (i % 5) as u32);
+                a
+            })
+            .collect();
+        let vals = (0..count)
+            .map(|i| {
+                let mut v = [0u8; MAX_N];
+                v[..n].copy_from_slice(&data(n, 40 + i as u8));
+                v
+            })
+            .collect();
+        (adrs, vals)
+    }
+
+    /// The fused chain drivers against one scalar F call per step (each
+    /// call's input put together from its parts, no lane code), for every
+    /// Keccak and SHA-256 kernel here, n = 16, 24, 32, every chain count up
+    /// to past the widest kernel (full and partial last groups), chains all
+    /// of 0, 1, 3 or 15 steps or of 15 down to 0 (lanes handed from chain
+    /// to chain), and first hash addresses above 0.
+    #[test]
+    fn f_chains_match_step_by_step_calls() {
+        let patterns: [fn(usize, usize) -> u8; 5] = [
+            |_, _| 0,
+            |_, _| 1,
+            |_, _| 3,
+            |_, _| 15,
+            |i, count| ((count - 1 - i) * 16 / count) as u8,
+        ];
+        let pk_seed = data(32, 3);
+        for n in [16, 24, 32] {
+            let mut shake_tmpl = [0u8; RATE];
+            shake_tmpl[..n].copy_from_slice(&pk_seed[..n]);
+            shake_tmpl[2 * n + 32] ^= 0x1f;
+            shake_tmpl[RATE - 1] ^= 0x80;
+            let st = seed_state256(&pk_seed[..n]);
+            let mut sha_tmpl = [0u8; 64];
+            sha_tmpl[22 + n] = 0x80;
+            sha_tmpl[56..].copy_from_slice(&((64 + 22 + n) as u64 * 8).to_be_bytes());
+            for count in 1..=19 {
+                let (adrs, vals) = chain_inputs(count, n);
+                for pattern in patterns {
+                    let steps: Vec<u8> = (0..count).map(|i| pattern(i, count)).collect();
+                    let (mut want_shake, mut want_sha) = (vals.clone(), vals.clone());
+                    for (i, a) in adrs.iter().enumerate() {
+                        let mut a = *a;
+                        for s in 0..u32::from(steps[i]) {
+                            a.set_hash_address(adrs[i].tree_index() + s);
+                            let mut out = [0u8; MAX_N];
+                            keccak::shake256(
+                                &[&pk_seed[..n], &a.0, &want_shake[i][..n]],
+                                &mut out[..n],
+                            );
+                            want_shake[i] = out;
+                            let mut out = [0u8; MAX_N];
+                            sha256_resume(
+                                &st,
+                                &[&a.compressed(), &want_sha[i][..n]],
+                                &mut out[..n],
+                            );
+                            want_sha[i] = out;
+                        }
+                    }
+                    for k in keccak_kernels() {
+                        let mut got = vals.clone();
+                        shake256_f_chains(k, &shake_tmpl, &adrs, &mut got, n, &steps);
+                        assert_eq!(got, want_shake, "{k:?} n {n} steps {steps:?}");
+                    }
+                    for k in sha256_kernels() {
+                        let mut got = vals.clone();
+                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, &steps);
+                        assert_eq!(got, want_sha, "{k:?} n {n} steps {steps:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fused chain drivers against the one-block drivers run once per
+    /// step on blocks built beforehand (the per-step path without its block
+    /// assembly), 140 chains of 15 steps (four WOTS+ keys of a 128-bit set),
+    /// ns per F call, for every backend here:
+    /// `cargo test --release -p sphincs --lib f_chains_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "micro-benchmark; run with --ignored --nocapture"]
+    fn f_chains_speed() {
+        use std::hint::black_box;
+        use std::time::Instant;
+        const CHAINS: usize = 140;
+        const STEPS: u32 = 15;
+        const ROUNDS: usize = 20;
+        let (adrs, vals) = chain_inputs(CHAINS, 16);
+        let pk_seed = data(16, 3);
+        let st = seed_state256(&pk_seed);
+        let mut sha_tmpl = [0u8; 64];
+        sha_tmpl[22 + 16] = 0x80;
+        sha_tmpl[56..].copy_from_slice(&((64 + 22 + 16) as u64 * 8).to_be_bytes());
+        let mut shake_tmpl = [0u8; RATE];
+        shake_tmpl[..16].copy_from_slice(&pk_seed);
+        shake_tmpl[64] ^= 0x1f;
+        shake_tmpl[RATE - 1] ^= 0x80;
+        let per_call = |t: Instant| t.elapsed().as_nanos() as f64 / (ROUNDS * CHAINS) as f64 / 15.0;
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        for backend in Backend::available() {
+            let k = crate::hash::backend::with_backend(backend, Kernels::current).unwrap();
+            let mut times = [const { Vec::new() }; 4];
+            let mut io = vals.clone();
+            let (sha_blocks, shake_blocks) = (vec![sha_tmpl; CHAINS], vec![shake_tmpl; CHAINS]);
+            let steps = [STEPS as u8; CHAINS];
+            for _ in 0..15 {
+                let t = Instant::now();
+                for _ in 0..ROUNDS {
+                    sha256_f_chains(
+                        k.sha256,
+                        &st,
+                        &sha_tmpl,
+                        black_box(&adrs),
+                        &mut io,
+                        16,
+                        &steps,
+                    );
+                }
+                times[0].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS * STEPS as usize {
+                    sha256_final_blocks(k.sha256, &st, black_box(&sha_blocks), 16, &mut io);
+                }
+                times[1].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS {
+                    shake256_f_chains(k.keccak, &shake_tmpl, black_box(&adrs), &mut io, 16, &steps);
+                }
+                times[2].push(per_call(t));
+                let t = Instant::now();
+                for _ in 0..ROUNDS * STEPS as usize {
+                    shake256_single_blocks(k.keccak, black_box(&shake_blocks), 16, &mut io);
+                }
+                times[3].push(per_call(t));
+            }
+            let [a, b, c, d] = times.map(median);
+            eprintln!(
+                "{backend}: SHA-256 fused {a:.1}, blocks ready {b:.1}; SHAKE256 fused {c:.1}, blocks ready {d:.1} ns per call"
+            );
+        }
     }
 
     /// Every Keccak kernel through all three SHAKE256 drivers (multi-block
