@@ -212,7 +212,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     }
 
     /// The chains' blocks kept in the SHA-256 kernel's lanes from step to
-    /// step ([`sha256_f_chains`]); F is SHA-256 in every category.
+    /// step (`lanes::sha256_f_chains`); F is SHA-256 in every category.
     fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
         if !MULTI_LANE {
             return f_chains_stepwise(self, adrs, io, steps);

@@ -124,7 +124,7 @@ impl TweakableHash for Shake {
     }
 
     /// The chains held in the Keccak kernel's lanes from step to step
-    /// ([`shake256_f_chains`]).
+    /// (`lanes::shake256_f_chains`).
     fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
         if !MULTI_LANE {
             return f_chains_stepwise(self, adrs, io, steps);

@@ -8,7 +8,7 @@
 //! vector operations; each kernel (AVX2, AVX-512VL here and the 8-lane AVX-512
 //! one in `keccak_x8`) supplies those operations, so the step mappings and
 //! their offset tables exist in one place only. The AVX2 round is also a
-//! function of its own, [`round_avx2`], so that the hybrid AVX2+scalar kernel
+//! function of its own, `round_avx2`, so that the hybrid AVX2+scalar kernel
 //! of `keccak_x5_hybrid` runs the very same vector round next to its scalar
 //! states.
 

@@ -12,7 +12,7 @@
 //! more than the state it adds (BENCHMARKS.md, "Round three: hybrid AVX2 +
 //! scalar Keccak"). No backend runs it by default; the tests do.
 //!
-//! The vector round is `keccak_x4`'s [`round_avx2`], the scalar one the shared
+//! The vector round is `keccak_x4`'s `round_avx2`, the scalar one the shared
 //! round body of `keccak_rounds` on `u64` words; nothing of the step mappings
 //! is repeated here.
 
