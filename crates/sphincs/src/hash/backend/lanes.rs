@@ -1011,47 +1011,43 @@ pub(super) fn keccak_full_width(k: KeccakKernel, reps: usize) -> usize {
     }
 }
 
+/// `reps` calls of a SHA-2 compression kernel `f` at its full width `L`
+/// on one set of states and blocks; returns `L`.
+#[cfg(feature = "std")]
+fn compress_full_width<W: Copy + Default, const B: usize, const L: usize>(
+    f: impl Fn(&mut [[W; 8]; L], &[[u8; B]; L]),
+    reps: usize,
+) -> usize {
+    let (mut st, blocks) = ([[W::default(); 8]; L], [[0x5au8; B]; L]);
+    for _ in 0..reps {
+        f(
+            core::hint::black_box(&mut st),
+            core::hint::black_box(&blocks),
+        );
+    }
+    core::hint::black_box(&st);
+    L
+}
+
 /// [`keccak_full_width`] for a SHA-256 kernel: `reps` compressions of one
 /// block per lane; returns the lanes per call.
 #[cfg(feature = "std")]
 pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
-    fn run<const L: usize>(f: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]), reps: usize) -> usize {
-        let (mut st, blocks) = ([[0u32; 8]; L], [[0x5au8; 64]; L]);
-        for _ in 0..reps {
-            f(
-                core::hint::black_box(&mut st),
-                core::hint::black_box(&blocks),
-            );
-        }
-        core::hint::black_box(&st);
-        L
-    }
     match k {
-        Sha256Kernel::Scalar => run(compress256_each::<1>, reps),
-        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => run(sha256_x4(k), reps),
-        Sha256Kernel::X8Avx2 => run(sha256_x8(k), reps),
-        Sha256Kernel::X16Avx512 => run(sha256_x16(k), reps),
+        Sha256Kernel::Scalar => compress_full_width(compress256_each::<1>, reps),
+        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => compress_full_width(sha256_x4(k), reps),
+        Sha256Kernel::X8Avx2 => compress_full_width(sha256_x8(k), reps),
+        Sha256Kernel::X16Avx512 => compress_full_width(sha256_x16(k), reps),
     }
 }
 
 /// [`keccak_full_width`] for a SHA-512 kernel.
 #[cfg(feature = "std")]
 pub(super) fn sha512_full_width(k: Sha512Kernel, reps: usize) -> usize {
-    fn run<const L: usize>(f: impl Fn(&mut [[u64; 8]; L], &[[u8; 128]; L]), reps: usize) -> usize {
-        let (mut st, blocks) = ([[0u64; 8]; L], [[0x5au8; 128]; L]);
-        for _ in 0..reps {
-            f(
-                core::hint::black_box(&mut st),
-                core::hint::black_box(&blocks),
-            );
-        }
-        core::hint::black_box(&st);
-        L
-    }
     match k {
-        Sha512Kernel::Scalar => run(compress512_each::<1>, reps),
-        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => run(sha512_x4(k), reps),
-        Sha512Kernel::X8Avx512 => run(sha512_x8(k), reps),
+        Sha512Kernel::Scalar => compress_full_width(compress512_each::<1>, reps),
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => compress_full_width(sha512_x4(k), reps),
+        Sha512Kernel::X8Avx512 => compress_full_width(sha512_x8(k), reps),
     }
 }
 
