@@ -213,6 +213,11 @@ pub(crate) fn shake256_many(
     }
 }
 
+/// The kernel [`Sha256Kernel::X16Avx512ShaNi`] hands its groups of 2–8
+/// calls to. Sound: that kernel is chosen only where SHA-NI was detected,
+/// which is what `X4ShaNi`'s calls need.
+const SMALL_ON_SHANI: Sha256Kernel = Sha256Kernel::X4ShaNi;
+
 /// `outs[i][..out_len] = SHA-256(seed block ‖ inputs[i])`, resumed from `seed`.
 pub(crate) fn sha256_many(
     k: Sha256Kernel,
@@ -239,19 +244,22 @@ pub(crate) fn sha256_many_from(
         Sha256Kernel::Scalar => 1,
         Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => 4,
         Sha256Kernel::X8Avx2 => 8,
-        Sha256Kernel::X16Avx512 => 16,
+        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => 16,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
+            (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
+                sha256_many_from(SMALL_ON_SHANI, seed, absorbed, ins, out_len, os)
+            }
             (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
                 sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, absorbed, ins, out_len, os)
             }
             (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
                 sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, absorbed, ins, out_len, os)
             }
-            (Sha256Kernel::X16Avx512, 9..) => {
+            (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
                 sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, absorbed, ins, out_len, os)
             }
             _ => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, absorbed, ins, out_len, os),
@@ -374,13 +382,16 @@ pub(crate) fn sha256_final_states<S: FnMut(usize, &State256)>(
         (_, 1) | (Sha256Kernel::Scalar, _) => {
             final_blocks::<u32, 64, 1, S>(compress256_each::<1>, seed, blocks, first, sink)
         }
+        (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
+            sha256_final_states(SMALL_ON_SHANI, seed, blocks, first, sink)
+        }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
             final_blocks::<u32, 64, 2, S>(sha256_x2(k), seed, blocks, first, sink)
         }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
             final_blocks::<u32, 64, 4, S>(sha256_x4(k), seed, blocks, first, sink)
         }
-        (Sha256Kernel::X16Avx512, 9..) => {
+        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
             let full = wide_part(blocks.len(), 16, 9);
             let (a, b) = blocks.split_at(full);
             final_blocks::<u32, 64, 16, S>(sha256_x16(k), seed, a, first, sink);
@@ -773,13 +784,16 @@ fn sha256_chains<const N: usize>(
         (_, 1) | (Sha256Kernel::Scalar, _) => {
             sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps)
         }
+        (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
+            sha256_chains::<N>(SMALL_ON_SHANI, seed, template, adrs, io, steps)
+        }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
             sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps)
         }
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
             sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps)
         }
-        (Sha256Kernel::X16Avx512, 9..) => {
+        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
             sha256_chains_in::<16, N>(sha256_x16(k), run, adrs, io, steps)
         }
         _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
@@ -928,9 +942,9 @@ fn sha256_x4(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
 fn sha256_x8(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 8], &[[u8; 64]; 8]) {
     move |st: &mut [[u32; 8]; 8], b: &[[u8; 64]; 8]| match k {
         // SAFETY: X8Avx2 is chosen only where AVX2 was detected, X16Avx512
-        // only where AVX-512 and AVX2 were.
+        // (and X16Avx512ShaNi) only where AVX-512 and AVX2 were.
         #[cfg(target_arch = "x86_64")]
-        Sha256Kernel::X8Avx2 | Sha256Kernel::X16Avx512 => unsafe {
+        Sha256Kernel::X8Avx2 | Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => unsafe {
             super::sha256_avx2::compress256_avx2_x8(st, b)
         },
         _ => compress256_each::<8>(st, b),
@@ -941,7 +955,9 @@ fn sha256_x16(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 16], &[[u8; 64]; 16]) 
     move |st: &mut [[u32; 8]; 16], b: &[[u8; 64]; 16]| match k {
         // SAFETY: X16Avx512 is chosen only where AVX-512F was detected.
         #[cfg(target_arch = "x86_64")]
-        Sha256Kernel::X16Avx512 => unsafe { super::sha256_avx512::compress256_avx512_x16(st, b) },
+        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => unsafe {
+            super::sha256_avx512::compress256_avx512_x16(st, b)
+        },
         _ => compress256_each::<16>(st, b),
     }
 }
@@ -1037,7 +1053,9 @@ pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
         Sha256Kernel::Scalar => compress_full_width(compress256_each::<1>, reps),
         Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => compress_full_width(sha256_x4(k), reps),
         Sha256Kernel::X8Avx2 => compress_full_width(sha256_x8(k), reps),
-        Sha256Kernel::X16Avx512 => compress_full_width(sha256_x16(k), reps),
+        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => {
+            compress_full_width(sha256_x16(k), reps)
+        }
     }
 }
 
@@ -1175,7 +1193,8 @@ mod tests {
 
     /// Every SHA-256 kernel this CPU can run (those the backends select).
     fn sha256_kernels() -> Vec<Sha256Kernel> {
-        let mut ks: Vec<Sha256Kernel> = Vec::new();
+        // The default's own (X16Avx512ShaNi is no forced backend's).
+        let mut ks: Vec<Sha256Kernel> = vec![Kernels::current().sha256];
         for b in Backend::available() {
             let k = crate::hash::backend::with_backend(b, Kernels::current)
                 .unwrap()
