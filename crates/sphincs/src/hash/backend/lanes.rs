@@ -793,11 +793,69 @@ fn sha256_chains<const N: usize>(
         (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
             sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps)
         }
-        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
-            sha256_chains_in::<16, N>(sha256_x16(k), run, adrs, io, steps)
-        }
+        #[cfg(target_arch = "x86_64")]
+        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => match N {
+            16 => sha256_chains_x16::<4>(seed, template, adrs, io, steps),
+            24 => sha256_chains_x16::<6>(seed, template, adrs, io, steps),
+            _ => sha256_chains_x16::<8>(seed, template, adrs, io, steps),
+        },
+        // (The X16 kernels exist on x86-64 alone.)
         _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
     }
+}
+
+/// [`sha256_f_chains`] on the sixteen-lane AVX-512 chain kernel, for n = 4·NW
+/// bytes: the kernel builds each step's blocks in registers, so between
+/// runs only the lanes' ADRSc words and values are kept here, word-major
+/// (`head[j][lane]`, `vals[j][lane]`), and a lane is touched only when its
+/// chain starts or ends.
+#[cfg(target_arch = "x86_64")]
+fn sha256_chains_x16<const NW: usize>(
+    seed: &State256,
+    template: &[u8; 64],
+    adrs: &[Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    let be = |b: &[u8]| u32::from_be_bytes(b[..4].try_into().expect("4 bytes"));
+    let mut tmpl = [0u32; 16];
+    for (w, b) in tmpl.iter_mut().zip(template.chunks_exact(4)) {
+        *w = be(b);
+    }
+    let mut head = [[0u32; 16]; 5];
+    let mut vals = [[0u32; 16]; NW];
+    let mut lanes = LaneChains::<16>::new();
+    while lanes.fill(adrs, steps, |lane, c| {
+        for (j, b) in adrs[c].compressed()[..20].chunks_exact(4).enumerate() {
+            head[j][lane] = be(b);
+        }
+        for (j, b) in io[c][..4 * NW].chunks_exact(4).enumerate() {
+            vals[j][lane] = be(b);
+        }
+    }) {
+        let run = lanes.run();
+        // SAFETY: the X16Avx512 kernels are chosen only where AVX-512F was
+        // detected.
+        unsafe {
+            super::sha256_avx512::f_chains_avx512_x16::<NW>(
+                seed,
+                &tmpl,
+                &head,
+                &lanes.hash,
+                &mut vals,
+                u32::from(run),
+            )
+        };
+        lanes.stepped(run, |lane, c| {
+            let mut out = [0u8; MAX_N];
+            for (j, b) in out[..4 * NW].chunks_exact_mut(4).enumerate() {
+                b.copy_from_slice(&vals[j][lane].to_be_bytes());
+            }
+            io[c] = out;
+        });
+    }
+    // Chain values (secret while signing).
+    wipe(vals.as_flattened_mut());
 }
 
 /// [`sha256_f_chains`] on an L-lane compression function. F's block: ADRSc

@@ -11,8 +11,9 @@
 //! needs no AVX-512BW.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_i32gather_epi32, _mm512_i32scatter_epi32, _mm512_rol_epi32,
-    _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set_epi32, _mm512_slli_epi32, _mm512_srli_epi32,
+    __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_i32gather_epi32, _mm512_i32scatter_epi32,
+    _mm512_loadu_epi32, _mm512_or_si512, _mm512_rol_epi32, _mm512_ror_epi32, _mm512_set1_epi32,
+    _mm512_set_epi32, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_epi32,
     _mm512_ternarylogic_epi32,
 };
 
@@ -67,6 +68,81 @@ pub unsafe fn compress256_avx512_x16(states: &mut [[u32; 8]; 16], blocks: &[[u8;
         *word = bswap32(raw);
     }
 
+    let out = rounds(v, w);
+    for (j, (r, i)) in out.into_iter().zip(init).enumerate() {
+        // SAFETY: the same 16 in-bounds words per j as the gather above,
+        // each written once; `states` is borrowed mutably for the whole call.
+        unsafe {
+            _mm512_i32scatter_epi32::<4>(
+                state_base,
+                _mm512_add_epi32(state_idx, _mm512_set1_epi32(j as i32)),
+                _mm512_add_epi32(r, i),
+            )
+        };
+    }
+}
+
+/// Runs `steps` steps of sixteen WOTS+ chains under the SHA-2 families' F
+/// (FIPS 205 §11.2.1, used by Algorithm 5 `chain`): SHA-256 resumed from
+/// `seed`, the state after `PK.seed`'s block, over one block of ADRSc ‖
+/// value ‖ padding. Lane l's block is built in registers at each step, with
+/// no transposition and no memory in between: ADRSc's words 0–4 from
+/// `head[..][l]` (word 4's low half, the hash address's high half, from
+/// `hash[l]`), word 5 the hash address's low half and the value's first two
+/// bytes, the value's `NW` big-endian words `vals[..][l]` shifted by two
+/// bytes, then `tmpl`'s padding and length words. Each step's value is the
+/// first `NW` digest words, and the hash address goes up by one; `vals`
+/// holds the values after the last step.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn f_chains_avx512_x16<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 16]; 5],
+    hash: &[u32; 16],
+    vals: &mut [[u32; 16]; NW],
+    steps: u32,
+) {
+    // SAFETY (all loads and stores below): each reads or writes the sixteen
+    // u32s of one borrowed `[u32; 16]`, 64 bytes; unaligned access is allowed.
+    let load = |x: &[u32; 16]| unsafe { _mm512_loadu_epi32(x.as_ptr().cast()) };
+    let init = seed.map(|x| _mm512_set1_epi32(x as i32));
+    let padding = tmpl.map(|x| _mm512_set1_epi32(x as i32));
+    let adrs: [__m512i; 5] = core::array::from_fn(|j| load(&head[j]));
+    let word4 = _mm512_and_si512(adrs[4], _mm512_set1_epi32(0xffff_0000_u32 as i32));
+    let mut hs = load(hash);
+    let mut v: [__m512i; NW] = core::array::from_fn(|j| load(&vals[j]));
+    for _ in 0..steps {
+        let mut w = padding;
+        w[..4].copy_from_slice(&adrs[..4]);
+        w[4] = _mm512_or_si512(word4, _mm512_srli_epi32::<16>(hs));
+        let mut carry = _mm512_slli_epi32::<16>(hs);
+        for (i, x) in v.iter().enumerate() {
+            w[5 + i] = _mm512_or_si512(carry, _mm512_srli_epi32::<16>(*x));
+            carry = _mm512_slli_epi32::<16>(*x);
+        }
+        w[5 + NW] = _mm512_or_si512(carry, padding[5 + NW]);
+        let out = rounds(init, w);
+        for (x, (o, i)) in v.iter_mut().zip(out.into_iter().zip(init)) {
+            *x = _mm512_add_epi32(o, i);
+        }
+        hs = _mm512_add_epi32(hs, _mm512_set1_epi32(1));
+    }
+    for (dst, x) in vals.iter_mut().zip(v) {
+        // SAFETY: as the loads above.
+        unsafe { _mm512_storeu_epi32(dst.as_mut_ptr().cast(), x) };
+    }
+}
+
+/// The 64 rounds of one compression on word-major vectors: `v` the eight
+/// working variables (the chaining value), `w` the sixteen message words
+/// (host order). Returns the working variables after round 63, without the
+/// final feed-forward addition.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn rounds(v: [__m512i; 8], mut w: [__m512i; 16]) -> [__m512i; 8] {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
     // The 64 rounds written out with constant indices (a macro over the
     // round numbers): as a loop, LLVM kept it rolled and indexed the
@@ -103,18 +179,7 @@ pub unsafe fn compress256_avx512_x16(states: &mut [[u32; 8]; 16], blocks: &[[u8;
     rounds!(schedule 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
     rounds!(schedule 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
 
-    let out = [a, b, c, d, e, f, g, h];
-    for (j, (r, i)) in out.into_iter().zip(init).enumerate() {
-        // SAFETY: the same 16 in-bounds words per j as the gather above,
-        // each written once; `states` is borrowed mutably for the whole call.
-        unsafe {
-            _mm512_i32scatter_epi32::<4>(
-                state_base,
-                _mm512_add_epi32(state_idx, _mm512_set1_epi32(j as i32)),
-                _mm512_add_epi32(r, i),
-            )
-        };
-    }
+    [a, b, c, d, e, f, g, h]
 }
 
 /// Reverses the bytes of each 32-bit element: rotating by 8 either way puts
