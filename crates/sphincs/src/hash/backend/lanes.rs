@@ -1117,6 +1117,37 @@ pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
     }
 }
 
+/// [`keccak_full_width`] for a SHA-256 kernel's F calls inside WOTS+
+/// chains: `reps` chain steps of the chain kernel where the kernel has one
+/// (AVX-512: [`sha256_f_chains`]' blocks built in registers), else `reps`
+/// compressions as [`sha256_full_width`]; returns the lanes per call.
+#[cfg(feature = "std")]
+pub(super) fn sha256_chain_full_width(k: Sha256Kernel, reps: usize) -> usize {
+    match k {
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => {
+            let (seed, tmpl, head) = ([0x6a09_e667; 8], [0x5a5a_5a5a; 16], [[7; 16]; 5]);
+            let mut vals = [[0u32; 16]; 4];
+            let steps = u32::try_from(reps).unwrap_or(u32::MAX);
+            // SAFETY: the X16Avx512 kernels are chosen only where AVX-512F
+            // was detected.
+            unsafe {
+                super::sha256_avx512::f_chains_avx512_x16::<4>(
+                    &seed,
+                    &tmpl,
+                    &head,
+                    &[0; 16],
+                    core::hint::black_box(&mut vals),
+                    steps,
+                )
+            };
+            core::hint::black_box(&vals);
+            16
+        }
+        _ => sha256_full_width(k, reps),
+    }
+}
+
 /// [`keccak_full_width`] for a SHA-512 kernel.
 #[cfg(feature = "std")]
 pub(super) fn sha512_full_width(k: Sha512Kernel, reps: usize) -> usize {
