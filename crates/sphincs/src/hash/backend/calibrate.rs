@@ -27,7 +27,7 @@ pub struct CallCosts {
     /// One SHA-256 compression.
     pub sha256_ns: f64,
     /// One SHA-256 F call inside a WOTS+ chain: the chain kernel's step
-    /// where the kernel has one (it builds the blocks in registers, so it
+    /// where the kernel has one (AVX-512, AVX2: it builds the blocks in registers, so it
     /// is cheaper than a compression of blocks in memory), else
     /// [`sha256_ns`](Self::sha256_ns) measured again.
     pub sha256_chain_ns: f64,

@@ -795,22 +795,65 @@ fn sha256_chains<const N: usize>(
         }
         #[cfg(target_arch = "x86_64")]
         (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => match N {
-            16 => sha256_chains_x16::<4>(seed, template, adrs, io, steps),
-            24 => sha256_chains_x16::<6>(seed, template, adrs, io, steps),
-            _ => sha256_chains_x16::<8>(seed, template, adrs, io, steps),
+            16 => sha256_chains_words(chains_x16::<4>, seed, template, adrs, io, steps),
+            24 => sha256_chains_words(chains_x16::<6>, seed, template, adrs, io, steps),
+            _ => sha256_chains_words(chains_x16::<8>, seed, template, adrs, io, steps),
         },
-        // (The X16 kernels exist on x86-64 alone.)
+        #[cfg(target_arch = "x86_64")]
+        (Sha256Kernel::X8Avx2 | Sha256Kernel::X16Avx512, _) => match N {
+            16 => sha256_chains_words(chains_x8::<4>, seed, template, adrs, io, steps),
+            24 => sha256_chains_words(chains_x8::<6>, seed, template, adrs, io, steps),
+            _ => sha256_chains_words(chains_x8::<8>, seed, template, adrs, io, steps),
+        },
+        // (The AVX2 and AVX-512 kernels exist on x86-64 alone.)
         _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
     }
 }
 
-/// [`sha256_f_chains`] on the sixteen-lane AVX-512 chain kernel, for n = 4·NW
-/// bytes: the kernel builds each step's blocks in registers, so between
-/// runs only the lanes' ADRSc words and values are kept here, word-major
-/// (`head[j][lane]`, `vals[j][lane]`), and a lane is touched only when its
-/// chain starts or ends.
+/// An L-lane SHA-256 chain kernel, blocks built in registers (see
+/// [`sha256_avx512::f_chains_avx512_x16`](super::sha256_avx512::f_chains_avx512_x16)
+/// for the arguments): seed state, template words, ADRSc words 0–4 and hash
+/// addresses per lane, the lanes' values (n = 4·NW bytes), steps.
 #[cfg(target_arch = "x86_64")]
-fn sha256_chains_x16<const NW: usize>(
+type ChainKernel<const L: usize, const NW: usize> =
+    fn(&[u32; 8], &[u32; 16], &[[u32; L]; 5], &[u32; L], &mut [[u32; L]; NW], u32);
+
+#[cfg(target_arch = "x86_64")]
+fn chains_x16<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 16]; 5],
+    hash: &[u32; 16],
+    vals: &mut [[u32; 16]; NW],
+    steps: u32,
+) {
+    // SAFETY: the X16Avx512 kernels are chosen only where AVX-512F was
+    // detected.
+    unsafe { super::sha256_avx512::f_chains_avx512_x16::<NW>(seed, tmpl, head, hash, vals, steps) }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn chains_x8<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 8]; 5],
+    hash: &[u32; 8],
+    vals: &mut [[u32; 8]; NW],
+    steps: u32,
+) {
+    // SAFETY: X8Avx2 is chosen only where AVX2 was detected, X16Avx512 only
+    // where AVX-512 and AVX2 were.
+    unsafe { super::sha256_avx2::f_chains_avx2_x8::<NW>(seed, tmpl, head, hash, vals, steps) }
+}
+
+/// [`sha256_f_chains`] on an L-lane chain kernel that builds each step's
+/// blocks in registers, for n = 4·NW bytes: between runs only the lanes'
+/// ADRSc words and values are kept here, word-major (`head[j][lane]`,
+/// `vals[j][lane]`), and a lane is touched only when its chain starts or
+/// ends.
+#[cfg(target_arch = "x86_64")]
+fn sha256_chains_words<const L: usize, const NW: usize>(
+    kernel: ChainKernel<L, NW>,
     seed: &State256,
     template: &[u8; 64],
     adrs: &[Adrs],
@@ -822,9 +865,9 @@ fn sha256_chains_x16<const NW: usize>(
     for (w, b) in tmpl.iter_mut().zip(template.chunks_exact(4)) {
         *w = be(b);
     }
-    let mut head = [[0u32; 16]; 5];
-    let mut vals = [[0u32; 16]; NW];
-    let mut lanes = LaneChains::<16>::new();
+    let mut head = [[0u32; L]; 5];
+    let mut vals = [[0u32; L]; NW];
+    let mut lanes = LaneChains::<L>::new();
     while lanes.fill(adrs, steps, |lane, c| {
         for (j, b) in adrs[c].compressed()[..20].chunks_exact(4).enumerate() {
             head[j][lane] = be(b);
@@ -834,18 +877,7 @@ fn sha256_chains_x16<const NW: usize>(
         }
     }) {
         let run = lanes.run();
-        // SAFETY: the X16Avx512 kernels are chosen only where AVX-512F was
-        // detected.
-        unsafe {
-            super::sha256_avx512::f_chains_avx512_x16::<NW>(
-                seed,
-                &tmpl,
-                &head,
-                &lanes.hash,
-                &mut vals,
-                u32::from(run),
-            )
-        };
+        kernel(seed, &tmpl, &head, &lanes.hash, &mut vals, u32::from(run));
         lanes.stepped(run, |lane, c| {
             let mut out = [0u8; MAX_N];
             for (j, b) in out[..4 * NW].chunks_exact_mut(4).enumerate() {
@@ -1119,31 +1151,31 @@ pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
 
 /// [`keccak_full_width`] for a SHA-256 kernel's F calls inside WOTS+
 /// chains: `reps` chain steps of the chain kernel where the kernel has one
-/// (AVX-512: [`sha256_f_chains`]' blocks built in registers), else `reps`
+/// (AVX-512 and AVX2: [`sha256_f_chains`]' blocks built in registers), else `reps`
 /// compressions as [`sha256_full_width`]; returns the lanes per call.
 #[cfg(feature = "std")]
 pub(super) fn sha256_chain_full_width(k: Sha256Kernel, reps: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    fn run<const L: usize>(kernel: ChainKernel<L, 4>, reps: usize) -> usize {
+        let (seed, tmpl, head) = ([0x6a09_e667; 8], [0x5a5a_5a5a; 16], [[7; L]; 5]);
+        let mut vals = [[0u32; L]; 4];
+        let steps = u32::try_from(reps).unwrap_or(u32::MAX);
+        kernel(
+            &seed,
+            &tmpl,
+            &head,
+            &[0; L],
+            core::hint::black_box(&mut vals),
+            steps,
+        );
+        core::hint::black_box(&vals);
+        L
+    }
     match k {
         #[cfg(target_arch = "x86_64")]
-        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => {
-            let (seed, tmpl, head) = ([0x6a09_e667; 8], [0x5a5a_5a5a; 16], [[7; 16]; 5]);
-            let mut vals = [[0u32; 16]; 4];
-            let steps = u32::try_from(reps).unwrap_or(u32::MAX);
-            // SAFETY: the X16Avx512 kernels are chosen only where AVX-512F
-            // was detected.
-            unsafe {
-                super::sha256_avx512::f_chains_avx512_x16::<4>(
-                    &seed,
-                    &tmpl,
-                    &head,
-                    &[0; 16],
-                    core::hint::black_box(&mut vals),
-                    steps,
-                )
-            };
-            core::hint::black_box(&vals);
-            16
-        }
+        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => run(chains_x16::<4>, reps),
+        #[cfg(target_arch = "x86_64")]
+        Sha256Kernel::X8Avx2 => run(chains_x8::<4>, reps),
         _ => sha256_full_width(k, reps),
     }
 }

@@ -52,6 +52,71 @@ pub unsafe fn compress256_avx2_x8(states: &mut [[u32; 8]; 8], blocks: &[[u8; 64]
         }
     }
 
+    let mut v = rounds(v, w);
+    for (r, i) in v.iter_mut().zip(init) {
+        *r = _mm256_add_epi32(*r, i);
+    }
+    transpose8(&mut v);
+    for (st, r) in states.iter_mut().zip(v) {
+        // SAFETY: `st` is 32 writable bytes; storeu needs no alignment.
+        unsafe { _mm256_storeu_si256(st.as_mut_ptr().cast(), r) };
+    }
+}
+
+/// Runs `steps` steps of eight WOTS+ chains under the SHA-2 families' F,
+/// blocks built in registers: the eight-lane AVX2 form of
+/// [`f_chains_avx512_x16`](super::sha256_avx512::f_chains_avx512_x16), with
+/// the same arguments and layout.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn f_chains_avx2_x8<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 8]; 5],
+    hash: &[u32; 8],
+    vals: &mut [[u32; 8]; NW],
+    steps: u32,
+) {
+    // SAFETY (all loads and stores below): each reads or writes the eight
+    // u32s of one borrowed `[u32; 8]`, 32 bytes; loadu/storeu need no alignment.
+    let load = |x: &[u32; 8]| unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
+    let init = seed.map(|x| _mm256_set1_epi32(x as i32));
+    let padding = tmpl.map(|x| _mm256_set1_epi32(x as i32));
+    let adrs: [__m256i; 5] = core::array::from_fn(|j| load(&head[j]));
+    let word4 = _mm256_and_si256(adrs[4], _mm256_set1_epi32(0xffff_0000_u32 as i32));
+    let mut hs = load(hash);
+    let mut v: [__m256i; NW] = core::array::from_fn(|j| load(&vals[j]));
+    for _ in 0..steps {
+        let mut w = padding;
+        w[..4].copy_from_slice(&adrs[..4]);
+        w[4] = _mm256_or_si256(word4, _mm256_srli_epi32::<16>(hs));
+        let mut carry = _mm256_slli_epi32::<16>(hs);
+        for (i, x) in v.iter().enumerate() {
+            w[5 + i] = _mm256_or_si256(carry, _mm256_srli_epi32::<16>(*x));
+            carry = _mm256_slli_epi32::<16>(*x);
+        }
+        w[5 + NW] = _mm256_or_si256(carry, padding[5 + NW]);
+        let out = rounds(init, w);
+        for (x, (o, i)) in v.iter_mut().zip(out.into_iter().zip(init)) {
+            *x = _mm256_add_epi32(o, i);
+        }
+        hs = _mm256_add_epi32(hs, _mm256_set1_epi32(1));
+    }
+    for (dst, x) in vals.iter_mut().zip(v) {
+        // SAFETY: as the loads above.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), x) };
+    }
+}
+
+/// The 64 rounds of one compression on word-major vectors: `v` the eight
+/// working variables (the chaining value), `w` the sixteen message words
+/// (host order). Returns the working variables after round 63, without the
+/// final feed-forward addition.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds(v: [__m256i; 8], mut w: [__m256i; 16]) -> [__m256i; 8] {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
     for t in 0..64 {
         if t >= 16 {
@@ -76,15 +141,7 @@ pub unsafe fn compress256_avx2_x8(states: &mut [[u32; 8]; 8], blocks: &[[u8; 64]
         a = _mm256_add_epi32(t1, t2);
     }
 
-    let mut v = [a, b, c, d, e, f, g, h];
-    for (r, i) in v.iter_mut().zip(init) {
-        *r = _mm256_add_epi32(*r, i);
-    }
-    transpose8(&mut v);
-    for (st, r) in states.iter_mut().zip(v) {
-        // SAFETY: `st` is 32 writable bytes; storeu needs no alignment.
-        unsafe { _mm256_storeu_si256(st.as_mut_ptr().cast(), r) };
-    }
+    [a, b, c, d, e, f, g, h]
 }
 
 /// Transposes the 8×8 matrix of 32-bit elements whose rows are `m[0..8]`.
