@@ -22,6 +22,7 @@ use crate::hash::Node;
 use crate::hypertree::next_layer;
 use crate::params::{Instance, MAX_D, MAX_K, MAX_N};
 use crate::tree_cache::CACHE_LEVEL;
+use crate::wots::Resume;
 use crate::xmss::{xmss_auth_path, xmss_auth_path_from_level, xmss_wots_sign};
 
 /// Where each layer's tree and signing leaf are (the loop head of Algorithm 12).
@@ -67,8 +68,9 @@ impl<P: Instance> Trees<'_, P> {
         fors_sign_tree::<P>(self.t, &self.fors_adrs, i, leaves[i], part)
     }
 
-    /// The XMSS tree of `layer`: writes its authentication path, returns its root.
-    fn xmss_tree(&self, layer: usize, auth: &mut [u8]) -> Node {
+    /// The XMSS tree of `layer`: writes its authentication path, returns its
+    /// root; `resume`: the layer's WOTS+ signature, already made.
+    fn xmss_tree(&self, layer: usize, auth: &mut [u8], resume: Option<&Resume>) -> Node {
         let (tree, leaf) = self.pos[layer];
         let adrs = layer_adrs(layer, tree);
         let mut root = match self.cache {
@@ -79,7 +81,7 @@ impl<P: Instance> Trees<'_, P> {
                         [0u8; MAX_N]
                     })
             }
-            _ => xmss_auth_path::<P>(self.t, leaf, &adrs, auth),
+            _ => xmss_auth_path::<P>(self.t, leaf, &adrs, auth, resume),
         };
         // Public: the verifier recomputes this root from the signature
         // (Algorithm 11); the next layer's WOTS+ chain lengths are its digits.
@@ -107,6 +109,13 @@ impl<P: Instance> Trees<'_, P> {
         let (tree, leaf) = self.pos[layer];
         let n = P::PARAMS.n;
         xmss_wots_sign::<P>(self.t, &msg[..n], leaf, &layer_adrs(layer, tree), part);
+    }
+
+    /// [`wots`](Self::wots), and where its chains stopped, for the layer's
+    /// tree to continue.
+    fn wots_resume(&self, layer: usize, msg: &Node, part: &mut [u8]) -> Resume {
+        self.wots(layer, msg, part);
+        Resume::from_signature::<P>(self.pos[layer].1, &msg[..P::PARAMS.n], part)
     }
 }
 
@@ -149,11 +158,12 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
             roots[i] = trees.fors_tree(i, part);
         }
         let mut msg = trees.fors_key(&roots[..k]);
+        // Each layer's message is known before its tree is built: the
+        // WOTS+ signature first, and the tree continues its chains.
         for (layer, part) in sig_ht.chunks_exact_mut(xmss_part).enumerate() {
             let (wots, auth) = part.split_at_mut(wots_bytes);
-            let root = trees.xmss_tree(layer, auth);
-            trees.wots(layer, &msg, wots);
-            msg = root;
+            let resume = trees.wots_resume(layer, &msg, wots);
+            msg = trees.xmss_tree(layer, auth, Some(&resume));
         }
         return trees.outcome();
     }
@@ -186,7 +196,7 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
     let work = || loop {
         let task = next.fetch_add(1, Ordering::Relaxed);
         if task < d {
-            let root = trees.xmss_tree(task, take(&auth[task]));
+            let root = trees.xmss_tree(task, take(&auth[task]), None);
             lock(&board.roots).xmss[task] = Some(root);
             board.changed.notify_all();
         } else if task < d + k {

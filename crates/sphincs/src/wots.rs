@@ -123,6 +123,33 @@ fn secret_values<P: Instance>(t: &P::Hash, adrs: &Adrs, out: &mut [Node]) {
     t.prf_batch(&sk_adrs[..P::PARAMS.wots_len()], out);
 }
 
+/// A WOTS+ key's chains part way: the values a signature by key `leaf`
+/// reached (Algorithm 7: chain i stops after `steps[i]` steps, the
+/// message's base-w digits and checksum). [`wots_pkgen_many`] can finish
+/// that key's public key from them.
+pub(crate) struct Resume {
+    pub(crate) leaf: u32,
+    values: [Node; MAX_WOTS_LEN],
+    steps: [u8; MAX_WOTS_LEN],
+}
+
+impl Resume {
+    /// The resume point of `sig`, the WOTS+ signature of the n-byte `msg`
+    /// by key `leaf` (as [`wots_sign`] wrote it).
+    pub(crate) fn from_signature<P: Instance>(leaf: u32, msg: &[u8], sig: &[u8]) -> Self {
+        let n = P::PARAMS.n;
+        let mut values = [[0u8; MAX_N]; MAX_WOTS_LEN];
+        for (v, chunk) in values.iter_mut().zip(sig.chunks_exact(n)) {
+            v[..n].copy_from_slice(chunk);
+        }
+        Resume {
+            leaf,
+            values,
+            steps: digits::<P>(msg),
+        }
+    }
+}
+
 /// Leaves whose WOTS+ keys [`wots_pkgen_many`] computes together: with 35 to
 /// 67 chains each, four keys fill 8- and 16-lane kernels with little waste.
 pub(crate) const PKGEN_LEAVES: usize = 4;
@@ -147,52 +174,100 @@ pub(crate) const fn pkgen_leaves(len: usize) -> usize {
 /// `wots_pkGen` (Algorithm 6) for the keys `first .. first + out.len()` of the
 /// XMSS tree at `adrs` (out.len() ≤ [`pkgen_leaves`] of the set's len): every
 /// chain of every key runs its whole length in one fused call.
-pub(crate) fn wots_pkgen_many<P: Instance>(t: &P::Hash, adrs: &Adrs, first: u32, out: &mut [Node]) {
+///
+/// With `resume`, the chains of key `resume.leaf`, if it is among them,
+/// continue from the values a signature by that key already reached
+/// (Algorithm 5 runs the same steps either way) instead of from PRF
+/// outputs: signing then walks each of its chains once, not twice.
+pub(crate) fn wots_pkgen_many<P: Instance>(
+    t: &P::Hash,
+    adrs: &Adrs,
+    first: u32,
+    out: &mut [Node],
+    resume: Option<&Resume>,
+) {
     const MAX: usize = PKGEN_CHAINS;
-    let len = P::PARAMS.wots_len();
-    let total = len * out.len();
+    let (len, top) = (P::PARAMS.wots_len(), (P::PARAMS.w() - 1) as u8);
+    let (count, total) = (out.len(), len * out.len());
     assert!(total <= MAX, "at most pkgen_leaves(len) keys per call");
+    // The resumed key, if it is one of these, goes last (`key_at`: the key
+    // at each position), its chains longest first: the other chains all
+    // run w − 1 steps, so the lanes stay in step until the resumed chains'
+    // varied lengths come at the end.
+    let resumed = resume.and_then(|r| {
+        let key = r.leaf.checked_sub(first)? as usize;
+        (key < count).then_some((r, key))
+    });
+    let key_at = |pos: usize| match resumed {
+        Some((_, key)) if pos == count - 1 => key,
+        Some((_, key)) if pos >= key => pos + 1,
+        _ => pos,
+    };
     let mut vals = [[0u8; MAX_N]; MAX];
     let mut batch_adrs = [Adrs::new(); MAX];
-    for (leaf, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {
-        for (i, a) in a.iter_mut().enumerate() {
-            *a = *adrs;
-            a.set_type_and_clear(AdrsType::WotsPrf);
-            a.set_key_pair_address(first + leaf as u32);
-            a.set_chain_address(i as u32);
+    let set = |batch_adrs: &mut [Adrs], kind| {
+        for (pos, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {
+            for (i, a) in a.iter_mut().enumerate() {
+                *a = *adrs;
+                a.set_type_and_clear(kind);
+                a.set_key_pair_address(first + key_at(pos) as u32);
+                a.set_chain_address(i as u32);
+            }
         }
-    }
-    t.prf_batch(&batch_adrs[..total], &mut vals[..total]);
-    for (leaf, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {
-        for (i, a) in a.iter_mut().enumerate() {
-            *a = *adrs;
-            a.set_type_and_clear(AdrsType::WotsHash);
-            a.set_key_pair_address(first + leaf as u32);
-            a.set_chain_address(i as u32);
-        }
-    }
+    };
+    set(&mut batch_adrs, AdrsType::WotsPrf);
+    // The resumed key's chains need no PRF.
+    let fresh = if resumed.is_some() {
+        total - len
+    } else {
+        total
+    };
+    t.prf_batch(&batch_adrs[..fresh], &mut vals[..fresh]);
+    set(&mut batch_adrs, AdrsType::WotsHash);
     // Every chain runs its whole length (hash addresses 0 .. w−2) in one
-    // fused call; set_type_and_clear left the hash addresses at 0.
-    let steps = [(P::PARAMS.w() - 1) as u8; MAX];
+    // fused call; set_type_and_clear left the hash addresses at 0. A
+    // resumed chain starts at the step its signature value reached.
+    let mut steps = [top; MAX];
+    let mut order = [0usize; MAX_WOTS_LEN];
+    if let Some((r, _)) = resumed {
+        for (i, o) in order[..len].iter_mut().enumerate() {
+            *o = i;
+        }
+        order[..len].sort_unstable_by_key(|&i| r.steps[i]);
+        for (c, &i) in (fresh..total).zip(&order[..len]) {
+            vals[c] = r.values[i];
+            batch_adrs[c].set_chain_address(i as u32);
+            batch_adrs[c].set_hash_address(u32::from(r.steps[i]));
+            steps[c] = top - r.steps[i];
+        }
+    }
     t.f_chains(
         &mut batch_adrs[..total],
         &mut vals[..total],
         &steps[..total],
     );
+    if resumed.is_some() {
+        // Back to chain order for T_len.
+        let mut ends = [[0u8; MAX_N]; MAX_WOTS_LEN];
+        for (c, &i) in (fresh..total).zip(&order[..len]) {
+            ends[i] = vals[c];
+        }
+        vals[fresh..total].copy_from_slice(&ends[..len]);
+        wipe(ends.as_flattened_mut());
+    }
     let mut pk_adrs = [Adrs::new(); PKGEN_LEAVES];
     let mut ends: [&[Node]; PKGEN_LEAVES] = [&[]; PKGEN_LEAVES];
-    for (leaf, (a, e)) in pk_adrs
-        .iter_mut()
-        .zip(&mut ends)
-        .enumerate()
-        .take(out.len())
-    {
+    let mut outs = [[0u8; MAX_N]; PKGEN_LEAVES];
+    for (pos, (a, e)) in pk_adrs.iter_mut().zip(&mut ends).enumerate().take(count) {
         *a = *adrs;
         a.set_type_and_clear(AdrsType::WotsPk);
-        a.set_key_pair_address(first + leaf as u32);
-        *e = &vals[leaf * len..(leaf + 1) * len];
+        a.set_key_pair_address(first + key_at(pos) as u32);
+        *e = &vals[pos * len..(pos + 1) * len];
     }
-    t.t_batch(&pk_adrs[..out.len()], &ends[..out.len()], out);
+    t.t_batch(&pk_adrs[..count], &ends[..count], &mut outs[..count]);
+    for (pos, o) in outs[..count].iter().enumerate() {
+        out[key_at(pos)] = *o;
+    }
     // The chain values below the ends are secret.
     wipe(vals[..total].as_flattened_mut());
 }
@@ -458,6 +533,46 @@ mod tests {
             })
             .unwrap();
         }
+    }
+
+    /// Public keys continued from a WOTS+ signature (`resume`) equal those
+    /// computed from the secret values, for the signing key at every
+    /// position of a batch and for batches that do not hold it.
+    fn resumed_equals_fresh<P: Instance>() {
+        let p = P::PARAMS;
+        let (n, count) = (p.n, pkgen_leaves(p.wots_len()));
+        let t = P::Hash::new(n, &[7u8; MAX_N][..n], Some(&[9u8; MAX_N][..n]));
+        let mut tree = Adrs::new();
+        tree.set_layer_address(2);
+        tree.set_tree_address(11);
+        let first = 8;
+        let mut want = [[0u8; MAX_N]; PKGEN_LEAVES];
+        wots_pkgen_many::<P>(&t, &tree, first, &mut want[..count], None);
+        let mut msg = [0u8; MAX_N];
+        for (i, b) in msg[..n].iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(73) ^ 0x5c;
+        }
+        for leaf in first - 1..=first + count as u32 {
+            let mut key = tree;
+            key.set_type_and_clear(AdrsType::WotsHash);
+            key.set_key_pair_address(leaf);
+            let mut sig = [0u8; MAX_WOTS_LEN * MAX_N];
+            let sig = &mut sig[..p.wots_len() * n];
+            wots_sign::<P>(&t, &msg[..n], &key, sig);
+            let resume = Resume::from_signature::<P>(leaf, &msg[..n], sig);
+            let mut got = [[0u8; MAX_N]; PKGEN_LEAVES];
+            wots_pkgen_many::<P>(&t, &tree, first, &mut got[..count], Some(&resume));
+            assert_eq!(got, want, "{} leaf {leaf}", P::NAME);
+        }
+    }
+
+    #[test]
+    fn resumed_keys_equal_fresh_keys() {
+        resumed_equals_fresh::<Shake128f>();
+        resumed_equals_fresh::<Sha2_128s>();
+        resumed_equals_fresh::<Sha2_256f>();
+        resumed_equals_fresh::<Shake128_24>();
+        resumed_equals_fresh::<Shake256_24>();
     }
 
     #[test]

@@ -6,20 +6,22 @@ use crate::hash::{Node, TweakableHash, MULTI_LANE};
 use crate::merkle::level_nodes;
 use crate::merkle::{root_and_path, root_and_path_from_level, Tree};
 use crate::params::{Instance, MAX_HP, MAX_N};
-use crate::wots::{pkgen_leaves, wots_pk_from_sig, wots_pkgen_many, wots_sign};
+use crate::wots::{pkgen_leaves, wots_pk_from_sig, wots_pkgen_many, wots_sign, Resume};
 
 /// One XMSS tree: the leaves are WOTS+ public keys.
-struct XmssTree<P> {
+struct XmssTree<'a, P> {
     adrs: Adrs,
+    /// A signing key's chains to continue rather than recompute.
+    resume: Option<&'a Resume>,
     _p: core::marker::PhantomData<P>,
 }
 
-impl<P: Instance> Tree<P::Hash> for XmssTree<P> {
+impl<P: Instance> Tree<P::Hash> for XmssTree<'_, P> {
     fn leaves(&self, t: &P::Hash, first: u32, out: &mut [Node]) {
         let per = pkgen_leaves(P::PARAMS.wots_len());
         for (i, leaves) in out.chunks_mut(per).enumerate() {
             let at = first + (i * per) as u32;
-            wots_pkgen_many::<P>(t, &self.adrs, at, leaves);
+            wots_pkgen_many::<P>(t, &self.adrs, at, leaves, self.resume);
         }
     }
 
@@ -38,6 +40,7 @@ pub(crate) fn xmss_root<P: Instance>(t: &P::Hash, adrs: &Adrs, threads: usize) -
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
+        resume: None,
         _p: core::marker::PhantomData,
     };
     root_and_path(t, &tree, P::PARAMS.hp, 0, &mut auth, threads)
@@ -59,6 +62,7 @@ pub(crate) fn xmss_level<P: Instance>(
 ) {
     let tree = XmssTree::<P> {
         adrs: *adrs,
+        resume: None,
         _p: core::marker::PhantomData,
     };
     level_nodes(t, &tree, level, out, threads, progress, stop);
@@ -74,6 +78,7 @@ pub(crate) fn xmss_root_from_level<P: Instance>(
 ) -> Node {
     let tree = XmssTree::<P> {
         adrs: *adrs,
+        resume: None,
         _p: core::marker::PhantomData,
     };
     let upper = crate::merkle::Level {
@@ -101,6 +106,7 @@ pub(crate) fn xmss_auth_path_from_level<P: Instance>(
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
+        resume: None,
         _p: core::marker::PhantomData,
     };
     let (root, sub) = root_and_path_from_level(t, &tree, hp, level, nodes, idx, &mut auth);
@@ -116,17 +122,21 @@ pub(crate) fn xmss_auth_path_from_level<P: Instance>(
 /// The tree half of `xmss_sign` (Algorithm 10): writes the authentication
 /// path of leaf `idx` (`h'·n` bytes) to `auth_out` and returns the tree's root,
 /// which the layer above signs (so Algorithm 11 need not recompute it). The
-/// WOTS+ half is [`wots_sign`], run once the message (the root below) is known.
+/// WOTS+ half is [`wots_sign`], run once the message (the root below) is known;
+/// when it ran first, `resume` (its values) spares leaf `idx` the chain
+/// steps it already took.
 pub(crate) fn xmss_auth_path<P: Instance>(
     t: &P::Hash,
     idx: u32,
     adrs: &Adrs,
     auth_out: &mut [u8],
+    resume: Option<&Resume>,
 ) -> Node {
     let (n, hp) = (P::PARAMS.n, P::PARAMS.hp);
     let mut auth = [[0u8; MAX_N]; MAX_HP];
     let tree = XmssTree::<P> {
         adrs: *adrs,
+        resume,
         _p: core::marker::PhantomData,
     };
     let root = root_and_path(t, &tree, hp, idx, &mut auth, 1);
