@@ -79,15 +79,30 @@ pub unsafe fn f_chains_avx2_x8<const NW: usize>(
     vals: &mut [[u32; 8]; NW],
     steps: u32,
 ) {
-    // SAFETY (all loads and stores below): each reads or writes the eight
-    // u32s of one borrowed `[u32; 8]`, 32 bytes; loadu/storeu need no alignment.
-    let load = |x: &[u32; 8]| unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
-    let init = seed.map(|x| _mm256_set1_epi32(x as i32));
-    let padding = tmpl.map(|x| _mm256_set1_epi32(x as i32));
-    let adrs: [__m256i; 5] = core::array::from_fn(|j| load(&head[j]));
+    // Plain loops, not closures: a closure does not inherit this
+    // function's target features, so its intrinsics would not inline.
+    let mut init = [_mm256_set1_epi32(0); 8];
+    for (r, &x) in init.iter_mut().zip(seed) {
+        *r = _mm256_set1_epi32(x as i32);
+    }
+    let mut padding = [_mm256_set1_epi32(0); 16];
+    for (r, &x) in padding.iter_mut().zip(tmpl) {
+        *r = _mm256_set1_epi32(x as i32);
+    }
+    let mut adrs = [_mm256_set1_epi32(0); 5];
+    for (r, x) in adrs.iter_mut().zip(head) {
+        // SAFETY: `x` is a borrowed `[u32; 8]`, 32 readable bytes; the
+        // load needs no alignment.
+        *r = unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
+    }
     let word4 = _mm256_and_si256(adrs[4], _mm256_set1_epi32(0xffff_0000_u32 as i32));
-    let mut hs = load(hash);
-    let mut v: [__m256i; NW] = core::array::from_fn(|j| load(&vals[j]));
+    // SAFETY: as above.
+    let mut hs = unsafe { _mm256_loadu_si256(hash.as_ptr().cast()) };
+    let mut v = [_mm256_set1_epi32(0); NW];
+    for (r, x) in v.iter_mut().zip(vals.iter()) {
+        // SAFETY: as above.
+        *r = unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
+    }
     for _ in 0..steps {
         let mut w = padding;
         w[..4].copy_from_slice(&adrs[..4]);
@@ -105,7 +120,8 @@ pub unsafe fn f_chains_avx2_x8<const NW: usize>(
         hs = _mm256_add_epi32(hs, _mm256_set1_epi32(1));
     }
     for (dst, x) in vals.iter_mut().zip(v) {
-        // SAFETY: as the loads above.
+        // SAFETY: `dst` is a mutably borrowed `[u32; 8]`, 32 writable
+        // bytes; the store needs no alignment.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), x) };
     }
 }
