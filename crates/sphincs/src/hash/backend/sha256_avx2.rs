@@ -16,6 +16,7 @@ use core::arch::x86_64::{
     _mm256_xor_si256,
 };
 
+use super::sha256_chain::sha256_chain_steps;
 use super::sha256_shani::K;
 
 /// Compresses `blocks[i]` into `states[i]` for eight independent lanes.
@@ -79,51 +80,11 @@ pub unsafe fn f_chains_avx2_x8<const NW: usize>(
     vals: &mut [[u32; 8]; NW],
     steps: u32,
 ) {
-    // Plain loops, not closures: a closure does not inherit this
-    // function's target features, so its intrinsics would not inline.
-    let mut init = [_mm256_set1_epi32(0); 8];
-    for (r, &x) in init.iter_mut().zip(seed) {
-        *r = _mm256_set1_epi32(x as i32);
-    }
-    let mut padding = [_mm256_set1_epi32(0); 16];
-    for (r, &x) in padding.iter_mut().zip(tmpl) {
-        *r = _mm256_set1_epi32(x as i32);
-    }
-    let mut adrs = [_mm256_set1_epi32(0); 5];
-    for (r, x) in adrs.iter_mut().zip(head) {
-        // SAFETY: `x` is a borrowed `[u32; 8]`, 32 readable bytes; the
-        // load needs no alignment.
-        *r = unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
-    }
-    let word4 = _mm256_and_si256(adrs[4], _mm256_set1_epi32(0xffff_0000_u32 as i32));
-    // SAFETY: as above.
-    let mut hs = unsafe { _mm256_loadu_si256(hash.as_ptr().cast()) };
-    let mut v = [_mm256_set1_epi32(0); NW];
-    for (r, x) in v.iter_mut().zip(vals.iter()) {
-        // SAFETY: as above.
-        *r = unsafe { _mm256_loadu_si256(x.as_ptr().cast()) };
-    }
-    for _ in 0..steps {
-        let mut w = padding;
-        w[..4].copy_from_slice(&adrs[..4]);
-        w[4] = _mm256_or_si256(word4, _mm256_srli_epi32::<16>(hs));
-        let mut carry = _mm256_slli_epi32::<16>(hs);
-        for (i, x) in v.iter().enumerate() {
-            w[5 + i] = _mm256_or_si256(carry, _mm256_srli_epi32::<16>(*x));
-            carry = _mm256_slli_epi32::<16>(*x);
-        }
-        w[5 + NW] = _mm256_or_si256(carry, padding[5 + NW]);
-        let out = rounds(init, w);
-        for (x, (o, i)) in v.iter_mut().zip(out.into_iter().zip(init)) {
-            *x = _mm256_add_epi32(o, i);
-        }
-        hs = _mm256_add_epi32(hs, _mm256_set1_epi32(1));
-    }
-    for (dst, x) in vals.iter_mut().zip(v) {
-        // SAFETY: `dst` is a mutably borrowed `[u32; 8]`, 32 writable
-        // bytes; the store needs no alignment.
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), x) };
-    }
+    sha256_chain_steps!(
+        seed, tmpl, head, hash, vals, steps, NW;
+        _mm256_set1_epi32, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_and_si256, _mm256_or_si256, _mm256_add_epi32,
+        _mm256_srli_epi32, _mm256_slli_epi32, rounds
+    );
 }
 
 /// The 64 rounds of one compression on word-major vectors: `v` the eight
