@@ -548,7 +548,7 @@ fn print_calls(algs: &[Algorithm], ops: &[&str], json: bool) -> Result<(), CliEr
         out += &format!(
             "Verify's F count is the average (half of each chain). Floor: one core at {:.1} ns per\n\
              Keccak-f[1600], {:.1} ns per SHA-256 block ({:.1} ns per WOTS+ chain step, the SHA-2 sets'\n\
-             F calls in chains), {:.1} ns per SHA-512 block, per lane with the lanes full: the bare\n\
+             F calls in chains, the PRF calls starting them, FORS leaves), {:.1} ns per SHA-512 block, per lane with the lanes full: the bare\n\
              kernels ({kernel_names}), measured just now on this CPU (the fastest of {CALIBRATION_RUNS}\n\
              rounds of about 2 ms each).\n",
             cost.keccak_ns,

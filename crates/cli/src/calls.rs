@@ -34,8 +34,10 @@ pub struct Calls {
     pub keccak: f64,
     pub sha256: f64,
     pub sha512: f64,
-    /// The SHA-256 blocks of `sha256` that are F calls inside WOTS+ chains
-    /// (SHA-2 sets), priced at the chain kernel's cost.
+    /// The SHA-256 blocks of `sha256` that run in the chain kernel (SHA-2
+    /// sets): F calls inside WOTS+ chains, the PRF calls that start the
+    /// chains of the keys a tree is built from, and the FORS leaves' PRF
+    /// and F calls (chains of one step); priced at its cost.
     pub sha256_chain: f64,
 }
 
@@ -74,13 +76,20 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
     let (lenf, kf, df) = (len as f64, k as f64, d as f64);
 
     let mut c = Calls::default();
-    // F calls inside WOTS+ chains, a part of `c.f`.
+    // F calls inside WOTS+ chains, a part of `c.f`, and the PRF calls that
+    // start chains in the same kernel (`wots_pkgen_many`: the keys of the
+    // trees built; one-thread signing continues its signing keys' chains
+    // from their signatures, whose PRF calls run apart), a part of `c.prf`;
+    // signing adds the FORS leaves' PRF and F calls (one-step chains).
     let wots_f;
+    let mut wots_prf = 0.0;
+    let mut fors_leaf_calls = 0.0;
     match op {
         "keygen" => {
             c.prf = leaves * lenf;
             c.f = leaves * lenf * w1;
             wots_f = c.f;
+            wots_prf = c.prf;
             c.t_len = leaves;
             c.h = leaves - 1.0;
         }
@@ -96,6 +105,8 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
             c.prf = kf * fors_leaves + sub * lenf;
             c.f = kf * fors_leaves + sub * lenf * w1 + verify.f;
             wots_f = sub * lenf * w1 + (verify.f - kf);
+            wots_prf = (sub - 1.0) * lenf;
+            fors_leaf_calls = 2.0 * kf * fors_leaves;
             c.h = kf * (fors_leaves - 1.0) + (sub - 1.0) + (leaves / sub - 1.0) + verify.h;
             c.t_k = 1.0 + verify.t_k;
             c.t_len = sub + verify.t_len;
@@ -106,6 +117,8 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
             c.prf = kf * fors_leaves + df * leaves * lenf;
             c.f = kf * fors_leaves + df * leaves * lenf * w1;
             wots_f = df * leaves * lenf * w1;
+            wots_prf = df * (leaves - 1.0) * lenf;
+            fors_leaf_calls = 2.0 * kf * fors_leaves;
             c.h = kf * (fors_leaves - 1.0) + df * (leaves - 1.0);
             c.t_k = 1.0;
             c.t_len = df * leaves;
@@ -138,7 +151,7 @@ pub fn calls(alg: Algorithm, op: &str, msg_len: usize) -> Calls {
         let s256 = |payload: usize| sha256_blocks(22 + payload);
         let s512 = |payload: usize| sha512_blocks(22 + payload);
         c.sha256 = (c.prf + c.f) * s256(f_in);
-        c.sha256_chain = wots_f * s256(f_in);
+        c.sha256_chain = (wots_f + wots_prf + fors_leaf_calls) * s256(f_in);
         let ht = c.h * if cat35 { s512(h_in) } else { s256(h_in) }
             + c.t_len * if cat35 { s512(tlen_in) } else { s256(tlen_in) }
             + c.t_k * if cat35 { s512(tk_in) } else { s256(tk_in) };
@@ -296,15 +309,22 @@ mod tests {
     }
 
     /// The SHA-2 sets' WOTS+ chain steps are counted apart, and priced at
-    /// the chain kernel's cost: all F calls of keygen, signing's hypertree
-    /// F calls, verification's half chains; SHAKE sets have none apart.
+    /// the chain kernel's cost: all F and PRF calls of keygen, signing's
+    /// hypertree F calls and the PRF calls of the keys its trees are built
+    /// from, verification's half chains; SHAKE sets have none apart.
     #[test]
     fn chain_steps_are_priced_apart() {
         let c = calls(Algorithm::Sha2_128f, "keygen", 34);
-        assert_eq!(c.sha256_chain, c.f);
+        assert_eq!(c.sha256_chain, c.f + c.prf);
         let c = calls(Algorithm::Sha2_128f, "sign", 34);
-        // 22 layers of 8 leaves of 35 chains of 15 steps.
-        assert_eq!(c.sha256_chain, 22.0 * 8.0 * 35.0 * 15.0);
+        // 22 layers of 8 leaves of 35 chains of 15 steps, the PRF calls of
+        // 7 of the 8 keys (the signing key's chains go on from its
+        // signature), and 33 FORS trees of 64 leaves, a PRF and an F each.
+        let fors = 2.0 * 33.0 * 64.0;
+        assert_eq!(
+            c.sha256_chain,
+            22.0 * 8.0 * 35.0 * 15.0 + 22.0 * 7.0 * 35.0 + fors
+        );
         let v = calls(Algorithm::Sha2_128f, "verify", 34);
         assert_eq!(v.sha256_chain, v.f - 33.0);
         let cheap = CallCosts {

@@ -57,6 +57,13 @@ impl Adrs {
         self.0[20..32].fill(0);
     }
 
+    /// Sets the type alone, keeping the words after it: FIPS 205's PRF
+    /// addresses are a chain's or a FORS leaf's first address with the PRF
+    /// type (Algorithms 6, 7 and 15 clear and then refill those same words).
+    pub fn set_type(&mut self, ty: AdrsType) {
+        self.set_word(16, ty as u32);
+    }
+
     /// `ADRS.setKeyPairAddress(i)`.
     pub fn set_key_pair_address(&mut self, i: u32) {
         self.set_word(20, i);
@@ -101,6 +108,25 @@ impl Adrs {
         c[10..22].copy_from_slice(&self.0[20..32]);
         c
     }
+
+    /// ADRSc's first 20 bytes as five big-endian words (the hash address's
+    /// low half left out), made from whole words of the address: the
+    /// SHA-256 chain kernels take these. (Words read back from
+    /// [`compressed`](Self::compressed)'s bytes span the byte stores just
+    /// made, which the CPU cannot forward: a stall per word.)
+    pub fn compressed_words(&self) -> [u32; 5] {
+        let layer = u32::from(self.0[3]);
+        let tree = u64::from_be_bytes(self.0[8..16].try_into().expect("8 bytes"));
+        let kind = u32::from(self.0[19]);
+        let (key_pair, chain, hash) = (self.word(20), self.word(24), self.word(28));
+        [
+            layer << 24 | (tree >> 40) as u32,
+            (tree >> 8) as u32,
+            ((tree as u32) << 24) | kind << 16 | key_pair >> 16,
+            key_pair << 16 | chain >> 16,
+            chain << 16 | hash >> 16,
+        ]
+    }
 }
 
 #[cfg(test)]
@@ -126,6 +152,20 @@ mod tests {
         assert_eq!(&c[1..9], &[1, 2, 3, 4, 5, 6, 7, 8]);
         assert_eq!(c[9], 3);
         assert_eq!(&c[10..], &a.0[20..]);
+        // The words, here and with every byte of the address distinct.
+        let mut all = Adrs::new();
+        for (i, b) in all.0.iter_mut().enumerate() {
+            *b = 0x80 | i as u8;
+        }
+        for x in [a, all] {
+            for (w, b) in x
+                .compressed_words()
+                .iter()
+                .zip(x.compressed().chunks_exact(4))
+            {
+                assert_eq!(w.to_be_bytes(), b);
+            }
+        }
         a.set_type_and_clear(AdrsType::Tree);
         assert_eq!(&a.0[20..], &[0u8; 12]);
         assert_eq!(&a.0[8..16], &[1, 2, 3, 4, 5, 6, 7, 8]);

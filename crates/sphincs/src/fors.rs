@@ -28,20 +28,20 @@ impl ForsTree {
 }
 
 impl<T: TweakableHash> Tree<T> for ForsTree {
-    /// The leaf branch of `fors_node` (Algorithm 15): F of each secret value.
+    /// The leaf branch of `fors_node` (Algorithm 15): F of each secret value
+    /// (`fors_skGen`, Algorithm 14, whose address is the leaf's with type
+    /// FORS_PRF), as chains of one step that start with their PRF.
     fn leaves(&self, t: &T, first: u32, out: &mut [Node]) {
         let mut adrs = [Adrs::new(); CHUNK];
         let base = (self.tree << self.a) + first;
-        for (i, a) in adrs.iter_mut().enumerate().take(out.len()) {
-            *a = self.sk_adrs(base + i as u32);
-        }
-        t.prf_batch(&adrs[..out.len()], out);
         for (i, a) in adrs.iter_mut().enumerate().take(out.len()) {
             *a = self.adrs;
             a.set_tree_height(0);
             a.set_tree_index(base + i as u32);
         }
-        t.f_batch(&adrs[..out.len()], out);
+        let count = out.len();
+        let kinds = (AdrsType::ForsPrf, AdrsType::ForsTree);
+        t.prf_chains(kinds, count, &mut adrs[..count], out, &[1; CHUNK][..count]);
     }
 
     /// The inner branch of `fors_node`: tree indices run across all k trees.

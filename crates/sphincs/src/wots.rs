@@ -205,28 +205,24 @@ pub(crate) fn wots_pkgen_many<P: Instance>(
     };
     let mut vals = [[0u8; MAX_N]; MAX];
     let mut batch_adrs = [Adrs::new(); MAX];
-    let set = |batch_adrs: &mut [Adrs], kind| {
-        for (pos, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {
-            for (i, a) in a.iter_mut().enumerate() {
-                *a = *adrs;
-                a.set_type_and_clear(kind);
-                a.set_key_pair_address(first + key_at(pos) as u32);
-                a.set_chain_address(i as u32);
-            }
+    for (pos, a) in batch_adrs[..total].chunks_exact_mut(len).enumerate() {
+        for (i, a) in a.iter_mut().enumerate() {
+            *a = *adrs;
+            a.set_type_and_clear(AdrsType::WotsHash);
+            a.set_key_pair_address(first + key_at(pos) as u32);
+            a.set_chain_address(i as u32);
         }
-    };
-    set(&mut batch_adrs, AdrsType::WotsPrf);
+    }
     // The resumed key's chains need no PRF.
     let fresh = if resumed.is_some() {
         total - len
     } else {
         total
     };
-    t.prf_batch(&batch_adrs[..fresh], &mut vals[..fresh]);
-    set(&mut batch_adrs, AdrsType::WotsHash);
     // Every chain runs its whole length (hash addresses 0 .. w−2) in one
-    // fused call; set_type_and_clear left the hash addresses at 0. A
-    // resumed chain starts at the step its signature value reached.
+    // fused call, from its PRF output (same address but the type, hash
+    // address 0: set_type_and_clear left it there). A resumed chain starts
+    // at the step its signature value reached.
     let mut steps = [top; MAX];
     let mut order = [0usize; MAX_WOTS_LEN];
     if let Some((r, _)) = resumed {
@@ -241,7 +237,9 @@ pub(crate) fn wots_pkgen_many<P: Instance>(
             steps[c] = top - r.steps[i];
         }
     }
-    t.f_chains(
+    t.prf_chains(
+        (AdrsType::WotsPrf, AdrsType::WotsHash),
+        fresh,
         &mut batch_adrs[..total],
         &mut vals[..total],
         &steps[..total],

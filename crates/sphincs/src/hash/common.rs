@@ -4,7 +4,7 @@
 //! (`backend`) take these from here, not from `hash`'s front (`mod.rs`),
 //! which re-exports the families and so sits above them.
 
-use crate::address::Adrs;
+use crate::address::{Adrs, AdrsType};
 use crate::limits::MAX_N;
 
 /// Whether this target has multi-lane kernels (x86-64, AArch64). Elsewhere
@@ -58,6 +58,30 @@ pub trait TweakableHash: Sized + Send + Sync {
         f_chains_stepwise(self, adrs, io, steps);
     }
 
+    /// [`f_chains`](Self::f_chains) whose first `fresh` chains start from
+    /// their secret values: `io[i] = PRF(PK.seed, SK.seed, ADRS)` for
+    /// i < `fresh` first, ADRS being `adrs[i]` with type `kinds.0` (a PRF
+    /// address is its chain's first address with the PRF type: FIPS 205
+    /// Algorithms 6 and 15), where those `adrs[i]` have type `kinds.1`.
+    ///
+    /// The default is one [`prf_batch`](Self::prf_batch), then
+    /// [`f_chains`](Self::f_chains); SHA-2 overrides it to make each PRF
+    /// its chain's first step in the chain kernel's lanes (PRF and F hash
+    /// blocks of one shape).
+    ///
+    /// # Panics
+    /// As [`prf_batch`](Self::prf_batch).
+    fn prf_chains(
+        &self,
+        kinds: (AdrsType, AdrsType),
+        fresh: usize,
+        adrs: &mut [Adrs],
+        io: &mut [Node],
+        steps: &[u8],
+    ) {
+        prf_chains_apart(self, kinds, fresh, adrs, io, steps);
+    }
+
     /// `nodes[i] = H(PK.seed, adrs[i], nodes[2i] ‖ nodes[2i+1])` for every i:
     /// one tree level, halving in place.
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]);
@@ -100,6 +124,26 @@ pub(crate) fn f_chains_stepwise<T: TweakableHash>(
         t.f_batch(&adrs[..active], &mut io[..active]);
         advance_hash_addresses(&mut adrs[..active], 1);
     }
+}
+
+/// [`TweakableHash::prf_chains`] as a PRF batch, then the chains: the
+/// default, and SHA-2's where it has no multi-lane kernels.
+pub(crate) fn prf_chains_apart<T: TweakableHash>(
+    t: &T,
+    (prf, chain): (AdrsType, AdrsType),
+    fresh: usize,
+    adrs: &mut [Adrs],
+    io: &mut [Node],
+    steps: &[u8],
+) {
+    for a in &mut adrs[..fresh] {
+        a.set_type(prf);
+    }
+    t.prf_batch(&adrs[..fresh], &mut io[..fresh]);
+    for a in &mut adrs[..fresh] {
+        a.set_type(chain);
+    }
+    t.f_chains(adrs, io, steps);
 }
 
 /// Raises the hash address of every address by `by`.

@@ -8,16 +8,16 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::lanes::{
     sha256_f_chains, sha256_final_blocks, sha256_final_states, sha256_many, sha256_many_from,
-    sha512_final_blocks, sha512_final_states, sha512_many, Parts,
+    sha512_final_blocks, sha512_final_states, sha512_many, ChainPrf, Parts,
 };
 use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
-    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, prf_chains_apart, with_const_n,
+    Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
-use crate::address::Adrs;
+use crate::address::{Adrs, AdrsType};
 use crate::limits::{MAX_N, MAX_WOTS_LEN};
 
 /// SHA-2 tweakable hashes; `CAT35` selects the category 3/5 variant.
@@ -227,6 +227,44 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             io,
             n,
             steps,
+            None,
+        );
+        advance_hash_addresses_by(adrs, steps);
+    }
+
+    /// Each PRF runs as its chain's first step in the chain kernel's lanes:
+    /// SHA-256 over ADRSc ‖ SK.seed after PK.seed's block, F's block shape.
+    fn prf_chains(
+        &self,
+        kinds: (AdrsType, AdrsType),
+        fresh: usize,
+        adrs: &mut [Adrs],
+        io: &mut [Node],
+        steps: &[u8],
+    ) {
+        if !MULTI_LANE {
+            return prf_chains_apart(self, kinds, fresh, adrs, io, steps);
+        }
+        let sk = self
+            .sk_seed
+            .as_ref()
+            .expect("PRF needs SK.seed: key bound for verification only");
+        let n = self.n;
+        let prf = ChainPrf {
+            kind: kinds.0,
+            sk_seed: &sk[..n],
+            count: fresh,
+        };
+        let template = padded_template::<64>(22 + n);
+        sha256_f_chains(
+            self.kernels.sha256,
+            &self.st256,
+            &template,
+            adrs,
+            io,
+            n,
+            steps,
+            Some(&prf),
         );
         advance_hash_addresses_by(adrs, steps);
     }

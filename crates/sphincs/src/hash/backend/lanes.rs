@@ -8,7 +8,7 @@
 use super::keccak::{self, RATE};
 use super::select::{KeccakKernel, Sha256Kernel, Sha512Kernel};
 use super::sha2::{resume, State256, State512};
-use crate::address::Adrs;
+use crate::address::{Adrs, AdrsType};
 use crate::hash::common::{wipe, Node};
 use crate::limits::MAX_N;
 
@@ -218,6 +218,24 @@ pub(crate) fn shake256_many(
 /// which is what `X4ShaNi`'s calls need.
 const SMALL_ON_SHANI: Sha256Kernel = Sha256Kernel::X4ShaNi;
 
+/// The kernel and lane width (1, 2, 4, 8 or 16) that run `count` SHA-256
+/// calls on `k`: the one policy of the three SHA-256 drivers below (single
+/// calls on the portable code; SHA-NI and Armv8 in fours, pairs for two;
+/// on Intel's AVX-512, groups of 2–8 on SHA-NI, whose four lanes cost less
+/// than sixteen half-empty ones). A width of 8 or 16 comes only with a
+/// kernel whose 8- or 16-lane code this CPU was checked for: width 8 with
+/// `X8Avx2` or `X16Avx512` (AVX2), width 16 with the AVX-512 kernels.
+fn sha256_plan(k: Sha256Kernel, count: usize) -> (Sha256Kernel, usize) {
+    match (k, count) {
+        (_, 1) | (Sha256Kernel::Scalar, _) => (Sha256Kernel::Scalar, 1),
+        (Sha256Kernel::X16Avx512ShaNi, 2..=8) => sha256_plan(SMALL_ON_SHANI, count),
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => (k, 2),
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => (k, 4),
+        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => (k, 16),
+        _ => (k, 8),
+    }
+}
+
 /// `outs[i][..out_len] = SHA-256(seed block ‖ inputs[i])`, resumed from `seed`.
 pub(crate) fn sha256_many(
     k: Sha256Kernel,
@@ -240,29 +258,21 @@ pub(crate) fn sha256_many_from(
     outs: &mut [Node],
 ) {
     debug_assert_eq!(inputs.len(), outs.len());
-    let width = match k {
-        Sha256Kernel::Scalar => 1,
-        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => 4,
-        Sha256Kernel::X8Avx2 => 8,
-        Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => 16,
-    };
-    for r in groups(inputs.len(), width) {
+    // Groups as wide as the kernel; what is left after them goes to the
+    // kernel the plan gives for that many.
+    let widest = sha256_plan(k, usize::MAX).1;
+    let mut done = 0;
+    while done < inputs.len() {
+        let plan = sha256_plan(k, (inputs.len() - done).min(widest));
+        let r = done..inputs.len().min(done + plan.1);
+        done = r.end;
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
-        match (k, ins.len()) {
+        match plan {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
-            (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
-                sha256_many_from(SMALL_ON_SHANI, seed, absorbed, ins, out_len, os)
-            }
-            (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
-                sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, absorbed, ins, out_len, os)
-            }
-            (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
-                sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, absorbed, ins, out_len, os)
-            }
-            (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
-                sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, absorbed, ins, out_len, os)
-            }
-            _ => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, absorbed, ins, out_len, os),
+            (k, 2) => sha_lanes::<u32, 64, 2>(sha256_x2(k), seed, absorbed, ins, out_len, os),
+            (k, 4) => sha_lanes::<u32, 64, 4>(sha256_x4(k), seed, absorbed, ins, out_len, os),
+            (k, 16) => sha_lanes::<u32, 64, 16>(sha256_x16(k), seed, absorbed, ins, out_len, os),
+            (k, _) => sha_lanes::<u32, 64, 8>(sha256_x8(k), seed, absorbed, ins, out_len, os),
         }
     }
 }
@@ -378,20 +388,11 @@ pub(crate) fn sha256_final_states<S: FnMut(usize, &State256)>(
     first: usize,
     sink: &mut S,
 ) {
-    match (k, blocks.len()) {
-        (_, 1) | (Sha256Kernel::Scalar, _) => {
-            final_blocks::<u32, 64, 1, S>(compress256_each::<1>, seed, blocks, first, sink)
-        }
-        (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
-            sha256_final_states(SMALL_ON_SHANI, seed, blocks, first, sink)
-        }
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
-            final_blocks::<u32, 64, 2, S>(sha256_x2(k), seed, blocks, first, sink)
-        }
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
-            final_blocks::<u32, 64, 4, S>(sha256_x4(k), seed, blocks, first, sink)
-        }
-        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => {
+    match sha256_plan(k, blocks.len()) {
+        (_, 1) => final_blocks::<u32, 64, 1, S>(compress256_each::<1>, seed, blocks, first, sink),
+        (k, 2) => final_blocks::<u32, 64, 2, S>(sha256_x2(k), seed, blocks, first, sink),
+        (k, 4) => final_blocks::<u32, 64, 4, S>(sha256_x4(k), seed, blocks, first, sink),
+        (k, 16) => {
             let full = wide_part(blocks.len(), 16, 9);
             let (a, b) = blocks.split_at(full);
             final_blocks::<u32, 64, 16, S>(sha256_x16(k), seed, a, first, sink);
@@ -399,7 +400,7 @@ pub(crate) fn sha256_final_states<S: FnMut(usize, &State256)>(
                 sha256_final_states(k, seed, b, first + full, sink);
             }
         }
-        _ => final_blocks::<u32, 64, 8, S>(sha256_x8(k), seed, blocks, first, sink),
+        (k, _) => final_blocks::<u32, 64, 8, S>(sha256_x8(k), seed, blocks, first, sink),
     }
 }
 
@@ -623,12 +624,37 @@ fn keccak_chains<const W: usize>(
     }
 }
 
+/// Chains that start from their secret values: the first `count` chains'
+/// values are PRF(PK.seed, SK.seed, ADRS) with ADRS their first address
+/// with type `kind` (FIPS 205 Algorithms 6 and 15), made as each chain's
+/// first step in the chain kernel's lanes (SHA-2's PRF hashes a block of
+/// F's shape, `sk_seed` in the value's place), not handed in.
+pub(crate) struct ChainPrf<'a> {
+    /// The PRF's address type (WOTS_PRF or FORS_PRF).
+    pub kind: AdrsType,
+    /// SK.seed.
+    pub sk_seed: &'a [u8],
+    /// How many chains, from the first, start with the PRF.
+    pub count: usize,
+}
+
+/// What [`LaneChains::stepped`] says about a lane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LaneEvent {
+    /// Its PRF step is done: the chain proper starts (its address type).
+    Begins,
+    /// Its chain has ended: the value is the result.
+    Ends,
+}
+
 /// Which chain each lane holds and how far it has to go.
 struct LaneChains<const L: usize> {
     /// The chain in each lane.
     chain: [usize; L],
-    /// Steps the lane's chain has left; 0: the lane is free.
+    /// Steps the lane's chain has left; 0 and no PRF step: the lane is free.
     left: [u8; L],
+    /// The lane's next step is its chain's PRF ([`ChainPrf`]).
+    prf: [bool; L],
     /// The hash address of the lane's next step.
     hash: [u32; L],
     /// The next chain to start.
@@ -640,19 +666,31 @@ impl<const L: usize> LaneChains<L> {
         LaneChains {
             chain: [0; L],
             left: [0; L],
+            prf: [false; L],
             hash: [0; L],
             next: 0,
         }
     }
 
-    /// Gives every free lane the next chain that has steps to go, calling
-    /// `load(lane, chain)`; chains of no steps keep their value. False when
-    /// every lane is free and no chain is left.
-    fn fill(&mut self, adrs: &[Adrs], steps: &[u8], mut load: impl FnMut(usize, usize)) -> bool {
+    fn busy(&self, lane: usize) -> bool {
+        self.left[lane] != 0 || self.prf[lane]
+    }
+
+    /// Gives every free lane the next chain that has steps to go (or a PRF
+    /// step: the first `prf` chains), calling `load(lane, chain, prf)`;
+    /// other chains of no steps keep their value. False when every lane is
+    /// free and no chain is left.
+    fn fill(
+        &mut self,
+        adrs: &[Adrs],
+        steps: &[u8],
+        prf: usize,
+        mut load: impl FnMut(usize, usize, bool),
+    ) -> bool {
         let mut busy = false;
         for lane in 0..L {
-            if self.left[lane] == 0 {
-                while self.next < steps.len() && steps[self.next] == 0 {
+            if !self.busy(lane) {
+                while self.next < steps.len() && self.next >= prf && steps[self.next] == 0 {
                     self.next += 1;
                 }
                 if self.next < steps.len() {
@@ -660,19 +698,24 @@ impl<const L: usize> LaneChains<L> {
                     self.next += 1;
                     self.chain[lane] = c;
                     self.left[lane] = steps[c];
-                    // `tree_index` reads the hash address's word.
+                    self.prf[lane] = c < prf;
+                    // `tree_index` reads the hash address's word, the
+                    // same in the PRF's address.
                     self.hash[lane] = adrs[c].tree_index();
-                    load(lane, c);
+                    load(lane, c, c < prf);
                 }
             }
-            busy |= self.left[lane] != 0;
+            busy |= self.busy(lane);
         }
         busy
     }
 
-    /// Steps every busy lane can take before the first of them ends: run
-    /// without any bookkeeping in between.
+    /// Steps every busy lane can take before the first of them ends or
+    /// begins its chain proper: run without any bookkeeping in between.
     fn run(&self) -> u8 {
+        if self.prf.iter().any(|&p| p) {
+            return 1;
+        }
         self.left
             .iter()
             .filter(|&&x| x != 0)
@@ -682,14 +725,25 @@ impl<const L: usize> LaneChains<L> {
     }
 
     /// Counts `steps` steps done in every busy lane, calling
-    /// `done(lane, chain)` for each chain that has just ended.
-    fn stepped(&mut self, steps: u8, mut done: impl FnMut(usize, usize)) {
+    /// `event(lane, chain, what)` for each lane whose PRF step was one of
+    /// them ([`LaneEvent::Begins`]: the hash address stays, as the chain's
+    /// first step has the PRF's) and each chain that has just ended.
+    fn stepped(&mut self, steps: u8, mut event: impl FnMut(usize, usize, LaneEvent)) {
         for lane in 0..L {
-            if self.left[lane] != 0 {
+            if self.prf[lane] {
+                debug_assert_eq!(steps, 1, "a PRF step runs alone");
+                self.prf[lane] = false;
+                let what = if self.left[lane] == 0 {
+                    LaneEvent::Ends
+                } else {
+                    LaneEvent::Begins
+                };
+                event(lane, self.chain[lane], what);
+            } else if self.left[lane] != 0 {
                 self.left[lane] -= steps;
                 self.hash[lane] = self.hash[lane].wrapping_add(u32::from(steps));
                 if self.left[lane] == 0 {
-                    done(lane, self.chain[lane]);
+                    event(lane, self.chain[lane], LaneEvent::Ends);
                 }
             }
         }
@@ -715,7 +769,7 @@ fn keccak_chains_in<const L: usize, const W: usize>(
     }
     let mut s = [[0u64; L]; 25];
     let mut lanes = LaneChains::<L>::new();
-    while lanes.fill(adrs, steps, |lane, c| {
+    while lanes.fill(adrs, steps, 0, |lane, c, _| {
         for (j, bytes) in adrs[c].0.chunks_exact(8).enumerate() {
             t[W + j][lane] = word(bytes);
         }
@@ -738,7 +792,7 @@ fn keccak_chains_in<const L: usize, const W: usize>(
             s[v + W..].copy_from_slice(&t[v + W..]);
             permute(&mut s);
         }
-        lanes.stepped(run, |lane, c| squeeze(&s, lane, &mut io[c], 8 * W));
+        lanes.stepped(run, |lane, c, _| squeeze(&s, lane, &mut io[c], 8 * W));
     }
     // Chain values (secret while signing).
     wipe(s.as_flattened_mut());
@@ -751,7 +805,10 @@ fn keccak_chains_in<const L: usize, const W: usize>(
 /// block with ADRSc and value zero. Each lane keeps its block across steps:
 /// only the n digest bytes and the hash address are written into it between
 /// compressions, with no part lists and no padding rebuilt; a chain that
-/// ends hands its lane to the next, as in [`shake256_f_chains`].
+/// ends hands its lane to the next, as in [`shake256_f_chains`]. With
+/// `prf`, its chains start from their PRF outputs, made in the same lanes
+/// (their `io` values are not read).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn sha256_f_chains(
     k: Sha256Kernel,
     seed: &State256,
@@ -760,12 +817,42 @@ pub(crate) fn sha256_f_chains(
     io: &mut [Node],
     n: usize,
     steps: &[u8],
+    prf: Option<&ChainPrf<'_>>,
 ) {
     debug_assert!(matches!(n, 16 | 24 | 32) && adrs.len() == io.len() && adrs.len() == steps.len());
+    debug_assert!(prf.is_none_or(|p| p.count <= adrs.len() && p.sk_seed.len() == n));
+    let run = Sha256Chains {
+        seed,
+        template,
+        prf,
+    };
     match n {
-        16 => sha256_chains::<16>(k, seed, template, adrs, io, steps),
-        24 => sha256_chains::<24>(k, seed, template, adrs, io, steps),
-        _ => sha256_chains::<32>(k, seed, template, adrs, io, steps),
+        16 => sha256_chains::<16>(k, &run, adrs, io, steps),
+        24 => sha256_chains::<24>(k, &run, adrs, io, steps),
+        _ => sha256_chains::<32>(k, &run, adrs, io, steps),
+    }
+}
+
+/// What every chain of one [`sha256_f_chains`] call shares.
+struct Sha256Chains<'a> {
+    seed: &'a State256,
+    template: &'a [u8; 64],
+    prf: Option<&'a ChainPrf<'a>>,
+}
+
+impl Sha256Chains<'_> {
+    /// How many chains, from the first, start with a PRF step.
+    fn prf_count(&self) -> usize {
+        self.prf.map_or(0, |p| p.count)
+    }
+
+    /// The address of chain `c`'s next call: its PRF's when `prf`.
+    fn address(&self, adrs: &Adrs, prf: bool) -> Adrs {
+        let mut a = *adrs;
+        if let (true, Some(p)) = (prf, self.prf) {
+            a.set_type(p.kind);
+        }
+        a
     }
 }
 
@@ -773,40 +860,29 @@ pub(crate) fn sha256_f_chains(
 /// chains there are.
 fn sha256_chains<const N: usize>(
     k: Sha256Kernel,
-    seed: &State256,
-    template: &[u8; 64],
+    run: &Sha256Chains<'_>,
     adrs: &[Adrs],
     io: &mut [Node],
     steps: &[u8],
 ) {
-    let run = (seed, template);
-    match (k, adrs.len()) {
-        (_, 1) | (Sha256Kernel::Scalar, _) => {
-            sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps)
-        }
-        (Sha256Kernel::X16Avx512ShaNi, 2..=8) => {
-            sha256_chains::<N>(SMALL_ON_SHANI, seed, template, adrs, io, steps)
-        }
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => {
-            sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps)
-        }
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => {
-            sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps)
-        }
+    match sha256_plan(k, adrs.len()) {
+        (_, 1) => sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps),
+        (k, 2) => sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps),
+        (k, 4) => sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps),
         #[cfg(target_arch = "x86_64")]
-        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => match N {
-            16 => sha256_chains_words(chains_x16::<4>, seed, template, adrs, io, steps),
-            24 => sha256_chains_words(chains_x16::<6>, seed, template, adrs, io, steps),
-            _ => sha256_chains_words(chains_x16::<8>, seed, template, adrs, io, steps),
+        (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 16) => match N {
+            16 => sha256_chains_words(chains_x16::<4>, run, adrs, io, steps),
+            24 => sha256_chains_words(chains_x16::<6>, run, adrs, io, steps),
+            _ => sha256_chains_words(chains_x16::<8>, run, adrs, io, steps),
         },
         #[cfg(target_arch = "x86_64")]
         (Sha256Kernel::X8Avx2 | Sha256Kernel::X16Avx512, _) => match N {
-            16 => sha256_chains_words(chains_x8::<4>, seed, template, adrs, io, steps),
-            24 => sha256_chains_words(chains_x8::<6>, seed, template, adrs, io, steps),
-            _ => sha256_chains_words(chains_x8::<8>, seed, template, adrs, io, steps),
+            16 => sha256_chains_words(chains_x8::<4>, run, adrs, io, steps),
+            24 => sha256_chains_words(chains_x8::<6>, run, adrs, io, steps),
+            _ => sha256_chains_words(chains_x8::<8>, run, adrs, io, steps),
         },
         // (The AVX2 and AVX-512 kernels exist on x86-64 alone.)
-        _ => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
+        (k, _) => sha256_chains_in::<8, N>(sha256_x8(k), run, adrs, io, steps),
     }
 }
 
@@ -849,41 +925,63 @@ fn chains_x8<const NW: usize>(
 /// [`sha256_f_chains`] on an L-lane chain kernel that builds each step's
 /// blocks in registers, for n = 4·NW bytes: between runs only the lanes'
 /// ADRSc words and values are kept here, word-major (`head[j][lane]`,
-/// `vals[j][lane]`), and a lane is touched only when its chain starts or
-/// ends.
+/// `vals[j][lane]`), and a lane is touched only when its chain starts,
+/// begins after its PRF step, or ends.
 #[cfg(target_arch = "x86_64")]
 fn sha256_chains_words<const L: usize, const NW: usize>(
     kernel: ChainKernel<L, NW>,
-    seed: &State256,
-    template: &[u8; 64],
+    run: &Sha256Chains<'_>,
     adrs: &[Adrs],
     io: &mut [Node],
     steps: &[u8],
 ) {
     let be = |b: &[u8]| u32::from_be_bytes(b[..4].try_into().expect("4 bytes"));
     let mut tmpl = [0u32; 16];
-    for (w, b) in tmpl.iter_mut().zip(template.chunks_exact(4)) {
+    for (w, b) in tmpl.iter_mut().zip(run.template.chunks_exact(4)) {
         *w = be(b);
     }
     let mut head = [[0u32; L]; 5];
     let mut vals = [[0u32; L]; NW];
     let mut lanes = LaneChains::<L>::new();
-    while lanes.fill(adrs, steps, |lane, c| {
-        for (j, b) in adrs[c].compressed()[..20].chunks_exact(4).enumerate() {
-            head[j][lane] = be(b);
+    while lanes.fill(adrs, steps, run.prf_count(), |lane, c, prf| {
+        for (j, w) in run
+            .address(&adrs[c], prf)
+            .compressed_words()
+            .into_iter()
+            .enumerate()
+        {
+            head[j][lane] = w;
         }
-        for (j, b) in io[c][..4 * NW].chunks_exact(4).enumerate() {
+        let value = match run.prf {
+            Some(p) if prf => p.sk_seed,
+            _ => &io[c][..],
+        };
+        for (j, b) in value[..4 * NW].chunks_exact(4).enumerate() {
             vals[j][lane] = be(b);
         }
     }) {
-        let run = lanes.run();
-        kernel(seed, &tmpl, &head, &lanes.hash, &mut vals, u32::from(run));
-        lanes.stepped(run, |lane, c| {
-            let mut out = [0u8; MAX_N];
-            for (j, b) in out[..4 * NW].chunks_exact_mut(4).enumerate() {
-                b.copy_from_slice(&vals[j][lane].to_be_bytes());
+        let steps = lanes.run();
+        kernel(
+            run.seed,
+            &tmpl,
+            &head,
+            &lanes.hash,
+            &mut vals,
+            u32::from(steps),
+        );
+        lanes.stepped(steps, |lane, c, event| match event {
+            // Only the type differs: ADRSc byte 9, in word 2.
+            LaneEvent::Begins => {
+                let kind = u32::from(adrs[c].0[19]) << 16;
+                head[2][lane] = (head[2][lane] & !0x00ff_0000) | kind;
             }
-            io[c] = out;
+            LaneEvent::Ends => {
+                let mut out = [0u8; MAX_N];
+                for (j, b) in out[..4 * NW].chunks_exact_mut(4).enumerate() {
+                    b.copy_from_slice(&vals[j][lane].to_be_bytes());
+                }
+                io[c] = out;
+            }
         });
     }
     // Chain values (secret while signing).
@@ -896,24 +994,28 @@ fn sha256_chains_words<const L: usize, const NW: usize>(
 /// with the rest and its output dropped.
 fn sha256_chains_in<const L: usize, const N: usize>(
     compress: impl Fn(&mut [[u32; 8]; L], &[[u8; 64]; L]),
-    (seed, template): (&State256, &[u8; 64]),
+    run: &Sha256Chains<'_>,
     adrs: &[Adrs],
     io: &mut [Node],
     steps: &[u8],
 ) {
-    let mut blks = [*template; L];
-    let mut states = [*seed; L];
+    let mut blks = [*run.template; L];
+    let mut states = [*run.seed; L];
     let mut lanes = LaneChains::<L>::new();
-    while lanes.fill(adrs, steps, |lane, c| {
-        blks[lane][..22].copy_from_slice(&adrs[c].compressed());
-        blks[lane][22..22 + N].copy_from_slice(&io[c][..N]);
+    while lanes.fill(adrs, steps, run.prf_count(), |lane, c, prf| {
+        blks[lane][..22].copy_from_slice(&run.address(&adrs[c], prf).compressed());
+        let value = match run.prf {
+            Some(p) if prf => p.sk_seed,
+            _ => &io[c][..],
+        };
+        blks[lane][22..22 + N].copy_from_slice(&value[..N]);
     }) {
-        let run = lanes.run();
-        for step in 0..u32::from(run) {
+        let steps = lanes.run();
+        for step in 0..u32::from(steps) {
             for (b, h) in blks.iter_mut().zip(&lanes.hash) {
                 b[18..22].copy_from_slice(&h.wrapping_add(step).to_be_bytes());
             }
-            states = [*seed; L];
+            states = [*run.seed; L];
             compress(&mut states, &blks);
             for (b, st) in blks.iter_mut().zip(&states) {
                 for (bytes, w) in b[22..22 + N].chunks_exact_mut(4).zip(st) {
@@ -921,10 +1023,13 @@ fn sha256_chains_in<const L: usize, const N: usize>(
                 }
             }
         }
-        lanes.stepped(run, |lane, c| {
-            let mut out = [0u8; MAX_N];
-            out[..N].copy_from_slice(&blks[lane][22..22 + N]);
-            io[c] = out;
+        lanes.stepped(steps, |lane, c, event| match event {
+            LaneEvent::Begins => blks[lane][..22].copy_from_slice(&adrs[c].compressed()),
+            LaneEvent::Ends => {
+                let mut out = [0u8; MAX_N];
+                out[..N].copy_from_slice(&blks[lane][22..22 + N]);
+                io[c] = out;
+            }
         });
     }
     // Chain values (secret while signing).
@@ -1407,8 +1512,41 @@ mod tests {
                     }
                     for k in sha256_kernels() {
                         let mut got = vals.clone();
-                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, &steps);
+                        sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, &steps, None);
                         assert_eq!(got, want_sha, "{k:?} n {n} steps {steps:?}");
+                    }
+                    // The first chains (all, or half) started by their PRF
+                    // in the lanes: as the PRF by itself, then the chain.
+                    let sk_seed = data(n, 9);
+                    for prf_count in [count, count / 2] {
+                        let mut want = want_sha.clone();
+                        for (i, a) in adrs.iter().enumerate().take(prf_count) {
+                            let mut p = *a;
+                            p.set_type(AdrsType::WotsPrf);
+                            let mut v = [0u8; MAX_N];
+                            sha256_resume(&st, &[&p.compressed(), &sk_seed], &mut v[..n]);
+                            let mut a = *a;
+                            for s in 0..u32::from(steps[i]) {
+                                a.set_hash_address(adrs[i].tree_index() + s);
+                                let mut out = [0u8; MAX_N];
+                                sha256_resume(&st, &[&a.compressed(), &v[..n]], &mut out[..n]);
+                                v = out;
+                            }
+                            want[i] = v;
+                        }
+                        let prf = ChainPrf {
+                            kind: AdrsType::WotsPrf,
+                            sk_seed: &sk_seed,
+                            count: prf_count,
+                        };
+                        for k in sha256_kernels() {
+                            // The PRF chains' values are not read.
+                            let mut got = vals.clone();
+                            got[..prf_count].fill([0xee; MAX_N]);
+                            let (a, g) = (&adrs, &mut got);
+                            sha256_f_chains(k, &st, &sha_tmpl, a, g, n, &steps, Some(&prf));
+                            assert_eq!(got, want, "{k:?} n {n} steps {steps:?} prf {prf_count}");
+                        }
                     }
                 }
             }
@@ -1460,6 +1598,7 @@ mod tests {
                         &mut io,
                         16,
                         &steps,
+                        None,
                     );
                 }
                 times[0].push(per_call(t));
