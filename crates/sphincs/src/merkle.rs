@@ -17,8 +17,8 @@ use crate::prelude::*;
 const CHUNK_LOG: usize = 7;
 /// Most leaves a [`Tree::leaves`] call is asked for at once.
 pub(crate) const CHUNK: usize = 1 << CHUNK_LOG;
-/// The smallest chunk a tree is cut into for threads: four leaves, the
-/// WOTS+ keys one batch computes (`wots::PKGEN_LEAVES`).
+/// The smallest chunk a tree is cut into for threads: four leaves (a batch
+/// of WOTS+ keys, `wots::PKGEN_LEAVES`, takes up to eight).
 const MIN_SPLIT_LOG: usize = 2;
 /// Height of the trees [`small_root_and_path`] computes in one pass.
 const SMALL: usize = 2 * CHUNK_LOG;

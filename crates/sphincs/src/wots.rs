@@ -151,14 +151,17 @@ impl Resume {
 }
 
 /// Leaves whose WOTS+ keys [`wots_pkgen_many`] computes together: with 35 to
-/// 67 chains each, four keys fill 8- and 16-lane kernels with little waste.
-pub(crate) const PKGEN_LEAVES: usize = 4;
+/// 67 chains each, the chains of eight keys fill 8- and 16-lane kernels with
+/// little waste, and so do their eight T_len calls the 8-lane SHA-512
+/// kernel of categories 3 and 5 (four keys left half of it idle: keygen
+/// 2–3 % slower).
+pub(crate) const PKGEN_LEAVES: usize = 8;
 
-/// Chains [`wots_pkgen_many`] holds at once: four keys of a FIPS 205 set
+/// Chains [`wots_pkgen_many`] holds at once: eight keys of a FIPS 205 set
 /// (len ≤ 67). Its buffers are zeroed on every call, so they are sized for
 /// these rather than for the longest keys of any set (133 chains, draft
 /// SP 800-230), which would double that cost for every FIPS 205 key; keys
-/// of more than 67 chains go two or three at a time ([`pkgen_leaves`]).
+/// of more than 67 chains go fewer at a time ([`pkgen_leaves`]).
 const PKGEN_CHAINS: usize = PKGEN_LEAVES * FIPS205_MAX_WOTS_LEN;
 
 /// How many WOTS+ keys of `len` chains [`wots_pkgen_many`] takes at once.
