@@ -139,6 +139,22 @@ fn padded_template<const B: usize>(len: usize) -> [u8; B] {
 }
 
 impl<const CAT35: bool> Sha2<CAT35> {
+    /// [`TweakableHash::f_chains`] on the multi-lane kernels, the first
+    /// chains started by `prf` if given ([`TweakableHash::prf_chains`]).
+    fn chains_in_lanes(
+        &self,
+        adrs: &mut [Adrs],
+        io: &mut [Node],
+        steps: &[u8],
+        prf: Option<&ChainPrf<'_>>,
+    ) {
+        let n = self.n;
+        let template = padded_template::<64>(22 + n);
+        let (k, seed) = (self.kernels.sha256, &self.st256);
+        sha256_f_chains(k, seed, &template, adrs, io, n, steps, prf);
+        advance_hash_addresses_by(adrs, steps);
+    }
+
     /// F, PRF, and H of category 1: SHA-256 of `ADRSc ‖ pieces·n bytes`, one block.
     fn one_block_256(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node], pieces: usize) {
         let n = self.n;
@@ -217,19 +233,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
         if !MULTI_LANE {
             return f_chains_stepwise(self, adrs, io, steps);
         }
-        let n = self.n;
-        let template = padded_template::<64>(22 + n);
-        sha256_f_chains(
-            self.kernels.sha256,
-            &self.st256,
-            &template,
-            adrs,
-            io,
-            n,
-            steps,
-            None,
-        );
-        advance_hash_addresses_by(adrs, steps);
+        self.chains_in_lanes(adrs, io, steps, None);
     }
 
     /// Each PRF runs as its chain's first step in the chain kernel's lanes:
@@ -249,24 +253,12 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
             .sk_seed
             .as_ref()
             .expect("PRF needs SK.seed: key bound for verification only");
-        let n = self.n;
         let prf = ChainPrf {
             kind: kinds.0,
-            sk_seed: &sk[..n],
+            sk_seed: &sk[..self.n],
             count: fresh,
         };
-        let template = padded_template::<64>(22 + n);
-        sha256_f_chains(
-            self.kernels.sha256,
-            &self.st256,
-            &template,
-            adrs,
-            io,
-            n,
-            steps,
-            Some(&prf),
-        );
-        advance_hash_addresses_by(adrs, steps);
+        self.chains_in_lanes(adrs, io, steps, Some(&prf));
     }
 
     fn h_pairs(&self, adrs: &[Adrs], nodes: &mut [Node]) {
