@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::CliError;
-use crate::{cert, cmd_key, cms, git_setup, hex};
+use crate::{cert, cmd_key, cms, git_setup, hex, sop};
 
 #[derive(Parser)]
 #[command(
@@ -328,6 +328,12 @@ pub enum Command {
     /// program (gpg.format=x509), which git then runs with gpg's arguments.
     #[command(subcommand)]
     Git(git_setup::GitCommand),
+    /// OpenPGP with SLH-DSA (RFC 9580 v6 keys, RFC 9980): the Stateless
+    /// OpenPGP interface (draft-dkg-openpgp-stateless-cli) for keys,
+    /// signatures and verification, e.g. `sphincs sop generate-key
+    /// "Alice <alice@example.org>" > alice.key`; exit codes are SOP's.
+    #[command(subcommand)]
+    Sop(sop::SopCommand),
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {

@@ -39,6 +39,7 @@ mod passphrase;
 mod quote;
 mod rawkey;
 mod say;
+mod sop;
 mod tree_file;
 
 use args::{Cli, Command};
@@ -56,6 +57,11 @@ fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if git::is_gpg_shape(&args) {
         return git_run::main(&args);
+    }
+    // `sphincs sop …`: the Stateless OpenPGP CLI, with its own exit codes
+    // for usage errors too.
+    if args.first().is_some_and(|a| a == "sop") {
+        return sop::main(&args[1..]);
     }
     // The grammar of args.rs, with each subcommand's examples in its --help.
     let parsed = manual::command()
@@ -298,6 +304,8 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Cms(command) => cms::run(command),
         Command::Key(command) => cmd_key::run(command),
         Command::Git(command) => git_setup::run(command),
+        // Reached only through `manual`'s grammar (main() runs `sop` first).
+        Command::Sop(command) => sop::run(command).map_err(|e| CliError::Failed(e.message)),
         Command::BenchStackProbe {
             algorithm,
             op,

@@ -68,6 +68,8 @@ mod message;
 mod mode;
 #[cfg(feature = "alloc")]
 mod names;
+#[cfg(feature = "openpgp")]
+pub mod openpgp;
 pub mod params;
 mod parts;
 #[cfg(feature = "pki")]

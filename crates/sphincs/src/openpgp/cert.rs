@@ -1,0 +1,520 @@
+//! RFC 9580 §10.1: transferable public keys (certificates) and transferable
+//! secret keys, read from packets, checked (self-signatures, bindings,
+//! revocation, expiry), written back and made new. Components of algorithms
+//! this module does not implement (RFC 9980's ML-KEM subkeys, say) are read
+//! and kept, and simply never used.
+
+use super::error::{ErrorKind, PgpError, Result};
+use super::key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
+use super::packet::{self, tag, Packet};
+use super::signature::{key_flags, sig_type, Signature, Signing};
+use super::subpacket::{kind, Subpacket};
+use crate::any::{AnyAlgorithm, AnySigningKey};
+use zeroize::Zeroizing;
+
+/// The most certificates one keyring input may hold.
+pub const MAX_CERTS: usize = 1000;
+
+/// A key of a certificate: its public part and, in a transferable secret
+/// key, its secret part.
+#[derive(Clone, Debug)]
+pub struct KeyPart {
+    /// The public key.
+    pub public: PublicKey,
+    /// The secret key packet, if this is a secret key.
+    pub secret: Option<SecretKey>,
+}
+
+/// A User ID and the signatures on it.
+#[derive(Clone, Debug)]
+pub struct UserId {
+    /// The User ID's octets (UTF-8 by convention).
+    pub value: Vec<u8>,
+    /// Certifications and revocations.
+    pub signatures: Vec<Signature>,
+}
+
+/// A subkey and its binding signatures.
+#[derive(Clone, Debug)]
+pub struct Subkey {
+    /// The key.
+    pub key: KeyPart,
+    /// Binding and revocation signatures.
+    pub signatures: Vec<Signature>,
+}
+
+/// A certificate or transferable secret key (RFC 9580 §10.1).
+#[derive(Clone, Debug)]
+pub struct Cert {
+    /// The primary key.
+    pub primary: KeyPart,
+    /// Direct-key signatures and key revocations.
+    pub signatures: Vec<Signature>,
+    /// User IDs.
+    pub user_ids: Vec<UserId>,
+    /// Subkeys.
+    pub subkeys: Vec<Subkey>,
+    /// Packets kept as they are (user attributes and their signatures).
+    pub other: Vec<Packet>,
+}
+
+/// A key that can verify (or make) signatures over data, with the
+/// certificate facts a verifier needs.
+#[derive(Clone, Debug)]
+pub struct SigningKeyInfo {
+    /// The key.
+    pub key: PublicKey,
+    /// The primary key's fingerprint.
+    pub primary: Fingerprint,
+    /// When the key expires, if it does (seconds since the epoch).
+    pub expires: Option<u64>,
+    /// True if the key (or its certificate) was revoked.
+    pub revoked: bool,
+    /// True if its flags allow signing data.
+    pub can_sign: bool,
+}
+
+fn parse_signature(p: &Packet) -> Option<Signature> {
+    // A signature we cannot read (v4, an unknown version) is skipped: a
+    // certificate may carry signatures from other implementations.
+    Signature::parse(&p.body).ok()
+}
+
+fn key_part(p: &Packet) -> Result<KeyPart> {
+    Ok(match p.tag {
+        tag::SECRET_KEY | tag::SECRET_SUBKEY => {
+            let secret = SecretKey::parse(&p.body)?;
+            KeyPart {
+                public: secret.public.clone(),
+                secret: Some(secret),
+            }
+        }
+        _ => KeyPart {
+            public: PublicKey::parse(&p.body)?,
+            secret: None,
+        },
+    })
+}
+
+impl Cert {
+    /// Reads every certificate (or secret key) in binary `data`. A primary
+    /// key of another version than 6 makes the whole input unsupported; a
+    /// subkey that cannot be read is dropped with its signatures.
+    pub fn parse_all(data: &[u8]) -> Result<Vec<Cert>> {
+        let packets = packet::parse(data)?;
+        let mut certs: Vec<Cert> = Vec::new();
+        // Where signatures go: 0 the primary, 1 the last User ID, 2 the last
+        // subkey, 3 dropped (an unreadable subkey), 4 a user attribute.
+        let mut slot = 0;
+        for p in &packets {
+            match p.tag {
+                tag::PUBLIC_KEY | tag::SECRET_KEY => {
+                    if certs.len() == MAX_CERTS {
+                        return Err(PgpError::malformed(format!(
+                            "more than {MAX_CERTS} certificates in one input"
+                        )));
+                    }
+                    certs.push(Cert {
+                        primary: key_part(p)?,
+                        signatures: Vec::new(),
+                        user_ids: Vec::new(),
+                        subkeys: Vec::new(),
+                        other: Vec::new(),
+                    });
+                    slot = 0;
+                }
+                tag::MARKER | tag::TRUST | tag::PADDING => {}
+                _ => {
+                    let cert = certs.last_mut().ok_or_else(|| {
+                        PgpError::malformed(format!(
+                            "packet type {} before any primary key: not a certificate or key",
+                            p.tag
+                        ))
+                    })?;
+                    match p.tag {
+                        tag::USER_ID => {
+                            cert.user_ids.push(UserId {
+                                value: p.body.clone(),
+                                signatures: Vec::new(),
+                            });
+                            slot = 1;
+                        }
+                        tag::PUBLIC_SUBKEY | tag::SECRET_SUBKEY => match key_part(p) {
+                            Ok(key) => {
+                                cert.subkeys.push(Subkey {
+                                    key,
+                                    signatures: Vec::new(),
+                                });
+                                slot = 2;
+                            }
+                            Err(_) => slot = 3,
+                        },
+                        tag::USER_ATTRIBUTE => {
+                            cert.other.push(p.clone());
+                            slot = 4;
+                        }
+                        tag::SIGNATURE => match slot {
+                            0 => cert.signatures.extend(parse_signature(p)),
+                            1 => {
+                                let sig = parse_signature(p);
+                                if let Some(u) = cert.user_ids.last_mut() {
+                                    u.signatures.extend(sig);
+                                }
+                            }
+                            2 => {
+                                let sig = parse_signature(p);
+                                if let Some(s) = cert.subkeys.last_mut() {
+                                    s.signatures.extend(sig);
+                                }
+                            }
+                            4 => cert.other.push(p.clone()),
+                            _ => {}
+                        },
+                        t => {
+                            return Err(PgpError::malformed(format!(
+                                "packet type {t} does not belong in a certificate or key"
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        if certs.is_empty() {
+            return Err(PgpError::malformed("no certificate or key in the input"));
+        }
+        Ok(certs)
+    }
+
+    /// The primary key's fingerprint.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.primary.public.fingerprint()
+    }
+
+    /// True if this holds secret key material (a transferable secret key).
+    pub fn is_secret(&self) -> bool {
+        self.primary.secret.is_some() || self.subkeys.iter().any(|s| s.key.secret.is_some())
+    }
+
+    /// The binary form: the certificate alone, or with its secret packets.
+    pub fn to_bytes(&self, with_secrets: bool) -> Zeroizing<Vec<u8>> {
+        let mut out = Zeroizing::new(Vec::new());
+        let write_key = |out: &mut Vec<u8>, k: &KeyPart, public_tag: u8, secret_tag: u8| match (
+            &k.secret,
+            with_secrets,
+        ) {
+            (Some(s), true) => packet::write(out, secret_tag, &s.body()),
+            _ => packet::write(out, public_tag, &k.public.body()),
+        };
+        write_key(&mut out, &self.primary, tag::PUBLIC_KEY, tag::SECRET_KEY);
+        for s in &self.signatures {
+            packet::write(&mut out, tag::SIGNATURE, &s.body());
+        }
+        for u in &self.user_ids {
+            packet::write(&mut out, tag::USER_ID, &u.value);
+            for s in &u.signatures {
+                packet::write(&mut out, tag::SIGNATURE, &s.body());
+            }
+        }
+        for p in &self.other {
+            packet::write(&mut out, p.tag, &p.body);
+        }
+        for sk in &self.subkeys {
+            write_key(&mut out, &sk.key, tag::PUBLIC_SUBKEY, tag::SECRET_SUBKEY);
+            for s in &sk.signatures {
+                packet::write(&mut out, tag::SIGNATURE, &s.body());
+            }
+        }
+        out
+    }
+
+    /// Verifies a self-signature made by the primary key over `data`.
+    fn check_self(&self, sig: &Signature, data: &[&[u8]], now: u64) -> bool {
+        let primary = &self.primary.public;
+        if sig
+            .issuer_fingerprint()
+            .is_some_and(|f| f != primary.fingerprint())
+        {
+            return false;
+        }
+        if sig
+            .creation_time()
+            .is_some_and(|t| u64::from(t) > now || t < primary.created)
+        {
+            return false;
+        }
+        if sig.expires_at().is_some_and(|e| e <= now) {
+            return false;
+        }
+        let Ok(mut h) = sig.hasher() else {
+            return false;
+        };
+        for d in data {
+            h.update(d);
+        }
+        sig.verify_hashed(primary, h).is_ok()
+    }
+
+    /// The newest valid self-signature among `sigs` of the given types.
+    fn newest_valid<'a>(
+        &self,
+        sigs: &'a [Signature],
+        types: &[u8],
+        data: &[&[u8]],
+        now: u64,
+    ) -> Option<&'a Signature> {
+        sigs.iter()
+            .filter(|s| types.contains(&s.sig_type) && self.check_self(s, data, now))
+            .max_by_key(|s| s.creation_time())
+    }
+
+    /// The facts of the primary key: its binding self-signature (the newest
+    /// valid direct-key signature, else the primary User ID's newest valid
+    /// certification), revocation and expiry. `None` if the primary key is
+    /// not SLH-DSA (nothing here can check it) or has no valid
+    /// self-signature.
+    pub fn primary_info(&self, now: u64) -> Result<SigningKeyInfo> {
+        let primary = &self.primary.public;
+        if !primary.is_slh_dsa() {
+            return Err(PgpError::unsupported(format!(
+                "the certificate {} has a {} primary key; only SLH-DSA certificates are supported",
+                primary.fingerprint(),
+                super::algorithms::public_key_algorithm_name(primary.algorithm)
+            )));
+        }
+        let pk = primary.hashed_form();
+        let binding = self
+            .newest_valid(&self.signatures, &[sig_type::DIRECT_KEY], &[&pk], now)
+            .or_else(|| {
+                let mut best: Option<&Signature> = None;
+                for u in &self.user_ids {
+                    let uid = user_id_hashed_form(&u.value);
+                    let types = [0x10, 0x11, 0x12, sig_type::POSITIVE_CERTIFICATION];
+                    if let Some(s) = self.newest_valid(&u.signatures, &types, &[&pk, &uid], now) {
+                        let better = match best {
+                            None => true,
+                            Some(b) => {
+                                (s.is_primary_user_id(), s.creation_time())
+                                    > (b.is_primary_user_id(), b.creation_time())
+                            }
+                        };
+                        if better {
+                            best = Some(s);
+                        }
+                    }
+                }
+                best
+            })
+            .ok_or_else(|| {
+                PgpError::bad_signature(format!(
+                    "the certificate {} has no valid self-signature",
+                    primary.fingerprint()
+                ))
+            })?;
+        let revoked = self
+            .signatures
+            .iter()
+            .any(|s| s.sig_type == sig_type::KEY_REVOCATION && self.check_self(s, &[&pk], now));
+        Ok(SigningKeyInfo {
+            key: primary.clone(),
+            primary: primary.fingerprint(),
+            expires: binding
+                .key_expiration()
+                .map(|d| u64::from(primary.created) + u64::from(d)),
+            revoked,
+            can_sign: binding.key_flags().is_none_or(|f| f & key_flags::SIGN != 0),
+        })
+    }
+
+    /// Every key of this certificate that may sign data, with its facts:
+    /// the primary key, and each SLH-DSA subkey with a valid binding that
+    /// allows signing and a valid embedded back-signature (§5.2.1.9).
+    pub fn signing_keys(&self, now: u64) -> Result<Vec<SigningKeyInfo>> {
+        let primary = self.primary_info(now)?;
+        let mut out = Vec::new();
+        let pk = self.primary.public.hashed_form();
+        for sub in &self.subkeys {
+            let key = &sub.key.public;
+            if !key.is_slh_dsa() {
+                continue;
+            }
+            let sk = key.hashed_form();
+            let Some(binding) = self.newest_valid(
+                &sub.signatures,
+                &[sig_type::SUBKEY_BINDING],
+                &[&pk, &sk],
+                now,
+            ) else {
+                continue;
+            };
+            let can_sign = binding
+                .key_flags()
+                .is_some_and(|f| f & key_flags::SIGN != 0);
+            let back_ok = binding
+                .embedded_signatures()
+                .into_iter()
+                .flatten()
+                .any(|b| {
+                    b.sig_type == sig_type::PRIMARY_KEY_BINDING
+                        && b.hasher().is_ok_and(|mut h| {
+                            h.update(&pk);
+                            h.update(&sk);
+                            b.verify_hashed(key, h).is_ok()
+                        })
+                });
+            let revoked = primary.revoked
+                || sub.signatures.iter().any(|s| {
+                    s.sig_type == sig_type::SUBKEY_REVOCATION
+                        && self.check_self(s, &[&pk, &sk], now)
+                });
+            out.push(SigningKeyInfo {
+                key: key.clone(),
+                primary: primary.primary,
+                expires: binding
+                    .key_expiration()
+                    .map(|d| u64::from(key.created) + u64::from(d))
+                    .or(primary.expires),
+                revoked,
+                can_sign: can_sign && back_ok,
+            });
+        }
+        out.insert(0, primary);
+        Ok(out)
+    }
+
+    /// The User IDs with a valid self-certification, as text.
+    pub fn valid_user_ids(&self, now: u64) -> Vec<String> {
+        let pk = self.primary.public.hashed_form();
+        self.user_ids
+            .iter()
+            .filter(|u| {
+                let uid = user_id_hashed_form(&u.value);
+                self.newest_valid(&u.signatures, &[0x10, 0x11, 0x12, 0x13], &[&pk, &uid], now)
+                    .is_some()
+            })
+            .map(|u| String::from_utf8_lossy(&u.value).into_owned())
+            .collect()
+    }
+
+    /// The secret key that signs data (the primary key if its flags allow,
+    /// else a signing subkey with its secret), and its packet tag.
+    pub fn signing_secret(&self, now: u64) -> Result<(&SecretKey, u8)> {
+        let infos = self.signing_keys(now)?;
+        for info in infos
+            .iter()
+            .filter(|i| i.can_sign && !i.revoked && i.expires.is_none_or(|e| e > now))
+        {
+            if info.key == self.primary.public {
+                if let Some(s) = &self.primary.secret {
+                    return Ok((s, tag::SECRET_KEY));
+                }
+            }
+            for sub in &self.subkeys {
+                if sub.key.public == info.key {
+                    if let Some(s) = &sub.key.secret {
+                        return Ok((s, tag::SECRET_SUBKEY));
+                    }
+                }
+            }
+        }
+        Err(PgpError::new(
+            ErrorKind::KeyCannotSign,
+            format!("the key {} has no usable SLH-DSA signing key with its secret (expired, revoked, or not a secret key)", self.fingerprint()),
+        ))
+    }
+
+    /// Applies `f` to every secret key packet with its tag.
+    pub fn map_secrets(
+        &self,
+        mut f: impl FnMut(&SecretKey, u8) -> Result<SecretKey>,
+    ) -> Result<Cert> {
+        let mut out = self.clone();
+        if let Some(s) = &self.primary.secret {
+            out.primary.secret = Some(f(s, tag::SECRET_KEY)?);
+        }
+        for (o, sub) in out.subkeys.iter_mut().zip(&self.subkeys) {
+            if let Some(s) = &sub.key.secret {
+                o.key.secret = Some(f(s, tag::SECRET_SUBKEY)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A User ID as certifications hash it (§5.2.4): 0xB4, four-octet length,
+/// the User ID.
+pub fn user_id_hashed_form(uid: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(5 + uid.len());
+    out.push(0xb4);
+    out.extend_from_slice(&(uid.len() as u32).to_be_bytes());
+    out.extend_from_slice(uid);
+    out
+}
+
+/// The preferences and features a new key states (RFC 9580 §5.2.3.14-25,
+/// RFC 9980 §9.1: AES-256 and AES-256 with OCB first).
+fn preferences() -> Vec<Subpacket> {
+    vec![
+        Subpacket::critical(kind::KEY_FLAGS, vec![key_flags::CERTIFY | key_flags::SIGN]),
+        Subpacket::new(kind::FEATURES, vec![0x01 | 0x08]),
+        Subpacket::new(kind::PREFERRED_SYMMETRIC, vec![9, 7]),
+        Subpacket::new(kind::PREFERRED_AEAD, vec![9, 2, 7, 2]),
+        Subpacket::new(kind::PREFERRED_HASH, vec![10, 8, 14, 12]),
+        Subpacket::new(kind::PREFERRED_COMPRESSION, vec![0]),
+    ]
+}
+
+/// Makes a new transferable secret key: an SLH-DSA primary key of `alg`
+/// that certifies and signs, a direct-key self-signature with its flags and
+/// preferences, and a positive certification of each User ID (the first
+/// marked primary). With `passphrase`, the secret key is AEAD-protected.
+pub fn generate(
+    alg: AnyAlgorithm,
+    user_ids: &[String],
+    created: u32,
+    passphrase: Option<&[u8]>,
+) -> Result<Cert> {
+    let algorithm = super::algorithms::slh_dsa_id(&alg.to_string()).ok_or_else(|| {
+        PgpError::unsupported(format!(
+            "{alg} has no OpenPGP code point; RFC 9980 assigns SLH-DSA-SHAKE-128s, -128f and -256s"
+        ))
+    })?;
+    let sk = AnySigningKey::generate(alg, 1)?;
+    let public = PublicKey {
+        created,
+        algorithm,
+        material: sk.verifying_key().to_bytes(),
+    };
+    let pk = public.hashed_form();
+    let mut direct = Signing::start(sig_type::DIRECT_KEY, &public, created, preferences())?;
+    direct.update(&pk);
+    let signatures = vec![direct.finish(&sk, 1)?];
+    let mut uids = Vec::new();
+    for (i, uid) in user_ids.iter().enumerate() {
+        let mut extra = preferences();
+        if i == 0 {
+            extra.push(Subpacket::new(kind::PRIMARY_USER_ID, vec![1]));
+        }
+        let mut s = Signing::start(sig_type::POSITIVE_CERTIFICATION, &public, created, extra)?;
+        s.update(&pk);
+        s.update(&user_id_hashed_form(uid.as_bytes()));
+        uids.push(UserId {
+            value: uid.as_bytes().to_vec(),
+            signatures: vec![s.finish(&sk, 1)?],
+        });
+    }
+    let secret = SecretKey {
+        public: public.clone(),
+        secret: SecretMaterial::Plain(sk.to_bytes()),
+    };
+    let secret = secret.with_protection(tag::SECRET_KEY, passphrase)?;
+    Ok(Cert {
+        primary: KeyPart {
+            public,
+            secret: Some(secret),
+        },
+        signatures,
+        user_ids: uids,
+        subkeys: Vec::new(),
+        other: Vec::new(),
+    })
+}

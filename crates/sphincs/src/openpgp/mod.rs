@@ -1,0 +1,64 @@
+//! OpenPGP (RFC 9580) v6 keys, certificates and signatures with RFC 9980's
+//! SLH-DSA: algorithms 32 SLH-DSA-SHAKE-128s, 33 SLH-DSA-SHAKE-128f and
+//! 34 SLH-DSA-SHAKE-256s, signed with this crate's engine. Signing and
+//! verification only: no encryption, no v4 keys.
+//!
+//! Laid out as Sequoia's `openpgp` crate is: packets as plain data
+//! (`key`, `signature`, `subpacket`), one bounded parser and writer
+//! (`packet`, `armor`), certificates above them (`cert`), one policy
+//! point (`algorithms`: which hashes SLH-DSA signatures may use), and the
+//! operations (`message`: detached and inline signatures; `cleartext`).
+//!
+//! ```
+//! use sphincs::openpgp::{self, Cert, Mode, Window};
+//! let alg = "SLH-DSA-SHAKE-128f".parse()?;
+//! let now = 1_790_000_000;
+//! let key = openpgp::generate(alg, &["Alice <alice@example.org>".into()], now, None)?;
+//! let mut signer = openpgp::DetachedSigner::new(vec![openpgp::unlock_signing_key(&key, &[], now as u64)?], Mode::Binary, now)?;
+//! signer.update(b"release.tar.gz");
+//! let sigs = signer.finish(1)?;
+//! let cert = Cert::parse_all(&key.to_bytes(false))?;
+//! let mut v = openpgp::DetachedVerifier::new(sigs);
+//! v.update(b"release.tar.gz");
+//! let (good, _) = v.finish(&cert, &Window { not_before: None, not_after: None, now: now as u64 });
+//! assert_eq!(good.len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod algorithms;
+pub mod armor;
+mod cert;
+pub mod cleartext;
+mod error;
+mod key;
+mod message;
+pub mod packet;
+mod s2k;
+mod signature;
+mod subpacket;
+
+pub use algorithms::{
+    check_hash_for_slh_dsa, public_key_algorithm_name, signing_hash, slh_dsa_id, slh_dsa_set,
+    HashAlgorithm, Hasher, SLH_DSA,
+};
+pub use cert::{generate, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId};
+pub use error::{ErrorKind, PgpError, Result};
+pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
+pub use message::{
+    inline_sign, parse_inline, parse_signatures, signatures_to_bytes, unlock_signing_key,
+    DetachedSigner, DetachedVerifier, InlineMessage, Mode, TextCanonicalizer, UnlockedKey,
+    Verification, Window,
+};
+pub use s2k::{Protected, S2k};
+pub use signature::{key_flags, sig_type, Signature, Signing};
+pub use subpacket::{kind as subpacket_kind, Subpacket};
+
+/// Reads certificates (or keys) from armored or binary `data`.
+pub fn read_certs(data: &[u8]) -> Result<Vec<Cert>> {
+    Cert::parse_all(&armor::dearmor(data)?)
+}
+
+/// Reads signatures from armored or binary `data`.
+pub fn read_signatures(data: &[u8]) -> Result<Vec<Signature>> {
+    parse_signatures(&armor::dearmor(data)?)
+}
