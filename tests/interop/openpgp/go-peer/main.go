@@ -28,6 +28,7 @@ const (
 	exitUnsupportedOption   = 37
 	exitBadData             = 41
 	exitExpectedText        = 53
+	exitMissingInput        = 61
 	exitKeyIsProtected      = 67
 	exitUnsupportedCommand  = 69
 	exitIncompatibleOptions = 83
@@ -182,7 +183,7 @@ func runVersion(o *opts) error {
 func readFile(name string) ([]byte, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, fail(exitMissingArg, "cannot read %s: %v", name, err)
+		return nil, fail(exitMissingInput, "cannot read %s: %v", name, err)
 	}
 	return data, nil
 }
