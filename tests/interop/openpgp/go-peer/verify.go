@@ -25,30 +25,45 @@ var algoNames = map[packet.PublicKeyAlgorithm]string{
 
 // window is the --not-before / --not-after range a good signature's
 // creation time must fall in.
-type window struct{ notBefore, notAfter time.Time }
+type window struct{ notBefore, notAfter date }
+
+// date is a SOP DATE: a time, no limit (zero), or "now", which is read when
+// the signatures are checked (after the input: in a pipeline the signer may
+// finish after the verifier started).
+type date struct {
+	t   time.Time
+	now bool
+}
+
+func (d date) at() time.Time {
+	if d.now {
+		return time.Now()
+	}
+	return d.t
+}
 
 func parseWindow(o *opts) (w window, err error) {
-	if w.notBefore, err = parseDate(o.get("not-before", "-"), time.Time{}); err != nil {
+	if w.notBefore, err = parseDate(o.get("not-before", "-")); err != nil {
 		return w, err
 	}
-	w.notAfter, err = parseDate(o.get("not-after", "now"), time.Now())
+	w.notAfter, err = parseDate(o.get("not-after", "now"))
 	return w, err
 }
 
-// parseDate reads a SOP DATE: "-" (no limit), "now", or ISO-8601.
-func parseDate(s string, dash time.Time) (time.Time, error) {
+// parseDate reads "-" (no limit), "now", or an ISO-8601 date.
+func parseDate(s string) (date, error) {
 	switch s {
 	case "-":
-		return dash, nil
+		return date{}, nil
 	case "now":
-		return time.Now(), nil
+		return date{now: true}, nil
 	}
 	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05Z0700", "20060102T150405Z", "2006-01-02T15:04Z07:00", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+			return date{t: t}, nil
 		}
 	}
-	return time.Time{}, fail(exitUnsupportedOption, "unrecognised DATE %q (want ISO-8601, \"now\" or \"-\")", s)
+	return date{}, fail(exitUnsupportedOption, "unrecognised DATE %q (want ISO-8601, \"now\" or \"-\")", s)
 }
 
 // verifications returns one SOP VERIFICATIONS line per good signature in md
@@ -56,6 +71,7 @@ func parseDate(s string, dash time.Time) (time.Time, error) {
 // signature does not count.
 func verifications(md *pgp.MessageDetails, win window) []string {
 	var lines []string
+	notBefore, notAfter := win.notBefore.at(), win.notAfter.at()
 	for _, c := range md.SignatureCandidates {
 		sig := c.CorrespondingSig
 		var reason string
@@ -64,9 +80,9 @@ func verifications(md *pgp.MessageDetails, win window) []string {
 			reason = c.SignatureError.Error()
 		case c.SignedBy == nil || sig == nil:
 			reason = "no certificate for issuer"
-		case !win.notBefore.IsZero() && sig.CreationTime.Before(win.notBefore.Truncate(time.Second)):
+		case !notBefore.IsZero() && sig.CreationTime.Before(notBefore.Truncate(time.Second)):
 			reason = "made before --not-before"
-		case !win.notAfter.IsZero() && sig.CreationTime.After(win.notAfter):
+		case !notAfter.IsZero() && sig.CreationTime.After(notAfter):
 			reason = "made after --not-after"
 		}
 		if reason != "" {
