@@ -19,8 +19,8 @@ mod panic_guard;
 
 // The header lists the API in this order (cbindgen follows the modules):
 // the version, status codes and the last error message, algorithm handles, keys, encrypted keys,
-// key modes, options, one-shot signing and verification, streams, batches, then the NIST-API
-// entry points.
+// key modes, options, one-shot signing and verification, streams, batches, OpenPGP, then the
+// NIST-API entry points.
 mod version;
 
 mod status;
@@ -42,6 +42,8 @@ mod sign;
 mod stream;
 
 mod batch;
+
+mod openpgp;
 
 mod nist;
 

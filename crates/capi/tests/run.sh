@@ -14,6 +14,8 @@
 #   tests/c/test_sp800_230.c  the draft SP 800-230 sets: handles, the 2^24 limit, our
 #                             known answers, tree-cache import refusals
 #   tests/c/test_key_modes.c  RFC 9909 key modes with the CLI's HashSLH-DSA and pure keys
+#   tests/c/test_openpgp.c    OpenPGP (RFC 9980): the CLI's `sop` keys and signatures both
+#                             ways, RFC 9980's sample, a protected key, refusals
 #   tests/c/test_encrypted.c  encrypted PKCS#8 keys: the CLI's `keygen --encrypt`, round
 #                             trips (the CLI reads ours), wrong passphrase, truncation, scrypt limits
 #   tests/c/test_version.c    SPHINCS_VERSION* of the header = sphincs_version()
@@ -126,6 +128,12 @@ printf 'C test passphrase\n' >"$out/pass.txt"
 # Three SPHINCS-256 known answers (cases 0 and 10 with the whole signature,
 # case 2 with its SHA-256) as text lines test_sphincs256 reads:
 # "ID SK PK MSG|- SIG_SHA256 SIG|-", hex.
+# An OpenPGP key, certificate and signature of the CLI, for test_openpgp.
+"$cli" sop generate-key --profile=slh-dsa-shake-128f "CLI <cli@example.org>" >"$out/pgp.key"
+"$cli" sop extract-cert <"$out/pgp.key" >"$out/pgp.cert"
+"$cli" sop sign "$out/pgp.key" <"$out/message" >"$out/pgp.sig"
+rfc9980=crates/sphincs/tests/data/openpgp-rfc9980
+
 python3 - crates/sphincs/tests/data/sphincs256/sphincs256_kat.json.gz "$out/sphincs256.kat" <<'PY'
 import gzip, json, sys
 kat = json.load(gzip.open(sys.argv[1], "rt"))
@@ -229,6 +237,16 @@ variant() {
             ok
         else
             bad "the CLI does not verify the C library's HashSLH-DSA signature ($tag)"
+        fi
+    fi
+    if build "test_openpgp-$tag" "$link" "$san" "$here/test_openpgp.c"; then
+        run "test_openpgp-$tag" "$out/test_openpgp-$tag" "$out/pgp.key" "$out/pgp.cert" "$out/pgp.sig" \
+            "$out/message" "$rfc9980/v6-slhdsa-128f-sample-pk.asc" "$rfc9980/v6-slhdsa-128f-sample-signature.asc" \
+            "$out/c-pgp-$tag.sig"
+        if "$cli" sop verify "$out/c-pgp-$tag.sig" "$out/pgp.cert" <"$out/message" >/dev/null 2>&1; then
+            ok
+        else
+            bad "the CLI does not verify the C library's OpenPGP signature ($tag)"
         fi
     fi
     if build "test_encrypted-$tag" "$link" "$san" "$here/test_encrypted.c"; then

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::CliError;
-use crate::{cert, cmd_key, cms, git_setup, hex, sop};
+use crate::{cert, cmd_key, cms, git, hex, sop};
 
 #[derive(Parser)]
 #[command(
@@ -327,7 +327,7 @@ pub enum Command {
     /// with --global, the user) to use this program as git's X.509 signing
     /// program (gpg.format=x509), which git then runs with gpg's arguments.
     #[command(subcommand)]
-    Git(git_setup::GitCommand),
+    Git(git::setup::GitCommand),
     /// OpenPGP with SLH-DSA (RFC 9580 v6 keys, RFC 9980): the Stateless
     /// OpenPGP interface (draft-dkg-openpgp-stateless-cli) for keys,
     /// signatures and verification, e.g. `sphincs sop generate-key
@@ -357,6 +357,10 @@ pub struct ContextArgs {
 }
 
 impl ContextArgs {
+    /// True if neither --context nor --context-hex was given.
+    pub fn is_empty(&self) -> bool {
+        self.context.is_none() && self.context_hex.is_none()
+    }
     /// The context bytes, checked against FIPS 205's limit of 255.
     pub fn bytes(&self) -> Result<Vec<u8>, CliError> {
         let ctx = match (&self.context, &self.context_hex) {

@@ -8,6 +8,9 @@ use crate::error::CliError;
 /// The fingerprint of the public key in (or of) `key`: `-a` names the set of
 /// a raw key, as for `verify`.
 pub fn of_file(key: &Path, alg: Option<&str>) -> Result<String, CliError> {
+    if crate::pgp_files::is_openpgp_file(key) {
+        return crate::pgp_files::fingerprint(key);
+    }
     let alg = crate::keyfile::parse_any(alg)?;
     Ok(crate::keyfile::load_any_public_half(key, alg)?.fingerprint()?)
 }

@@ -261,6 +261,9 @@ fn new_passphrase(args: &PasswdArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
 
 /// `key show KEY`: what the file is and holds, one `Name: value` per line.
 fn show(args: &ShowArgs) -> Result<(), CliError> {
+    if crate::pgp_files::is_openpgp_file(&args.key) {
+        return crate::pgp_files::show(&args.key);
+    }
     let alg = parse_any(args.algorithm.as_deref())?;
     let info = inspect(&args.key, alg, passphrase::given())?;
     let mut text = format!("File:        {}\n", crate::quote::name(&args.key));

@@ -23,11 +23,6 @@ mod cms;
 mod demo;
 mod error;
 mod git;
-mod git_run;
-mod git_setup;
-mod git_sign;
-mod git_status;
-mod git_verify;
 mod hex;
 mod io;
 mod kat;
@@ -36,6 +31,7 @@ mod likely_cause;
 mod manual;
 mod once;
 mod passphrase;
+mod pgp_files;
 mod quote;
 mod rawkey;
 mod say;
@@ -56,7 +52,7 @@ fn main() -> ExitCode {
     // shape is told apart before the normal grammar is parsed.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if git::is_gpg_shape(&args) {
-        return git_run::main(&args);
+        return git::run::main(&args);
     }
     // `sphincs sop …`: the Stateless OpenPGP CLI, with its own exit codes
     // for usage errors too.
@@ -162,6 +158,20 @@ fn run(command: Command) -> Result<(), CliError> {
             out_dir,
             threads,
         } => {
+            if pgp_files::is_openpgp_file(&key) {
+                if deterministic
+                    || fault_hardened
+                    || prehash.is_some()
+                    || algorithm.is_some()
+                    || out_dir.is_some()
+                    || !context.is_empty()
+                {
+                    return Err(CliError::Failed(
+                        "an OpenPGP key signs as RFC 9980 says (hedged, pure, no context): drop --deterministic, --fault-hardened, --prehash, --context, -a and --out-dir".into(),
+                    ));
+                }
+                return pgp_files::sign(&key, &files, out.as_deref(), force, thread_count(threads));
+            }
             let randomness = if deterministic {
                 Randomness::Deterministic
             } else {
@@ -228,6 +238,23 @@ fn run(command: Command) -> Result<(), CliError> {
             files,
             threads,
         } => {
+            if pgp_files::is_openpgp_file(&public) {
+                if prehash.is_some()
+                    || algorithm.is_some()
+                    || sig_dir.is_some()
+                    || !context.is_empty()
+                {
+                    return Err(CliError::Failed(
+                        "an OpenPGP certificate verifies RFC 9980 signatures: drop --prehash, --context, -a and --sig-dir".into(),
+                    ));
+                }
+                return pgp_files::verify(
+                    &public,
+                    fingerprint.as_deref(),
+                    signature.as_deref(),
+                    &files,
+                );
+            }
             let ctx = context.bytes()?;
             let pin = cmd_fingerprint::parse_pin(fingerprint.as_deref())?;
             // What the named set's family lacks is refused before any key is read.
@@ -303,7 +330,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Cert(command) => cert::run(command),
         Command::Cms(command) => cms::run(command),
         Command::Key(command) => cmd_key::run(command),
-        Command::Git(command) => git_setup::run(command),
+        Command::Git(command) => git::setup::run(command),
         // Reached only through `manual`'s grammar (main() runs `sop` first).
         Command::Sop(command) => sop::run(command).map_err(|e| CliError::Failed(e.message)),
         Command::BenchStackProbe {

@@ -33,6 +33,7 @@ const RUNGS: &[(&str, &[&str])] = &[
             "functions",
             "keys",
             "pki",
+            "openpgp",
             "sphincsplus",
             "sphincsplus::batch",
             "sphincsplus::kat",

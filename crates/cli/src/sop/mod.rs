@@ -6,7 +6,7 @@
 //! This file: the grammar, the exit codes and the dispatch.
 
 mod armor;
-mod date;
+pub mod date;
 mod inputs;
 mod keys;
 mod sign;

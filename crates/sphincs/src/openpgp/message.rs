@@ -218,6 +218,27 @@ impl DetachedVerifier {
     /// The good signatures by keys of `certs` within `window`, and why each
     /// other signature failed.
     pub fn finish(self, certs: &[Cert], window: &Window) -> (Vec<Verification>, Vec<String>) {
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for (_, outcome) in self.finish_each(certs, window) {
+            match outcome {
+                Outcome::Good(v) => good.push(v),
+                Outcome::KeyExpired(v) => bad.push(format!(
+                    "the signing key {} had expired when it signed",
+                    v.signing_key
+                )),
+                Outcome::KeyRevoked(v) => {
+                    bad.push(format!("the signing key {} is revoked", v.signing_key))
+                }
+                Outcome::Bad { reason, .. } | Outcome::NoKey { reason, .. } => bad.push(reason),
+            }
+        }
+        (good, bad)
+    }
+
+    /// Each signature with what became of it (for callers that report more
+    /// than good or not, such as git's status lines).
+    pub fn finish_each(self, certs: &[Cert], window: &Window) -> Vec<(Signature, Outcome)> {
         let keys: Vec<(SigningKeyInfo, Option<String>)> = certs
             .iter()
             .filter_map(|c| {
@@ -228,85 +249,131 @@ impl DetachedVerifier {
             })
             .flatten()
             .collect();
-        let mut good = Vec::new();
-        let mut bad = Vec::new();
-        for ((sig, hasher), mode) in self.feed.items {
-            match check(&sig, hasher, &keys, window) {
-                Ok((info, uid)) => good.push(Verification {
-                    created: sig.creation_time().unwrap_or(0),
-                    signing_key: info.key.fingerprint(),
-                    primary: info.primary,
-                    mode,
-                    user_id: uid.clone(),
-                }),
-                Err(e) => bad.push(e.message),
-            }
-        }
-        (good, bad)
+        self.feed
+            .items
+            .into_iter()
+            .map(|((sig, hasher), mode)| {
+                let outcome = check(&sig, hasher, mode, &keys, window);
+                (sig, outcome)
+            })
+            .collect()
     }
 }
 
-fn check<'a>(
+/// What became of one signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It verifies, by a key that could sign then.
+    Good(Verification),
+    /// It verifies, but its key had expired when it was made.
+    KeyExpired(Verification),
+    /// It verifies, but its key (or certificate) is revoked.
+    KeyRevoked(Verification),
+    /// It does not verify, or breaks the policy.
+    Bad {
+        /// The key it names or was checked against, if known.
+        signing_key: Option<Fingerprint>,
+        /// That key's primary key, if known.
+        primary: Option<Fingerprint>,
+        /// The certificate's first valid User ID, if known.
+        user_id: Option<String>,
+        /// Why.
+        reason: String,
+    },
+    /// No certificate given has the key that made it.
+    NoKey {
+        /// The issuer fingerprint the signature states, if any.
+        issuer: Option<Fingerprint>,
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+fn bad(info: Option<&(SigningKeyInfo, Option<String>)>, reason: String) -> Outcome {
+    Outcome::Bad {
+        signing_key: info.map(|(k, _)| k.key.fingerprint()),
+        primary: info.map(|(k, _)| k.primary),
+        user_id: info.and_then(|(_, u)| u.clone()),
+        reason,
+    }
+}
+
+fn check(
     sig: &Signature,
     hasher: Option<Hasher>,
-    keys: &'a [(SigningKeyInfo, Option<String>)],
+    mode: Mode,
+    keys: &[(SigningKeyInfo, Option<String>)],
     window: &Window,
-) -> Result<&'a (SigningKeyInfo, Option<String>)> {
+) -> Outcome {
+    let issuer = sig.issuer_fingerprint();
     let hasher = match hasher {
         Some(h) => h,
         None => {
-            return Err(sig
+            let why = sig
                 .hash_algorithm()
                 .err()
-                .unwrap_or_else(|| PgpError::bad_signature("unusable hash")))
+                .map_or("unusable hash".to_string(), |e| e.message);
+            return bad(None, why);
         }
     };
     let created = u64::from(sig.creation_time().unwrap_or(0));
     if window.not_before.is_some_and(|t| created < t)
         || window.not_after.is_some_and(|t| created > t)
     {
-        return Err(PgpError::bad_signature(
-            "the signature was made outside the accepted time window",
-        ));
+        return bad(
+            None,
+            "the signature was made outside the accepted time window".into(),
+        );
     }
     if sig.expires_at().is_some_and(|e| e <= window.now) {
-        return Err(PgpError::bad_signature("the signature has expired"));
+        return bad(None, "the signature has expired".into());
     }
-    let issuer = sig.issuer_fingerprint();
-    let mut last = PgpError::bad_signature(match issuer {
-        Some(f) => format!("no certificate given has the signing key {f}"),
-        None => "no certificate given has a key that made the signature".to_string(),
-    });
-    for entry in keys {
-        let (info, _) = entry;
-        if issuer.is_some_and(|f| f != info.key.fingerprint()) || info.key.algorithm != sig.pk_algo
-        {
-            continue;
-        }
-        let problem = if !info.can_sign {
-            Some("its key flags do not allow signing data")
-        } else if info.revoked {
-            Some("it was revoked")
-        } else if info.expires.is_some_and(|e| e <= created) {
-            Some("it had expired when the signature was made")
-        } else if created < u64::from(info.key.created) {
-            Some("the signature is older than the key")
-        } else {
-            None
+    let candidates: Vec<&(SigningKeyInfo, Option<String>)> = keys
+        .iter()
+        .filter(|(info, _)| {
+            issuer.is_none_or(|f| f == info.key.fingerprint()) && info.key.algorithm == sig.pk_algo
+        })
+        .collect();
+    if candidates.is_empty() {
+        let reason = match issuer {
+            Some(f) => format!("no certificate given has the signing key {f}"),
+            None => "no certificate given has a key that made the signature".to_string(),
         };
-        if let Some(p) = problem {
-            last = PgpError::bad_signature(format!(
-                "the signing key {} cannot be used: {p}",
-                info.key.fingerprint()
-            ));
+        return Outcome::NoKey { issuer, reason };
+    }
+    let mut last = None;
+    for entry in candidates {
+        let (info, uid) = entry;
+        if let Err(e) = sig.verify_hashed(&info.key, hasher.clone()) {
+            last = Some(bad(Some(entry), e.message));
             continue;
         }
-        match sig.verify_hashed(&info.key, hasher.clone()) {
-            Ok(()) => return Ok(entry),
-            Err(e) => last = e,
-        }
+        let v = Verification {
+            created: created as u32,
+            signing_key: info.key.fingerprint(),
+            primary: info.primary,
+            mode,
+            user_id: uid.clone(),
+        };
+        return if !info.can_sign {
+            bad(
+                Some(entry),
+                format!(
+                    "the key {} may not sign data (its key flags)",
+                    info.key.fingerprint()
+                ),
+            )
+        } else if created < u64::from(info.key.created) {
+            bad(Some(entry), "the signature is older than its key".into())
+        } else if info.revoked {
+            Outcome::KeyRevoked(v)
+        } else if info.expires.is_some_and(|e| e <= created) {
+            Outcome::KeyExpired(v)
+        } else {
+            Outcome::Good(v)
+        };
     }
-    Err(last)
+    last.unwrap_or_else(|| bad(None, "no key checked the signature".into()))
 }
 
 /// Reads signatures from binary packets (every packet must be a signature).

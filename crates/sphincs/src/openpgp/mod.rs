@@ -32,6 +32,7 @@ pub mod cleartext;
 mod error;
 mod key;
 mod message;
+pub mod one_shot;
 pub mod packet;
 mod s2k;
 mod signature;
@@ -46,7 +47,7 @@ pub use error::{ErrorKind, PgpError, Result};
 pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
 pub use message::{
     inline_sign, parse_inline, parse_signatures, signatures_to_bytes, unlock_signing_key,
-    DetachedSigner, DetachedVerifier, InlineMessage, Mode, TextCanonicalizer, UnlockedKey,
+    DetachedSigner, DetachedVerifier, InlineMessage, Mode, Outcome, TextCanonicalizer, UnlockedKey,
     Verification, Window,
 };
 pub use s2k::{Protected, S2k};

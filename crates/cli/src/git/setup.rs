@@ -24,14 +24,27 @@ pub enum GitCommand {
     /// verify-commit`, `git log --show-signature`), trusting the signers
     /// whose certificates chain to a --trust certificate.
     Setup {
+        /// Use git's default format, OpenPGP (RFC 9580 v6 signatures with
+        /// RFC 9980 SLH-DSA): KEY is an OpenPGP secret key (`sphincs sop
+        /// generate-key`) and each --trust an OpenPGP certificate whose
+        /// signatures verify as trusted (added to those already trusted).
+        /// Without --key: a clone that only verifies.
+        #[arg(long, conflicts_with_all = ["cert", "chain"])]
+        openpgp: bool,
         /// The private key (pure SLH-DSA, PEM or DER; may be encrypted: its
         /// passphrase is then read from the file SPHINCS_PASSPHRASE_FILE
-        /// names, or asked on the terminal).
-        #[arg(short = 'k', long = "key", value_name = "KEY")]
-        key: PathBuf,
+        /// names, or asked on the terminal). With --openpgp, an OpenPGP
+        /// secret key.
+        #[arg(
+            short = 'k',
+            long = "key",
+            value_name = "KEY",
+            required_unless_present = "openpgp"
+        )]
+        key: Option<PathBuf>,
         /// The key's certificate (PEM or DER), embedded in each signature.
-        #[arg(long, value_name = "CERT")]
-        cert: PathBuf,
+        #[arg(long, value_name = "CERT", required_unless_present = "openpgp")]
+        cert: Option<PathBuf>,
         /// Intermediate CA certificates (PEM bundle or DER) embedded too.
         #[arg(long, value_name = "FILE")]
         chain: Option<PathBuf>,
@@ -50,16 +63,27 @@ pub enum GitCommand {
 pub fn run(command: GitCommand) -> Result<(), CliError> {
     match command {
         GitCommand::Setup {
+            openpgp: true,
             key,
-            cert,
+            trust,
+            global,
+            ..
+        } => crate::git::setup_openpgp::setup(key.as_deref(), &trust, global),
+        GitCommand::Setup {
+            key: Some(key),
+            cert: Some(cert),
             chain,
             trust,
             global,
+            ..
         } => setup(&key, &cert, chain.as_deref(), &trust, global),
+        GitCommand::Setup { .. } => Err(CliError::Failed(
+            "--key and --cert are required (or --openpgp)".into(),
+        )),
     }
 }
 
-fn absolute(path: &Path) -> Result<PathBuf, CliError> {
+pub fn absolute(path: &Path) -> Result<PathBuf, CliError> {
     std::fs::canonicalize(path).map_err(|e| CliError::file(path, e))
 }
 
@@ -119,36 +143,9 @@ fn setup(
             .ok_or_else(|| CliError::file(p, "the path is not UTF-8"))
     };
 
-    let (git_scope, store): (Vec<String>, Vec<String>) = if global {
-        let file = user_config_file()
-            .ok_or_else(|| CliError::Failed("neither XDG_CONFIG_HOME nor HOME is set".into()))?;
-        if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
-        }
-        (vec!["--global".into()], vec!["--file".into(), text(&file)?])
-    } else {
-        git(&["rev-parse", "--git-dir"]).map_err(|_| {
-            CliError::Failed("not in a git repository; run it in one, or give --global".into())
-        })?;
-        (vec!["--local".into()], vec!["--local".into()])
-    };
-    let set = |scope: &[String], name: &str, value: &str| -> Result<(), CliError> {
-        let mut args: Vec<&str> = vec!["config"];
-        args.extend(scope.iter().map(String::as_str));
-        args.extend([name, value]);
-        git(&args)?;
-        Ok(())
-    };
-    let unset_all = |scope: &[String], name: &str| -> Result<(), CliError> {
-        let mut args: Vec<&str> = vec!["config"];
-        args.extend(scope.iter().map(String::as_str));
-        args.extend(["--unset-all", name]);
-        // Status 5: there was nothing to unset.
-        match git(&args) {
-            Ok(_) | Err(GitFailure::Status(5)) => Ok(()),
-            Err(e) => Err(e.into()),
-        }
-    };
+    let (git_scope, store) = scopes(global)?;
+    let set = config_set;
+    let unset_all = config_unset_all;
     set(&git_scope, "gpg.format", "x509")?;
     set(&git_scope, "gpg.x509.program", &program)?;
     set(&git_scope, "user.signingkey", &fpr)?;
@@ -160,11 +157,7 @@ fn setup(
     }
     unset_all(&store, "sphincs.trust")?;
     for t in &trust {
-        let mut args: Vec<&str> = vec!["config"];
-        args.extend(store.iter().map(String::as_str));
-        let t = text(t)?;
-        args.extend(["--add", "sphincs.trust", t.as_str()]);
-        git(&args)?;
+        config_add(&store, "sphincs.trust", &text(t)?)?;
     }
 
     let mut out = format!(
@@ -201,8 +194,68 @@ fn setup(
     crate::say::status(&out)
 }
 
+/// Where settings go: git's own (`gpg.*`, `user.signingkey`) and this
+/// program's (`sphincs.*`): the repository's configuration, or with
+/// `global` git's --global one and `$XDG_CONFIG_HOME/sphincs/git.config`.
+pub fn scopes(global: bool) -> Result<(Vec<String>, Vec<String>), CliError> {
+    if global {
+        let file = user_config_file()
+            .ok_or_else(|| CliError::Failed("neither XDG_CONFIG_HOME nor HOME is set".into()))?;
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
+        }
+        let file = file
+            .to_str()
+            .ok_or_else(|| CliError::file(&file, "the path is not UTF-8"))?
+            .to_string();
+        Ok((vec!["--global".into()], vec!["--file".into(), file]))
+    } else {
+        git(&["rev-parse", "--git-dir"]).map_err(|_| {
+            CliError::Failed("not in a git repository; run it in one, or give --global".into())
+        })?;
+        Ok((vec!["--local".into()], vec!["--local".into()]))
+    }
+}
+
+fn config(scope: &[String], tail: &[&str]) -> Result<String, GitFailure> {
+    let mut args: Vec<&str> = vec!["config"];
+    args.extend(scope.iter().map(String::as_str));
+    args.extend(tail);
+    git(&args)
+}
+
+/// Sets `name` to `value` in `scope`.
+pub fn config_set(scope: &[String], name: &str, value: &str) -> Result<(), CliError> {
+    config(scope, &[name, value])?;
+    Ok(())
+}
+
+/// Adds a value to the multi-valued `name` in `scope`.
+pub fn config_add(scope: &[String], name: &str, value: &str) -> Result<(), CliError> {
+    config(scope, &["--add", name, value])?;
+    Ok(())
+}
+
+/// The values of `name` in `scope` (none if unset).
+pub fn config_get_all(scope: &[String], name: &str) -> Result<Vec<String>, CliError> {
+    match config(scope, &["--get-all", name]) {
+        Ok(out) => Ok(out.lines().map(str::to_string).collect()),
+        Err(GitFailure::Status(1)) => Ok(Vec::new()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Removes every value of `name` in `scope`.
+pub fn config_unset_all(scope: &[String], name: &str) -> Result<(), CliError> {
+    // Status 5: there was nothing to unset.
+    match config(scope, &["--unset-all", name]) {
+        Ok(_) | Err(GitFailure::Status(5)) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Why a `git` command failed.
-enum GitFailure {
+pub enum GitFailure {
     Status(i32),
     Other(String),
 }
@@ -216,7 +269,7 @@ impl From<GitFailure> for CliError {
     }
 }
 
-fn git(args: &[&str]) -> Result<String, GitFailure> {
+pub fn git(args: &[&str]) -> Result<String, GitFailure> {
     let out = Command::new("git")
         .args(args)
         .stdin(Stdio::null())

@@ -11,8 +11,8 @@ use sphincs::pki::chain::parse_certificates;
 use sphincs::pki::cms::{self, CmsSignOptions};
 
 use crate::error::CliError;
+use crate::git::status::{digest_number, SigFacts, Status};
 use crate::git::{self, configured_digest, fingerprint, resolve};
-use crate::git_status::{digest_number, Status};
 use crate::io::{read_capped, Cap};
 use crate::keyfile::{load_signing_key, not_fips205};
 
@@ -67,12 +67,13 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
+    let facts = SigFacts {
+        digest: digest_number(parts.digest),
+        time,
+        ..SigFacts::default()
+    };
     status
-        .sig_created(
-            digest_number(parts.digest),
-            time,
-            &fingerprint(&pairing.cert)?,
-        )
+        .sig_created(&facts, &fingerprint(&pairing.cert)?)
         .map_err(status_error)
 }
 

@@ -1,17 +1,28 @@
-//! `sphincs` as git's X.509 signing program (`gpg.x509.program`): git runs
-//! it with gpg's arguments, `--status-fd=2 -bsau KEY` to sign and
-//! `--status-fd=1 --verify SIGFILE -` to verify, the payload on standard
-//! input. This file recognises that argument shape before the normal
-//! grammar is parsed, reads gpg's options, and finds the key and
-//! certificate from git's configuration; `git_run.rs` runs the request
-//! through `git_sign.rs` or `git_verify.rs`, the status lines are in `git_status.rs`, and
-//! `sphincs git setup` in `git_setup.rs`.
+//! `sphincs` as git's signing program, in both of git's formats: X.509
+//! (`gpg.x509.program`, CMS signatures) and OpenPGP (`gpg.program`,
+//! RFC 9980 signatures). git runs it with gpg's arguments, `--status-fd=2
+//! -bsau KEY` to sign and `--status-fd=1 --verify SIGFILE -` to verify, the
+//! payload on standard input. This file recognises that argument shape
+//! before the normal grammar is parsed, reads gpg's options, and finds the
+//! key and certificate from git's configuration; `run.rs` runs the request
+//! through `x509_sign.rs`/`x509_verify.rs` or
+//! `openpgp_sign.rs`/`openpgp_verify.rs`, the status lines of both are in
+//! `status.rs`, and `sphincs git setup` is `setup.rs`.
 //!
 //! Configuration, read with `git config`: `sphincs.key`, `sphincs.cert`,
 //! `sphincs.chain` and `sphincs.trust` (repeatable) in the repository's or
 //! the user's git configuration, else in `$XDG_CONFIG_HOME/sphincs/git.config`
 //! (`~/.config/sphincs/git.config`), which `sphincs git setup --global`
 //! writes.
+
+pub mod openpgp_sign;
+pub mod openpgp_verify;
+pub mod run;
+pub mod setup;
+pub mod setup_openpgp;
+pub mod status;
+pub mod x509_sign;
+pub mod x509_verify;
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -24,7 +35,7 @@ use sphincs::pki::Certificate;
 use sphincs::PreHash;
 
 use crate::error::CliError;
-use crate::git_status::escape;
+use crate::git::status::escape;
 use crate::io::{read_capped, Cap};
 
 /// The most payload bytes read from git (a commit or tag object): they are
@@ -201,6 +212,14 @@ pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
 fn parse_fd(v: &str) -> Result<u32, String> {
     v.parse()
         .map_err(|_| format!("--status-fd takes a descriptor number, not {v:?}"))
+}
+
+/// Seconds since the epoch, now.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 /// The payload: standard input or `path`, at most [`MAX_PAYLOAD`] bytes.

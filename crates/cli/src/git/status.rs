@@ -29,8 +29,22 @@ pub enum Trust {
     /// The chain to a trusted certificate is broken (a bad signature, a CA
     /// out of its validity period).
     Never,
-    /// The certificate chains to a trusted certificate.
+    /// The certificate chains to a trusted certificate (X.509), or is one
+    /// the user marked as trusted (OpenPGP).
     Fully,
+    /// The signer is the user's own configured key (OpenPGP).
+    Ultimate,
+}
+
+/// A signature's numbers in gpg's status lines (OpenPGP's: RFC 9580 §9.1
+/// public-key and §9.5 hash algorithm IDs, the signature type; 0 where
+/// OpenPGP has no number, as for X.509's SLH-DSA) and its time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SigFacts {
+    pub pk_algo: u8,
+    pub digest: u8,
+    pub class: u8,
+    pub time: u64,
 }
 
 impl Status {
@@ -72,12 +86,14 @@ impl Status {
     }
 
     /// A detached signature was written: `D` (detached), public-key
-    /// algorithm (0: OpenPGP has no number for SLH-DSA), digest, class 00,
-    /// time, fingerprint. git reads only the word.
-    pub fn sig_created(&mut self, digest: u8, time: u64, fingerprint: &str) -> io::Result<()> {
+    /// algorithm, digest, class, time, fingerprint. git reads only the word.
+    pub fn sig_created(&mut self, f: &SigFacts, fingerprint: &str) -> io::Result<()> {
         self.line(
             "SIG_CREATED",
-            &format!("D 0 {digest} 00 {time} {fingerprint}"),
+            &format!(
+                "D {} {} {:02X} {} {fingerprint}",
+                f.pk_algo, f.digest, f.class, f.time
+            ),
         )
     }
 
@@ -106,26 +122,52 @@ impl Status {
     }
 
     /// The signature cannot be checked; `code` is gpg's reason.
-    pub fn err_sig(&mut self, key_id: &str, digest: u8, time: u64, code: u8) -> io::Result<()> {
+    pub fn err_sig(&mut self, key_id: &str, f: &SigFacts, code: u8) -> io::Result<()> {
         self.line(
             "ERRSIG",
-            &format!("{} 0 {digest} 00 {time} {code}", escape(key_id)),
+            &format!(
+                "{} {} {} {:02X} {} {code}",
+                escape(key_id),
+                f.pk_algo,
+                f.digest,
+                f.class,
+                f.time
+            ),
         )
     }
 
-    /// The fingerprint (SHA-256 of the certificate), signing date and time,
-    /// and the primary fingerprint (the same: a certificate has one key).
+    /// The signing key's fingerprint (X.509: the certificate's SHA-256),
+    /// signing date and time, no expiry, the signature version, the
+    /// algorithms and class, and the primary key's fingerprint (X.509: the
+    /// same, a certificate has one key).
     pub fn valid_sig(
         &mut self,
         fingerprint: &str,
         date: &str,
-        time: u64,
-        digest: u8,
+        f: &SigFacts,
+        version: u8,
+        primary: &str,
     ) -> io::Result<()> {
-        let f = escape(fingerprint);
         self.line(
             "VALIDSIG",
-            &format!("{f} {} {time} 0 0 0 0 {digest} 00 {f}", escape(date)),
+            &format!(
+                "{} {} {} 0 {version} 0 {} {} {:02X} {}",
+                escape(fingerprint),
+                escape(date),
+                f.time,
+                f.pk_algo,
+                f.digest,
+                f.class,
+                escape(primary)
+            ),
+        )
+    }
+
+    /// The signature verifies, but its key is revoked.
+    pub fn rev_key_sig(&mut self, key_id: &str, signer: &str) -> io::Result<()> {
+        self.line(
+            "REVKEYSIG",
+            &format!("{} {}", escape(key_id), escape(signer)),
         )
     }
 
@@ -135,6 +177,7 @@ impl Status {
             Trust::Undefined => "TRUST_UNDEFINED",
             Trust::Never => "TRUST_NEVER",
             Trust::Fully => "TRUST_FULLY",
+            Trust::Ultimate => "TRUST_ULTIMATE",
         };
         self.line(word, "0 pgp")
     }

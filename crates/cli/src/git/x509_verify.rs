@@ -31,9 +31,11 @@ use sphincs::pki::extensions::parse_time;
 use sphincs::pki::Certificate;
 use sphincs::{Error, PreHash};
 
+use crate::git::status::UNKNOWN_KEY;
+use crate::git::status::{
+    digest_number, escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED,
+};
 use crate::git::{self, fingerprint, subject, MAX_SIGNATURE_FILE};
-use crate::git_status::UNKNOWN_KEY;
-use crate::git_status::{digest_number, escape, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED};
 use crate::io::{read_capped, Cap};
 
 /// Exit status for a good signature.
@@ -62,7 +64,11 @@ fn cannot(
     why: &str,
 ) -> std::io::Result<u8> {
     eprintln!("sphincs: cannot check the signature: {}", escape(why));
-    status.err_sig(UNKNOWN_KEY, digest.map_or(0, digest_number), 0, code)?;
+    let facts = SigFacts {
+        digest: digest.map_or(0, digest_number),
+        ..SigFacts::default()
+    };
+    status.err_sig(UNKNOWN_KEY, &facts, code)?;
     Ok(ERROR)
 }
 
@@ -72,7 +78,7 @@ fn check(signature: &Path, data: Option<&Path>, status: &mut Status) -> std::io:
         Ok(b) => b,
         Err(why) => return cannot(status, ERRSIG_UNSUPPORTED, None, &why),
     };
-    let sd = match parse_signed_data(&crate::git_sign::relabel_for_parsing(&bytes)) {
+    let sd = match parse_signed_data(&crate::git::x509_sign::relabel_for_parsing(&bytes)) {
         Ok(sd) => sd,
         Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, None, &e.to_string()),
     };
@@ -178,6 +184,11 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
         .unwrap_or(Duration::ZERO)
         .as_secs();
     let date = stated.get(..10).unwrap_or("").to_string();
+    let facts = SigFacts {
+        digest,
+        time: secs,
+        ..SigFacts::default()
+    };
     eprintln!("sphincs: Signature made {stated} by \"{who}\"");
     eprintln!("sphincs: certificate SHA-256 fingerprint {fpr}");
     let validity = cert.tbs_certificate().validity();
@@ -191,13 +202,13 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
             validity.not_before, validity.not_after
         );
         status.exp_key_sig(&fpr, &who)?;
-        status.valid_sig(&fpr, &date, secs, digest)?;
+        status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
         status.trust(Trust::Undefined)?;
         return Ok(BAD);
     }
     eprintln!("sphincs: Good signature from \"{who}\"");
     status.good_sig(&fpr, &who)?;
-    status.valid_sig(&fpr, &date, secs, digest)?;
+    status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
     let trust = trust_of(&cert, carried, signed_at);
     status.trust(trust)?;
     Ok(GOOD)

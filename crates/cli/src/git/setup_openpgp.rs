@@ -1,0 +1,114 @@
+//! `sphincs git setup --openpgp`: git's default format with an SLH-DSA
+//! OpenPGP key. Sets `gpg.format=openpgp`, `gpg.openpgp.program` (this
+//! program) and `user.signingkey` (the key's fingerprint) in git's
+//! configuration, and `sphincs.openpgpKey` and `sphincs.openpgpTrust` in
+//! this program's (the repository's configuration, or with --global git's
+//! user configuration and `$XDG_CONFIG_HOME/sphincs/git.config`). Trusted
+//! certificates are added to those already configured, never replaced;
+//! without --key it sets up a clone that only verifies.
+
+use std::path::{Path, PathBuf};
+
+use sphincs::openpgp::{self, Cert};
+
+use super::setup::{absolute, config_add, config_get_all, config_set, scopes};
+use crate::error::CliError;
+use crate::io::{read_capped, Cap};
+
+fn read(path: &Path) -> Result<Vec<Cert>, CliError> {
+    openpgp::read_certs(&read_capped(path, Cap::Key)?).map_err(|e| CliError::file(path, e))
+}
+
+fn text(p: &Path) -> Result<String, CliError> {
+    p.to_str()
+        .map(str::to_string)
+        .ok_or_else(|| CliError::file(p, "the path is not UTF-8"))
+}
+
+pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), CliError> {
+    if key.is_none() && trust.is_empty() {
+        return Err(CliError::Failed(
+            "give --key KEY to sign (and verify), or --trust CERT to verify only".into(),
+        ));
+    }
+    let key = key.map(absolute).transpose()?;
+    let signer = match &key {
+        Some(k) => {
+            let certs = read(k)?;
+            let cert = certs
+                .into_iter()
+                .next()
+                .ok_or_else(|| CliError::file(k, "holds no key"))?;
+            if !cert.is_secret() {
+                return Err(CliError::file(k, "is a certificate; --key needs the OpenPGP secret key (a certificate goes to --trust)"));
+            }
+            cert.signing_keys(super::now())
+                .map_err(|e| CliError::file(k, e))?;
+            Some(cert)
+        }
+        None => None,
+    };
+    let mut anchors = Vec::new();
+    for t in trust {
+        let t = absolute(t)?;
+        let certs = read(&t)?;
+        for c in &certs {
+            c.primary_info(super::now())
+                .map_err(|e| CliError::file(&t, e))?;
+        }
+        anchors.push((t, certs));
+    }
+    let program = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::Failed(format!("cannot find this program's path: {e}")))?;
+    let (git_scope, store) = scopes(global)?;
+    config_set(&git_scope, "gpg.format", "openpgp")?;
+    config_set(&git_scope, "gpg.openpgp.program", &text(&program)?)?;
+    let mut out = String::new();
+    if let (Some(k), Some(cert)) = (&key, &signer) {
+        config_set(&git_scope, "user.signingkey", &cert.fingerprint().to_hex())?;
+        config_set(&store, "sphincs.openpgpKey", &text(k)?)?;
+        let uid = cert
+            .valid_user_ids(super::now())
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        out += &format!(
+            "git signs with {} as \"{uid}\" (OpenPGP {})\n",
+            k.display(),
+            cert.fingerprint()
+        );
+        if cert
+            .primary
+            .secret
+            .as_ref()
+            .is_some_and(|s| s.is_protected())
+        {
+            out += "  the key is protected: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal\n";
+        }
+    } else {
+        out += "git verifies OpenPGP signatures (no signing key configured)\n";
+    }
+    let present = config_get_all(&store, "sphincs.openpgpTrust")?;
+    for (t, certs) in &anchors {
+        let t = text(t)?;
+        if !present.contains(&t) {
+            config_add(&store, "sphincs.openpgpTrust", &t)?;
+        }
+        for c in certs {
+            out += &format!("  trusted: {} {t}\n", c.fingerprint());
+        }
+    }
+    let all = config_get_all(&store, "sphincs.openpgpTrust")?;
+    out += &format!(
+        "  {} configuration: gpg.format=openpgp, gpg.openpgp.program={}; {} trusted certificate file(s) in all{}\n",
+        if global { "user's git" } else { "repository's git" },
+        program.display(),
+        all.len(),
+        if signer.is_some() { " (and your own key)" } else { "" }
+    );
+    if signer.is_some() {
+        out += "  sign with `git commit -S` and `git tag -s` (or set commit.gpgSign=true)\n";
+    }
+    crate::say::status(&out)
+}

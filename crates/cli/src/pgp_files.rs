@@ -1,0 +1,297 @@
+//! The everyday verbs with OpenPGP keys (RFC 9580 v6, RFC 9980 SLH-DSA), as
+//! a user of gpg or sq expects them: `sign -k KEY FILE` writes FILE.asc (an
+//! armored detached signature, like `gpg --armor --detach-sign`), `verify
+//! -p CERT FILE` checks FILE against FILE.asc (or -s SIG), `fingerprint`
+//! prints the v6 fingerprint as `openpgp4fpr:<HEX>`, and `key show`
+//! describes the certificate. A key file is told to be OpenPGP by its
+//! content (armor label or first packet); everything else about it comes
+//! from the core's `sphincs::openpgp`.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sphincs::openpgp::{self, armor, Cert, DetachedSigner, DetachedVerifier, Mode, Window};
+
+use crate::error::CliError;
+use crate::io::{read_capped, write_output, write_stdout, Cap};
+
+/// The prefix `fingerprint` prints before an OpenPGP v6 fingerprint.
+pub const FPR_PREFIX: &str = "openpgp4fpr:";
+
+/// True if the file holds OpenPGP data (a key, certificate or signature):
+/// an armor header or a key packet's first octet.
+pub fn is_openpgp_file(path: &Path) -> bool {
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    is_openpgp(&head[..n])
+}
+
+/// Whether bytes start OpenPGP data.
+pub fn is_openpgp(head: &[u8]) -> bool {
+    armor::is_armored(head)
+        || matches!(head.first(), Some(0xc5 | 0xc6))
+        || head
+            .first()
+            .is_some_and(|b| b & 0xc0 == 0x80 && matches!((b >> 2) & 0x0f, 5 | 6))
+}
+
+fn load(path: &Path) -> Result<Vec<Cert>, CliError> {
+    openpgp::read_certs(&read_capped(path, Cap::Key)?).map_err(|e| CliError::file(path, e))
+}
+
+fn now() -> u64 {
+    crate::git::now()
+}
+
+/// FILE.asc beside FILE.
+pub fn asc_path(file: &Path) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".asc");
+    PathBuf::from(name)
+}
+
+/// Streams FILE (or standard input) into `f`.
+fn stream(file: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), CliError> {
+    let mut input: Box<dyn Read> = match file {
+        Some(p) if p.as_os_str() != "-" => {
+            Box::new(std::fs::File::open(p).map_err(|e| CliError::file(p, e))?)
+        }
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match input.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => f(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(CliError::Failed(format!("cannot read the message: {e}"))),
+        }
+    }
+}
+
+/// `sign -k KEY [FILE]…` with an OpenPGP secret key: FILE.asc for each
+/// FILE (or `-o SIG` for one), standard input to standard output.
+pub fn sign(
+    key: &Path,
+    files: &[PathBuf],
+    out: Option<&Path>,
+    force: bool,
+    threads: usize,
+) -> Result<(), CliError> {
+    let certs = load(key)?;
+    let cert = certs
+        .first()
+        .ok_or_else(|| CliError::file(key, "holds no key"))?;
+    if !cert.is_secret() {
+        return Err(CliError::file(
+            key,
+            "is an OpenPGP certificate; signing needs the secret key",
+        ));
+    }
+    let protected = cert
+        .primary
+        .secret
+        .as_ref()
+        .is_some_and(|s| s.is_protected())
+        || cert
+            .subkeys
+            .iter()
+            .any(|s| s.key.secret.as_ref().is_some_and(|s| s.is_protected()));
+    let pass = if protected {
+        Some(crate::passphrase::for_reading(key)?)
+    } else {
+        None
+    };
+    let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
+    let targets: Vec<Option<&Path>> = if files.is_empty() {
+        vec![None]
+    } else {
+        files.iter().map(|f| Some(f.as_path())).collect()
+    };
+    if out.is_some() && targets.len() > 1 {
+        return Err(CliError::Failed(
+            "-o names one signature file; with several files each signature goes to FILE.asc"
+                .into(),
+        ));
+    }
+    for file in targets {
+        let unlocked = openpgp::unlock_signing_key(cert, &passes, now())
+            .map_err(|e| CliError::file(key, e))?;
+        let target = out
+            .map(Path::to_path_buf)
+            .or_else(|| file.filter(|f| f.as_os_str() != "-").map(asc_path));
+        if let Some(t) = &target {
+            crate::io::check_writable(t, force)?;
+        }
+        let mut signer = DetachedSigner::new(vec![unlocked], Mode::Binary, now() as u32)
+            .map_err(|e| CliError::Failed(e.to_string()))?;
+        stream(file, |chunk| signer.update(chunk))?;
+        let sigs = signer
+            .finish(threads)
+            .map_err(|e| CliError::Failed(e.to_string()))?;
+        let text = armor::encode(armor::Kind::Signature, &openpgp::signatures_to_bytes(&sigs));
+        match (&target, file) {
+            (Some(t), Some(f)) if out.is_none() => {
+                write_output(t, text.as_bytes(), false, force)?;
+                crate::say::status(&format!(
+                    "{}: signed, {}\n",
+                    crate::quote::name(&f),
+                    crate::quote::name(&t)
+                ))?;
+            }
+            (Some(t), _) => write_output(t, text.as_bytes(), false, force)?,
+            (None, _) => write_stdout(text.as_bytes(), false)?,
+        }
+    }
+    Ok(())
+}
+
+/// `verify -p CERT [-s SIG] FILE…` with an OpenPGP certificate (or key):
+/// each FILE against FILE.asc (or SIG for one), optionally pinned to the
+/// certificate's fingerprint.
+pub fn verify(
+    cert: &Path,
+    pin: Option<&str>,
+    signature: Option<&Path>,
+    files: &[PathBuf],
+) -> Result<(), CliError> {
+    let certs = load(cert)?;
+    if let Some(pin) = pin {
+        let want = pin
+            .get(FPR_PREFIX.len()..)
+            .filter(|_| pin.to_ascii_lowercase().starts_with(FPR_PREFIX));
+        let want = want.map(str::to_ascii_uppercase);
+        if !certs.iter().any(|c| Some(c.fingerprint().to_hex()) == want) {
+            return Err(CliError::file(cert, format!(
+                "the certificate's fingerprint is {FPR_PREFIX}{}, not the {pin} that --fingerprint expects; no signature was checked",
+                certs[0].fingerprint()
+            )));
+        }
+    }
+    let targets: Vec<Option<&Path>> = if files.is_empty() {
+        vec![None]
+    } else {
+        files.iter().map(|f| Some(f.as_path())).collect()
+    };
+    if signature.is_some() && targets.len() > 1 {
+        return Err(CliError::Failed(
+            "-s names one signature; with several files each is checked against FILE.asc".into(),
+        ));
+    }
+    let mut failures = Vec::new();
+    for file in targets {
+        let sig_path = match (signature, file) {
+            (Some(s), _) => s.to_path_buf(),
+            (None, Some(f)) => asc_path(f),
+            (None, None) => {
+                return Err(CliError::Failed(
+                    "-s SIG is required to verify standard input".into(),
+                ))
+            }
+        };
+        let sigs = openpgp::read_signatures(&read_capped(&sig_path, Cap::Key)?)
+            .map_err(|e| CliError::file(&sig_path, e))?;
+        let mut v = DetachedVerifier::new(sigs);
+        stream(file, |chunk| v.update(chunk))?;
+        let t = now();
+        let (good, bad) = v.finish(
+            &certs,
+            &Window {
+                not_before: None,
+                not_after: Some(t + 300),
+                now: t,
+            },
+        );
+        let name = file.map_or("standard input".to_string(), |f| {
+            crate::quote::name(&f).to_string()
+        });
+        match good.first() {
+            Some(g) => crate::say::status(&format!(
+                "{name}: valid signature by {}{} ({})\n",
+                g.user_id
+                    .as_deref()
+                    .map(|u| format!("\"{u}\" "))
+                    .unwrap_or_default(),
+                g.primary,
+                crate::sop::date::format(u64::from(g.created))
+            ))?,
+            None => failures.push(format!("{name}: invalid signature: {}", bad.join("; "))),
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::InvalidSignature(failures.join("\n")))
+    }
+}
+
+/// The `fingerprint` value of an OpenPGP key or certificate.
+pub fn fingerprint(path: &Path) -> Result<String, CliError> {
+    let certs = load(path)?;
+    Ok(format!("{FPR_PREFIX}{}", certs[0].fingerprint()))
+}
+
+/// `key show` of an OpenPGP key or certificate.
+pub fn show(path: &Path) -> Result<(), CliError> {
+    let certs = load(path)?;
+    let mut text = format!("File:        {}\n", crate::quote::name(&path));
+    for c in &certs {
+        let p = &c.primary.public;
+        let kind = if c.is_secret() {
+            "OpenPGP secret key"
+        } else {
+            "OpenPGP certificate"
+        };
+        let protection = match &c.primary.secret {
+            Some(s) if s.is_protected() => ", passphrase-protected",
+            Some(_) => ", not protected",
+            None => "",
+        };
+        text += &format!("Contents:    {kind} (v6){protection}\n");
+        text += &format!(
+            "Algorithm:   {}\n",
+            openpgp::public_key_algorithm_name(p.algorithm)
+        );
+        text += &format!("Fingerprint: {FPR_PREFIX}{}\n", c.fingerprint());
+        text += &format!(
+            "Created:     {}\n",
+            crate::sop::date::format(u64::from(p.created))
+        );
+        match c.primary_info(now()) {
+            Ok(info) => {
+                let exp = info
+                    .expires
+                    .map_or("never".to_string(), crate::sop::date::format);
+                text += &format!("Expires:     {exp}\n");
+                text += &format!("Revoked:     {}\n", if info.revoked { "yes" } else { "no" });
+                text += &format!(
+                    "Signs:       {}\n",
+                    if info.can_sign {
+                        "yes"
+                    } else {
+                        "no (key flags)"
+                    }
+                );
+            }
+            Err(e) => text += &format!("Checked:     {e}\n"),
+        }
+        for u in c.valid_user_ids(now()) {
+            text += &format!("User ID:     {u}\n");
+        }
+        for s in &c.subkeys {
+            text += &format!(
+                "Subkey:      {} {}{}\n",
+                openpgp::public_key_algorithm_name(s.key.public.algorithm),
+                s.key.public.fingerprint(),
+                if s.key.public.is_slh_dsa() {
+                    ""
+                } else {
+                    " (not used here: only SLH-DSA signs and verifies)"
+                }
+            );
+        }
+    }
+    write_stdout(text.as_bytes(), false)
+}
