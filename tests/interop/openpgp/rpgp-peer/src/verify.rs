@@ -96,7 +96,8 @@ fn signing_keys(cert: &SignedPublicKey) -> Vec<Key<'_>> {
 }
 
 /// Checks `sig` against every signing key of every certificate with `check`,
-/// and returns the VERIFICATIONS line of the first that verifies in the window.
+/// and returns the VERIFICATIONS line of the first that verifies in the window
+/// (if none does, says why on standard error).
 fn verification<F>(
     sig: &Signature,
     certs: &[SignedPublicKey],
@@ -106,7 +107,11 @@ fn verification<F>(
 where
     F: Fn(&Key) -> pgp::errors::Result<()>,
 {
-    let created = i64::from(sig.created()?.as_secs());
+    let Some(created) = sig.created().map(|t| i64::from(t.as_secs())) else {
+        eprintln!("signature without a creation time");
+        return None;
+    };
+    let mut errors = Vec::new();
     for cert in certs {
         for key in signing_keys(cert) {
             match check(&key) {
@@ -122,10 +127,13 @@ where
                         cert.primary_key.fingerprint(),
                     ));
                 }
-                Ok(()) => eprintln!("signature outside the accepted time window"),
-                Err(e) => eprintln!("{:X}: {e}", key.fingerprint()),
+                Ok(()) => errors.push("signature outside the accepted time window".to_string()),
+                Err(e) => errors.push(format!("{:X}: {e}", key.fingerprint())),
             }
         }
+    }
+    for e in errors {
+        eprintln!("{e}");
     }
     None
 }
