@@ -202,8 +202,44 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "sphincs git setup --key ~/.sphincs/git.key --cert ~/.sphincs/git.pem --trust ca.pem",
             "sphincs git setup --key ~/.sphincs/git.key --cert ~/.sphincs/git.pem --chain inter.pem --trust ca.pem --global",
             "git commit -S -m \"signed\"   # then git verify-commit HEAD",
+            "sphincs git setup --openpgp --key alice.key --trust bob.cert   # git's default format, OpenPGP",
+            "sphincs git setup --openpgp --trust release-signer.cert       # a clone that only verifies",
         ],
     ),
+    (
+        "sop",
+        &[
+            "sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key",
+            "sphincs sop sign alice.key < app.tar.gz > app.tar.gz.asc",
+        ],
+    ),
+    ("sop version", &["sphincs sop version --extended"]),
+    ("sop list-profiles", &["sphincs sop list-profiles generate-key"]),
+    (
+        "sop generate-key",
+        &[
+            "sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key",
+            "sphincs sop generate-key --profile=slh-dsa-shake-128f --with-key-password=pass.txt Bob > bob.key",
+        ],
+    ),
+    (
+        "sop change-key-password",
+        &["sphincs sop change-key-password --old-key-password=old.txt --new-key-password=new.txt < bob.key > bob2.key"],
+    ),
+    ("sop extract-cert", &["sphincs sop extract-cert < alice.key > alice.cert"]),
+    (
+        "sop sign",
+        &[
+            "sphincs sop sign alice.key < app.tar.gz > app.tar.gz.asc",
+            "sphincs sop sign --as=text alice.key < notes.txt > notes.txt.asc",
+        ],
+    ),
+    ("sop verify", &["sphincs sop verify app.tar.gz.asc alice.cert < app.tar.gz"]),
+    ("sop inline-sign", &["sphincs sop inline-sign --as=clearsigned alice.key < Release > InRelease"]),
+    ("sop inline-verify", &["sphincs sop inline-verify alice.cert < InRelease > Release"]),
+    ("sop inline-detach", &["sphincs sop inline-detach --signatures-out=Release.asc < InRelease > Release"]),
+    ("sop armor", &["sphincs sop armor < alice.key.bin > alice.key"]),
+    ("sop dearmor", &["sphincs sop dearmor < alice.cert > alice.cert.bin"]),
 ];
 
 /// The examples of the subcommand at `path` ("keygen", "cert show").

@@ -18,23 +18,18 @@ use crate::io::{read_capped, write_output, write_stdout, Cap};
 /// The prefix `fingerprint` prints before an OpenPGP v6 fingerprint.
 pub const FPR_PREFIX: &str = "openpgp4fpr:";
 
-/// True if the file holds OpenPGP data (a key, certificate or signature):
-/// an armor header or a key packet's first octet.
+/// True if the file holds an OpenPGP key or certificate: OpenPGP armor, or
+/// binary data that reads whole as v6 certificates (so that a raw key whose
+/// random first octets look like a packet header is not taken for one).
 pub fn is_openpgp_file(path: &Path) -> bool {
-    let mut head = [0u8; 64];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
-        .unwrap_or(0);
-    is_openpgp(&head[..n])
+    let mut data = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut data));
+    read.is_ok() && is_openpgp(&data)
 }
 
-/// Whether bytes start OpenPGP data.
-pub fn is_openpgp(head: &[u8]) -> bool {
-    armor::is_armored(head)
-        || matches!(head.first(), Some(0xc5 | 0xc6))
-        || head
-            .first()
-            .is_some_and(|b| b & 0xc0 == 0x80 && matches!((b >> 2) & 0x0f, 5 | 6))
+/// Whether bytes are an OpenPGP key or certificate (see [`is_openpgp_file`]).
+pub fn is_openpgp(data: &[u8]) -> bool {
+    armor::is_armored(data) || openpgp::Cert::parse_all(data).is_ok()
 }
 
 fn load(path: &Path) -> Result<Vec<Cert>, CliError> {

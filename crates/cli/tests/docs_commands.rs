@@ -20,7 +20,9 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
         0,
         "asks for passphrases at a terminal: encrypted_keys.rs runs these verbs with --passphrase-file",
     ),
-    ("git.md", 0, "needs a git repository and identity: tests/interop/git.sh runs this flow with Debian's git"),
+    ("git.md", 0, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
+    ("git.md", 1, "needs a git repository and identity: tests/interop/git.sh runs this flow with Debian's git"),
+    ("openpgp.md", 3, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
     ("openssl.md", 0, "install-provider and OpenSSL: tests/interop/provider.sh"),
     ("openssl.md", 1, "OpenSSL with the provider: tests/interop/provider.sh"),
     ("openssl.md", 2, "OpenSSL s_server/s_client: tests/interop/provider.sh"),
@@ -149,8 +151,33 @@ fn sphincs256_page_runs_as_shown() {
     assert!(out.contains("valid signature"), "{out}");
 }
 
+#[test]
+fn openpgp_page_makes_keys_signs_and_verifies_as_shown() {
+    let d = Scratch::new("openpgp-md");
+    run_page_block(&d, "openpgp.md", 0, "");
+    assert!(d.path("alice.cert").is_file());
+    let out = run_page_block(&d, "openpgp.md", 1, "echo 'the release' > app.tar.gz\n");
+    assert!(
+        out.contains("app.tar.gz: valid signature by \"Alice <alice@example.org>\""),
+        "{out}"
+    );
+    assert!(out.contains("openpgp4fpr:"), "{out}");
+    assert!(d.path("app.tar.gz.asc").is_file());
+    let out = run_page_block(
+        &d,
+        "openpgp.md",
+        2,
+        "printf 'Origin: Example\\n' > Release\n",
+    );
+    assert!(out.contains(" mode:binary "), "{out}");
+    assert_eq!(d.read("Release.checked"), b"Origin: Example\n");
+}
+
 /// The pages' blocks run above, by page and index.
 const RUN_HERE: &[(&str, usize)] = &[
+    ("openpgp.md", 0),
+    ("openpgp.md", 1),
+    ("openpgp.md", 2),
     ("cli.md", 0),
     ("pki.md", 1),
     ("pki.md", 2),

@@ -15,6 +15,7 @@
 //! (`~/.config/sphincs/git.config`), which `sphincs git setup --global`
 //! writes.
 
+pub mod config;
 pub mod openpgp_sign;
 pub mod openpgp_verify;
 pub mod run;

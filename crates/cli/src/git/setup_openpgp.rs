@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sphincs::openpgp::{self, Cert};
 
-use super::setup::{absolute, config_add, config_get_all, config_set, scopes};
+use super::config::{absolute, config_add, config_get_all, config_set, scopes};
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
