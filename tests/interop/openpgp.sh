@@ -60,7 +60,10 @@ run() { # IMPL ARGS...: the implementation's program with SOP arguments
 }
 
 head -c 100000 /dev/urandom >data.bin
-printf 'Release: 1.0\n- a line with a dash\ntrailing spaces   \nlast line\n' >data.txt
+# No line ends in white space: rPGP 0.21 signs cleartext lines as given but
+# strips trailing white space when verifying, so such a line fails there
+# whoever signed (our own handling of it is tests/openpgp.rs's).
+printf 'Release: 1.0\n- a line with a dash\n  indented line\nlast line\n' >data.txt
 cp data.bin tampered.bin
 printf 'x' | dd of=tampered.bin bs=1 seek=5000 conv=notrunc status=none
 sed 's/1\.0/1.1/' data.txt >tampered.txt

@@ -62,6 +62,21 @@
 #define SPHINCS_FINGERPRINT_BYTES 72
 
 /**
+ * `sphincs_openpgp_sign`'s `mode`: a detached signature over the bytes.
+ */
+#define SPHINCS_OPENPGP_BINARY 0
+
+/**
+ * A detached signature over canonical text (line endings do not matter).
+ */
+#define SPHINCS_OPENPGP_TEXT 1
+
+/**
+ * A cleartext-signed message (RFC 9580 §7) of UTF-8 text.
+ */
+#define SPHINCS_OPENPGP_CLEARTEXT 2
+
+/**
  * What a `sphincs_*` call did. `SPHINCS_OK` is 0; every failure is a
  * distinct positive value, stable across releases.
  */
@@ -1017,6 +1032,76 @@ sphincs_status sphincs_sign_batch(const sphincs_secret_key *sk,
                                   uint8_t *sigs,
                                   size_t sigs_cap,
                                   size_t *sigs_len);
+
+/**
+ * Makes an OpenPGP secret key: an SLH-DSA primary key of `profile`
+ * ("slh-dsa-shake-128s", "slh-dsa-shake-128f" or "slh-dsa-shake-256s")
+ * that certifies and signs, with the User ID `user_id` (or none for NULL),
+ * protected with `passphrase` (Argon2id + AES-256-OCB) unless it is NULL;
+ * armored into `out`.
+ */
+sphincs_status sphincs_openpgp_generate_key(const char *profile,
+                                            const char *user_id,
+                                            const uint8_t *passphrase,
+                                            size_t passphrase_len,
+                                            uint8_t *out,
+                                            size_t cap,
+                                            size_t *out_len);
+
+/**
+ * Writes the certificate (public key, armored) of an OpenPGP key.
+ */
+sphincs_status sphincs_openpgp_extract_cert(const uint8_t *key,
+                                            size_t key_len,
+                                            uint8_t *out,
+                                            size_t cap,
+                                            size_t *out_len);
+
+/**
+ * Signs `msg` with the OpenPGP secret key `key` (unlocked with
+ * `passphrase` if protected; NULL for none): `SPHINCS_OPENPGP_BINARY` or
+ * `_TEXT` make an armored detached signature, `_CLEARTEXT` a
+ * cleartext-signed message. `threads` as for `sphincs_sign` (0: every core).
+ */
+sphincs_status sphincs_openpgp_sign(const uint8_t *key,
+                                    size_t key_len,
+                                    const uint8_t *passphrase,
+                                    size_t passphrase_len,
+                                    const uint8_t *msg,
+                                    size_t msg_len,
+                                    int mode,
+                                    size_t threads,
+                                    uint8_t *out,
+                                    size_t cap,
+                                    size_t *out_len);
+
+/**
+ * Checks the detached OpenPGP signature `sig` over `msg` with the
+ * certificates `certs` (one or more): `SPHINCS_OK`, writing the signing
+ * key's fingerprint to `fingerprint` (65 bytes, or NULL), or
+ * `SPHINCS_ERR_INVALID_SIGNATURE`.
+ */
+sphincs_status sphincs_openpgp_verify(const uint8_t *certs,
+                                      size_t certs_len,
+                                      const uint8_t *sig,
+                                      size_t sig_len,
+                                      const uint8_t *msg,
+                                      size_t msg_len,
+                                      char *fingerprint);
+
+/**
+ * Checks a cleartext-signed message with the certificates `certs`: its
+ * text into `out`, the signing key's fingerprint into `fingerprint` (65
+ * bytes, or NULL); `SPHINCS_ERR_INVALID_SIGNATURE` if no signature checks out.
+ */
+sphincs_status sphincs_openpgp_verify_cleartext(const uint8_t *certs,
+                                                size_t certs_len,
+                                                const uint8_t *signed_,
+                                                size_t signed_len,
+                                                uint8_t *out,
+                                                size_t cap,
+                                                size_t *out_len,
+                                                char *fingerprint);
 
 /**
  * `crypto_sign_keypair`: 3n bytes from `randombytes` (or the OS) as the
