@@ -2,7 +2,8 @@
 //! core's `sphincs::openpgp::one_shot`: make a key, extract its
 //! certificate, sign and verify detached and cleartext signatures. Keys,
 //! certificates and signatures go in armored or binary and come out
-//! armored (`str`); a signature that does not check out raises
+//! armored (`str`, which the functions also take back); a signature that
+//! does not check out raises
 //! `InvalidSignature`, anything else `ValueError`.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -12,6 +13,15 @@ use sphincs::openpgp::{one_shot, ErrorKind, PgpError, Verification};
 
 use crate::args;
 use crate::errors::{no_panic, InvalidSignature};
+
+/// A key, certificate or signature argument: bytes-like, or the armored
+/// text (`str`) the functions here return.
+fn object(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
+        return Ok(text.to_cow()?.as_bytes().to_vec());
+    }
+    Ok(args::bytes(obj, what)?.to_vec())
+}
 
 fn to_py(e: PgpError) -> PyErr {
     match e.kind {
@@ -66,7 +76,7 @@ pub fn openpgp_generate_key(
 /// The certificate (public key, armored) of an OpenPGP key.
 #[pyfunction]
 pub fn openpgp_extract_cert(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<String> {
-    let key = args::bytes(key, "key")?;
+    let key = object(key, "key")?;
     run(py, || one_shot::extract_cert(&key))
 }
 
@@ -82,7 +92,7 @@ pub fn openpgp_sign(
     text: bool,
     threads: Option<i64>,
 ) -> PyResult<String> {
-    let (key, data) = (args::bytes(key, "key")?, args::bytes(data, "data")?);
+    let (key, data) = (object(key, "key")?, args::bytes(data, "data")?);
     let pass = args::opt_bytes(passphrase, "passphrase")?;
     let threads = args::threads(threads)?;
     run(py, || {
@@ -102,8 +112,8 @@ pub fn openpgp_verify<'py>(
     data: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (certs, sig, data) = (
-        args::bytes(certs, "certs")?,
-        args::bytes(signature, "signature")?,
+        object(certs, "certs")?,
+        object(signature, "signature")?,
         args::bytes(data, "data")?,
     );
     let v = run(py, || one_shot::verify_detached(&certs, &sig, &data, now()))?;
@@ -121,7 +131,7 @@ pub fn openpgp_clearsign<'py>(
     passphrase: Option<&Bound<'py, PyAny>>,
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (key, text) = (args::bytes(key, "key")?, args::bytes(text, "text")?);
+    let (key, text) = (object(key, "key")?, args::bytes(text, "text")?);
     let pass = args::opt_bytes(passphrase, "passphrase")?;
     let threads = args::threads(threads)?;
     let out = run(py, || {
@@ -138,7 +148,7 @@ pub fn openpgp_verify_cleartext<'py>(
     certs: &Bound<'py, PyAny>,
     signed: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
-    let (certs, signed) = (args::bytes(certs, "certs")?, args::bytes(signed, "signed")?);
+    let (certs, signed) = (object(certs, "certs")?, object(signed, "signed")?);
     let (text, v) = run(py, || one_shot::verify_cleartext(&certs, &signed, now()))?;
     Ok((PyBytes::new(py, &text), verification(py, &v)?))
 }

@@ -5,7 +5,6 @@ the `sphincs sop` command line."""
 import subprocess
 
 import pytest
-
 import sphincs
 from conftest import REPO
 
@@ -74,7 +73,12 @@ def test_rfc9980_samples_verify(size):
 
 
 def test_bad_input_raises_value_error():
-    for bad in [b"", b"not pgp", b"\xc2\xff\xff\xff\xff\xff", "-----BEGIN PGP SIGNATURE-----\n\nAA!\n"]:
+    for bad in [
+        b"",
+        b"not pgp",
+        b"\xc2\xff\xff\xff\xff\xff",
+        "-----BEGIN PGP SIGNATURE-----\n\nAA!\n",
+    ]:
         with pytest.raises((ValueError, TypeError)):
             sphincs.openpgp_verify(bad, bad, b"x")
     with pytest.raises(ValueError, match="profile"):
@@ -87,11 +91,21 @@ def test_both_directions_with_the_cli(tmp_path, cli, key128f):
     (tmp_path / "c").write_text(cert)
     # Python signs, the CLI verifies.
     (tmp_path / "sig").write_text(sphincs.openpgp_sign(key128f, b"data"))
-    subprocess.run([cli, "sop", "verify", tmp_path / "sig", tmp_path / "c"], input=b"data", check=True, capture_output=True)
+    subprocess.run(
+        [cli, "sop", "verify", tmp_path / "sig", tmp_path / "c"],
+        input=b"data",
+        check=True,
+        capture_output=True,
+    )
     # The CLI signs, Python verifies.
-    sig = subprocess.run([cli, "sop", "sign", tmp_path / "k"], input=b"data", check=True, capture_output=True).stdout
+    sig = subprocess.run(
+        [cli, "sop", "sign", tmp_path / "k"], input=b"data", check=True, capture_output=True
+    ).stdout
     assert sphincs.openpgp_verify(cert, sig, b"data")["fingerprint"]
     signed = subprocess.run(
-        [cli, "sop", "inline-sign", "--as=clearsigned", tmp_path / "k"], input=b"hi\n", check=True, capture_output=True
+        [cli, "sop", "inline-sign", "--as=clearsigned", tmp_path / "k"],
+        input=b"hi\n",
+        check=True,
+        capture_output=True,
     ).stdout
     assert sphincs.openpgp_verify_cleartext(cert, signed)[0] == b"hi\n"

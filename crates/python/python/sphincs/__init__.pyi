@@ -405,10 +405,10 @@ def openpgp_generate_key(
     """A new OpenPGP v6 secret key, armored: an SLH-DSA primary key (RFC 9980; profile
     slh-dsa-shake-128s, -128f or -256s) that certifies and signs, with the User IDs given;
     protected with Argon2id and AES-256-OCB when a passphrase is given."""
-def openpgp_extract_cert(key: Buffer) -> str:
+def openpgp_extract_cert(key: Buffer | str) -> str:
     """The certificate (public key) of an OpenPGP key, armored."""
 def openpgp_sign(
-    key: Buffer,
+    key: Buffer | str,
     data: Buffer,
     *,
     passphrase: Buffer | None = None,
@@ -416,14 +416,14 @@ def openpgp_sign(
     threads: int | None = None,
 ) -> str:
     """A detached OpenPGP signature of data (binary, or canonical text with text=True), armored."""
-def openpgp_verify(certs: Buffer, signature: Buffer, data: Buffer) -> dict[str, object]:
+def openpgp_verify(certs: Buffer | str, signature: Buffer | str, data: Buffer) -> dict[str, object]:
     """Checks a detached OpenPGP signature with one or more certificates; the good signature's
     fingerprint, primary_fingerprint, created, mode and user_id, or InvalidSignature."""
 def openpgp_clearsign(
-    key: Buffer, text: Buffer, *, passphrase: Buffer | None = None, threads: int | None = None
+    key: Buffer | str, text: Buffer, *, passphrase: Buffer | None = None, threads: int | None = None
 ) -> bytes:
     """A cleartext-signed message (RFC 9580 section 7) of UTF-8 text."""
-def openpgp_verify_cleartext(certs: Buffer, signed: Buffer) -> tuple[bytes, dict[str, object]]:
+def openpgp_verify_cleartext(certs: Buffer | str, signed: Buffer | str) -> tuple[bytes, dict[str, object]]:
     """Checks a cleartext-signed message: its text and the good signature, or InvalidSignature."""
 def cms_verify(
     signed: Buffer,
