@@ -225,6 +225,33 @@ fn generated_keys_verify_protect_and_refuse_wrong_passphrases() {
     }
 }
 
+#[test]
+fn a_damaged_secret_key_releases_no_signature() {
+    let tsk =
+        openpgp::generate("SLH-DSA-SHAKE-128f".parse().unwrap(), &[], NOW as u32, None).unwrap();
+    let mut damaged = tsk.clone();
+    let secret = damaged.primary.secret.as_mut().unwrap();
+    if let openpgp::SecretMaterial::Plain(s) = &mut secret.secret {
+        s[3] ^= 1; // SK.seed: the public half still matches the key packet
+    }
+    let key = openpgp::unlock_signing_key(&damaged, &[], NOW).unwrap();
+    let mut s = DetachedSigner::new(vec![key], Mode::Binary, NOW as u32).unwrap();
+    s.update(b"x");
+    let e = s.finish(1).unwrap_err();
+    assert!(e.message.contains("nothing was released"), "{e}");
+    // A secret key whose public half is another key's is refused on unlocking.
+    let other =
+        openpgp::generate("SLH-DSA-SHAKE-128f".parse().unwrap(), &[], NOW as u32, None).unwrap();
+    let mut mixed = tsk.clone();
+    mixed.primary.secret.as_mut().unwrap().public = other.primary.public.clone();
+    assert_eq!(
+        openpgp::unlock_signing_key(&mixed, &[], NOW)
+            .unwrap_err()
+            .kind,
+        ErrorKind::Malformed
+    );
+}
+
 fn first_signature() -> (Vec<Cert>, Signature) {
     let certs = openpgp::read_certs(&sample("128f", "pk")).unwrap();
     let sig = openpgp::read_signatures(&sample("128f", "signature"))

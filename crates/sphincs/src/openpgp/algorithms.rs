@@ -71,10 +71,14 @@ pub fn verifying_key(id: u8, material: &[u8]) -> Result<AnyVerifyingKey> {
 }
 
 /// The signing key of an SLH-DSA key packet's secret material (FIPS 205's
-/// SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root), checked against its public key.
+/// SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root), whose public half must be the key
+/// packet's. The public root is not recomputed from SK.seed here (a whole
+/// XMSS tree: a tenth of an `s` set's signing); instead every signature is
+/// verified before it is released ([`super::Signing::finish`]), which
+/// catches a damaged SK.seed or SK.prf, and faults, for one verification.
 pub fn signing_key(id: u8, secret: &[u8], public: &[u8]) -> Result<AnySigningKey> {
-    let sk = AnySigningKey::from_bytes(slh_dsa_algorithm(id)?, secret)?;
-    if sk.verifying_key().to_bytes() != public {
+    let sk = AnySigningKey::from_bytes_unchecked(slh_dsa_algorithm(id)?, secret)?;
+    if secret.len() != 2 * public.len() || secret[public.len()..] != *public {
         return Err(PgpError::malformed(
             "the secret key material does not belong to the key packet's public key",
         ));

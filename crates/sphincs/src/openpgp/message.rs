@@ -241,19 +241,48 @@ impl DetachedVerifier {
     pub fn finish_each(self, certs: &[Cert], window: &Window) -> Vec<(Signature, Outcome)> {
         let keys: Vec<(SigningKeyInfo, Option<String>)> = certs
             .iter()
-            .filter_map(|c| {
-                let uid = c.valid_user_ids(window.now).into_iter().next();
-                c.signing_keys(window.now)
-                    .ok()
-                    .map(|ks| ks.into_iter().map(move |k| (k, uid.clone())))
-            })
+            .filter_map(|c| c.signing_keys(window.now).ok())
             .flatten()
+            .map(|k| (k, None))
             .collect();
+        // The User ID (a self-signature to check) only for the certificate
+        // of a signature that verified.
+        let user_id = |primary: Fingerprint| {
+            certs
+                .iter()
+                .find(|c| c.fingerprint() == primary)
+                .and_then(|c| c.valid_user_ids(window.now).into_iter().next())
+        };
         self.feed
             .items
             .into_iter()
             .map(|((sig, hasher), mode)| {
-                let outcome = check(&sig, hasher, mode, &keys, window);
+                let outcome = match check(&sig, hasher, mode, &keys, window) {
+                    Outcome::Good(mut v) => {
+                        v.user_id = user_id(v.primary);
+                        Outcome::Good(v)
+                    }
+                    Outcome::KeyExpired(mut v) => {
+                        v.user_id = user_id(v.primary);
+                        Outcome::KeyExpired(v)
+                    }
+                    Outcome::KeyRevoked(mut v) => {
+                        v.user_id = user_id(v.primary);
+                        Outcome::KeyRevoked(v)
+                    }
+                    Outcome::Bad {
+                        signing_key,
+                        primary,
+                        reason,
+                        ..
+                    } => Outcome::Bad {
+                        signing_key,
+                        primary,
+                        user_id: primary.and_then(user_id),
+                        reason,
+                    },
+                    other => other,
+                };
                 (sig, outcome)
             })
             .collect()

@@ -309,6 +309,19 @@ impl Signing {
             ..SignOptions::default()
         };
         sig.material = key.sign(&digest, &opts)?;
+        // The secret key is loaded without recomputing its public root
+        // (algorithms::signing_key): a signature is released only once it
+        // verifies under the key's public half.
+        if key
+            .verifying_key()
+            .verify(&digest, &sig.material, b"", None)
+            .is_err()
+        {
+            return Err(PgpError::new(
+                super::ErrorKind::Other,
+                "the signature made does not verify under the key's public key (a damaged secret key, or a fault); nothing was released",
+            ));
+        }
         Ok(sig)
     }
 }
