@@ -337,7 +337,7 @@ fn bad_input_fails_cleanly_and_mutations_never_panic() {
         let mut m = src.clone();
         let at = (x as usize) % m.len();
         match i % 3 {
-            0 => m[at] ^= 1 << (x >> 32) % 8,
+            0 => m[at] ^= 1 << ((x >> 32) % 8),
             1 => m.truncate(at),
             _ => m[at] = (x >> 40) as u8,
         }

@@ -114,7 +114,7 @@ impl HashAlgorithm {
             11 => Self::Sha224,
             12 => Self::Sha3_256,
             14 => Self::Sha3_512,
-            1 | 2 | 3 => {
+            1..=3 => {
                 return Err(PgpError::unsupported(format!(
                     "hash algorithm {id} (MD5, SHA-1 or RIPEMD-160) is not allowed in v6 signatures (RFC 9580 §9.5)"
                 )))

@@ -66,7 +66,7 @@ pub fn parse(data: &[u8]) -> Result<Vec<Packet>> {
 }
 
 fn take<'a>(data: &'a [u8], pos: usize, len: usize, what: &str) -> Result<&'a [u8]> {
-    data.get(pos..pos.checked_add(len).unwrap_or(usize::MAX))
+    data.get(pos..pos.saturating_add(len))
         .ok_or_else(|| PgpError::malformed(format!("{what} runs past the end of the input")))
 }
 

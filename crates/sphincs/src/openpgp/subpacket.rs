@@ -153,7 +153,7 @@ mod tests {
         assert_eq!(parse_area(&area).unwrap(), subs);
         assert!(parse_area(&[5, 2, 0]).is_err());
         assert!(parse_area(&[0]).is_err());
-        assert!(subs[1].critical == false && !subs[1].is_unknown_critical());
+        assert!(!subs[1].critical && !subs[1].is_unknown_critical());
         assert!(Subpacket::critical(kind::NOTATION, vec![]).is_unknown_critical());
     }
 }
