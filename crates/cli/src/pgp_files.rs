@@ -85,15 +85,7 @@ pub fn sign(
             "is an OpenPGP certificate; signing needs the secret key",
         ));
     }
-    let protected = cert
-        .primary
-        .secret
-        .as_ref()
-        .is_some_and(|s| s.is_protected())
-        || cert
-            .subkeys
-            .iter()
-            .any(|s| s.key.secret.as_ref().is_some_and(|s| s.is_protected()));
+    let protected = cert.is_protected();
     let pass = if protected {
         Some(crate::passphrase::for_reading(key)?)
     } else {

@@ -28,7 +28,7 @@ mkdir -p "$SPHINCS_CI_CACHE"
 build_peer() {
     local peer=$1 dir="$here/$1" entry tmp stale
     entry="$(ci_cache_entry "openpgp-$peer" \
-        "$dir/Cargo.toml" "$dir/Cargo.lock" "$dir"/src/*.rs "$script")"
+        "$dir/Cargo.toml" "$dir/Cargo.lock" "$dir"/src/*.rs "$here"/peer-common/*.rs "$script")"
     if [[ ! -x "$entry/bin/$peer" ]]; then
         echo "build-rust-peers: building $peer into $entry" >&2
         CARGO_TARGET_DIR="$target" nice -n 10 cargo build --release --locked \

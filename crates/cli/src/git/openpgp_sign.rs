@@ -81,15 +81,7 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     }
     let payload = super::read_payload(None)?;
     let now = super::now();
-    let protected = cert
-        .primary
-        .secret
-        .as_ref()
-        .is_some_and(|s| s.is_protected())
-        || cert
-            .subkeys
-            .iter()
-            .any(|s| s.key.secret.as_ref().is_some_and(|s| s.is_protected()));
+    let protected = cert.is_protected();
     let pass = if protected {
         Some(crate::passphrase::for_reading(&path)?)
     } else {

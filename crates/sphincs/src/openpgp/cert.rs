@@ -195,6 +195,12 @@ impl Cert {
         self.primary.secret.is_some() || self.subkeys.iter().any(|s| s.key.secret.is_some())
     }
 
+    /// True if one of its secret keys needs a passphrase.
+    pub fn is_protected(&self) -> bool {
+        let protected = |k: &KeyPart| k.secret.as_ref().is_some_and(SecretKey::is_protected);
+        protected(&self.primary) || self.subkeys.iter().any(|s| protected(&s.key))
+    }
+
     /// The binary form: the certificate alone, or with its secret packets.
     pub fn to_bytes(&self, with_secrets: bool) -> Zeroizing<Vec<u8>> {
         let mut out = Zeroizing::new(Vec::new());

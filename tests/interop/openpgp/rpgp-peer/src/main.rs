@@ -5,9 +5,12 @@
 //! Verbs: version, generate-key, extract-cert, sign, verify, inline-sign,
 //! inline-verify. Exit codes as SOP (see `sop.rs`).
 
+// SOP's arguments, exit codes and dates, shared by both Rust peers.
+#[path = "../../peer-common/date.rs"]
 mod date;
 mod keys;
 mod sign;
+#[path = "../../peer-common/sop.rs"]
 mod sop;
 mod verify;
 
