@@ -78,12 +78,7 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
             k.display(),
             cert.fingerprint()
         );
-        if cert
-            .primary
-            .secret
-            .as_ref()
-            .is_some_and(|s| s.is_protected())
-        {
+        if cert.is_protected() {
             out += "  the key is protected: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal\n";
         }
     } else {
