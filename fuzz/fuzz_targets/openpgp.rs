@@ -11,13 +11,21 @@ use sphincs::openpgp::{self, armor, cleartext, Cert, DetachedVerifier, Window};
 const NOW: u64 = 1_800_000_000;
 
 fuzz_target!(|data: &[u8]| {
-    let window = Window { not_before: None, not_after: None, now: NOW };
+    let window = Window {
+        not_before: None,
+        not_after: None,
+        now: NOW,
+    };
     let mut certs = Vec::new();
     if let Ok(parsed) = openpgp::read_certs(data) {
         for c in &parsed {
             let bytes = c.to_bytes(true);
             let again = Cert::parse_all(&bytes).expect("own output parses");
-            assert_eq!(*again[0].to_bytes(true), *bytes, "written certificate is not a fixed point");
+            assert_eq!(
+                *again[0].to_bytes(true),
+                *bytes,
+                "written certificate is not a fixed point"
+            );
             let _ = c.signing_keys(NOW);
             let _ = c.valid_user_ids(NOW);
         }
