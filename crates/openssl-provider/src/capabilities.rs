@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::OnceLock;
 
 use crate::abi::*;
-use crate::errors::guard;
+use crate::errors::{guard, Origin};
 use crate::names;
 
 const TLS1_3_VERSION: c_int = 0x0304;
@@ -55,12 +55,12 @@ fn utf8(key: &'static CStr, s: &CStr) -> Param {
 /// `get_capabilities`: "TLS-SIGALG" on 3.5+; nothing else.
 /// (ret 1 on success, as for every other capability query.)
 pub extern "C" fn get(
-    _provctx: *mut c_void,
+    provctx: *mut c_void,
     name: *const c_char,
     cb: Option<Callback>,
     arg: *mut c_void,
 ) -> c_int {
-    guard("provider_get_capabilities", 0, || {
+    guard(Origin::of(provctx), "provider_get_capabilities", 0, || {
         let (Some(cb), false) = (cb, name.is_null()) else {
             return Ok(0);
         };

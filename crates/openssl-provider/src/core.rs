@@ -6,6 +6,7 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::OnceLock;
 
 use crate::abi::*;
+use crate::errors::Origin;
 
 type GetParams = unsafe extern "C" fn(*const c_void, *mut Param) -> c_int;
 type NewError = unsafe extern "C" fn(*const c_void);
@@ -42,8 +43,10 @@ unsafe impl Send for Core {}
 
 static CORE: OnceLock<Core> = OnceLock::new();
 
-/// The core of the first load (a second load, in another library context,
-/// hands us the same libcrypto's upcalls).
+/// The upcalls of the first load (a second load, in another library
+/// context, hands us the same libcrypto's functions). Its `handle` is used
+/// only while that first load initialises; errors go through each
+/// instance's own handle ([`Origin`]).
 pub fn get() -> Option<&'static Core> {
     CORE.get()
 }
@@ -206,12 +209,18 @@ impl Core {
     }
 }
 
-/// Queues an error: reason code (one of ours), the function it came from,
-/// and the detail text.
-pub fn raise(reason: c_int, func: &str, detail: &str) {
+/// Queues an error through the handle of the instance `origin`: reason code
+/// (one of ours), the function it came from, and the detail text. With no
+/// origin (a NULL object) nothing is queued: the first load's handle may
+/// belong to a library context freed since.
+pub fn raise(origin: Origin, reason: c_int, func: &str, detail: &str) {
     let Some(core) = get() else {
         return;
     };
+    let handle = origin.0;
+    if handle.is_null() {
+        return;
+    }
     let (Some(new_error), Some(vset_error)) = (core.new_error, core.vset_error) else {
         return;
     };
@@ -220,16 +229,16 @@ pub fn raise(reason: c_int, func: &str, detail: &str) {
     // A va_list the formatter never reads: `text` has no conversions left
     // (every `%` doubled). Zeroed storage the size of any ABI's va_list.
     let mut unused_args = [0u64; 4];
-    // SAFETY: `handle` came from the core; the strings are NUL-terminated and
+    // SAFETY: `handle` is the live instance's own core handle; the strings are NUL-terminated and
     // live across the calls; the formatter reads no variadic argument because
     // the format string has no conversion specification.
     unsafe {
-        new_error(core.handle);
+        new_error(handle);
         if let Some(debug) = core.set_error_debug {
-            debug(core.handle, c"sphincs-provider".as_ptr(), 0, func.as_ptr());
+            debug(handle, c"sphincs-provider".as_ptr(), 0, func.as_ptr());
         }
         vset_error(
-            core.handle,
+            handle,
             reason as u32,
             text.as_ptr(),
             unused_args.as_mut_ptr() as *mut c_void,

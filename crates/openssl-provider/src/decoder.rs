@@ -11,23 +11,40 @@ use std::sync::Arc;
 use sphincs::any::{AnyVerifyingKey, KeyFileKind, KeyOpener, OpenError};
 
 use crate::abi::*;
-use crate::errors::{guard, Fail, Reason};
+use crate::errors::{guard, origin_of, Fail, Origin, Owned, Reason};
 use crate::keymgmt::{KeyData, Material};
 use crate::names;
 
 /// Largest input a decoder reads.
 pub const INPUT_CAP: usize = 64 * 1024;
 
-struct DecCtx;
+struct DecCtx {
+    origin: Origin,
+}
 
-extern "C" fn newctx(_provctx: *mut c_void) -> *mut c_void {
-    guard("decoder_newctx", std::ptr::null_mut(), || {
-        Ok(Box::into_raw(Box::new(DecCtx)) as *mut c_void)
-    })
+impl Owned for DecCtx {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+extern "C" fn newctx(provctx: *mut c_void) -> *mut c_void {
+    guard(
+        Origin::of(provctx),
+        "decoder_newctx",
+        std::ptr::null_mut(),
+        || {
+            Ok(Box::into_raw(Box::new(DecCtx {
+                origin: Origin::of(provctx),
+            })) as *mut c_void)
+        },
+    )
 }
 
 extern "C" fn freectx(c: *mut c_void) {
-    guard("decoder_freectx", (), || {
+    // SAFETY: `c` is NULL or a live DecCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<DecCtx>(c) };
+    guard(origin, "decoder_freectx", (), || {
         if !c.is_null() {
             // SAFETY: a DecCtx we boxed, freed once.
             drop(unsafe { Box::from_raw(c as *mut DecCtx) });
@@ -72,7 +89,10 @@ fn algorithm_id_of<const PRIV: bool>(der: &[u8]) -> Option<&[u8]> {
 /// The key of type `T` in `der`, `Ok(None)` when the input is not a key of
 /// that type (another decoder may take it), `Err` when it names our type
 /// but is malformed.
-fn parse<const T: usize, const PRIV: bool>(der: &[u8]) -> Result<Option<KeyData>, Fail> {
+fn parse<const T: usize, const PRIV: bool>(
+    origin: Origin,
+    der: &[u8],
+) -> Result<Option<KeyData>, Fail> {
     // Input that fails to parse is ours to report only when its
     // AlgorithmIdentifier is our type's, where this structure puts it;
     // anything else may be another decoder's.
@@ -113,13 +133,14 @@ fn parse<const T: usize, const PRIV: bool>(der: &[u8]) -> Result<Option<KeyData>
         return Ok(None);
     }
     Ok(Some(KeyData {
+        origin,
         ty: T,
         material: Some(Arc::new(Material { sk, pk })),
     }))
 }
 
 extern "C" fn decode<const T: usize, const PRIV: bool>(
-    _c: *mut c_void,
+    c: *mut c_void,
     cin: *mut c_void,
     selection: c_int,
     data_cb: Option<Callback>,
@@ -127,7 +148,9 @@ extern "C" fn decode<const T: usize, const PRIV: bool>(
     _pw_cb: *const c_void,
     _pw_cbarg: *mut c_void,
 ) -> c_int {
-    guard("decoder_decode", 0, || {
+    // SAFETY: `c` is NULL or a live DecCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<DecCtx>(c) };
+    guard(origin, "decoder_decode", 0, || {
         if selection != 0 && does_selection::<PRIV>(std::ptr::null_mut(), selection) == 0 {
             return Ok(1);
         }
@@ -139,7 +162,7 @@ extern "C" fn decode<const T: usize, const PRIV: bool>(
         );
         // A key of another type, or not a key at all: empty-handed success,
         // so that the host tries its other decoders.
-        let Some(kd) = parse::<T, PRIV>(&der)? else {
+        let Some(kd) = parse::<T, PRIV>(origin, &der)? else {
             return Ok(1);
         };
         let Some(cb) = data_cb else {
@@ -223,8 +246,8 @@ pub fn fuzz_decoders(der: &[u8]) -> usize {
     fn run<const T: usize>(der: &[u8]) -> usize {
         let mut accepted = 0;
         for (private, got) in [
-            (true, parse::<T, true>(der)),
-            (false, parse::<T, false>(der)),
+            (true, parse::<T, true>(Origin::NONE, der)),
+            (false, parse::<T, false>(Origin::NONE, der)),
         ] {
             let Ok(Some(kd)) = got else { continue };
             accepted += 1;
@@ -233,6 +256,7 @@ pub fn fuzz_decoders(der: &[u8]) -> usize {
             assert_eq!(m.sk.is_some(), private);
             let again = if private {
                 parse::<T, true>(
+                    Origin::NONE,
                     &m.sk
                         .as_ref()
                         .expect("private")
@@ -240,7 +264,7 @@ pub fn fuzz_decoders(der: &[u8]) -> usize {
                         .expect("re-encode"),
                 )
             } else {
-                parse::<T, false>(&m.pk.to_spki_der().expect("re-encode"))
+                parse::<T, false>(Origin::NONE, &m.pk.to_spki_der().expect("re-encode"))
             };
             let again = again
                 .expect("own encoding decodes")

@@ -9,7 +9,7 @@ use std::ffi::{c_int, c_void};
 use std::fmt::Write as _;
 
 use crate::abi::*;
-use crate::errors::{guard, Fail, Reason};
+use crate::errors::{guard, origin_of, Fail, Origin, Owned, Reason};
 use crate::keymgmt::keydata;
 use crate::params::{describe, each, key_of};
 
@@ -44,17 +44,34 @@ impl Form {
 }
 
 struct EncCtx {
+    origin: Origin,
     cipher: bool,
 }
 
-extern "C" fn newctx(_provctx: *mut c_void) -> *mut c_void {
-    guard("encoder_newctx", std::ptr::null_mut(), || {
-        Ok(Box::into_raw(Box::new(EncCtx { cipher: false })) as *mut c_void)
-    })
+impl Owned for EncCtx {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+extern "C" fn newctx(provctx: *mut c_void) -> *mut c_void {
+    guard(
+        Origin::of(provctx),
+        "encoder_newctx",
+        std::ptr::null_mut(),
+        || {
+            Ok(Box::into_raw(Box::new(EncCtx {
+                origin: Origin::of(provctx),
+                cipher: false,
+            })) as *mut c_void)
+        },
+    )
 }
 
 extern "C" fn freectx(c: *mut c_void) {
-    guard("encoder_freectx", (), || {
+    // SAFETY: `c` is NULL or a live EncCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<EncCtx>(c) };
+    guard(origin, "encoder_freectx", (), || {
         if !c.is_null() {
             // SAFETY: an EncCtx we boxed, freed once.
             drop(unsafe { Box::from_raw(c as *mut EncCtx) });
@@ -64,7 +81,9 @@ extern "C" fn freectx(c: *mut c_void) {
 }
 
 extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
-    guard("encoder_set_ctx_params", 0, || {
+    // SAFETY: `c` is NULL or a live EncCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<EncCtx>(c) };
+    guard(origin, "encoder_set_ctx_params", 0, || {
         if c.is_null() {
             return Err(Fail::new(Reason::BadParameter, "no encoder context"));
         }
@@ -128,7 +147,9 @@ extern "C" fn encode<const F: u8>(
     _cb: *const c_void,
     _cbarg: *mut c_void,
 ) -> c_int {
-    guard("encoder_encode", 0, || {
+    // SAFETY: `c` is NULL or a live EncCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<EncCtx>(c) };
+    guard(origin, "encoder_encode", 0, || {
         if c.is_null() {
             return Err(Fail::new(Reason::BadParameter, "no encoder context"));
         }

@@ -6,12 +6,55 @@
 //! `guard` only return a pointer to a static table (`*_types`, `gettable_*`,
 //! `settable_*`), do integer tests (`does_selection`) or nothing
 //! (`teardown`): none of them can panic.
+//!
+//! An error goes on the queue through the core handle of the provider
+//! instance the failing object belongs to ([`Origin`]): the provider may be
+//! loaded into several library contexts, and the handle of one that has
+//! since been freed must never be used for another's errors.
 
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::abi::Item;
 use crate::core;
+
+/// The core handle of the provider instance that owns an object: the
+/// `provctx` OpenSSL passes to every constructor (we hand the handle out as
+/// our provider context), kept in every object made from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin(pub *const c_void);
+
+// SAFETY: an opaque token of the core's, valid from any thread.
+unsafe impl Send for Origin {}
+// SAFETY: as above; never dereferenced by us.
+unsafe impl Sync for Origin {}
+
+impl Origin {
+    /// No instance known (a NULL object): errors are then not queued.
+    pub const NONE: Origin = Origin(std::ptr::null());
+
+    /// The instance whose provider context `provctx` is.
+    pub fn of(provctx: *mut c_void) -> Origin {
+        Origin(provctx as *const c_void)
+    }
+}
+
+/// An object handed to the host that remembers its [`Origin`].
+pub trait Owned {
+    fn origin(&self) -> Origin;
+}
+
+/// The origin of the object behind a host pointer, [`Origin::NONE`] for NULL.
+///
+/// # Safety
+/// `p` is NULL or a live `T` this provider handed out.
+pub unsafe fn origin_of<T: Owned>(p: *const c_void) -> Origin {
+    if p.is_null() {
+        return Origin::NONE;
+    }
+    // SAFETY: the caller's promise.
+    unsafe { &*(p as *const T) }.origin()
+}
 
 /// Our reason codes (numbers local to this provider).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,9 +130,10 @@ impl Fail {
         Fail::new(reason, e.to_string())
     }
 
-    /// Puts this error on the calling thread's OpenSSL error queue.
-    pub fn raise(&self, func: &str) {
-        core::raise(self.reason as c_int, func, &self.detail);
+    /// Puts this error on the calling thread's OpenSSL error queue, as
+    /// raised by the provider instance `origin`.
+    pub fn raise(&self, origin: Origin, func: &str) {
+        core::raise(origin, self.reason as c_int, func, &self.detail);
     }
 }
 
@@ -102,11 +146,17 @@ impl From<sphincs::Error> for Fail {
 /// Runs an entry point's body: an error is queued and `fallback` returned;
 /// a panic is caught here (it never unwinds into OpenSSL), queued as an
 /// internal error, and `fallback` returned.
-pub fn guard<T>(func: &str, fallback: T, body: impl FnOnce() -> Result<T, Fail>) -> T {
+/// `origin` is the instance whose handle queues the error.
+pub fn guard<T>(
+    origin: Origin,
+    func: &str,
+    fallback: T,
+    body: impl FnOnce() -> Result<T, Fail>,
+) -> T {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(v)) => v,
         Ok(Err(f)) => {
-            f.raise(func);
+            f.raise(origin, func);
             fallback
         }
         Err(_) => {
@@ -114,7 +164,7 @@ pub fn guard<T>(func: &str, fallback: T, body: impl FnOnce() -> Result<T, Fail>)
                 Reason::Internal,
                 "a panic was caught at the provider boundary",
             )
-            .raise(func);
+            .raise(origin, func);
             fallback
         }
     }

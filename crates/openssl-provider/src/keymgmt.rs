@@ -12,7 +12,7 @@ use sphincs::any::{AnySigningKey, AnyVerifyingKey, KeyOpener};
 use zeroize::Zeroizing;
 
 use crate::abi::*;
-use crate::errors::{guard, Fail, Reason};
+use crate::errors::{guard, origin_of, Fail, Origin, Owned, Reason};
 use crate::names::{self, KeyType};
 use crate::params::{describe, each, get_octets, key_of, locate, set_int, set_octets, set_utf8};
 
@@ -24,8 +24,15 @@ pub struct Material {
 
 /// The object OpenSSL holds as `keydata`.
 pub struct KeyData {
+    pub origin: Origin,
     pub ty: usize,
     pub material: Option<Arc<Material>>,
+}
+
+impl Owned for KeyData {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
 }
 
 impl KeyData {
@@ -123,17 +130,25 @@ fn boxed(kd: KeyData) -> *mut c_void {
     Box::into_raw(Box::new(kd)) as *mut c_void
 }
 
-extern "C" fn new<const T: usize>(_provctx: *mut c_void) -> *mut c_void {
-    guard("keymgmt_new", std::ptr::null_mut(), || {
-        Ok(boxed(KeyData {
-            ty: T,
-            material: None,
-        }))
-    })
+extern "C" fn new<const T: usize>(provctx: *mut c_void) -> *mut c_void {
+    guard(
+        Origin::of(provctx),
+        "keymgmt_new",
+        std::ptr::null_mut(),
+        || {
+            Ok(boxed(KeyData {
+                origin: Origin::of(provctx),
+                ty: T,
+                material: None,
+            }))
+        },
+    )
 }
 
 extern "C" fn free(kd: *mut c_void) {
-    guard("keymgmt_free", (), || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_free", (), || {
         if !kd.is_null() {
             // SAFETY: `kd` is a KeyData we boxed; the host frees it once. Dropping
             // it drops the core key, which wipes its secret half.
@@ -144,7 +159,9 @@ extern "C" fn free(kd: *mut c_void) {
 }
 
 extern "C" fn dup(kd: *const c_void, selection: c_int) -> *mut c_void {
-    guard("keymgmt_dup", std::ptr::null_mut(), || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_dup", std::ptr::null_mut(), || {
         // SAFETY: the host passes a live keydata of ours.
         let k = unsafe { keydata(kd) }?;
         let material = match &k.material {
@@ -156,12 +173,18 @@ extern "C" fn dup(kd: *const c_void, selection: c_int) -> *mut c_void {
             }
             m => m.clone(),
         };
-        Ok(boxed(KeyData { ty: k.ty, material }))
+        Ok(boxed(KeyData {
+            origin: k.origin,
+            ty: k.ty,
+            material,
+        }))
     })
 }
 
 extern "C" fn has(kd: *const c_void, selection: c_int) -> c_int {
-    guard("keymgmt_has", 0, || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_has", 0, || {
         if kd.is_null() {
             return Ok(0);
         }
@@ -179,7 +202,9 @@ extern "C" fn has(kd: *const c_void, selection: c_int) -> c_int {
 }
 
 extern "C" fn matches(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
-    guard("keymgmt_match", 0, || {
+    // SAFETY: `a` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(a) };
+    guard(origin, "keymgmt_match", 0, || {
         // SAFETY: two live keydata of ours.
         let (a, b) = unsafe { (keydata(a)?, keydata(b)?) };
         if a.ty != b.ty {
@@ -206,7 +231,9 @@ extern "C" fn matches(a: *const c_void, b: *const c_void, selection: c_int) -> c
 }
 
 extern "C" fn validate(kd: *const c_void, selection: c_int, _checktype: c_int) -> c_int {
-    guard("keymgmt_validate", 0, || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_validate", 0, || {
         // SAFETY: a live keydata of ours.
         let k = unsafe { keydata(kd) }?;
         let Some(m) = &k.material else {
@@ -244,7 +271,9 @@ fn raw_parts<'a>(params: *const Param) -> Result<RawParts<'a>, Fail> {
 }
 
 extern "C" fn import(kd: *mut c_void, selection: c_int, params: *const Param) -> c_int {
-    guard("keymgmt_import", 0, || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_import", 0, || {
         if kd.is_null() {
             return Err(Fail::new(Reason::MissingKey, "no key object"));
         }
@@ -288,7 +317,9 @@ extern "C" fn export(
     cb: Option<Callback>,
     arg: *mut c_void,
 ) -> c_int {
-    guard("keymgmt_export", 0, || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_export", 0, || {
         // SAFETY: a live keydata of ours.
         let k = unsafe { keydata(kd) }?;
         let cb = cb.ok_or_else(|| Fail::new(Reason::BadParameter, "no export callback"))?;
@@ -344,7 +375,9 @@ extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
 }
 
 extern "C" fn get_params(kd: *mut c_void, params: *mut Param) -> c_int {
-    guard("keymgmt_get_params", 0, || {
+    // SAFETY: `kd` is NULL or a live KeyData of ours (the host's promise).
+    let origin = unsafe { origin_of::<KeyData>(kd) };
+    guard(origin, "keymgmt_get_params", 0, || {
         // SAFETY: a live keydata of ours.
         let k = unsafe { keydata(kd) }?;
         let ty = k.key_type();
@@ -381,6 +414,7 @@ extern "C" fn get_params(kd: *mut c_void, params: *mut Param) -> c_int {
 
 /// A generation in progress.
 struct GenCtx {
+    origin: Origin,
     ty: usize,
     seed: Option<Zeroizing<Vec<u8>>>,
 }
@@ -409,25 +443,36 @@ fn gen_apply(g: &mut GenCtx, params: *const Param) -> Result<(), Fail> {
 }
 
 extern "C" fn gen_init<const T: usize>(
-    _provctx: *mut c_void,
+    provctx: *mut c_void,
     selection: c_int,
     params: *const Param,
 ) -> *mut c_void {
-    guard("keymgmt_gen_init", std::ptr::null_mut(), || {
-        if selection & SELECT_KEYPAIR == 0 {
-            return Err(Fail::new(
-                Reason::NotSupported,
-                "SLH-DSA has no domain parameters to generate",
-            ));
-        }
-        let mut g = GenCtx { ty: T, seed: None };
-        gen_apply(&mut g, params)?;
-        Ok(Box::into_raw(Box::new(g)) as *mut c_void)
-    })
+    guard(
+        Origin::of(provctx),
+        "keymgmt_gen_init",
+        std::ptr::null_mut(),
+        || {
+            if selection & SELECT_KEYPAIR == 0 {
+                return Err(Fail::new(
+                    Reason::NotSupported,
+                    "SLH-DSA has no domain parameters to generate",
+                ));
+            }
+            let mut g = GenCtx {
+                origin: Origin::of(provctx),
+                ty: T,
+                seed: None,
+            };
+            gen_apply(&mut g, params)?;
+            Ok(Box::into_raw(Box::new(g)) as *mut c_void)
+        },
+    )
 }
 
 extern "C" fn gen_set_params(g: *mut c_void, params: *const Param) -> c_int {
-    guard("keymgmt_gen_set_params", 0, || {
+    // SAFETY: `g` is NULL or a live GenCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<GenCtx>(g) };
+    guard(origin, "keymgmt_gen_set_params", 0, || {
         if g.is_null() {
             return Err(Fail::new(Reason::BadParameter, "no generation context"));
         }
@@ -448,7 +493,9 @@ extern "C" fn gen_settable_params(_g: *mut c_void, _provctx: *mut c_void) -> *co
 }
 
 extern "C" fn generate(g: *mut c_void, _cb: *const c_void, _arg: *mut c_void) -> *mut c_void {
-    guard("keymgmt_gen", std::ptr::null_mut(), || {
+    // SAFETY: `g` is NULL or a live GenCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<GenCtx>(g) };
+    guard(origin, "keymgmt_gen", std::ptr::null_mut(), || {
         if g.is_null() {
             return Err(Fail::new(Reason::BadParameter, "no generation context"));
         }
@@ -462,6 +509,7 @@ extern "C" fn generate(g: *mut c_void, _cb: *const c_void, _arg: *mut c_void) ->
         .with_mode(ty.mode())?;
         let pk = sk.verifying_key();
         Ok(boxed(KeyData {
+            origin: g.origin,
             ty: g.ty,
             material: Some(Arc::new(Material { sk: Some(sk), pk })),
         }))
@@ -469,7 +517,9 @@ extern "C" fn generate(g: *mut c_void, _cb: *const c_void, _arg: *mut c_void) ->
 }
 
 extern "C" fn gen_cleanup(g: *mut c_void) {
-    guard("keymgmt_gen_cleanup", (), || {
+    // SAFETY: `g` is NULL or a live GenCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<GenCtx>(g) };
+    guard(origin, "keymgmt_gen_cleanup", (), || {
         if !g.is_null() {
             // SAFETY: a GenCtx we boxed; freed once. Its seed is wiped on drop.
             drop(unsafe { Box::from_raw(g as *mut GenCtx) });
@@ -478,10 +528,30 @@ extern "C" fn gen_cleanup(g: *mut c_void) {
     })
 }
 
+impl Owned for GenCtx {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+/// The origin of the key behind a `load` reference (see [`load`]).
+///
+/// # Safety
+/// As for [`load`]: NULL, or the address of our decoder's `*mut KeyData` slot.
+unsafe fn loaded_origin(reference: *const c_void, size: usize) -> Origin {
+    if reference.is_null() || size != std::mem::size_of::<*mut KeyData>() {
+        return Origin::NONE;
+    }
+    // SAFETY: the caller's promise: a readable slot holding NULL or a live KeyData.
+    unsafe { origin_of::<KeyData>(*(reference as *const *const c_void)) }
+}
+
 /// Takes over a key our decoder made: the reference is the address of a
 /// `*mut KeyData`, which we set to NULL so the decoder does not free it.
 extern "C" fn load(reference: *const c_void, size: usize) -> *mut c_void {
-    guard("keymgmt_load", std::ptr::null_mut(), || {
+    // SAFETY: `reference` is what our decoder passed (see `load`).
+    let origin = unsafe { loaded_origin(reference, size) };
+    guard(origin, "keymgmt_load", std::ptr::null_mut(), || {
         if reference.is_null() || size != std::mem::size_of::<*mut KeyData>() {
             return Err(Fail::new(
                 Reason::BadParameter,

@@ -34,7 +34,7 @@ use std::ffi::{c_int, c_void, CStr};
 use std::sync::OnceLock;
 
 use abi::*;
-use errors::guard;
+use errors::{guard, Origin};
 
 /// What `query_operation` answers, built once at the first load.
 struct Tables {
@@ -212,8 +212,8 @@ extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
     PROV_PARAMS.0.as_ptr()
 }
 
-extern "C" fn get_params(_provctx: *mut c_void, p: *mut Param) -> c_int {
-    guard("provider_get_params", 0, || {
+extern "C" fn get_params(provctx: *mut c_void, p: *mut Param) -> c_int {
+    guard(Origin::of(provctx), "provider_get_params", 0, || {
         const VERSION: &CStr =
             match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
                 Ok(s) => s,
@@ -239,33 +239,41 @@ extern "C" fn get_params(_provctx: *mut c_void, p: *mut Param) -> c_int {
 }
 
 extern "C" fn query_operation(
-    _provctx: *mut c_void,
+    provctx: *mut c_void,
     op: c_int,
     no_cache: *mut c_int,
 ) -> *const Algorithm {
-    guard("provider_query_operation", std::ptr::null(), || {
-        if !no_cache.is_null() {
-            // SAFETY: the host's int slot.
-            unsafe { *no_cache = 0 };
-        }
-        let Some(t) = TABLES.get() else {
-            return Ok(std::ptr::null());
-        };
-        let t = &t.0;
-        Ok(match op {
-            OP_KEYMGMT => t.keymgmt.as_ptr(),
-            OP_SIGNATURE => t.signature.as_ptr(),
-            OP_ENCODER => t.encoder.as_ptr(),
-            OP_DECODER => t.decoder.as_ptr(),
-            _ => std::ptr::null(),
-        })
-    })
+    guard(
+        Origin::of(provctx),
+        "provider_query_operation",
+        std::ptr::null(),
+        || {
+            if !no_cache.is_null() {
+                // SAFETY: the host's int slot.
+                unsafe { *no_cache = 0 };
+            }
+            let Some(t) = TABLES.get() else {
+                return Ok(std::ptr::null());
+            };
+            let t = &t.0;
+            Ok(match op {
+                OP_KEYMGMT => t.keymgmt.as_ptr(),
+                OP_SIGNATURE => t.signature.as_ptr(),
+                OP_ENCODER => t.encoder.as_ptr(),
+                OP_DECODER => t.decoder.as_ptr(),
+                _ => std::ptr::null(),
+            })
+        },
+    )
 }
 
-extern "C" fn reason_strings(_provctx: *mut c_void) -> *const Item {
-    guard("provider_get_reason_strings", std::ptr::null(), || {
-        Ok(errors::reason_strings().as_ptr())
-    })
+extern "C" fn reason_strings(provctx: *mut c_void) -> *const Item {
+    guard(
+        Origin::of(provctx),
+        "provider_get_reason_strings",
+        std::ptr::null(),
+        || Ok(errors::reason_strings().as_ptr()),
+    )
 }
 
 /// The provider's entry point, called by OpenSSL when it loads `sphincs.so`.
@@ -280,7 +288,7 @@ pub unsafe extern "C" fn OSSL_provider_init(
     out: *mut *const Dispatch,
     provctx: *mut *mut c_void,
 ) -> c_int {
-    guard("OSSL_provider_init", 0, || {
+    guard(Origin(handle), "OSSL_provider_init", 0, || {
         if out.is_null() || provctx.is_null() {
             return Ok(0);
         }

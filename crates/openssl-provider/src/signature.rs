@@ -17,7 +17,7 @@ use sphincs::{Randomness, SignOptions};
 use zeroize::Zeroizing;
 
 use crate::abi::*;
-use crate::errors::{guard, Fail, Reason};
+use crate::errors::{guard, origin_of, Fail, Origin, Owned, Reason};
 use crate::keymgmt::{keydata, Material};
 use crate::names;
 use crate::params::{describe, each, get_int, get_octets, key_of, locate, set_octets};
@@ -34,6 +34,7 @@ enum Op {
 
 #[derive(Clone)]
 struct SigCtx {
+    origin: Origin,
     /// The key type a per-type signature algorithm was fetched as (message API).
     fetched: Option<usize>,
     ty: usize,
@@ -45,7 +46,28 @@ struct SigCtx {
     /// 1: FIPS 205's external interface (the default); 0: sign the message as M' (internal).
     encoding: i64,
     buffer: Vec<u8>,
+    /// Whether the streamed message may still be finalised (see [`Stream`]).
+    stream: Stream,
     signature: Option<Vec<u8>>,
+}
+
+/// Where a streamed message (`update`, then a `*_final`) stands.
+#[derive(Clone, PartialEq, Eq)]
+enum Stream {
+    /// Open: updates append, a final signs or verifies what was streamed.
+    Open,
+    /// An update was refused: the message is incomplete, so every later
+    /// update and final on this context fails until it is initialised again
+    /// (a final must never sign, or accept a signature over, a prefix).
+    Refused(String),
+    /// A final has consumed the message: initialise again to reuse the context.
+    Finished,
+}
+
+impl Owned for SigCtx {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
 }
 
 /// # Safety
@@ -74,25 +96,34 @@ unsafe fn input<'a>(ptr: *const c_uchar, len: usize) -> Result<&'a [u8], Fail> {
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-extern "C" fn newctx<const T: usize>(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
-    guard("signature_newctx", std::ptr::null_mut(), || {
-        Ok(Box::into_raw(Box::new(SigCtx {
-            fetched: Some(T),
-            ty: T,
-            key: None,
-            op: Op::None,
-            context: Vec::new(),
-            deterministic: false,
-            entropy: None,
-            encoding: 1,
-            buffer: Vec::new(),
-            signature: None,
-        })) as *mut c_void)
-    })
+extern "C" fn newctx<const T: usize>(provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
+    guard(
+        Origin::of(provctx),
+        "signature_newctx",
+        std::ptr::null_mut(),
+        || {
+            Ok(Box::into_raw(Box::new(SigCtx {
+                origin: Origin::of(provctx),
+                fetched: Some(T),
+                ty: T,
+                key: None,
+                op: Op::None,
+                context: Vec::new(),
+                deterministic: false,
+                entropy: None,
+                encoding: 1,
+                buffer: Vec::new(),
+                stream: Stream::Open,
+                signature: None,
+            })) as *mut c_void)
+        },
+    )
 }
 
 extern "C" fn freectx(c: *mut c_void) {
-    guard("signature_freectx", (), || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_freectx", (), || {
         if !c.is_null() {
             // SAFETY: a SigCtx we boxed; freed once by the host.
             drop(unsafe { Box::from_raw(c as *mut SigCtx) });
@@ -102,7 +133,9 @@ extern "C" fn freectx(c: *mut c_void) {
 }
 
 extern "C" fn dupctx(c: *mut c_void) -> *mut c_void {
-    guard("signature_dupctx", std::ptr::null_mut(), || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_dupctx", std::ptr::null_mut(), || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
         Ok(Box::into_raw(Box::new(c.clone())) as *mut c_void)
@@ -190,6 +223,7 @@ fn init(
     }
     c.op = op;
     c.buffer.clear();
+    c.stream = Stream::Open;
     c.signature = None;
     apply(c, params)?;
     Ok(1)
@@ -212,6 +246,27 @@ fn no_digest(mdname: *const c_char) -> Result<(), Fail> {
 }
 
 impl SigCtx {
+    /// Refuses to go on with a stream that was refused or finished.
+    fn open_stream(&self) -> Result<(), Fail> {
+        match &self.stream {
+            Stream::Open => Ok(()),
+            Stream::Refused(why) => Err(Fail::new(
+                Reason::BadParameter,
+                format!("an earlier update on this context was refused ({why}); the message is incomplete, so nothing is signed or verified until the context is initialised again"),
+            )),
+            Stream::Finished => Err(Fail::new(
+                Reason::BadParameter,
+                "this context's streamed message was already finalised; initialise it again",
+            )),
+        }
+    }
+
+    /// Ends the stream: the buffered message is dropped and later finals refused.
+    fn finish_stream(&mut self) {
+        self.buffer = Vec::new();
+        self.stream = Stream::Finished;
+    }
+
     fn material(&self) -> Result<&Material, Fail> {
         self.key
             .as_deref()
@@ -346,25 +401,33 @@ fn emit(
 }
 
 extern "C" fn sign_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_sign_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_sign_init", 0, || {
         init(c, key, params, Op::Sign, false)
     })
 }
 
 extern "C" fn verify_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_verify_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_verify_init", 0, || {
         init(c, key, params, Op::Verify, false)
     })
 }
 
 extern "C" fn sign_message_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_sign_message_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_sign_message_init", 0, || {
         init(c, key, params, Op::Sign, true)
     })
 }
 
 extern "C" fn verify_message_init(c: *mut c_void, key: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_verify_message_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_verify_message_init", 0, || {
         init(c, key, params, Op::Verify, true)
     })
 }
@@ -375,7 +438,9 @@ extern "C" fn digest_sign_init(
     key: *mut c_void,
     params: *const Param,
 ) -> c_int {
-    guard("signature_digest_sign_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_digest_sign_init", 0, || {
         no_digest(md)?;
         init(c, key, params, Op::Sign, false)
     })
@@ -387,7 +452,9 @@ extern "C" fn digest_verify_init(
     key: *mut c_void,
     params: *const Param,
 ) -> c_int {
-    guard("signature_digest_verify_init", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_digest_verify_init", 0, || {
         no_digest(md)?;
         init(c, key, params, Op::Verify, false)
     })
@@ -401,7 +468,9 @@ extern "C" fn sign(
     tbs: *const c_uchar,
     tbslen: usize,
 ) -> c_int {
-    guard("signature_sign", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_sign", 0, || {
         // SAFETY: a live SigCtx; `tbs` is the host's input buffer of `tbslen` bytes.
         let (c, msg) = unsafe { (ctx(c)?, input(tbs, tbslen)?) };
         emit(c, sig, siglen, sigsize, msg)
@@ -415,7 +484,9 @@ extern "C" fn verify(
     tbs: *const c_uchar,
     tbslen: usize,
 ) -> c_int {
-    guard("signature_verify", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_verify", 0, || {
         // SAFETY: a live SigCtx; the host's buffers of the given lengths.
         let (c, sig, msg) = unsafe { (ctx(c)?, input(sig, siglen)?, input(tbs, tbslen)?) };
         Ok(c.verify(msg, sig)? as c_int)
@@ -423,14 +494,17 @@ extern "C" fn verify(
 }
 
 extern "C" fn update(c: *mut c_void, data: *const c_uchar, len: usize) -> c_int {
-    guard("signature_update", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_update", 0, || {
         // SAFETY: a live SigCtx; the host's buffer of `len` bytes.
         let (c, data) = unsafe { (ctx(c)?, input(data, len)?) };
+        c.open_stream()?;
         if c.buffer.len().saturating_add(data.len()) > STREAM_CAP {
-            return Err(Fail::new(
-                Reason::NotSupported,
-                format!("streamed message over {STREAM_CAP} bytes: SLH-DSA reads the message twice, so this provider buffers it, up to that cap"),
-            ));
+            let why = format!("streamed message over {STREAM_CAP} bytes: SLH-DSA reads the message twice, so this provider buffers it, up to that cap");
+            c.buffer = Vec::new();
+            c.stream = Stream::Refused(why.clone());
+            return Err(Fail::new(Reason::NotSupported, why));
         }
         c.buffer.extend_from_slice(data);
         Ok(1)
@@ -443,44 +517,60 @@ extern "C" fn sign_final(
     siglen: *mut usize,
     sigsize: usize,
 ) -> c_int {
-    guard("signature_sign_final", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_sign_final", 0, || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
-        let msg = std::mem::take(&mut c.buffer);
-        let r = emit(c, sig, siglen, sigsize, &msg);
-        if sig.is_null() {
-            c.buffer = msg; // a size query: the message is still to be signed
+        c.open_stream()?;
+        // The message stays in the context until a signature is written: a
+        // size query (NULL) or a buffer too small leaves it as it was, so
+        // the retry signs the message streamed, not an empty one.
+        let r = emit(c, sig, siglen, sigsize, &c.buffer)?;
+        if !sig.is_null() {
+            c.finish_stream();
         }
-        r
+        Ok(r)
     })
 }
 
 extern "C" fn verify_final(c: *mut c_void, sig: *const c_uchar, siglen: usize) -> c_int {
-    guard("signature_verify_final", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_verify_final", 0, || {
         // SAFETY: a live SigCtx; the host's buffer of `siglen` bytes.
         let (c, sig) = unsafe { (ctx(c)?, input(sig, siglen)?) };
-        let msg = std::mem::take(&mut c.buffer);
-        Ok(c.verify(&msg, sig)? as c_int)
+        c.open_stream()?;
+        let valid = c.verify(&c.buffer, sig)?;
+        c.finish_stream();
+        Ok(valid as c_int)
     })
 }
 
 extern "C" fn verify_message_final(c: *mut c_void) -> c_int {
-    guard("signature_verify_message_final", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_verify_message_final", 0, || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
-        let sig = c.signature.take().ok_or_else(|| {
+        c.open_stream()?;
+        let sig = c.signature.as_deref().ok_or_else(|| {
             Fail::new(
                 Reason::BadParameter,
                 "no 'signature' parameter set before verify_message_final",
             )
         })?;
-        let msg = std::mem::take(&mut c.buffer);
-        Ok(c.verify(&msg, &sig)? as c_int)
+        let valid = c.verify(&c.buffer, sig)?;
+        c.finish_stream();
+        c.signature = None;
+        Ok(valid as c_int)
     })
 }
 
 extern "C" fn get_ctx_params(c: *mut c_void, params: *mut Param) -> c_int {
-    guard("signature_get_ctx_params", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_get_ctx_params", 0, || {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
         // SAFETY: the host's writable parameter array.
@@ -511,7 +601,9 @@ extern "C" fn settable_ctx_params(_c: *mut c_void, _provctx: *mut c_void) -> *co
 }
 
 extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
-    guard("signature_set_ctx_params", 0, || {
+    // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
+    let origin = unsafe { origin_of::<SigCtx>(c) };
+    guard(origin, "signature_set_ctx_params", 0, || {
         // SAFETY: a live SigCtx of ours.
         apply(unsafe { ctx(c) }?, params)?;
         Ok(1)
@@ -520,17 +612,22 @@ extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
 
 extern "C" fn query_key_types<const T: usize>() -> *const *const c_char {
     static TYPES: std::sync::OnceLock<Shared<Vec<[*const c_char; 2]>>> = std::sync::OnceLock::new();
-    guard("signature_query_key_types", std::ptr::null(), || {
-        let t = TYPES.get_or_init(|| {
-            Shared(
-                names::all()
-                    .iter()
-                    .map(|k| [names::leak(&k.name).as_ptr(), std::ptr::null()])
-                    .collect(),
-            )
-        });
-        Ok(t.0[T].as_ptr())
-    })
+    guard(
+        Origin::NONE,
+        "signature_query_key_types",
+        std::ptr::null(),
+        || {
+            let t = TYPES.get_or_init(|| {
+                Shared(
+                    names::all()
+                        .iter()
+                        .map(|k| [names::leak(&k.name).as_ptr(), std::ptr::null()])
+                        .collect(),
+                )
+            });
+            Ok(t.0[T].as_ptr())
+        },
+    )
 }
 
 /// The dispatch table of key type `T`; the message API only where the
