@@ -20,6 +20,12 @@
 #     TRUST_UNDEFINED), a commit rewritten with the old signature (B, BADSIG),
 #     a certificate expired when it signed (Y, EXPKEYSIG), an unreadable
 #     signature (E, ERRSIG);
+#   * signatures git's program would not write, made with `sphincs cms sign
+#     --signing-time`: a certificate valid only from 2030 with a signing
+#     time stated in 2030, and an expired one with a back-dated time (both
+#     Y, and merge --verify-signatures refuses); signers whose keyUsage
+#     (keyCertSign,cRLSign) or extendedKeyUsage (serverAuth) does not allow
+#     signing (U, TRUST_NEVER); sphincs.requireEku by name and by OID;
 #   * user.signingkey as fingerprint, key path, e-mail, and unset (git passes
 #     the committer's "Name <email>");
 #   * merge --verify-signatures accepts the trusted branch, refuses the
@@ -191,6 +197,66 @@ check "commit -S with an expired certificate" git -c sphincs.cert="$work/carol.p
 same "%G? expired" "$(sig_of HEAD)" Y
 has "expired status: EXPKEYSIG" "$(raw verify-commit HEAD)" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Carol$'
 refuse "verify-commit refuses the expired signer" git verify-commit HEAD
+
+# --- what the signer's certificate must say: time and purpose ---
+# A commit object like HEAD's, signed by KEY/CERT through `sphincs cms sign`
+# with the signing time the signer chooses to state (an attacker's own
+# signer can state any), so that git meets signatures our git program
+# would not write. forged NAME KEY CERT TIME: prints the new commit's id.
+forged() {
+    local name=$1 key=$2 cert=$3 time=$4 obj="$work/forged-$1"
+    git cat-file commit HEAD | awk '/^gpgsig /{skip=1; next} skip && /^ /{next} {skip=0; print}' |
+        sed "s/^expired\$/forged: $name/" >"$obj.payload"
+    S cms sign --detached --pem -k "$key" --cert "$cert" --signing-time "$time" -o "$obj.pem" "$obj.payload" || return 1
+    awk -v sigfile="$obj.pem" '
+        !done && /^committer /{print; first=1
+            while ((getline l < sigfile) > 0) { sub(/CMS-----$/, "SIGNED MESSAGE-----", l); print (first ? "gpgsig " : " ") l; first=0 }
+            done=1; next}
+        {print}' "$obj.payload" | git hash-object -w -t commit --stdin
+}
+S keygen -a "$set_" -o "$work/frank.key" &&
+    S cert request -k "$work/frank.key" --subject "CN=Frank" -o "$work/frank.csr" &&
+    S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/frank.csr" --not-before 2030-01-01 --not-after 2031-01-01 -o "$work/frank.pem" ||
+    bad "issue a certificate valid from 2030"
+future="$(forged future "$work/frank.key" "$work/frank.pem" 2030-06-01T00:00:00Z)"
+same "%G? certificate valid from 2030, signing time stated in 2030" "$(sig_of "$future")" Y
+has "future signing time: EXPKEYSIG" "$(raw verify-commit "$future")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Frank$'
+hasnt "future signing time: no TRUST_FULLY" "$(raw verify-commit "$future")" 'TRUST_FULLY'
+git branch -q -f future "$future"
+git checkout -q -b future-base "$future~1" 2>/dev/null || git checkout -q -b future-base HEAD~1
+refuse "merge --verify-signatures refuses the commit from 2030" git merge -q --no-edit --verify-signatures future
+git checkout -q main && git branch -q -D future-base
+backdated="$(forged backdated "$work/carol.key" "$work/carol.pem" 2020-06-01T00:00:00Z)"
+same "%G? expired certificate, signing time back-dated into its validity" "$(sig_of "$backdated")" Y
+has "back-dated: EXPKEYSIG" "$(raw verify-commit "$backdated")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Carol$'
+now_stamp="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+fresh="$(forged fresh "$work/alice.key" "$work/alice.pem" "$now_stamp")"
+same "%G? the same forging route at the present time (control)" "$(sig_of "$fresh")" G
+# Key usage: a CA-only certificate and a TLS server's sign commits.
+S keygen -a "$set_" -o "$work/subca.key" && S cert request -k "$work/subca.key" --subject "CN=Sub CA" -o "$work/subca.csr" &&
+    S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/subca.csr" --ca --key-usage keyCertSign,cRLSign -o "$work/subca.pem" ||
+    bad "issue a CA-only certificate"
+S keygen -a "$set_" -o "$work/server.key" && S cert request -k "$work/server.key" --subject "CN=www.example.org" -o "$work/server.csr" &&
+    S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/server.csr" --eku serverAuth --san dns:www.example.org -o "$work/server.pem" ||
+    bad "issue a TLS server certificate"
+subca="$(forged subca "$work/subca.key" "$work/subca.pem" "$now_stamp")"
+st="$(raw verify-commit "$subca")"
+same "%G? signer keyUsage keyCertSign,cRLSign only" "$(sig_of "$subca")" U
+has "keyCertSign-only signer: TRUST_NEVER" "$st" '^\[GNUPG:\] TRUST_NEVER'
+server="$(forged server "$work/server.key" "$work/server.pem" "$now_stamp")"
+same "%G? signer extendedKeyUsage serverAuth only" "$(sig_of "$server")" U
+refuse "verify-commit with gpg.minTrustLevel=marginal refuses the TLS server's commit" git -c gpg.minTrustLevel=marginal verify-commit "$server"
+# sphincs.requireEku: Alice's certificate names codeSigning, Carol's... none;
+# Bob-like certificates without extendedKeyUsage are refused once it is set.
+same "%G? sphincs.requireEku=codeSigning, signer names it" "$(git -c sphincs.requireEku=codeSigning log -1 --format=%G? "$fresh")" G
+S keygen -a "$set_" -o "$work/erin.key" && S cert request -k "$work/erin.key" --subject "CN=Erin" -o "$work/erin.csr" &&
+    S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/erin.csr" --eku emailProtection -o "$work/erin.pem" ||
+    bad "issue an S/MIME certificate"
+erin="$(forged erin "$work/erin.key" "$work/erin.pem" "$now_stamp")"
+same "%G? S/MIME (emailProtection) signer, default policy" "$(sig_of "$erin")" G
+same "%G? S/MIME signer with sphincs.requireEku=codeSigning" "$(git -c sphincs.requireEku=codeSigning log -1 --format=%G? "$erin")" U
+same "%G? S/MIME signer with sphincs.requireEku=1.3.6.1.5.5.7.3.4 (emailProtection's OID)" \
+    "$(git -c sphincs.requireEku=1.3.6.1.5.5.7.3.4 log -1 --format=%G? "$erin")" G
 
 # --- signing that cannot happen: HEAD stays ---
 head_before="$(git rev-parse HEAD)"

@@ -46,6 +46,12 @@ pub enum CmsCommand {
         /// Parameter set of a raw key.
         #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
         algorithm: Option<String>,
+        /// The signingTime attribute to state (RFC 3339 date or date-time,
+        /// e.g. 2026-01-31T12:00:00Z) instead of now: for reproducible
+        /// signatures. It is the signer's claim; verifiers bound it by
+        /// their own clock.
+        #[arg(long, value_name = "TIME")]
+        signing_time: Option<String>,
         /// The content; `-` or nothing for standard input.
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
@@ -103,6 +109,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             pem,
             digest,
             algorithm,
+            signing_time,
             file,
             out,
             force,
@@ -149,7 +156,10 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 &intermediates,
                 source,
                 CmsSignOptions { digest, detached },
-                SystemTime::now(),
+                match signing_time.as_deref() {
+                    Some(t) => sphincs::pki::extensions::parse_time(t)?,
+                    None => SystemTime::now(),
+                },
             )?;
             write_signed(&parts, source, pem, out.as_deref(), force)
         }

@@ -10,17 +10,25 @@
 //! - it verifies, no chain to a trusted certificate: GOODSIG, VALIDSIG,
 //!   TRUST_UNDEFINED (exit 0; git shows `U` and `merge --verify-signatures`
 //!   refuses it); a chain that is broken: TRUST_NEVER;
-//! - it verifies, but its signing time is outside the certificate's
-//!   validity period: EXPKEYSIG, VALIDSIG, TRUST_UNDEFINED (exit 1);
+//! - it verifies, but the certificate is not valid now or at the signing
+//!   time, or the signing time is more than five minutes in the future
+//!   (`sphincs::pki::signer_policy::judge_time`): EXPKEYSIG, VALIDSIG,
+//!   TRUST_UNDEFINED (exit 1; git shows `Y`);
+//! - it verifies, but the certificate may not sign data (keyUsage without
+//!   digitalSignature or nonRepudiation, an extendedKeyUsage for other
+//!   purposes, or without the one `sphincs.requireEku` names): GOODSIG,
+//!   VALIDSIG, TRUST_NEVER (git shows `U`, `merge --verify-signatures`
+//!   refuses it);
 //! - it does not verify (another payload, a changed signature): BADSIG
 //!   (exit 1);
 //! - it cannot be checked: ERRSIG with code 9 when the signer's certificate
 //!   is missing, 4 when the signature is unreadable or of an algorithm this
 //!   tool does not know (exit 2).
 //!
-//! The chain is checked at the signing time the signature states (the
-//! signer's own claim, covered by the signature), so a commit signed while
-//! its certificate was valid stays verifiable after the certificate expires.
+//! The signing time a signature states is the signer's own claim: it is
+//! bounded by this machine's clock, the certificate must be valid now as
+//! well as then, and the chain is checked now. A commit whose certificate
+//! has since expired shows `Y`, as gpg shows one whose key has expired.
 
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -28,6 +36,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sphincs::pki::chain::{parse_certificates, verify_chain};
 use sphincs::pki::cms::{self, parse_signed_data, SignerCheck};
 use sphincs::pki::extensions::parse_time;
+use sphincs::pki::signer_policy::{
+    check_signing_usage, judge_time, EkuRule, TimeVerdict, CLOCK_ALLOWANCE,
+};
 use sphincs::pki::Certificate;
 use sphincs::{Error, PreHash};
 
@@ -173,13 +184,16 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
     };
     let who = subject(&cert);
     let digest = signer.digest.map_or(0, digest_number);
-    // The signing time the signature states; now when it states none.
-    let (signed_at, stated) = match signer.signing_time.as_deref().map(parse_time) {
-        Some(Ok(t)) => (t, signer.signing_time.clone().unwrap_or_default()),
+    // The signing time the signature states (the signer's claim); now when
+    // it states none. It is bounded by this machine's clock below.
+    let now = SystemTime::now();
+    let (stated_time, stated) = match signer.signing_time.as_deref().map(parse_time) {
+        Some(Ok(t)) => (Some(t), signer.signing_time.clone().unwrap_or_default()),
         Some(Err(e)) => return cannot(status, ERRSIG_UNSUPPORTED, signer.digest, &e.to_string()),
-        None => (SystemTime::now(), "(no signing time)".to_string()),
+        None => (None, "(no signing time)".to_string()),
     };
-    let secs = signed_at
+    let secs = stated_time
+        .unwrap_or(now)
         .duration_since(UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
         .as_secs();
@@ -192,15 +206,23 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
     eprintln!("sphincs: Signature made {stated} by \"{who}\"");
     eprintln!("sphincs: certificate SHA-256 fingerprint {fpr}");
     let validity = cert.tbs_certificate().validity();
-    let (from, until) = (
-        validity.not_before.to_system_time(),
-        validity.not_after.to_system_time(),
-    );
-    if signed_at < from || signed_at > until {
-        eprintln!(
-            "sphincs: Good signature from \"{who}\", but made outside the certificate's validity ({} to {})",
+    let outside = match judge_time(&cert, stated_time, now) {
+        TimeVerdict::Valid { .. } => None,
+        TimeVerdict::FromTheFuture => Some(format!(
+            "but it states a signing time ({stated}) more than {} minutes after this machine's clock: not believed",
+            CLOCK_ALLOWANCE.as_secs() / 60
+        )),
+        TimeVerdict::NotYetValid => Some(format!(
+            "but the certificate is not valid yet (valid {} to {})",
             validity.not_before, validity.not_after
-        );
+        )),
+        TimeVerdict::Expired => Some(format!(
+            "but the certificate has expired (valid {} to {}); a stated signing time does not extend it",
+            validity.not_before, validity.not_after
+        )),
+    };
+    if let Some(why) = outside {
+        eprintln!("sphincs: Good signature from \"{who}\", {why}");
         status.exp_key_sig(&fpr, &who)?;
         status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
         status.trust(Trust::Undefined)?;
@@ -209,9 +231,30 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
     eprintln!("sphincs: Good signature from \"{who}\"");
     status.good_sig(&fpr, &who)?;
     status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
-    let trust = trust_of(&cert, carried, signed_at);
+    let trust = match usage_rule()
+        .and_then(|rule| check_signing_usage(&cert, &rule).map_err(|e| e.to_string()))
+    {
+        Ok(()) => trust_of(&cert, carried, now),
+        Err(why) => {
+            eprintln!("sphincs: not trusted: {}", escape(&why));
+            Trust::Never
+        }
+    };
     status.trust(trust)?;
     Ok(GOOD)
+}
+
+/// The extendedKeyUsage the signer's certificate must allow:
+/// `sphincs.requireEku` (codeSigning, emailProtection, … or a dotted OID),
+/// else any purpose that signs data.
+fn usage_rule() -> Result<EkuRule, String> {
+    match git::config_values("sphincs.requireEku")
+        .map_err(message)?
+        .last()
+    {
+        Some(v) => EkuRule::parse(v).map_err(|e| format!("sphincs.requireEku: {e}")),
+        None => Ok(EkuRule::default()),
+    }
 }
 
 /// Whether `cert` chains, through the certificates the signature carries,

@@ -22,6 +22,7 @@ pub mod chain;
 pub mod cms;
 pub mod extensions;
 mod signer;
+pub mod signer_policy;
 
 /// The ASN.1 types of the API, re-exported so callers need not depend on
 /// `x509-cert` and `cms` themselves.
