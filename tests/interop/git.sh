@@ -202,9 +202,10 @@ refuse "verify-commit refuses the expired signer" git verify-commit HEAD
 # A commit object like HEAD's, signed by KEY/CERT through `sphincs cms sign`
 # with the signing time the signer chooses to state (an attacker's own
 # signer can state any), so that git meets signatures our git program
-# would not write. forged NAME KEY CERT TIME: prints the new commit's id.
+# would not write. forged NAME KEY CERT TIME|now: prints the new commit's id.
 forged() {
     local name=$1 key=$2 cert=$3 time=$4 obj="$work/forged-$1"
+    [[ $time == now ]] && time="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     git cat-file commit HEAD | awk '/^gpgsig /{skip=1; next} skip && /^ /{next} {skip=0; print}' |
         sed "s/^expired\$/forged: $name/" >"$obj.payload"
     S cms sign --detached --pem -k "$key" --cert "$cert" --signing-time "$time" -o "$obj.pem" "$obj.payload" || return 1
@@ -229,8 +230,7 @@ git checkout -q main && git branch -q -D future-base
 backdated="$(forged backdated "$work/carol.key" "$work/carol.pem" 2020-06-01T00:00:00Z)"
 same "%G? expired certificate, signing time back-dated into its validity" "$(sig_of "$backdated")" Y
 has "back-dated: EXPKEYSIG" "$(raw verify-commit "$backdated")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Carol$'
-now_stamp="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-fresh="$(forged fresh "$work/alice.key" "$work/alice.pem" "$now_stamp")"
+fresh="$(forged fresh "$work/alice.key" "$work/alice.pem" now)"
 same "%G? the same forging route at the present time (control)" "$(sig_of "$fresh")" G
 # Key usage: a CA-only certificate and a TLS server's sign commits.
 S keygen -a "$set_" -o "$work/subca.key" && S cert request -k "$work/subca.key" --subject "CN=Sub CA" -o "$work/subca.csr" &&
@@ -239,11 +239,11 @@ S keygen -a "$set_" -o "$work/subca.key" && S cert request -k "$work/subca.key" 
 S keygen -a "$set_" -o "$work/server.key" && S cert request -k "$work/server.key" --subject "CN=www.example.org" -o "$work/server.csr" &&
     S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/server.csr" --eku serverAuth --san dns:www.example.org -o "$work/server.pem" ||
     bad "issue a TLS server certificate"
-subca="$(forged subca "$work/subca.key" "$work/subca.pem" "$now_stamp")"
+subca="$(forged subca "$work/subca.key" "$work/subca.pem" now)"
 st="$(raw verify-commit "$subca")"
 same "%G? signer keyUsage keyCertSign,cRLSign only" "$(sig_of "$subca")" U
 has "keyCertSign-only signer: TRUST_NEVER" "$st" '^\[GNUPG:\] TRUST_NEVER'
-server="$(forged server "$work/server.key" "$work/server.pem" "$now_stamp")"
+server="$(forged server "$work/server.key" "$work/server.pem" now)"
 same "%G? signer extendedKeyUsage serverAuth only" "$(sig_of "$server")" U
 refuse "verify-commit with gpg.minTrustLevel=marginal refuses the TLS server's commit" git -c gpg.minTrustLevel=marginal verify-commit "$server"
 # sphincs.requireEku: Alice's certificate names codeSigning, Carol's... none;
@@ -252,7 +252,7 @@ same "%G? sphincs.requireEku=codeSigning, signer names it" "$(git -c sphincs.req
 S keygen -a "$set_" -o "$work/erin.key" && S cert request -k "$work/erin.key" --subject "CN=Erin" -o "$work/erin.csr" &&
     S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/erin.csr" --eku emailProtection -o "$work/erin.pem" ||
     bad "issue an S/MIME certificate"
-erin="$(forged erin "$work/erin.key" "$work/erin.pem" "$now_stamp")"
+erin="$(forged erin "$work/erin.key" "$work/erin.pem" now)"
 same "%G? S/MIME (emailProtection) signer, default policy" "$(sig_of "$erin")" G
 same "%G? S/MIME signer with sphincs.requireEku=codeSigning" "$(git -c sphincs.requireEku=codeSigning log -1 --format=%G? "$erin")" U
 same "%G? S/MIME signer with sphincs.requireEku=1.3.6.1.5.5.7.3.4 (emailProtection's OID)" \
@@ -390,19 +390,21 @@ if [[ -x "$OPENSSL" ]]; then
     has "impostor CA trusted: TRUST_NEVER" "$st" '^\[GNUPG:\] TRUST_NEVER'
     same "impostor CA trusted: %G?" "$(sig_of trusted)" U
     git config --replace-all sphincs.trust "$work/ca.pem"
-    # A SHAKE set with sphincs.digest SHA2-512 (OpenSSL 3.5 has no SHAKE digest in CMS).
+    # A SHAKE set, with its RFC 9814 digest (SHAKE-128) and with sphincs.digest SHA2-512.
     git init -q "$work/shake" && cd "$work/shake" || exit 2
     S keygen -a SLH-DSA-SHAKE-128f -o "$work/shake.key" &&
         S cert self-signed -k "$work/shake.key" --subject "CN=Shake" --san email:alice@example.org -o "$work/shake.pem"
     check "git setup (SHAKE-128f)" "$sphincs" git setup --key ../shake.key --cert ../shake.pem --trust ../shake.pem
-    git config sphincs.digest SHA2-512
-    check "commit -S (SHAKE-128f, sphincs.digest SHA2-512)" git commit -q --allow-empty -S -m "shake"
-    same "%G? (SHAKE-128f)" "$(sig_of HEAD)" G
-    git cat-file commit HEAD >"$work/shake.obj"
-    awk 'hdr && /^gpgsig /{skip=1; next} skip && /^ /{next} {skip=0} /^$/{hdr=0} {print}' hdr=1 "$work/shake.obj" >"$work/shake.payload"
-    awk '/^gpgsig /{sub(/^gpgsig /, ""); print; on=1; next} on && /^ /{sub(/^ /, ""); print; next} {on=0}' "$work/shake.obj" |
-        sed 's/SIGNED MESSAGE/CMS/' >"$work/shake.sig.pem"
-    check "openssl cms -verify (SHAKE-128f commit, SHA-512 digest)" "$OPENSSL" cms -verify -binary -inform PEM -in "$work/shake.sig.pem" -content "$work/shake.payload" -CAfile "$work/shake.pem" -out /dev/null
+    for digest in default SHA2-512; do
+        [[ $digest == default ]] || git config sphincs.digest "$digest"
+        check "commit -S (SHAKE-128f, digest $digest)" git commit -q --allow-empty -S -m "shake $digest"
+        same "%G? (SHAKE-128f, digest $digest)" "$(sig_of HEAD)" G
+        git cat-file commit HEAD >"$work/shake.obj"
+        awk 'hdr && /^gpgsig /{skip=1; next} skip && /^ /{next} {skip=0} /^$/{hdr=0} {print}' hdr=1 "$work/shake.obj" >"$work/shake.payload"
+        awk '/^gpgsig /{sub(/^gpgsig /, ""); print; on=1; next} on && /^ /{sub(/^ /, ""); print; next} {on=0}' "$work/shake.obj" |
+            sed 's/SIGNED MESSAGE/CMS/' >"$work/shake.sig.pem"
+        check "openssl cms -verify (SHAKE-128f commit, digest $digest)" "$OPENSSL" cms -verify -binary -inform PEM -in "$work/shake.sig.pem" -content "$work/shake.payload" -CAfile "$work/shake.pem" -out /dev/null
+    done
 else
     bad "no OpenSSL 3.5 at $OPENSSL: the OpenSSL checks did not run"
 fi

@@ -52,8 +52,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; fi
 
+hint=""
 if [[ -z "${PROVIDER_DIR:-}" ]]; then
-    NO_BUILD=1 "$repo_root/scripts/install-provider" "$work/prefix" >/dev/null ||
+    hint="$(NO_BUILD=1 "$repo_root/scripts/install-provider" "$work/prefix")" ||
         { echo "install-provider failed (cargo build --release -p sphincs-openssl-provider first)" >&2; exit 2; }
     PROVIDER_DIR="$work/prefix/lib/ossl-modules"
 fi
@@ -148,6 +149,15 @@ start=$(date +%s)
 
 cur=load
 grepout "provider listed and active" 'sphincs' ossl list -providers "${P[@]}"
+# The line install-provider prints for a prefix install, run as printed
+# (-provider-path before -provider), and the other order refused by openssl.
+if [[ -n "$hint" ]]; then
+    line="$(sed -n 's/^try: openssl //p' <<<"$hint")"
+    read -r -a hinted <<<"$line"
+    grepout "install-provider's hint runs as printed: ${line:0:40}…" 'status: active' ossl "${hinted[@]}"
+    reject "openssl list -provider sphincs -provider-path DIR (path after the provider) is refused" "" \
+        ossl list -providers -provider sphincs -provider-path "$PROVIDER_DIR"
+fi
 out="$(ossl list -signature-algorithms "${P[@]}" 2>&1 || true)"
 n_ours=0
 for alg in $all_sets; do grep -q "$alg } @ sphincs" <<<"$out" && n_ours=$((n_ours + 1)); done
@@ -548,9 +558,31 @@ if need run "sphincs keygen + cert self-signed --ca" sh -c '"$0" keygen -a "$1" 
 fi
 
 cur=cms
-# CMS SignedData (RFC 9814). 3.5 only: 3.0's CMS finds a SignerInfo's
-# signature OID from (digest, key type) pairs, which a digest-free signature
-# such as SLH-DSA cannot give it (docs/openssl.md).
+# CMS SignedData (RFC 9814). Verifying on every version: OpenSSL 3.0-3.4's
+# CMS code names the SignerInfo's digest to the signature's verify init
+# (the provider checks it against RFC 9814 and signs/verifies the signed
+# attributes themselves). Signing through `openssl cms -sign` on 3.5 only:
+# 3.0's CMS finds a SignerInfo's signature OID from (digest, key type)
+# pairs, which a digest-free signature such as SLH-DSA cannot give it
+# (docs/openssl.md). SignedData from our CLI and, where OpenSSL 3.5 is at
+# hand, from its built-in SLH-DSA are verified by the provider here.
+o35=""
+if [[ $builtin == 1 ]]; then o35="$OPENSSL"; else o35="$(bash "$repo_root/.ci/openssl35.sh" --print 2>/dev/null || true)"; fi
+if [[ -f "$d/leaf.pem" ]]; then
+    if need run "sphincs cms sign" "$sphincs" cms sign -k "$d/leaf.key" --cert "$d/leaf.pem" --chain "$d/inter.pem" -o "$d/s.cms" "$msg"; then
+        run "cms -verify (provider) of the CLI's CMS" ossl cms -verify "${P[@]}" -binary -inform DER -in "$d/s.cms" -CAfile "$d/root.pem" -purpose any -out "$d/s.out"
+        same "cms content of the CLI's CMS intact" "$msg" "$d/s.out"
+        flip "$d/s.cms" "$d/s_bad.cms" $(( $(wc -c <"$d/s.cms") - 100 ))
+        reject "cms -verify (provider): the CLI's CMS with its signature changed" "" ossl cms -verify "${P[@]}" -binary -inform DER -in "$d/s_bad.cms" -CAfile "$d/root.pem" -purpose any -out /dev/null
+    fi
+    if [[ -n "$o35" && -x "$o35" ]] &&
+        need run "cms -sign by OpenSSL 3.5's built-in (-md sha256)" timeout 300 "$o35" cms -sign -md sha256 -nodetach -binary -in "$msg" \
+            -signer "$d/leaf.pem" -inkey "$d/leaf.key" -certfile "$d/inter.pem" -outform DER -out "$d/b.cms"; then
+        run "cms -verify (provider) of 3.5's built-in CMS" ossl cms -verify "${P[@]}" -binary -inform DER -in "$d/b.cms" -CAfile "$d/root.pem" -purpose any -out /dev/null
+    elif [[ -z "$o35" ]]; then
+        fail "no OpenSSL 3.5 (.ci/openssl35.sh) to make a built-in SignedData"
+    fi
+fi
 if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
     if need run "cms -sign (provider, -md sha256)" ossl cms -sign "${P[@]}" -md sha256 -nodetach -binary -in "$msg" -signer "$d/leaf.pem" \
         -inkey "$d/leaf.key" -certfile "$d/inter.pem" -outform DER -out "$d/p.cms"; then
@@ -560,9 +592,6 @@ if [[ $builtin == 1 && -f "$d/leaf.pem" ]]; then
         run "sphincs cms verify: the provider's CMS" "$sphincs" cms verify --ca "$d/root.pem" "$d/p.cms"
         flip "$d/p.cms" "$d/p_bad.cms" $(( $(wc -c <"$d/p.cms") - 100 ))
         reject "tampered CMS signature rejected" "" ossl cms -verify "${P[@]}" -binary -inform DER -in "$d/p_bad.cms" -CAfile "$d/root.pem" -purpose any -out /dev/null
-    fi
-    if need run "sphincs cms sign" "$sphincs" cms sign -k "$d/leaf.key" --cert "$d/leaf.pem" --chain "$d/inter.pem" -o "$d/s.cms" "$msg"; then
-        run "cms -verify (provider) of the CLI's CMS" ossl cms -verify "${P[@]}" -binary -inform DER -in "$d/s.cms" -CAfile "$d/root.pem" -purpose any -out /dev/null
     fi
 fi
 

@@ -584,9 +584,27 @@ pub fn read_signature(path: &Path) -> Result<Vec<u8>, CliError> {
 /// [`read_capped`]'s work: `Ok(Err((limit, what)))` when the input is
 /// longer than `cap` allows.
 #[allow(clippy::type_complexity)]
+/// Refuses a named pipe (FIFO) before it is opened: opening one blocks
+/// until a writer comes, forever if none does. A descriptor already open
+/// (`/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`: a shell's `<(…)`) has its
+/// writer and is read as given.
+fn refuse_named_pipe(path: &Path, what: &str) -> Result<(), CliError> {
+    let descriptor = ["/dev/stdin", "/dev/fd/", "/proc/self/fd/"]
+        .iter()
+        .any(|p| path.to_str().is_some_and(|s| s.starts_with(p)));
+    match fs::metadata(path) {
+        Ok(m) if m.file_type().is_fifo() && !descriptor => Err(CliError::file(
+            path,
+            format!("is a named pipe (FIFO), not a {what}; opening it would wait for a writer (give a regular file, or the pipe as standard input)"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn read_within(path: &Path, cap: Cap) -> Result<Result<Vec<u8>, (u64, &'static str)>, CliError> {
     let (limit, what) = cap.limit();
     let cannot = |e: io::Error| CliError::file(path, format!("cannot read: {e}"));
+    refuse_named_pipe(path, what)?;
     let file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if meta.is_dir() {

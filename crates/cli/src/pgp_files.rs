@@ -21,7 +21,13 @@ pub const FPR_PREFIX: &str = "openpgp4fpr:";
 /// True if the file holds an OpenPGP key or certificate: OpenPGP armor, or
 /// binary data that reads whole as v6 certificates (so that a raw key whose
 /// random first octets look like a packet header is not taken for one).
+/// Only a regular file is looked into: a pipe cannot be read twice (once
+/// here, once by the command), and opening a FIFO waits for a writer, so
+/// either is left to the command's own reader.
 pub fn is_openpgp_file(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut data = Vec::new();
     let read = std::fs::File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut data));
     read.is_ok() && is_openpgp(&data)

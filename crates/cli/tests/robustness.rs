@@ -172,11 +172,30 @@ fn no_command_writes_over_one_of_its_inputs() {
 }
 
 /// Runs the CLI, returning what it did, its wall time and its peak RSS (KiB).
+fn measured(args: &[&str]) -> (Out, Duration, i64) {
+    measured_with(args, false)
+}
+
+/// [`measured`] with standard input a pipe fed `A`s until the command
+/// stops reading.
+fn measured_fed(args: &[&str]) -> (Out, Duration, i64) {
+    measured_with(args, true)
+}
+
 // The child is reaped by wait4 below, which std's Child cannot do itself.
 #[allow(clippy::zombie_processes)]
-fn measured(args: &[&str]) -> (Out, Duration, i64) {
+fn measured_with(args: &[&str], fed: bool) -> (Out, Duration, i64) {
     let start = Instant::now();
-    let mut child = spawn_sphincs(args, Stdio::null(), Stdio::piped());
+    let stdin = if fed { Stdio::piped() } else { Stdio::null() };
+    let mut child = spawn_sphincs(args, stdin, Stdio::piped());
+    let feeder = child.stdin.take().map(|mut stdin| {
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let line = [b'A'; 4096];
+            // Ends when the reader goes away (EPIPE).
+            while stdin.write_all(&line).is_ok() {}
+        })
+    });
     let mut stderr = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -185,6 +204,9 @@ fn measured(args: &[&str]) -> (Out, Duration, i64) {
     });
     let (code, peak_rss) = wait_exit_and_peak_rss(&child);
     let took = start.elapsed();
+    if let Some(f) = feeder {
+        f.join().unwrap();
+    }
     let out = Out {
         code,
         stdout: Vec::new(),
@@ -252,35 +274,43 @@ fn endless_inputs_are_refused_in_bounded_time_and_memory() {
     );
     let text = sphincs(&["verify", "-p", &pubk, &doc]).code(1).text();
     assert!(text.contains("longer than any signature"), "{text}");
-    // Text that never ends (a FIFO fed forever) as a certificate and a key.
-    for (what, args, needle) in [
+    // Text that never ends (a pipe fed forever, named as /dev/stdin) as a
+    // certificate and a key.
+    for (args, needle) in [
         (
-            "cert",
-            vec!["cert", "show"],
+            vec!["cert", "show", "/dev/stdin"],
             "larger than any certificate or request (at most 1 MiB)",
         ),
         (
-            "key",
-            vec!["pubkey"],
+            vec!["pubkey", "/dev/stdin"],
             "larger than any key file (at most 1 MiB)",
         ),
     ] {
-        let fifo = s.path(&format!("{what}.fifo"));
-        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-        assert!(made.success());
-        let path = fifo.clone();
-        let feeder = std::thread::spawn(move || {
-            use std::io::Write;
-            let mut w = fs::OpenOptions::new().write(true).open(path).unwrap();
-            let line = [b'A'; 4096];
-            // Ends when the reader goes away (EPIPE).
-            while w.write_all(&line).is_ok() {}
-        });
-        let mut args = args.clone();
-        let f = fifo.to_str().unwrap();
-        args.push(f);
-        bounded(&args, needle);
-        feeder.join().unwrap();
+        let (out, took, rss) = measured_fed(&args);
+        out.usage_error(needle);
+        assert!(took < Duration::from_secs(1), "{args:?} took {took:?}");
+        assert!(rss < 64 * 1024, "{args:?} peaked at {rss} KiB");
+    }
+    // A named pipe (FIFO) no one writes to: refused before it is opened
+    // (opening it would wait for a writer forever), by every command that
+    // reads a key or certificate file.
+    let fifo = s.p("nobody.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let f = fifo.as_str();
+    for args in [
+        vec!["key", "show", f],
+        vec!["key", "passwd", f],
+        vec!["fingerprint", f],
+        vec!["pubkey", f],
+        vec!["cert", "show", f],
+        vec!["sign", "-k", f, &doc, "-o", &s.p("x")],
+        vec!["verify", "-p", f, &doc],
+    ] {
+        bounded(&args, "is a named pipe (FIFO)");
     }
     // Control: the real files still read.
     sphincs(&["cert", "show", &c]).ok();

@@ -245,6 +245,33 @@ fn no_digest(mdname: *const c_char) -> Result<(), Fail> {
     }
 }
 
+/// A digest named to `digest_verify_init`: none, or one RFC 9814 allows for
+/// the key's set in a SignerInfo. OpenSSL 3.0–3.4's CMS code passes the
+/// SignerInfo's digestAlgorithm (the messageDigest attribute's hash, which
+/// it computes itself) when it verifies the signature over the signed
+/// attributes; SLH-DSA signs those attributes themselves (pure, empty
+/// context), so the digest is checked for strength and not used. Signing
+/// still refuses a digest ([`no_digest`]): a signature must not look
+/// pre-hashed when it is not.
+fn cms_digest(mdname: *const c_char, ty: usize) -> Result<(), Fail> {
+    if no_digest(mdname).is_ok() {
+        return Ok(());
+    }
+    // SAFETY: a NUL-terminated name from the host (no_digest read it too).
+    let md = unsafe { CStr::from_ptr(mdname) }.to_string_lossy();
+    let kt = names::get(ty);
+    match md.parse::<sphincs::PreHash>() {
+        Ok(d) if !kt.hash && sphincs::pki::cms::digest_allowed(kt.alg, d) => Ok(()),
+        _ => Err(Fail::new(
+            Reason::NotSupported,
+            format!(
+                "SLH-DSA signs the message itself and takes no digest (got '{md}'; a CMS SignerInfo's digest RFC 9814 allows for {} is accepted when verifying)",
+                kt.name_str()
+            ),
+        )),
+    }
+}
+
 impl SigCtx {
     /// Refuses to go on with a stream that was refused or finished.
     fn open_stream(&self) -> Result<(), Fail> {
@@ -455,8 +482,10 @@ extern "C" fn digest_verify_init(
     // SAFETY: `c` is NULL or a live SigCtx of ours (the host's promise).
     let origin = unsafe { origin_of::<SigCtx>(c) };
     guard(origin, "signature_digest_verify_init", 0, || {
-        no_digest(md)?;
-        init(c, key, params, Op::Verify, false)
+        init(c, key, params, Op::Verify, false)?;
+        // SAFETY: a live SigCtx of ours (init has just used it).
+        cms_digest(md, unsafe { ctx(c) }?.ty)?;
+        Ok(1)
     })
 }
 

@@ -63,8 +63,9 @@ pub fn judge_time(cert: &Certificate, stated: Option<SystemTime>, now: SystemTim
     if now > until || at > until {
         return TimeVerdict::Expired;
     }
-    // A certificate that begins within the allowance counts as begun.
-    if at < from || now + CLOCK_ALLOWANCE < from {
+    // A certificate that begins within the allowance counts as begun (the
+    // CA's clock and the signer's may disagree as much as ours).
+    if at + CLOCK_ALLOWANCE < from || now + CLOCK_ALLOWANCE < from {
         return TimeVerdict::NotYetValid;
     }
     TimeVerdict::Valid { at }
