@@ -215,21 +215,30 @@ forged() {
             done=1; next}
         {print}' "$obj.payload" | git hash-object -w -t commit --stdin
 }
-S keygen -a "$set_" -o "$work/frank.key" &&
-    S cert request -k "$work/frank.key" --subject "CN=Frank" -o "$work/frank.csr" &&
-    S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca.pem" "$work/frank.csr" --not-before 2030-01-01 --not-after 2031-01-01 -o "$work/frank.pem" ||
-    bad "issue a certificate valid from 2030"
+# A long-lived trusted CA (2019 to 2036), so that only the signer's own
+# validity is at stake: Frank's certificate is valid in 2030 only, Gina's
+# in 2020 only.
+S cert self-signed -k "$work/ca.key" --subject "CN=Long-lived CA,O=sphincs" --ca --not-before 2019-01-01 --not-after 2036-01-01 -o "$work/ca-long.pem" ||
+    bad "a CA valid from 2019 to 2036"
+git config --add sphincs.trust "$work/ca-long.pem"
+for who in frank:2030 gina:2020; do
+    S keygen -a "$set_" -o "$work/${who%%:*}.key" &&
+        S cert request -k "$work/${who%%:*}.key" --subject "CN=${who%%:*}" -o "$work/${who%%:*}.csr" &&
+        S cert issue --ca-key "$work/ca.key" --ca-cert "$work/ca-long.pem" "$work/${who%%:*}.csr" \
+            --not-before "${who#*:}-01-01" --not-after "${who#*:}-12-31" -o "$work/${who%%:*}.pem" ||
+        bad "issue a certificate valid in ${who#*:} only"
+done
 future="$(forged future "$work/frank.key" "$work/frank.pem" 2030-06-01T00:00:00Z)"
 same "%G? certificate valid from 2030, signing time stated in 2030" "$(sig_of "$future")" Y
-has "future signing time: EXPKEYSIG" "$(raw verify-commit "$future")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Frank$'
+has "future signing time: EXPKEYSIG" "$(raw verify-commit "$future")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=frank$'
 hasnt "future signing time: no TRUST_FULLY" "$(raw verify-commit "$future")" 'TRUST_FULLY'
 git branch -q -f future "$future"
 git checkout -q -b future-base "$future~1" 2>/dev/null || git checkout -q -b future-base HEAD~1
 refuse "merge --verify-signatures refuses the commit from 2030" git merge -q --no-edit --verify-signatures future
 git checkout -q main && git branch -q -D future-base
-backdated="$(forged backdated "$work/carol.key" "$work/carol.pem" 2020-06-01T00:00:00Z)"
+backdated="$(forged backdated "$work/gina.key" "$work/gina.pem" 2020-06-01T00:00:00Z)"
 same "%G? expired certificate, signing time back-dated into its validity" "$(sig_of "$backdated")" Y
-has "back-dated: EXPKEYSIG" "$(raw verify-commit "$backdated")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=Carol$'
+has "back-dated: EXPKEYSIG" "$(raw verify-commit "$backdated")" '^\[GNUPG:\] EXPKEYSIG [0-9A-F]{64} CN=gina$'
 fresh="$(forged fresh "$work/alice.key" "$work/alice.pem" now)"
 same "%G? the same forging route at the present time (control)" "$(sig_of "$fresh")" G
 # Key usage: a CA-only certificate and a TLS server's sign commits.
