@@ -5,6 +5,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
 use pyo3::{create_exception, PyErr};
 use sphincs::Error;
 
@@ -15,6 +17,18 @@ create_exception!(
     "The signature does not verify: wrong key, message, context, pre-hash, or a corrupted or wrong-length signature."
 );
 
+/// `sphincs.InvalidSignature` with `msg`: the package's class, which is also
+/// pyca/cryptography's `InvalidSignature` when `cryptography` is installed
+/// (python/sphincs/__init__.py), or this module's own base class where the
+/// package cannot be imported.
+pub fn invalid_signature(msg: String) -> PyErr {
+    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    Python::attach(|py| match CLASS.import(py, "sphincs", "InvalidSignature") {
+        Ok(cls) => PyErr::from_type(cls.clone(), msg),
+        Err(_) => InvalidSignature::new_err(msg),
+    })
+}
+
 /// The Python exception of a core error. A signature that does not verify,
 /// including one of the wrong length (or a signed message shorter than a
 /// signature), is `InvalidSignature`; bad arguments (a key used in the other
@@ -24,13 +38,11 @@ create_exception!(
 pub fn to_py(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
-        Error::InvalidSignature | Error::InvalidSignatureLength { .. } => {
-            InvalidSignature::new_err(msg)
-        }
+        Error::InvalidSignature | Error::InvalidSignatureLength { .. } => invalid_signature(msg),
         Error::InvalidLength {
             what: "signature" | "signed message",
             ..
-        } => InvalidSignature::new_err(msg),
+        } => invalid_signature(msg),
         Error::Rng(_) | Error::Io(_) | Error::MessageChanged => PyOSError::new_err(msg),
         Error::FaultDetected | Error::BackendUnavailable(_) => PyRuntimeError::new_err(msg),
         _ => PyValueError::new_err(msg),
@@ -84,7 +96,7 @@ pub fn with_filename(py: Python<'_>, e: PyErr, path: &Bound<'_, PyAny>) -> PyErr
 /// checked with what was given is a `ValueError` (its exit 2).
 pub fn cms_to_py(e: Error) -> PyErr {
     match e {
-        Error::VerificationFailed(why) => InvalidSignature::new_err(why),
+        Error::VerificationFailed(why) => invalid_signature(why),
         e => to_py(e),
     }
 }

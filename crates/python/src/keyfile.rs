@@ -109,13 +109,18 @@ fn load_public<'py>(
 
 /// Reads a PEM PKCS#8 SLH-DSA private key (RFC 9909): "PRIVATE KEY", or
 /// "ENCRYPTED PRIVATE KEY" with `password` (PBES2: scrypt or PBKDF2, AES).
-/// The key pair is checked; the key has the mode of its OID.
+/// The key pair is checked; the key has the mode of its OID. `backend` and
+/// `unsafe_skip_rsa_key_validation` are pyca/cryptography's parameters,
+/// accepted so that calls written for it run unchanged, and not used.
 #[pyfunction]
-#[pyo3(signature = (data, password=None))]
+#[pyo3(signature = (data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=false))]
 pub fn load_pem_private_key<'py>(
     data: &Bound<'py, PyAny>,
     password: Option<&Bound<'py, PyAny>>,
+    backend: Option<&Bound<'py, PyAny>>,
+    unsafe_skip_rsa_key_validation: bool,
 ) -> PyResult<Bound<'py, SLHDSAPrivateKey>> {
+    let _ = (backend, unsafe_skip_rsa_key_validation);
     load_private(data, password, |d| {
         require_pem(d, encoding::PRIVATE_KEY_LABEL)
     })
@@ -124,23 +129,37 @@ pub fn load_pem_private_key<'py>(
 /// Reads a DER PKCS#8 SLH-DSA private key (RFC 9909), plain or encrypted
 /// (with `password`), as `load_pem_private_key`.
 #[pyfunction]
-#[pyo3(signature = (data, password=None))]
+#[pyo3(signature = (data, password=None, backend=None, *, unsafe_skip_rsa_key_validation=false))]
 pub fn load_der_private_key<'py>(
     data: &Bound<'py, PyAny>,
     password: Option<&Bound<'py, PyAny>>,
+    backend: Option<&Bound<'py, PyAny>>,
+    unsafe_skip_rsa_key_validation: bool,
 ) -> PyResult<Bound<'py, SLHDSAPrivateKey>> {
+    let _ = (backend, unsafe_skip_rsa_key_validation);
     load_private(data, password, |d| require_der(d, "private"))
 }
 
 /// Reads a PEM ("PUBLIC KEY") SubjectPublicKeyInfo SLH-DSA key (RFC 9909),
-/// in the mode of its OID.
+/// in the mode of its OID. `backend` (pyca's) is accepted and not used.
 #[pyfunction]
-pub fn load_pem_public_key<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+#[pyo3(signature = (data, backend=None))]
+pub fn load_pem_public_key<'py>(
+    data: &Bound<'py, PyAny>,
+    backend: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+    let _ = backend;
     load_public(data, |d| require_pem(d, encoding::PUBLIC_KEY_LABEL))
 }
 
-/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of its OID.
+/// Reads a DER SubjectPublicKeyInfo SLH-DSA key (RFC 9909), in the mode of
+/// its OID. `backend` (pyca's) is accepted and not used.
 #[pyfunction]
-pub fn load_der_public_key<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+#[pyo3(signature = (data, backend=None))]
+pub fn load_der_public_key<'py>(
+    data: &Bound<'py, PyAny>,
+    backend: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, SLHDSAPublicKey>> {
+    let _ = backend;
     load_public(data, |d| require_der(d, "public"))
 }

@@ -99,6 +99,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(keyfile::load_der_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(batch::verify_many, m)?)?;
     m.add_function(wrap_pyfunction!(pki::self_signed_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::certificate_signing_request, m)?)?;
+    m.add_function(wrap_pyfunction!(pki::issue_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(pki::verify_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(pki::load_certificate_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(pki::cms_sign, m)?)?;

@@ -12,7 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 use sphincs::openpgp::{one_shot, ErrorKind, PgpError, Verification};
 
 use crate::args;
-use crate::errors::{no_panic, InvalidSignature};
+use crate::errors::{invalid_signature, no_panic};
 
 /// A key, certificate or signature argument: bytes-like, or the armored
 /// text (`str`) the functions here return.
@@ -25,7 +25,7 @@ fn object(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
 
 fn to_py(e: PgpError) -> PyErr {
     match e.kind {
-        ErrorKind::BadSignature => InvalidSignature::new_err(e.message),
+        ErrorKind::BadSignature => invalid_signature(e.message),
         ErrorKind::Other => PyRuntimeError::new_err(e.message),
         _ => PyValueError::new_err(e.message),
     }

@@ -47,29 +47,123 @@ pub fn self_signed_certificate<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let key = signing_key(key).as_slh_dsa().ok_or_else(not_fips205)?;
     let name = cert::parse_name(subject).map_err(to_py)?;
-    let opts = CertOptions {
+    let opts = cert_options(
         days,
         ca,
         path_len,
-        not_before: not_before
-            .map(extensions::parse_time)
-            .transpose()
-            .map_err(to_py)?,
-        not_after: not_after
-            .map(extensions::parse_time)
-            .transpose()
-            .map_err(to_py)?,
-        serial: serial
-            .map(extensions::parse_serial)
-            .transpose()
-            .map_err(to_py)?,
-        extensions: extension_options(san, eku, key_usage).map_err(to_py)?,
-        copy_extensions: false,
-    };
+        (not_before, not_after),
+        serial,
+        extension_options(san, eku, key_usage).map_err(to_py)?,
+        false,
+    )?;
     let out = detached(py, || {
         cert::encode_certificate(&cert::self_signed(key, &name, opts)?, pem)
     })?;
     Ok(PyBytes::new(py, &out))
+}
+
+/// A PKCS#10 certification request for `key` with subject `subject` (RFC
+/// 4514 text), signed by `key` (proof of possession): what a CA's
+/// `issue_certificate` takes. `san`, `eku` and `key_usage` are asked for in
+/// its extensionRequest (the CLI's `cert request` options), `ca=True` asks
+/// for a CA certificate. PEM ("CERTIFICATE REQUEST"), or DER with
+/// `pem=False`.
+#[pyfunction]
+#[pyo3(signature = (key, subject, *, ca=false, pem=true, san=None, eku=None, key_usage=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn certificate_signing_request<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, SLHDSAPrivateKey>,
+    subject: &str,
+    ca: bool,
+    pem: bool,
+    san: Option<Vec<String>>,
+    eku: Option<Vec<String>>,
+    key_usage: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let key = signing_key(key).as_slh_dsa().ok_or_else(not_fips205)?;
+    let name = cert::parse_name(subject).map_err(to_py)?;
+    let ext = extension_options(san, eku, key_usage).map_err(to_py)?;
+    let out = detached(py, || {
+        cert::encode_request(&cert::request_with(key, &name, &ext, ca)?, pem)
+    })?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// A certificate for the key and subject of the request `csr` (PEM or DER;
+/// its signature is checked first), issued by the CA whose key is `ca_key`
+/// and whose certificate is `ca_cert` (PEM or DER; the key must be the
+/// certificate's). Valid from now for `days` days unless `not_before` /
+/// `not_after` say otherwise. The extensions are those given here
+/// (`san`, `eku`, `key_usage`, `ca`, `path_len`); with
+/// `copy_extensions=True` also those the request asks for (the given ones
+/// take precedence; a request for a CA certificate is refused unless
+/// `ca=True`). The keyword options are the CLI's `cert issue` options. PEM,
+/// or DER with `pem=False`; bad values raise `ValueError`, a request whose
+/// signature does not verify `InvalidSignature`.
+#[pyfunction]
+#[pyo3(signature = (ca_key, ca_cert, csr, days=365, *, ca=false, pem=true, san=None, eku=None, key_usage=None, serial=None, not_before=None, not_after=None, path_len=None, copy_extensions=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn issue_certificate<'py>(
+    py: Python<'py>,
+    ca_key: &Bound<'py, SLHDSAPrivateKey>,
+    ca_cert: &Bound<'py, PyAny>,
+    csr: &Bound<'py, PyAny>,
+    days: u32,
+    ca: bool,
+    pem: bool,
+    san: Option<Vec<String>>,
+    eku: Option<Vec<String>>,
+    key_usage: Option<Vec<String>>,
+    serial: Option<&str>,
+    not_before: Option<&str>,
+    not_after: Option<&str>,
+    path_len: Option<u8>,
+    copy_extensions: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let key = signing_key(ca_key).as_slh_dsa().ok_or_else(not_fips205)?;
+    let issuer = cert::parse_certificate(&args::bytes(ca_cert, "ca_cert")?).map_err(to_py)?;
+    let request = cert::parse_request(&args::bytes(csr, "csr")?).map_err(to_py)?;
+    let opts = cert_options(
+        days,
+        ca,
+        path_len,
+        (not_before, not_after),
+        serial,
+        extension_options(san, eku, key_usage).map_err(to_py)?,
+        copy_extensions,
+    )?;
+    let out = detached(py, || {
+        cert::encode_certificate(&cert::issue(key, &issuer, &request, opts)?, pem)
+    })?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The core's certificate options from the keyword arguments, read by the
+/// core's parsers (RFC 3339 times, hex serial).
+fn cert_options(
+    days: u32,
+    ca: bool,
+    path_len: Option<u8>,
+    (not_before, not_after): (Option<&str>, Option<&str>),
+    serial: Option<&str>,
+    extensions: ExtensionOptions,
+    copy_extensions: bool,
+) -> PyResult<CertOptions> {
+    let time = |t: Option<&str>| t.map(extensions::parse_time).transpose().map_err(to_py);
+    Ok(CertOptions {
+        days,
+        ca,
+        path_len,
+        not_before: time(not_before)?,
+        not_after: time(not_after)?,
+        serial: serial
+            .map(extensions::parse_serial)
+            .transpose()
+            .map_err(to_py)?,
+        extensions,
+        copy_extensions,
+    })
 }
 
 /// The error for a private key without a FIPS 205 key behind it, which an

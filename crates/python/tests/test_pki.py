@@ -218,3 +218,37 @@ def test_cms_signed_attribute_rules():
     unsorted = (corpus / "seed-signed-attributes-out-of-order-der").read_bytes()
     with pytest.raises(ValueError, match="canonical DER"):
         sphincs.cms_verify(unsorted, signature_only=True)
+
+
+def test_a_ca_issues_a_leaf_from_a_request(tmp_path, cli):
+    ca_key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f")
+    ca_cert = sphincs.self_signed_certificate(ca_key, "CN=Python CA", ca=True)
+    leaf_key = sphincs.SLHDSAPrivateKey.generate("SLH-DSA-SHA2-128f")
+    csr = sphincs.certificate_signing_request(leaf_key, "CN=Leaf,O=Example", san=["email:leaf@example.org"])
+    assert csr.startswith(b"-----BEGIN CERTIFICATE REQUEST-----")
+    assert sphincs.certificate_signing_request(leaf_key, "CN=DER", pem=False)[0] == 0x30
+    leaf = sphincs.issue_certificate(ca_key, ca_cert, csr, 30, eku=["codeSigning"], copy_extensions=True)
+    assert sphincs.verify_certificate(leaf, issuer=ca_cert) == "CN=Leaf,O=Example"
+    assert sphincs.load_certificate_public_key(leaf) == leaf_key.public_key()
+    # The leaf signs CMS that chains to the CA.
+    signed = sphincs.cms_sign(leaf_key, leaf, b"release")
+    assert sphincs.cms_verify(signed, b"release", ca=ca_cert) == b"release"
+    # The CLI reads what Python wrote, and sees the extensions.
+    (tmp_path / "leaf.pem").write_bytes(leaf)
+    (tmp_path / "ca.pem").write_bytes(ca_cert)
+    shown = subprocess.run([cli, "cert", "show", tmp_path / "leaf.pem"], capture_output=True, text=True, check=True)
+    assert "leaf@example.org" in shown.stdout and "codeSigning" in shown.stdout, shown.stdout
+    subprocess.run([cli, "cert", "verify", "--issuer", tmp_path / "ca.pem", tmp_path / "leaf.pem"], check=True)
+    # Refusals: a CA key that is not the certificate's; a request asking for
+    # a CA certificate without ca=True; a request whose signature is broken.
+    with pytest.raises(ValueError, match="not the key of the CA certificate"):
+        sphincs.issue_certificate(leaf_key, ca_cert, csr)
+    ca_csr = sphincs.certificate_signing_request(leaf_key, "CN=Sub", ca=True)
+    with pytest.raises(ValueError, match="CA"):
+        sphincs.issue_certificate(ca_key, ca_cert, ca_csr, copy_extensions=True)
+    der = bytearray(sphincs.certificate_signing_request(leaf_key, "CN=Broken", pem=False))
+    der[-3] ^= 1
+    with pytest.raises(sphincs.InvalidSignature):
+        sphincs.issue_certificate(ca_key, ca_cert, bytes(der))
+    with pytest.raises(ValueError):
+        sphincs.issue_certificate(ca_key, ca_cert, b"not a request")

@@ -58,3 +58,36 @@ def test_what_pyca_has_and_we_do_not_write_is_refused(key):
     # A member of another of pyca's enums in the wrong place: a TypeError.
     with pytest.raises(TypeError, match="PublicFormat"):
         pub.public_bytes(pyca.Encoding.PEM, pyca.Encoding.PEM)
+
+
+def test_invalid_signature_is_pycas_too(key):
+    from cryptography.exceptions import InvalidSignature as PycaInvalidSignature
+
+    assert issubclass(sphincs.InvalidSignature, PycaInvalidSignature)
+    sig = bytearray(key.sign(b"message"))
+    sig[7] ^= 1
+    # Code written for pyca's keys catches ours unchanged.
+    with pytest.raises(PycaInvalidSignature):
+        key.public_key().verify(bytes(sig), b"message")
+    with pytest.raises(sphincs.InvalidSignature):
+        key.public_key().verify(bytes(sig), b"message")
+    # CMS and OpenPGP failures raise the same class.
+    cert = sphincs.self_signed_certificate(key, "CN=pyca")
+    signed = sphincs.cms_sign(key, cert, b"content")
+    with pytest.raises(PycaInvalidSignature):
+        sphincs.cms_verify(signed, b"other content", ca=cert)
+
+
+def test_loaders_take_pycas_backend_argument(key):
+    from cryptography.hazmat.backends import default_backend
+
+    backend = default_backend()
+    pem, der = key.private_bytes_pem(), key.private_bytes_der()
+    raw = key.private_bytes_raw()
+    assert sphincs.load_pem_private_key(pem, None, backend).private_bytes_raw() == raw
+    assert sphincs.load_pem_private_key(pem, password=None, backend=None).private_bytes_raw() == raw
+    assert sphincs.load_der_private_key(der, None, backend=backend).private_bytes_raw() == raw
+    assert sphincs.load_pem_private_key(pem, None, unsafe_skip_rsa_key_validation=True).private_bytes_raw() == raw
+    pub = key.public_key()
+    assert sphincs.load_pem_public_key(pub.public_bytes_pem(), backend) == pub
+    assert sphincs.load_der_public_key(pub.public_bytes_der(), backend=backend) == pub

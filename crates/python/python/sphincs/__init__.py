@@ -18,6 +18,26 @@ import copyreg as _copyreg
 import enum as _enum
 
 from . import _native
+
+try:  # pyca/cryptography is optional; with it, its handlers catch ours too.
+    from cryptography.exceptions import InvalidSignature as _PycaInvalidSignature
+except ImportError:  # pragma: no cover - depends on the environment
+    _PycaInvalidSignature = None
+
+if _PycaInvalidSignature is None:
+
+    class InvalidSignature(_native.InvalidSignature):
+        """The signature does not verify (wrong key, message, context or
+        pre-hash, or a corrupted or wrong-length signature)."""
+
+else:
+
+    class InvalidSignature(_native.InvalidSignature, _PycaInvalidSignature):
+        """The signature does not verify (wrong key, message, context or
+        pre-hash, or a corrupted or wrong-length signature). Also a
+        ``cryptography.exceptions.InvalidSignature``, so code written for
+        pyca/cryptography's keys catches it unchanged."""
+
 from ._formats import (
     BestAvailableEncryption,
     Encoding,
@@ -26,15 +46,16 @@ from ._formats import (
     PublicFormat,
 )
 from ._native import (
-    InvalidSignature,
     SLHDSAPrivateKey,
     SLHDSAPublicKey,
     Sphincs256PrivateKey,
     Sphincs256PublicKey,
     SpxPrivateKey,
     SpxPublicKey,
+    certificate_signing_request,
     cms_sign,
     cms_verify,
+    issue_certificate,
     load_certificate_public_key,
     load_der_private_key,
     load_der_public_key,
@@ -67,8 +88,10 @@ __all__ = [
     "SpxAlgorithm",
     "SpxPrivateKey",
     "SpxPublicKey",
+    "certificate_signing_request",
     "cms_sign",
     "cms_verify",
+    "issue_certificate",
     "load_certificate_public_key",
     "load_der_private_key",
     "load_der_public_key",

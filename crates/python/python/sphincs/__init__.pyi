@@ -25,7 +25,9 @@ __version__: str
 PREHASHES: tuple[str, ...]
 
 class InvalidSignature(Exception):
-    """The signature does not verify (including a signature of the wrong length)."""
+    """The signature does not verify (including a signature of the wrong length).
+
+    With pyca/cryptography installed it is also a cryptography.exceptions.InvalidSignature."""
 
 class Algorithm(str, enum.Enum):
     """The SLH-DSA parameter sets: the twelve of FIPS 205, then the six
@@ -353,10 +355,15 @@ def verify_many(items: Iterable[VerifyItem], *, threads: int | None = None) -> l
 # The loaders keep the mode of the key's OID (pure or HashSLH-DSA).
 # An encrypted key (ENCRYPTED PRIVATE KEY) needs password=; TypeError without
 # one (or with one for a plain key), ValueError for a wrong one.
-def load_pem_private_key(data: Buffer, password: Buffer | None = None) -> SLHDSAPrivateKey: ...
-def load_der_private_key(data: Buffer, password: Buffer | None = None) -> SLHDSAPrivateKey: ...
-def load_pem_public_key(data: Buffer) -> SLHDSAPublicKey: ...
-def load_der_public_key(data: Buffer) -> SLHDSAPublicKey: ...
+# backend and unsafe_skip_rsa_key_validation: pyca/cryptography's parameters, accepted and not used.
+def load_pem_private_key(
+    data: Buffer, password: Buffer | None = None, backend: object = None, *, unsafe_skip_rsa_key_validation: bool = False
+) -> SLHDSAPrivateKey: ...
+def load_der_private_key(
+    data: Buffer, password: Buffer | None = None, backend: object = None, *, unsafe_skip_rsa_key_validation: bool = False
+) -> SLHDSAPrivateKey: ...
+def load_pem_public_key(data: Buffer, backend: object = None) -> SLHDSAPublicKey: ...
+def load_der_public_key(data: Buffer, backend: object = None) -> SLHDSAPublicKey: ...
 
 # Certificates (RFC 9909) and CMS SignedData (RFC 9814); bytes in, bytes out.
 def self_signed_certificate(
@@ -379,6 +386,39 @@ def self_signed_certificate(
     san: "dns:NAME" / "email:ADDR" / "uri:URI"; eku: codeSigning, emailProtection, serverAuth,
     clientAuth, timeStamping; key_usage: digitalSignature, nonRepudiation, keyCertSign, cRLSign;
     serial: hex; not_before / not_after: RFC 3339. ValueError for bad values."""
+def certificate_signing_request(
+    key: SLHDSAPrivateKey,
+    subject: str,
+    *,
+    ca: bool = False,
+    pem: bool = True,
+    san: Sequence[str] | None = None,
+    eku: Sequence[str] | None = None,
+    key_usage: Sequence[str] | None = None,
+) -> bytes:
+    """A PKCS#10 request for `key` (signed by it), asking for the extensions given (PEM, or DER with pem=False)."""
+def issue_certificate(
+    ca_key: SLHDSAPrivateKey,
+    ca_cert: Buffer,
+    csr: Buffer,
+    days: int = 365,
+    *,
+    ca: bool = False,
+    pem: bool = True,
+    san: Sequence[str] | None = None,
+    eku: Sequence[str] | None = None,
+    key_usage: Sequence[str] | None = None,
+    serial: str | None = None,
+    not_before: str | None = None,
+    not_after: str | None = None,
+    path_len: int | None = None,
+    copy_extensions: bool = False,
+) -> bytes:
+    """A certificate for the request's key and subject, issued by the CA (`ca_key`, `ca_cert`).
+
+    The request's signature is checked (InvalidSignature if it fails); the CA key must be the
+    certificate's. Extensions are those given; copy_extensions=True adds those the request asks
+    for (a CA request needs ca=True). Options as self_signed_certificate. ValueError for bad values."""
 def verify_certificate(certificate: Buffer, issuer: Buffer | None = None) -> str:
     """Checks the certificate now (against `issuer`, or itself); returns its subject."""
 def load_certificate_public_key(data: Buffer) -> SLHDSAPublicKey:
