@@ -12,6 +12,9 @@
 #   KEEP=1        keep the scratch directory
 #
 # What is checked:
+#   * `sphincs git setup` adds to the trusted certificates (a second CA
+#     keeps the first's commits G); `git trust list/add/remove`; a
+#     verify-only clone (`git setup --trust CA` alone);
 #   * `sphincs git setup` writes gpg.format, gpg.x509.program, user.signingkey
 #     and the sphincs.* pairing;
 #   * commit -S, tag -s, verify-commit, verify-tag, log --show-signature and
@@ -266,6 +269,32 @@ same "%G? S/MIME (emailProtection) signer, default policy" "$(sig_of "$erin")" G
 same "%G? S/MIME signer with sphincs.requireEku=codeSigning" "$(git -c sphincs.requireEku=codeSigning log -1 --format=%G? "$erin")" U
 same "%G? S/MIME signer with sphincs.requireEku=1.3.6.1.5.5.7.3.4 (emailProtection's OID)" \
     "$(git -c sphincs.requireEku=1.3.6.1.5.5.7.3.4 log -1 --format=%G? "$erin")" G
+
+# --- trust is managed, not overwritten; a clone that only verifies ---
+S keygen -a "$set_" -o "$work/ca3.key" && S cert self-signed -k "$work/ca3.key" --subject "CN=Second CA" --ca -o "$work/ca3.pem" ||
+    bad "a second CA"
+check "git setup again, trusting a second CA" "$sphincs" git setup --key ../alice.key --cert ../alice.pem --trust "$work/ca3.pem"
+same "%G? of a commit under the first CA after set-up with a second" "$(sig_of trusted)" G
+listed="$("$sphincs" git trust list)"
+has "git trust list: the first CA" "$listed" 'CN=Git test CA,O=sphincs'
+has "git trust list: the second CA, with its fingerprint" "$listed" "CN=Second CA\" $(fpr "$work/ca3.pem")"
+check "git trust remove (by SHA-256 fingerprint)" "$sphincs" git trust remove "$(fpr "$work/ca3.pem")"
+hasnt "git trust list after the removal" "$("$sphincs" git trust list)" 'Second CA'
+check "git trust add" "$sphincs" git trust add "$work/ca3.pem"
+check "git trust add of the same file again" "$sphincs" git trust add "$work/ca3.pem"
+same "no file is trusted twice" "$(git config --get-all sphincs.trust | grep -c ca3.pem)" 1
+check "git trust remove (by path)" "$sphincs" git trust remove "$work/ca3.pem"
+refuse "git trust remove of a certificate not trusted" "$sphincs" git trust remove "$(fpr "$work/bob.pem")"
+refuse "git trust add of a file that is no certificate" "$sphincs" git trust add "$work/pass.txt"
+same "%G? of the first CA's commit at the end" "$(sig_of trusted)" G
+git clone -q "$work/repo" "$work/verifier" && cd "$work/verifier" || exit 2
+check "git setup --trust alone (a clone that only verifies)" "$sphincs" git setup --trust "$work/ca.pem"
+same "verify-only: gpg.format" "$(git config gpg.format)" x509
+same "verify-only: no signing key" "$(git config sphincs.key || echo none)" none
+same "%G? in the verify-only clone" "$(sig_of origin/trusted)" G
+check "merge --verify-signatures in the verify-only clone" git merge -q --ff-only --verify-signatures origin/trusted
+refuse "commit -S in the verify-only clone" git commit -q --allow-empty -S -m "no key here"
+cd "$work/repo" || exit 2
 
 # --- signing that cannot happen: HEAD stays ---
 head_before="$(git rev-parse HEAD)"

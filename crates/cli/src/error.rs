@@ -19,6 +19,13 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// The one-line text of the error, whatever its kind.
+    pub fn into_message(self) -> String {
+        match self {
+            CliError::Failed(m) | CliError::InvalidSignature(m) => m,
+        }
+    }
+
     /// A certificate or CMS signer that could not be checked with what was
     /// given (exit 2, not 1: it is neither valid nor shown invalid).
     pub fn cannot_check(path: &Path, why: &str) -> Self {

@@ -22,6 +22,7 @@ pub mod run;
 pub mod setup;
 pub mod setup_openpgp;
 pub mod status;
+pub mod trust;
 pub mod x509_sign;
 pub mod x509_verify;
 

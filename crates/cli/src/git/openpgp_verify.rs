@@ -83,17 +83,11 @@ fn cannot(
 /// The certificates of a setting (each file a keyring, armored or binary).
 fn certs_of(setting: &str) -> Result<Vec<Cert>, String> {
     let mut out = Vec::new();
-    for p in super::config_values(setting).map_err(message)? {
-        let bytes = read_capped(p.as_ref(), Cap::Key).map_err(message)?;
+    for p in super::config_values(setting).map_err(CliError::into_message)? {
+        let bytes = read_capped(p.as_ref(), Cap::Key).map_err(CliError::into_message)?;
         out.extend(openpgp::read_certs(&bytes).map_err(|e| format!("{setting} {p}: {e}"))?);
     }
     Ok(out)
-}
-
-fn message(e: CliError) -> String {
-    match e {
-        CliError::Failed(m) | CliError::InvalidSignature(m) => m,
-    }
 }
 
 struct Keyring {
@@ -103,7 +97,7 @@ struct Keyring {
 }
 
 fn keyring() -> Result<Keyring, String> {
-    let own = super::openpgp_sign::configured_key().map_err(message)?;
+    let own = super::openpgp_sign::configured_key().map_err(CliError::into_message)?;
     let trusted = certs_of("sphincs.openpgpTrust")?;
     let known = certs_of("sphincs.openpgpCerts")?;
     let mut ring = Keyring {
@@ -146,7 +140,7 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
         .unwrap_or_else(|| UNKNOWN_KEY.to_string());
     let payload = match super::read_payload(data) {
         Ok(p) => p,
-        Err(e) => return cannot(status, &issuer, &f, ERRSIG_UNSUPPORTED, &message(e)),
+        Err(e) => return cannot(status, &issuer, &f, ERRSIG_UNSUPPORTED, &e.into_message()),
     };
     let ring = match keyring() {
         Ok(r) => r,

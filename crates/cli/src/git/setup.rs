@@ -13,7 +13,7 @@ use clap::Subcommand;
 use sphincs::pki::chain::parse_certificates;
 
 use crate::error::CliError;
-use crate::git::config::{absolute, config_add, config_set, config_unset_all, scopes};
+use crate::git::config::{absolute, config_set, config_unset_all, scopes};
 use crate::git::{fingerprint, load_certificate, subject, user_config_file};
 use crate::io::{read_capped, Cap};
 
@@ -34,29 +34,77 @@ pub enum GitCommand {
         /// The private key (pure SLH-DSA, PEM or DER; may be encrypted: its
         /// passphrase is then read from the file SPHINCS_PASSPHRASE_FILE
         /// names, or asked on the terminal). With --openpgp, an OpenPGP
-        /// secret key.
+        /// secret key. Without --key and --cert, --trust alone sets up a
+        /// clone that only verifies.
         #[arg(
             short = 'k',
             long = "key",
             value_name = "KEY",
-            required_unless_present = "openpgp"
+            required_unless_present_any = ["openpgp", "trust"]
         )]
         key: Option<PathBuf>,
         /// The key's certificate (PEM or DER), embedded in each signature.
-        #[arg(long, value_name = "CERT", required_unless_present = "openpgp")]
+        #[arg(long, value_name = "CERT", required_unless_present_any = ["openpgp", "trust"])]
         cert: Option<PathBuf>,
         /// Intermediate CA certificates (PEM bundle or DER) embedded too.
         #[arg(long, value_name = "FILE")]
         chain: Option<PathBuf>,
         /// A certificate (or PEM bundle) whose signers are trusted: a
         /// signature whose certificate chains to it verifies as fully
-        /// trusted (repeatable; without any, every signer is untrusted).
+        /// trusted (repeatable; added to those already trusted: see `git
+        /// trust`; without any, every signer is untrusted).
         #[arg(long, value_name = "CERT")]
         trust: Vec<PathBuf>,
         /// Configure the user (git's --global configuration, and
         /// $XDG_CONFIG_HOME/sphincs/git.config) instead of the repository.
         #[arg(long)]
         global: bool,
+    },
+    /// The certificates whose signers git trusts (sphincs.trust; with
+    /// --openpgp, sphincs.openpgpTrust): list, add or remove them without
+    /// touching the signing set-up.
+    Trust {
+        #[command(subcommand)]
+        action: TrustAction,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum TrustAction {
+    /// Print each trusted certificate file with the subjects (or OpenPGP
+    /// fingerprints) and SHA-256 fingerprints of the certificates in it.
+    List {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+    },
+    /// Trust the signers whose certificates chain to CERT (a certificate
+    /// or PEM bundle; with --openpgp an OpenPGP certificate), beside those
+    /// already trusted. A file already trusted is not added twice.
+    Add {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+        #[arg(value_name = "CERT", required = true)]
+        certs: Vec<PathBuf>,
+    },
+    /// Stop trusting a certificate file: by its path as `list` shows it, or
+    /// by the SHA-256 (X.509) or OpenPGP fingerprint of a certificate in it.
+    Remove {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+        #[arg(value_name = "CERT|FINGERPRINT", required = true)]
+        which: Vec<String>,
     },
 }
 
@@ -77,10 +125,44 @@ pub fn run(command: GitCommand) -> Result<(), CliError> {
             global,
             ..
         } => setup(&key, &cert, chain.as_deref(), &trust, global),
+        GitCommand::Setup {
+            key: None,
+            cert: None,
+            trust,
+            global,
+            ..
+        } if !trust.is_empty() => verify_only(&trust, global),
         GitCommand::Setup { .. } => Err(CliError::Failed(
-            "--key and --cert are required (or --openpgp)".into(),
+            "--key and --cert are required to sign (or --trust CERT alone for a clone that only verifies, or --openpgp)".into(),
         )),
+        GitCommand::Trust { action } => crate::git::trust::run(action),
     }
+}
+
+/// The program's own absolute path, for `gpg.x509.program`.
+fn program_path() -> Result<String, CliError> {
+    let program = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::Failed(format!("cannot find this program's path: {e}")))?;
+    program
+        .to_str()
+        .map(str::to_string)
+        .ok_or_else(|| CliError::Failed("this program's path is not UTF-8".into()))
+}
+
+/// `setup --trust CERT…` without a key: git verifies X.509 signatures with
+/// this program, trusting CERT… (added to those already trusted); nothing
+/// about signing is set or changed.
+fn verify_only(trust: &[PathBuf], global: bool) -> Result<(), CliError> {
+    let added = crate::git::trust::add(trust, false, global)?;
+    let (git_scope, _) = scopes(global)?;
+    let program = program_path()?;
+    config_set(&git_scope, "gpg.format", "x509")?;
+    config_set(&git_scope, "gpg.x509.program", &program)?;
+    let out = format!(
+        "git verifies X.509 signatures with {program} (no signing key configured)\n{added}  check commits with `git verify-commit`, `git log --show-signature` or `git merge --verify-signatures`\n"
+    );
+    crate::say::status(&out)
 }
 
 fn setup(
@@ -96,12 +178,8 @@ fn setup(
     if let Some(c) = &chain {
         parse_certificates(&read_capped(c, Cap::Certificate)?).map_err(|e| CliError::file(c, e))?;
     }
-    let trust = trust
-        .iter()
-        .map(|t| absolute(t))
-        .collect::<Result<Vec<_>, _>>()?;
-    for t in &trust {
-        parse_certificates(&read_capped(t, Cap::Certificate)?).map_err(|e| CliError::file(t, e))?;
+    for t in trust {
+        crate::git::trust::read_anchor(&absolute(t)?, false)?;
     }
     let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
     // A public key or a certificate has the certificate's key too, but signs
@@ -125,13 +203,7 @@ fn setup(
             )));
         }
     }
-    let program = std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map_err(|e| CliError::Failed(format!("cannot find this program's path: {e}")))?;
-    let program = program
-        .to_str()
-        .ok_or_else(|| CliError::Failed("this program's path is not UTF-8".into()))?
-        .to_string();
+    let program = program_path()?;
     let fpr = fingerprint(&cert)?;
     let text = |p: &Path| -> Result<String, CliError> {
         p.to_str()
@@ -151,10 +223,10 @@ fn setup(
     if let Some(c) = &chain {
         set(&store, "sphincs.chain", &text(c)?)?;
     }
-    unset_all(&store, "sphincs.trust")?;
-    for t in &trust {
-        config_add(&store, "sphincs.trust", &text(t)?)?;
-    }
+    // Trust is added to, never replaced: re-running set-up with a new CA
+    // keeps the older anchors, so older commits stay G (`git trust remove`
+    // takes one away).
+    let added = crate::git::trust::add(trust, false, global)?;
 
     let mut out = format!(
         "git signs with {} as \"{}\" (certificate {}, SHA-256 {fpr})\n",
@@ -175,14 +247,7 @@ fn setup(
             );
         }
     }
-    out += &format!(
-        "  trusted certificates: {}\n",
-        if trust.is_empty() {
-            "none (signatures verify as untrusted, %G? = U)".to_string()
-        } else {
-            trust.len().to_string()
-        }
-    );
+    out += &added;
     if encrypted {
         out += "  the key is encrypted: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal (and the key's pairing with the certificate is checked at the first signature)\n";
     }

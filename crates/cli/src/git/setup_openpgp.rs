@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sphincs::openpgp::{self, Cert};
 
-use super::config::{absolute, config_add, config_get_all, config_set, scopes};
+use super::config::{absolute, config_get_all, config_set, scopes};
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
@@ -48,15 +48,8 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
         }
         None => None,
     };
-    let mut anchors = Vec::new();
     for t in trust {
-        let t = absolute(t)?;
-        let certs = read(&t)?;
-        for c in &certs {
-            c.primary_info(super::now())
-                .map_err(|e| CliError::file(&t, e))?;
-        }
-        anchors.push((t, certs));
+        super::trust::read_anchor(&absolute(t)?, true)?;
     }
     let program = std::env::current_exe()
         .and_then(std::fs::canonicalize)
@@ -84,15 +77,8 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
     } else {
         out += "git verifies OpenPGP signatures (no signing key configured)\n";
     }
-    let present = config_get_all(&store, "sphincs.openpgpTrust")?;
-    for (t, certs) in &anchors {
-        let t = text(t)?;
-        if !present.contains(&t) {
-            config_add(&store, "sphincs.openpgpTrust", &t)?;
-        }
-        for c in certs {
-            out += &format!("  trusted: {} {t}\n", c.fingerprint());
-        }
+    if !trust.is_empty() {
+        out += &super::trust::add(trust, true, global)?;
     }
     let all = config_get_all(&store, "sphincs.openpgpTrust")?;
     out += &format!(

@@ -42,6 +42,7 @@ use sphincs::pki::signer_policy::{
 use sphincs::pki::Certificate;
 use sphincs::{Error, PreHash};
 
+use crate::error::CliError;
 use crate::git::status::UNKNOWN_KEY;
 use crate::git::status::{
     digest_number, escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED,
@@ -106,7 +107,7 @@ fn check(signature: &Path, data: Option<&Path>, status: &mut Status) -> std::io:
     }
     let payload = match git::read_payload(data) {
         Ok(p) => p,
-        Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, None, &message(e)),
+        Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, None, &e.into_message()),
     };
     let signers = match cms::verify_signers(&sd, None, Some(&mut payload.as_slice())) {
         Ok((_, signers)) => signers,
@@ -124,12 +125,6 @@ fn check(signature: &Path, data: Option<&Path>, status: &mut Status) -> std::io:
         Err(Error::VerificationFailed(m)) => bad(&sd.certificates(), &m, status),
         Err(Error::CannotCheck(m)) => cannot(status, ERRSIG_NO_KEY, signer.digest, &m),
         Err(e) => cannot(status, ERRSIG_UNSUPPORTED, signer.digest, &e.to_string()),
-    }
-}
-
-fn message(e: crate::error::CliError) -> String {
-    match e {
-        crate::error::CliError::Failed(m) | crate::error::CliError::InvalidSignature(m) => m,
     }
 }
 
@@ -180,7 +175,7 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
     };
     let fpr = match fingerprint(&cert) {
         Ok(f) => f,
-        Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, signer.digest, &message(e)),
+        Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, signer.digest, &e.into_message()),
     };
     let who = subject(&cert);
     let digest = signer.digest.map_or(0, digest_number);
@@ -249,7 +244,7 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
 /// else any purpose that signs data.
 fn usage_rule() -> Result<EkuRule, String> {
     match git::config_values("sphincs.requireEku")
-        .map_err(message)?
+        .map_err(CliError::into_message)?
         .last()
     {
         Some(v) => EkuRule::parse(v).map_err(|e| format!("sphincs.requireEku: {e}")),
@@ -296,8 +291,8 @@ fn trust_of(cert: &Certificate, carried: &[Certificate], at: SystemTime) -> Trus
 /// The certificates `sphincs.trust` names (each a PEM bundle or DER).
 fn trusted() -> Result<Vec<Certificate>, String> {
     let mut out = Vec::new();
-    for p in git::config_values("sphincs.trust").map_err(message)? {
-        let bytes = read_capped(p.as_ref(), Cap::Certificate).map_err(message)?;
+    for p in git::config_values("sphincs.trust").map_err(CliError::into_message)? {
+        let bytes = read_capped(p.as_ref(), Cap::Certificate).map_err(CliError::into_message)?;
         out.extend(parse_certificates(&bytes).map_err(|e| format!("sphincs.trust {p}: {e}"))?);
     }
     Ok(out)
