@@ -324,13 +324,28 @@ body = der[2:2 + 13] + bytes([0x03, len(key) + 1, 0x00]) + key
 open(sys.argv[2], "wb").write(bytes([0x30, len(body)]) + body)
 PY
 reject "SPKI with a 31-byte key refused" "public key|unsupported|decoder" ossl pkey "${P[@]}" -pubin -inform DER -in "$d/short_pub.der" -noout
-# Encrypted PKCS#8: OpenSSL's PBES2 over our PrivateKeyInfo, and never a
-# clear key when a cipher was asked of our encoder.
+# Encrypted PKCS#8: written by our encoder when a cipher is asked for
+# (genpkey -aes256, pkey -aes256, req -newkey without -nodes), read by the
+# CLI and by the 3.5 built-in; and OpenSSL's own PBES2 over our
+# PrivateKeyInfo (pkcs8 -topk8).
 printf 'correct horse\n' >"$d/pass"
-rm -f "$d/enc_genpkey.pem"
-reject "genpkey -aes-256-cbc refused (never written in the clear)" "unencrypted only" ossl genpkey "${P[@]}" -algorithm "$alg" \
-    -aes-256-cbc -pass "file:$d/pass" -out "$d/enc_genpkey.pem"
-if [[ -s "$d/enc_genpkey.pem" ]] && grep -q "BEGIN PRIVATE KEY" "$d/enc_genpkey.pem"; then fail "a clear key was written"; else ok "no clear key written"; fi
+chmod 600 "$d/pass"
+if need run "genpkey -aes256 -pass (the provider encrypts)" ossl genpkey "${P[@]}" -algorithm "$alg" \
+    -aes256 -pass "file:$d/pass" -out "$d/enc_genpkey.pem"; then
+    grepout "genpkey -aes256 wrote an ENCRYPTED PRIVATE KEY" '^-----BEGIN ENCRYPTED PRIVATE KEY-----$' head -n 1 "$d/enc_genpkey.pem"
+    run "sphincs --passphrase-file reads genpkey -aes256's key" "$sphincs" --passphrase-file "$d/pass" pubkey "$d/enc_genpkey.pem" -o "$d/enc_genpkey_pub.pem"
+    [[ $builtin == 1 ]] && run "3.5 built-in reads genpkey -aes256's key" builtin_ossl pkey -in "$d/enc_genpkey.pem" -passin "file:$d/pass" -noout
+    reject "a wrong passphrase for genpkey -aes256's key refused" "" ossl pkey "${P[@]}" -in "$d/enc_genpkey.pem" -passin pass:wrong -noout
+fi
+if need run "pkey -aes256 -passout (the provider re-encrypts)" ossl pkey "${P[@]}" -in "$d/key.pem" -aes256 -passout "file:$d/pass" -out "$d/enc_pkey.pem"; then
+    run "pkey -passin opens pkey -aes256's key" ossl pkey "${P[@]}" -in "$d/enc_pkey.pem" -passin "file:$d/pass" -out "$d/dec_pkey.pem"
+    same "pkey -aes256 and back: the same key" "$d/key.pem" "$d/dec_pkey.pem"
+fi
+if need run "req -new -newkey -keyout -passout (no -nodes: the key encrypted)" ossl req "${P[@]}" -new -newkey "$alg" \
+    -keyout "$d/req_key.pem" -passout "file:$d/pass" -subj /CN=req-encrypted -out "$d/req_enc.csr"; then
+    grepout "req's key is an ENCRYPTED PRIVATE KEY" '^-----BEGIN ENCRYPTED PRIVATE KEY-----$' head -n 1 "$d/req_key.pem"
+    run "sphincs --passphrase-file reads req's key" "$sphincs" --passphrase-file "$d/pass" pubkey "$d/req_key.pem" -o "$d/req_key_pub.pem"
+fi
 if need run "pkcs8 -topk8 -v2 aes-256-cbc (OpenSSL's PBES2)" ossl pkcs8 "${P[@]}" -topk8 -v2 aes-256-cbc -in "$d/key.pem" \
     -passout "file:$d/pass" -out "$d/enc.pem"; then
     run "pkey -passin decrypts it" ossl pkey "${P[@]}" -in "$d/enc.pem" -passin "file:$d/pass" -out "$d/dec.pem"

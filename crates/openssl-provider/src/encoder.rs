@@ -1,12 +1,19 @@
 //! Encoders (`OSSL_OP_ENCODER`): PKCS#8 `PrivateKeyInfo` and
 //! `SubjectPublicKeyInfo`, DER and PEM, written by the core's encoders (the
-//! same bytes our CLI and OpenSSL 3.5 write), and `-text`. A private key is
-//! never written in the clear when the host asked for a cipher: encrypt
-//! with `openssl pkcs8 -topk8`, which runs OpenSSL's own PBES2 over our
-//! `PrivateKeyInfo`.
+//! same bytes our CLI and OpenSSL 3.5 write), and `-text`. When the host
+//! asks for a cipher (`genpkey -aes256`, `pkey -aes256`, `req -newkey`
+//! without `-nodes`), the private key is written as an
+//! `EncryptedPrivateKeyInfo` by the core (PBES2: scrypt and AES-256-CBC,
+//! what `sphincs keygen --encrypt` writes and OpenSSL reads) under the
+//! passphrase the host's callback gives. Whatever cipher is named (OpenSSL
+//! 3.0's `req` names DES-EDE3-CBC by default) the key is encrypted with
+//! AES-256-CBC: never weaker than asked, and what every OpenSSL 3 reads. A
+//! private key is never written in the clear when a cipher was asked for.
 
 use std::ffi::{c_int, c_void};
 use std::fmt::Write as _;
+
+use zeroize::Zeroizing;
 
 use crate::abi::*;
 use crate::errors::{guard, origin_of, Fail, Origin, Owned, Reason};
@@ -45,7 +52,8 @@ impl Form {
 
 struct EncCtx {
     origin: Origin,
-    cipher: bool,
+    /// The cipher the host asked for (`cipher`), if any.
+    cipher: Option<String>,
 }
 
 impl Owned for EncCtx {
@@ -62,7 +70,7 @@ extern "C" fn newctx(provctx: *mut c_void) -> *mut c_void {
         || {
             Ok(Box::into_raw(Box::new(EncCtx {
                 origin: Origin::of(provctx),
-                cipher: false,
+                cipher: None,
             })) as *mut c_void)
         },
     )
@@ -92,7 +100,8 @@ extern "C" fn set_ctx_params(c: *mut c_void, params: *const Param) -> c_int {
         // SAFETY: the host's parameter array.
         for p in unsafe { each(params) } {
             if key_of(p) == "cipher" {
-                c.cipher = !crate::params::get_utf8(p)?.is_empty();
+                let name = crate::params::get_utf8(p)?;
+                c.cipher = (!name.is_empty()).then(|| name.to_string());
             }
         }
         Ok(1)
@@ -144,8 +153,8 @@ extern "C" fn encode<const F: u8>(
     obj: *const c_void,
     _abstract: *const Param,
     selection: c_int,
-    _cb: *const c_void,
-    _cbarg: *mut c_void,
+    cb: *const c_void,
+    cbarg: *mut c_void,
 ) -> c_int {
     // SAFETY: `c` is NULL or a live EncCtx of ours (the host's promise).
     let origin = unsafe { origin_of::<EncCtx>(c) };
@@ -166,25 +175,27 @@ extern "C" fn encode<const F: u8>(
                 Fail::new(Reason::MissingKey, "the key has no private half to encode")
             })
         };
-        let refuse_cipher = || {
-            if c.cipher {
-                Err(Fail::new(
-                    Reason::NotSupported,
-                    "this provider writes PrivateKeyInfo unencrypted only; encrypt it with `openssl pkcs8 -topk8 -v2 aes-256-cbc` (OpenSSL's PBES2)",
-                ))
-            } else {
-                Ok(())
+        // The passphrase when a cipher was asked for (wiped on drop).
+        let passphrase = || -> Result<Option<Zeroizing<Vec<u8>>>, Fail> {
+            match &c.cipher {
+                None => Ok(None),
+                // Whatever cipher was named (OpenSSL 3.0's `req` asks for
+                // DES-EDE3-CBC by default), the core writes AES-256-CBC.
+                Some(_) => {
+                    // SAFETY: the host's OSSL_PASSPHRASE_CALLBACK (or NULL) and its argument.
+                    unsafe { ask_passphrase(cb, cbarg) }.map(Some)
+                }
             }
         };
         let bytes: Vec<u8> = match form::<F>() {
-            Form::PrivDer => {
-                refuse_cipher()?;
-                private()?.to_pkcs8_der()?.to_vec()
-            }
-            Form::PrivPem => {
-                refuse_cipher()?;
-                private()?.to_pkcs8_pem()?.as_bytes().to_vec()
-            }
+            Form::PrivDer => match passphrase()? {
+                Some(pass) => private()?.to_encrypted_pkcs8_der(&pass)?,
+                None => private()?.to_pkcs8_der()?.to_vec(),
+            },
+            Form::PrivPem => match passphrase()? {
+                Some(pass) => private()?.to_encrypted_pkcs8_pem(&pass)?.into_bytes(),
+                None => private()?.to_pkcs8_pem()?.as_bytes().to_vec(),
+            },
             Form::PubDer => m.pk.to_spki_der()?,
             Form::PubPem => m.pk.to_spki_pem()?.into_bytes(),
             Form::Text => {
@@ -218,6 +229,61 @@ extern "C" fn encode<const F: u8>(
             ))
         }
     })
+}
+
+/// OpenSSL's passphrase callback (`OSSL_PASSPHRASE_CALLBACK`).
+type PassphraseCb = unsafe extern "C" fn(
+    *mut std::ffi::c_char,
+    usize,
+    *mut usize,
+    *const Param,
+    *mut c_void,
+) -> c_int;
+
+/// Most passphrase bytes taken from the host.
+const MAX_PASSPHRASE: usize = 1024;
+
+/// Asks the host's callback for the passphrase to encrypt under.
+///
+/// # Safety
+/// `cb` is NULL or the host's `OSSL_PASSPHRASE_CALLBACK`, `cbarg` its argument.
+unsafe fn ask_passphrase(
+    cb: *const c_void,
+    cbarg: *mut c_void,
+) -> Result<Zeroizing<Vec<u8>>, Fail> {
+    if cb.is_null() {
+        return Err(Fail::new(
+            Reason::BadParameter,
+            "a cipher was asked for but the host gave no passphrase callback",
+        ));
+    }
+    // SAFETY: a non-NULL OSSL_PASSPHRASE_CALLBACK, by the caller's promise.
+    let cb: PassphraseCb = unsafe { std::mem::transmute::<*const c_void, PassphraseCb>(cb) };
+    let mut buf = Zeroizing::new(vec![0u8; MAX_PASSPHRASE]);
+    let mut len = 0usize;
+    let params = [END];
+    // SAFETY: a writable buffer of MAX_PASSPHRASE bytes, a length slot and
+    // an empty parameter list, all live across the call.
+    let ok = unsafe {
+        cb(
+            buf.as_mut_ptr() as *mut std::ffi::c_char,
+            buf.len(),
+            &mut len,
+            params.as_ptr(),
+            cbarg,
+        )
+    };
+    if ok == 0 {
+        return Err(Fail::new(Reason::BadParameter, "no passphrase was given"));
+    }
+    if len == 0 || len > buf.len() {
+        return Err(Fail::new(
+            Reason::BadParameter,
+            format!("the passphrase must be 1 to {MAX_PASSPHRASE} bytes"),
+        ));
+    }
+    buf.truncate(len);
+    Ok(buf)
 }
 
 /// The dispatch table of encoder form `F` (index into [`Form::ALL`]).
