@@ -163,6 +163,22 @@ impl TweakableHash for Shake {
         }
     }
 
+    /// SHAKE256 fed `PK.seed ‖ ADRS` and then each input as it comes.
+    fn t_stream(&self, adrs: &Adrs, l: usize, next: &mut dyn FnMut(usize, &mut Node)) -> Node {
+        let n = self.n;
+        let mut x = shake::Shake256::default();
+        x.update(&self.pk_seed[..n]);
+        x.update(&adrs.0);
+        let mut input = [0u8; MAX_N];
+        for i in 0..l {
+            next(i, &mut input);
+            x.update(&input[..n]);
+        }
+        let mut out = [0u8; MAX_N];
+        x.finalize_xof().read(&mut out[..n]);
+        out
+    }
+
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
         let sk = self
             .sk_seed
