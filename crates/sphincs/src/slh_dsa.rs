@@ -152,6 +152,10 @@ fn split_digest(p: &Params, digest: &[u8]) -> (usize, u64, u32) {
     (md_len, idx_tree, idx_leaf)
 }
 
+/// `H_msg(R, PK.seed, PK.root, M)` of a streamed M. Not inlined: its
+/// hash state is gone before the trees are verified (a frame of its own,
+/// not a share of the caller's).
+#[inline(never)]
 pub(crate) fn h_msg<P: Instance>(
     t: &P::Hash,
     r: &[u8],
@@ -342,7 +346,9 @@ pub(crate) const VERIFY_LANES: usize = 8;
 
 /// The tree part of `slh_verify_internal` (Algorithm 20), after `H_msg`, for
 /// up to `G` signatures under one key: `ok[j]` says whether `sigs[j]` (of
-/// the right length) verifies with digest `digests[j]`.
+/// the right length) verifies with digest `digests[j]`. Not inlined, like
+/// [`h_msg`]: the two phases' buffers never share one frame.
+#[inline(never)]
 fn verify_digested<P: Instance, const G: usize>(
     t: &P::Hash,
     pk_root: &[u8],

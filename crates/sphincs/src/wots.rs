@@ -2,7 +2,7 @@
 //! key advance together in one fused chain call (`TweakableHash::f_chains`).
 
 use crate::address::{Adrs, AdrsType};
-use crate::bits::base_2b;
+use crate::bits::base_2b_each;
 use crate::hash::{wipe, Node, TweakableHash, MULTI_LANE};
 use crate::params::{Instance, MAX_N, MAX_W, MAX_WOTS_LEN};
 
@@ -21,17 +21,23 @@ const SHORT_WOTS_LEN: usize = 68;
 fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
     let p = P::PARAMS;
     let (len1, len) = (p.wots_len1(), p.wots_len());
-    let mut d = [0u32; MAX_WOTS_LEN];
-    base_2b(&msg[..p.n], p.lg_w, &mut d[..len1]);
     let max = p.w() as u32 - 1;
-    let csum: u32 = d[..len1].iter().map(|&x| max - x).sum();
+    let mut out = [0u8; MAX_WOTS_LEN];
+    let mut csum = 0u32;
+    base_2b_each(&msg[..p.n], p.lg_w, len1, |i, x| {
+        out[i] = x as u8;
+        csum += max - x;
+    });
     // len2 · lg_w bits, shifted left to fill whole bytes (at most two here).
     let csum_be = (csum << p.csum_shift()).to_be_bytes();
-    base_2b(&csum_be[4 - p.csum_bytes()..], p.lg_w, &mut d[len1..len]);
-    let mut out = [0u8; MAX_WOTS_LEN];
-    for (o, x) in out.iter_mut().zip(d.iter()) {
-        *o = *x as u8;
-    }
+    base_2b_each(
+        &csum_be[4 - p.csum_bytes()..],
+        p.lg_w,
+        len - len1,
+        |i, x| {
+            out[len1 + i] = x as u8;
+        },
+    );
     out
 }
 
