@@ -32,7 +32,8 @@ pub const SPHINCS_EMB_ERR_READ: i32 = -4;
 pub const SPHINCS_EMB_ERR_NULL: i32 = -5;
 
 /// Reads `len` bytes of the image at `offset` into `buf`; 0 on success.
-pub type ReadFn = unsafe extern "C" fn(ctx: *mut core::ffi::c_void, offset: u32, buf: *mut u8, len: u32) -> i32;
+pub type ReadFn =
+    unsafe extern "C" fn(ctx: *mut core::ffi::c_void, offset: u32, buf: *mut u8, len: u32) -> i32;
 
 /// The image as a message stream: the callback, chunk by chunk.
 struct Image {
@@ -63,7 +64,13 @@ impl MessageSource for Image {
 
 /// Verifies under set `P`; the lengths are checked here, before any slice
 /// is made of the caller's pointers.
-fn verify<P: ParameterSet>(pk: *const u8, pk_len: usize, sig: *const u8, sig_len: usize, image: &mut Image) -> i32 {
+fn verify<P: ParameterSet>(
+    pk: *const u8,
+    pk_len: usize,
+    sig: *const u8,
+    sig_len: usize,
+    image: &mut Image,
+) -> i32 {
     let p = P::PARAMS;
     if pk_len != p.pk_bytes() {
         return SPHINCS_EMB_ERR_PK_LEN;
@@ -76,7 +83,10 @@ fn verify<P: ParameterSet>(pk: *const u8, pk_len: usize, sig: *const u8, sig_len
     // lengths given, which are the set's own; the bytes are not written
     // while we run.
     let (pk, sig) = unsafe {
-        (core::slice::from_raw_parts(pk, pk_len), core::slice::from_raw_parts(sig, sig_len))
+        (
+            core::slice::from_raw_parts(pk, pk_len),
+            core::slice::from_raw_parts(sig, sig_len),
+        )
     };
     let Ok(vk) = VerifyingKey::<P>::from_bytes(pk) else {
         return SPHINCS_EMB_ERR_PK_LEN;
@@ -148,7 +158,11 @@ pub unsafe extern "C" fn sphincs_verify_embedded(
     if pk.is_null() || sig.is_null() {
         return SPHINCS_EMB_ERR_NULL;
     }
-    let mut image = Image { read, ctx, len: image_len };
+    let mut image = Image {
+        read,
+        ctx,
+        len: image_len,
+    };
     verify_alg(alg, pk, pk_len, sig, sig_len, &mut image)
 }
 
