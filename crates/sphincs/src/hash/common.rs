@@ -341,6 +341,21 @@ macro_rules! with_const_n {
 }
 pub(crate) use with_const_n;
 
+/// The inputs of a streamed T_l ([`TweakableHash::t_stream`]): input i as
+/// `next` writes it, its n bytes handed to `absorb`, for i < l.
+pub(crate) fn stream_inputs(
+    n: usize,
+    l: usize,
+    next: &mut dyn FnMut(usize, &mut Node),
+    mut absorb: impl FnMut(&[u8]),
+) {
+    let mut x = [0u8; MAX_N];
+    for i in 0..l {
+        next(i, &mut x);
+        absorb(&x[..n]);
+    }
+}
+
 /// Single-call convenience over the batch interface.
 pub(crate) fn t_l<T: TweakableHash>(t: &T, adrs: &Adrs, inputs: &[Node]) -> Node {
     let mut out = [[0u8; MAX_N]];

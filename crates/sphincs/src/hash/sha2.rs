@@ -15,8 +15,9 @@ use super::backend::sha2::{
 };
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, prf_chains_apart, with_const_n,
-    Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, prf_chains_apart, stream_inputs,
+    with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE,
+    T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::{Adrs, AdrsType};
@@ -115,11 +116,7 @@ fn t_streamed<S: Chaining>(
     next: &mut dyn FnMut(usize, &mut Node),
 ) -> Node {
     s.absorb(&adrs.compressed());
-    let mut x = [0u8; MAX_N];
-    for i in 0..l {
-        next(i, &mut x);
-        s.absorb(&x[..n]);
-    }
+    stream_inputs(n, l, next, |x| s.absorb(x));
     let mut out = [0u8; MAX_N];
     s.finish(&mut out[..n]);
     out

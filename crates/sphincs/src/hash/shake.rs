@@ -9,8 +9,8 @@ use super::backend::lanes::{
 };
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
-    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, stream_inputs, with_const_n,
+    Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -195,11 +195,7 @@ impl TweakableHash for Shake {
         let mut s = Sponge::new();
         s.absorb(&self.pk_seed[..n]);
         s.absorb(&adrs.0);
-        let mut input = [0u8; MAX_N];
-        for i in 0..l {
-            next(i, &mut input);
-            s.absorb(&input[..n]);
-        }
+        stream_inputs(n, l, next, |x| s.absorb(x));
         let mut out = [0u8; MAX_N];
         s.squeeze(&mut out[..n]);
         out
