@@ -2,7 +2,8 @@
 //! or a heap (every set; the minimal one-set image is the C bootloader of
 //! `crates/embedded-capi/example`). Started by qemu-system-arm (`-M
 //! mps2-an386`, semihosting, `-icount shift=0`), it verifies the fixed
-//! signatures of `vectors/` (SLH-DSA-SHA2-128s and SLH-DSA-SHAKE-128f),
+//! signatures of `vectors/` (SLH-DSA-SHA2-128s, SHAKE-128f, SHA2-192s and
+//! SHAKE-256s),
 //! checks that a copy with one bit flipped is rejected, measures the peak
 //! stack of each verification by painting the free RAM below the stack
 //! pointer first, and does the same for a verification under every FIPS 205
@@ -30,6 +31,10 @@ const SHA2_128S_PK: &[u8] = include_bytes!("../vectors/sha2-128s.pk");
 const SHA2_128S_SIG: &[u8; 7856] = include_bytes!("../vectors/sha2-128s.sig");
 const SHAKE_128F_PK: &[u8] = include_bytes!("../vectors/shake-128f.pk");
 const SHAKE_128F_SIG: &[u8; 17088] = include_bytes!("../vectors/shake-128f.sig");
+const SHA2_192S_PK: &[u8] = include_bytes!("../vectors/sha2-192s.pk");
+const SHA2_192S_SIG: &[u8; 16224] = include_bytes!("../vectors/sha2-192s.sig");
+const SHAKE_256S_PK: &[u8] = include_bytes!("../vectors/shake-256s.pk");
+const SHAKE_256S_SIG: &[u8; 29792] = include_bytes!("../vectors/shake-256s.sig");
 
 /// The verify stack limits (issue 42): 2.5 KiB for the 128-bit FIPS 205
 /// sets, 4 KiB for the 192- and 256-bit ones and every SP 800-230 set.
@@ -473,6 +478,8 @@ fn run(out: &mut Console) -> bool {
         let mut ok =
             check_vector::<Sha2_128s, 7856, STACK_LIMIT_128>(out, SHA2_128S_PK, SHA2_128S_SIG);
         ok &= check_vector::<Shake128f, 17088, STACK_LIMIT_128>(out, SHAKE_128F_PK, SHAKE_128F_SIG);
+        ok &= check_vector::<Sha2_192s, 16224, STACK_LIMIT>(out, SHA2_192S_PK, SHA2_192S_SIG);
+        ok &= check_vector::<Shake256s, 29792, STACK_LIMIT>(out, SHAKE_256S_PK, SHAKE_256S_SIG);
         let Some(cal) = Calibration::measure() else {
             let _ = writeln!(out, "embedded-verify: FAIL: SysTick does not count");
             return false;
