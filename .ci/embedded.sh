@@ -4,7 +4,7 @@
 # RUSTC_BOOTSTRAP=1 on Debian's stable rustc) in the Debian sid chroot that
 # .ci/aarch64.sh also uses (.ci/sid-chroot.sh), run under
 # qemu-system-arm -M mps2-an386 with semihosting. One cargo build makes both
-# images' Rust parts (one workspace):
+# images' Rust parts (one workspace; clippy checks both crates):
 #   1. crates/embedded-verify, the all-sets test image, run with
 #      -icount shift=0: it verifies the fixed signatures, rejects tampered
 #      copies, and prints for every set a line `stack SLH-DSA-… N bytes`
@@ -78,6 +78,8 @@ main() {
 
     stamp "build the all-sets test image and the C library (SLH-DSA-SHA2-128s)"
     in_crate nice -n 10 cargo build --release --workspace
+    stamp "clippy of both crates (thumbv7em-none-eabihf)"
+    in_crate nice -n 10 cargo clippy --release --workspace --quiet -- -D warnings
     stamp "run the test image under qemu-system-arm -M mps2-an386 -icount shift=0"
     run_qemu "$elf"
     stamp "sizes of the all-sets test image (bytes)"
