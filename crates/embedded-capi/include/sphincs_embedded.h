@@ -1,9 +1,8 @@
 /* SLH-DSA (FIPS 205) signature verification for bootloaders: a static
  * library (libsphincs_embedded.a, crates/embedded-capi) for Cortex-M
  * (thumbv7em-none-eabihf; thumbv7em-none-eabi with cargo's --target).
- * No heap, no globals, no libc; 2.2-2.4 KiB of stack for the 128-bit sets,
- * at most 3.4 KiB for any
- * (docs/embedded.md has the table per set). Pure SLH-DSA with an empty
+ * No heap, no globals, no libc; about 2.4 KB of stack for the 128-bit
+ * sets, at most 3.5 KB for any (docs/embedded.md has the table per set). Pure SLH-DSA with an empty
  * context (FIPS 205 Algorithm 24). */
 #ifndef SPHINCS_EMBEDDED_H
 #define SPHINCS_EMBEDDED_H
