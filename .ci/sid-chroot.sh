@@ -15,10 +15,11 @@
 
 # AArch64: rustc/cargo/clippy from Debian, the arm64 std, the cross gcc as
 # linker, qemu-user. Cortex-M4 (.ci/embedded.sh): rust-src for -Zbuild-std,
-# the arm-none-eabi binutils (linker, size), qemu-system-arm.
+# the arm-none-eabi binutils (linker, size), gcc-arm-none-eabi (the C
+# bootloader example), qemu-system-arm.
 packages=(rustc cargo rust-clippy libstd-rust-dev:arm64 gcc-aarch64-linux-gnu
     libc6-dev-arm64-cross qemu-user ca-certificates
-    rust-src binutils-arm-none-eabi qemu-system-arm)
+    rust-src binutils-arm-none-eabi gcc-arm-none-eabi qemu-system-arm)
 wanted="$(printf '%s\n' "${packages[@]}")"
 # What makes the chroot: the package list and the mmdebstrap call in setup()
 # (change this line with that call). The cache entry is named by their hash,

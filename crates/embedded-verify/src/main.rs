@@ -1,21 +1,24 @@
-//! An SLH-DSA verifier for a Cortex-M4F, on the core built without std or a
-//! heap. Started by qemu-system-arm (`-M mps2-an386`, semihosting), it
-//! verifies the fixed signatures of `vectors/` (SLH-DSA-SHA2-128s, and with
-//! the `all-sets` feature SLH-DSA-SHAKE-128f), checks that a copy with one
-//! bit flipped is rejected, measures the peak stack of each verification by
-//! painting the free RAM below the stack pointer first, and with `all-sets`
-//! does the same for a verification under every FIPS 205 and SP 800-230 set
-//! (of an all-zero signature: verification does the same work whatever the
-//! bytes, and rejects it). With `all-sets` it also signs the message with
-//! the SHAKE-128f vector's key through `sign_into` (no heap, one thread) and
-//! checks that the signature is the checked-in one, and that signing under a
-//! draft SP 800-230 set is refused (no heap, so no tree cache). It exits through
-//! semihosting with status 0 only if every check held.
+//! The SLH-DSA test image for a Cortex-M4F, on the core built without std
+//! or a heap (every set; the minimal one-set image is the C bootloader of
+//! `crates/embedded-capi/example`). Started by qemu-system-arm (`-M
+//! mps2-an386`, semihosting, `-icount shift=0`), it verifies the fixed
+//! signatures of `vectors/` (SLH-DSA-SHA2-128s, SHAKE-128f, SHA2-192s and
+//! SHAKE-256s),
+//! checks that a copy with one bit flipped is rejected, measures the peak
+//! stack of each verification by painting the free RAM below the stack
+//! pointer first, and does the same for a verification under every FIPS 205
+//! and SP 800-230 set (of an all-zero signature, rejected), holding each to
+//! its limit and counting its instructions with SysTick. It also signs the
+//! message with the SHAKE-128f vector's key through `sign_into` (no heap,
+//! one thread) and checks that the signature is the checked-in one, and
+//! that signing under a draft SP 800-230 set is refused (no heap, so no
+//! tree cache). It exits through semihosting with status 0 only if every
+//! check held.
 //!
 //! The startup is minimal: a vector table, a reset handler that turns on the
 //! FPU (the target is hard-float) and sets up `.data` and `.bss`, and a fault
 //! handler that reports and exits. `unsafe` here is the board's: startup,
-//! semihosting calls and the stack paint.
+//! semihosting calls, the stack paint and SysTick.
 #![no_std]
 #![no_main]
 
@@ -26,14 +29,17 @@ use sphincs::{Error, ParameterSet, VerifyingKey};
 const MESSAGE: &[u8] = include_bytes!("../vectors/message.txt");
 const SHA2_128S_PK: &[u8] = include_bytes!("../vectors/sha2-128s.pk");
 const SHA2_128S_SIG: &[u8; 7856] = include_bytes!("../vectors/sha2-128s.sig");
-#[cfg(feature = "all-sets")]
 const SHAKE_128F_PK: &[u8] = include_bytes!("../vectors/shake-128f.pk");
-#[cfg(feature = "all-sets")]
 const SHAKE_128F_SIG: &[u8; 17088] = include_bytes!("../vectors/shake-128f.sig");
+const SHA2_192S_PK: &[u8] = include_bytes!("../vectors/sha2-192s.pk");
+const SHA2_192S_SIG: &[u8; 16224] = include_bytes!("../vectors/sha2-192s.sig");
+const SHAKE_256S_PK: &[u8] = include_bytes!("../vectors/shake-256s.pk");
+const SHAKE_256S_SIG: &[u8; 29792] = include_bytes!("../vectors/shake-256s.sig");
 
-/// The stack targets (issue 19): 8 KiB for the 128-bit sets, 16 KiB for all.
-const STACK_LIMIT_128: usize = 8 * 1024;
-const STACK_LIMIT: usize = 16 * 1024;
+/// The verify stack limits (issue 42): 2.5 KiB for the 128-bit FIPS 205
+/// sets, 4 KiB for the 192- and 256-bit ones and every SP 800-230 set.
+const STACK_LIMIT_128: usize = 2560;
+const STACK_LIMIT: usize = 4096;
 
 // ---------------------------------------------------------------- startup
 
@@ -237,7 +243,7 @@ fn verify<P: ParameterSet>(vk: &VerifyingKey<P>, msg: &[u8], sig: &[u8]) -> Resu
 
 /// Verifies `sig` (must be valid) and a copy with one bit flipped (must be
 /// rejected); prints both results and the peak stack.
-fn check_vector<P: ParameterSet, const L: usize>(
+fn check_vector<P: ParameterSet, const L: usize, const LIMIT: usize>(
     out: &mut Console,
     pk: &[u8],
     sig: &[u8; L],
@@ -261,25 +267,21 @@ fn check_vector<P: ParameterSet, const L: usize>(
         if good.is_ok() { "valid" } else { "REJECTED" },
         if bad.is_err() { "rejected" } else { "ACCEPTED" },
     );
-    ok && stack_within_limit::<P>(out, stack)
+    ok && stack_within_limit::<P>(out, stack, LIMIT)
 }
 
-fn stack_within_limit<P: ParameterSet>(out: &mut Console, stack: usize) -> bool {
-    let limit = if P::PARAMS.n == 16 {
-        STACK_LIMIT_128
-    } else {
-        STACK_LIMIT
-    };
+fn stack_within_limit<P: ParameterSet>(out: &mut Console, stack: usize, limit: usize) -> bool {
     if stack > limit {
         let _ = writeln!(out, "{}: FAIL: stack {stack} > {limit} bytes", P::NAME);
     }
     stack <= limit
 }
 
-/// The peak stack of verifying under set `P` (an all-zero key and
-/// signature: the same work as any, and rejected).
-#[cfg(feature = "all-sets")]
-fn stack_of<P: ParameterSet>(out: &mut Console) -> bool {
+/// The peak stack and the instruction count of verifying under set `P`
+/// (an all-zero key and signature: the same hash calls as any but for the
+/// WOTS+ chain lengths, which follow the digest; rejected), held to
+/// `LIMIT` bytes of stack.
+fn stack_of<P: ParameterSet, const LIMIT: usize>(out: &mut Console, cal: &Calibration) -> bool {
     static ZEROS: [u8; sphincs::MAX_SIGNATURE_LEN] = [0; sphincs::MAX_SIGNATURE_LEN];
     let p = P::PARAMS;
     let vk = match VerifyingKey::<P>::from_bytes(&ZEROS[..p.pk_bytes()]) {
@@ -289,19 +291,110 @@ fn stack_of<P: ParameterSet>(out: &mut Console) -> bool {
             return false;
         }
     };
-    let (r, stack) = peak_stack(|| verify(&vk, MESSAGE, &ZEROS[..p.sig_bytes()]));
+    let ((r, ticks), stack) = peak_stack(|| {
+        let start = systick::start();
+        let r = verify(&vk, MESSAGE, &ZEROS[..p.sig_bytes()]);
+        (r, systick::ticks_since(start))
+    });
     let _ = writeln!(out, "stack {:<22} {stack:>6} bytes", P::NAME);
+    match ticks {
+        Some(t) => {
+            let _ = writeln!(
+                out,
+                "instructions {:<22} {:>10}",
+                P::NAME,
+                cal.instructions(t)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{}: FAIL: SysTick wrapped while counting", P::NAME);
+            return false;
+        }
+    }
     if r != Err(Error::InvalidSignature) {
         let _ = writeln!(out, "{}: FAIL: a zero signature gave {r:?}", P::NAME);
         return false;
     }
-    stack_within_limit::<P>(out, stack)
+    stack_within_limit::<P>(out, stack, LIMIT)
+}
+
+// --------------------------------------------------- instruction counts
+
+/// SysTick, the Cortex-M's 24-bit down-counter on the processor clock.
+/// Under `qemu-system-arm -icount shift=0` the emulated clock advances one
+/// nanosecond per executed instruction and the AN386's 25 MHz clock ticks
+/// every 40 of them, so ticks count instructions (within one tick); on a
+/// real chip they would count cycles.
+mod systick {
+    const CSR: *mut u32 = 0xE000_E010 as *mut u32;
+    const RVR: *mut u32 = 0xE000_E014 as *mut u32;
+    const CVR: *mut u32 = 0xE000_E018 as *mut u32;
+    const COUNTFLAG: u32 = 1 << 16;
+
+    /// Restarts the counter from its top, no interrupt; returns its value.
+    pub fn start() -> u32 {
+        // SAFETY: the SysTick registers of the Cortex-M system control
+        // space, always present; no other code uses SysTick, and no
+        // interrupt is enabled (TICKINT stays 0).
+        unsafe {
+            RVR.write_volatile(0x00FF_FFFF);
+            CVR.write_volatile(0);
+            CSR.write_volatile(0b101); // processor clock, enabled
+                                       // The first tick loads the reload value; wait for it.
+            let mut now = CVR.read_volatile();
+            while now == 0 {
+                now = CVR.read_volatile();
+            }
+            let _ = CSR.read_volatile(); // clears COUNTFLAG
+            now
+        }
+    }
+
+    /// Ticks since `start`, or `None` if the counter wrapped meanwhile.
+    pub fn ticks_since(start: u32) -> Option<u32> {
+        // SAFETY: as in `start`: reads of SysTick's registers.
+        let (now, csr) = unsafe { (CVR.read_volatile(), CSR.read_volatile()) };
+        (csr & COUNTFLAG == 0).then(|| start.wrapping_sub(now) & 0x00FF_FFFF)
+    }
+}
+
+/// Instructions per SysTick tick, from a loop of known length.
+struct Calibration {
+    instructions: u64,
+    ticks: u64,
+}
+
+impl Calibration {
+    /// Two instructions per round (`subs`, `bne`).
+    const ROUNDS: u32 = 1_000_000;
+
+    fn measure() -> Option<Self> {
+        let start = systick::start();
+        // SAFETY: a register-only countdown loop; touches no memory.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                n = inout(reg) Self::ROUNDS => _,
+                options(nomem, nostack),
+            );
+        }
+        let ticks = systick::ticks_since(start)?;
+        (ticks > 0).then_some(Calibration {
+            instructions: 2 * u64::from(Self::ROUNDS),
+            ticks: u64::from(ticks),
+        })
+    }
+
+    fn instructions(&self, ticks: u32) -> u64 {
+        (u64::from(ticks) * self.instructions + self.ticks / 2) / self.ticks
+    }
 }
 
 /// Signs the message with the SHAKE-128f vector's key (from its seeds,
 /// deterministically) into a buffer with `sign_into`, the heap-free signing,
 /// and checks the result is the checked-in signature byte for byte.
-#[cfg(feature = "all-sets")]
 fn check_signing(out: &mut Console) -> bool {
     use sphincs::{Randomness, Shake128f, SignOptions, SigningKey};
     let sk = match SigningKey::<Shake128f>::from_seeds(&[0x11; 16], &[0x22; 16], &[0x33; 16]) {
@@ -337,7 +430,6 @@ fn check_signing(out: &mut Console) -> bool {
 /// Without a heap there is no tree cache, so signing under a draft SP 800-230
 /// set must be refused at once (not a 2^22-leaf rebuild per signature), with
 /// the output buffer wiped.
-#[cfg(feature = "all-sets")]
 fn refuses_one_tree_signing(out: &mut Console) -> bool {
     use sphincs::{Randomness, Sha2_128_24, SignOptions, SigningKey};
     let sk = match SigningKey::<Sha2_128_24>::from_bytes_unchecked(&[0x44; 64]) {
@@ -358,12 +450,15 @@ fn refuses_one_tree_signing(out: &mut Console) -> bool {
         out,
         "{}: sign_into without a heap {}",
         <Sha2_128_24 as sphincs::Instance>::NAME,
-        if refused { "refused, buffer wiped" } else { "FAIL: not refused cleanly" }
+        if refused {
+            "refused, buffer wiped"
+        } else {
+            "FAIL: not refused cleanly"
+        }
     );
     refused
 }
 
-#[cfg(feature = "all-sets")]
 #[inline(never)]
 fn sign_into<P: ParameterSet>(
     sk: &sphincs::SigningKey<P>,
@@ -378,33 +473,45 @@ fn run(out: &mut Console) -> bool {
         out,
         "embedded-verify: SLH-DSA on a Cortex-M4F (no_std, no heap)"
     );
-    let ok = check_vector::<sphincs::Sha2_128s, 7856>(out, SHA2_128S_PK, SHA2_128S_SIG);
-    #[cfg(feature = "all-sets")]
     let ok = {
         use sphincs::*;
-        let mut ok = ok;
-        ok &= check_vector::<Shake128f, 17088>(out, SHAKE_128F_PK, SHAKE_128F_SIG);
+        let mut ok =
+            check_vector::<Sha2_128s, 7856, STACK_LIMIT_128>(out, SHA2_128S_PK, SHA2_128S_SIG);
+        ok &= check_vector::<Shake128f, 17088, STACK_LIMIT_128>(out, SHAKE_128F_PK, SHAKE_128F_SIG);
+        ok &= check_vector::<Sha2_192s, 16224, STACK_LIMIT>(out, SHA2_192S_PK, SHA2_192S_SIG);
+        ok &= check_vector::<Shake256s, 29792, STACK_LIMIT>(out, SHAKE_256S_PK, SHAKE_256S_SIG);
+        let Some(cal) = Calibration::measure() else {
+            let _ = writeln!(out, "embedded-verify: FAIL: SysTick does not count");
+            return false;
+        };
+        let _ = writeln!(
+            out,
+            "calibration: {} instructions in {} SysTick ticks",
+            cal.instructions, cal.ticks
+        );
+        const S: usize = STACK_LIMIT_128;
+        const L: usize = STACK_LIMIT;
         for f in [
-            stack_of::<Sha2_128s>,
-            stack_of::<Sha2_128f>,
-            stack_of::<Sha2_192s>,
-            stack_of::<Sha2_192f>,
-            stack_of::<Sha2_256s>,
-            stack_of::<Sha2_256f>,
-            stack_of::<Shake128s>,
-            stack_of::<Shake128f>,
-            stack_of::<Shake192s>,
-            stack_of::<Shake192f>,
-            stack_of::<Shake256s>,
-            stack_of::<Shake256f>,
-            stack_of::<Sha2_128_24>,
-            stack_of::<Sha2_192_24>,
-            stack_of::<Sha2_256_24>,
-            stack_of::<Shake128_24>,
-            stack_of::<Shake192_24>,
-            stack_of::<Shake256_24>,
+            stack_of::<Sha2_128s, S>,
+            stack_of::<Sha2_128f, S>,
+            stack_of::<Sha2_192s, L>,
+            stack_of::<Sha2_192f, L>,
+            stack_of::<Sha2_256s, L>,
+            stack_of::<Sha2_256f, L>,
+            stack_of::<Shake128s, S>,
+            stack_of::<Shake128f, S>,
+            stack_of::<Shake192s, L>,
+            stack_of::<Shake192f, L>,
+            stack_of::<Shake256s, L>,
+            stack_of::<Shake256f, L>,
+            stack_of::<Sha2_128_24, L>,
+            stack_of::<Sha2_192_24, L>,
+            stack_of::<Sha2_256_24, L>,
+            stack_of::<Shake128_24, L>,
+            stack_of::<Shake192_24, L>,
+            stack_of::<Shake256_24, L>,
         ] {
-            ok &= f(out);
+            ok &= f(out, &cal);
         }
         ok &= check_signing(out);
         ok &= refuses_one_tree_signing(out);

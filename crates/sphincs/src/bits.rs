@@ -7,19 +7,25 @@ pub(crate) fn to_int(x: &[u8]) -> u64 {
 }
 
 /// `base_2b(X, b, out_len)` (Algorithm 4): the first `out.len()` b-bit
-/// big-endian chunks of X, for b ≤ 16.
+/// big-endian chunks of X, for b ≤ 25.
 pub(crate) fn base_2b(x: &[u8], b: usize, out: &mut [u32]) {
+    base_2b_each(x, b, out.len(), |i, v| out[i] = v);
+}
+
+/// [`base_2b`] handing chunk i to `put(i, chunk)` for i < `count`, for
+/// callers that keep the chunks in another type (WOTS+ digits as bytes).
+pub(crate) fn base_2b_each(x: &[u8], b: usize, count: usize, mut put: impl FnMut(usize, u32)) {
     let mut bytes = x.iter();
     let mut total: u32 = 0;
     let mut bits = 0usize;
     let mask = (1u32 << b) - 1;
-    for o in out.iter_mut() {
+    for i in 0..count {
         while bits < b {
             total = (total << 8) | u32::from(*bytes.next().expect("base_2b input long enough"));
             bits += 8;
         }
         bits -= b;
-        *o = (total >> bits) & mask;
+        put(i, (total >> bits) & mask);
         total &= (1 << bits) - 1;
     }
 }

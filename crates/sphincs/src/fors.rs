@@ -126,7 +126,8 @@ pub(crate) fn fors_pk_from_sig<P: Instance, const G: usize>(
 }
 
 /// [`fors_pk_from_sig`] of one signature, path by path (Algorithm 17 as
-/// written).
+/// written), each root absorbed into T_k as soon as it is reached: one node
+/// climbs at a time, its authentication path read in place.
 fn fors_pk_from_sig_one<P: Instance>(
     t: &P::Hash,
     sig: &[u8],
@@ -138,13 +139,17 @@ fn fors_pk_from_sig_one<P: Instance>(
     let (n, a, k) = (p.n, p.a, p.k);
     let part = (a + 1) * n;
     let leaves = fors_indices::<P>(md);
-    let mut roots = [[0u8; MAX_N]; MAX_K];
-    for (i, root) in roots[..k].iter_mut().enumerate() {
+    let mut pk_adrs = *adrs;
+    pk_adrs.set_type_and_clear(AdrsType::ForsRoots);
+    pk_adrs.set_key_pair_address(adrs.key_pair_address());
+    *out = t.t_stream(&pk_adrs, k, &mut |i, root| {
+        // Algorithm 17, lines 2–19 for tree i: the leaf F(sk), then the climb.
         let s = &sig[i * part..(i + 1) * part];
         let index = ((i as u32) << a) + leaves[i];
         let mut tree_adrs = *adrs;
         tree_adrs.set_tree_height(0);
         tree_adrs.set_tree_index(index);
+        *root = [0; MAX_N];
         root[..n].copy_from_slice(&s[..n]);
         t.f_batch(
             core::slice::from_ref(&tree_adrs),
@@ -158,15 +163,7 @@ fn fors_pk_from_sig_one<P: Instance>(
             &[&s[n..]],
             n,
         );
-    }
-    let mut pk_adrs = *adrs;
-    pk_adrs.set_type_and_clear(AdrsType::ForsRoots);
-    pk_adrs.set_key_pair_address(adrs.key_pair_address());
-    t.t_batch(
-        core::slice::from_ref(&pk_adrs),
-        &[&roots[..k]],
-        core::slice::from_mut(out),
-    );
+    });
 }
 
 /// [`fors_pk_from_sig`] with the k paths of every signature side by side.

@@ -6,7 +6,7 @@
 use crate::prelude::*;
 use core::fmt;
 
-use crate::hash::{Node, Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
+use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
 
 pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
@@ -119,22 +119,6 @@ pub trait Instance: 'static + Copy + Clone + Default + fmt::Debug + Send + Sync 
     const INDEX_ORDER: IndexOrder;
     /// The set's name, for error messages.
     const NAME: &'static str;
-    /// Exactly `PARAMS.wots_len()` nodes: where one WOTS+ key's chain ends
-    /// are kept one key at a time (targets without multi-lane kernels), a
-    /// buffer sized for this set rather than the largest.
-    type WotsNodes: NodeBuf;
-}
-
-/// A fixed number of nodes, all zero to start with (see [`Instance::WotsNodes`]).
-pub trait NodeBuf: AsRef<[Node]> + AsMut<[Node]> {
-    /// The buffer with every node zero.
-    fn zeroed() -> Self;
-}
-
-impl<const L: usize> NodeBuf for [Node; L] {
-    fn zeroed() -> Self {
-        [[0u8; MAX_N]; L]
-    }
 }
 
 /// How the FORS part of the message digest splits into k indices of a bits.
@@ -165,7 +149,6 @@ macro_rules! parameter_sets {
             pub struct $ty;
             impl Instance for $ty {
                 const PARAMS: Params = Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat, lg_w: LG_W };
-                type WotsNodes = [Node; Params { n: $n, h: $h, d: $d, hp: $hp, a: $a, k: $k, m: $m, category: $cat, lg_w: LG_W }.wots_len()];
                 type Hash = $hash;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
                 const NAME: &'static str = concat!("SLH-DSA-", $name);
@@ -180,7 +163,6 @@ macro_rules! parameter_sets {
             pub struct $ty2;
             impl Instance for $ty2 {
                 const PARAMS: Params = Params { n: $n2, h: $h2, d: $d2, hp: $hp2, a: $a2, k: $k2, m: $m2, category: $cat2, lg_w: $lgw2 };
-                type WotsNodes = [Node; Params { n: $n2, h: $h2, d: $d2, hp: $hp2, a: $a2, k: $k2, m: $m2, category: $cat2, lg_w: $lgw2 }.wots_len()];
                 type Hash = $hash2;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Fips205;
                 const NAME: &'static str = concat!("SLH-DSA-", $name2);

@@ -152,6 +152,10 @@ fn split_digest(p: &Params, digest: &[u8]) -> (usize, u64, u32) {
     (md_len, idx_tree, idx_leaf)
 }
 
+/// `H_msg(R, PK.seed, PK.root, M)` of a streamed M. Not inlined: its
+/// hash state is gone before the trees are verified (a frame of its own,
+/// not a share of the caller's).
+#[inline(never)]
 pub(crate) fn h_msg<P: Instance>(
     t: &P::Hash,
     r: &[u8],
@@ -342,7 +346,9 @@ pub(crate) const VERIFY_LANES: usize = 8;
 
 /// The tree part of `slh_verify_internal` (Algorithm 20), after `H_msg`, for
 /// up to `G` signatures under one key: `ok[j]` says whether `sigs[j]` (of
-/// the right length) verifies with digest `digests[j]`.
+/// the right length) verifies with digest `digests[j]`. Not inlined, like
+/// [`h_msg`]: the two phases' buffers never share one frame.
+#[inline(never)]
 fn verify_digested<P: Instance, const G: usize>(
     t: &P::Hash,
     pk_root: &[u8],
@@ -439,25 +445,40 @@ pub(crate) fn with_m_prime<R>(
     if ctx.len() > 255 {
         return Err(Error::ContextTooLong(ctx.len()));
     }
+    match prehash {
+        // Pure: `0 ‖ |ctx|`, ctx and M fed in turn, nothing copied (no
+        // buffer stays on the stack while the trees are verified).
+        None => f(&mut Prefixed {
+            prefix: &[0, ctx.len() as u8],
+            inner: &mut Prefixed {
+                prefix: ctx,
+                inner: msg,
+            },
+        }),
+        Some(ph) => with_prehashed_m_prime(ctx, ph, msg, f),
+    }
+}
+
+/// [`with_m_prime`] with a pre-hash: M' is built whole (at most
+/// `MAX_PREFIX` bytes), in a frame of its own.
+#[inline(never)]
+fn with_prehashed_m_prime<R>(
+    ctx: &[u8],
+    ph: PreHash,
+    msg: &mut dyn MessageSource,
+    f: impl FnOnce(&mut dyn MessageSource) -> Result<R, Error>,
+) -> Result<R, Error> {
     let mut prefix = [0u8; MAX_PREFIX];
+    prefix[0] = 1;
     prefix[1] = ctx.len() as u8;
     prefix[2..2 + ctx.len()].copy_from_slice(ctx);
     let mut len = 2 + ctx.len();
-    match prehash {
-        None => f(&mut Prefixed {
-            prefix: &prefix[..len],
-            inner: msg,
-        }),
-        Some(ph) => {
-            prefix[0] = 1;
-            prefix[len..len + 11].copy_from_slice(&ph.oid_der());
-            len += 11;
-            let (digest, dlen) = ph.digest(msg)?;
-            prefix[len..len + dlen].copy_from_slice(&digest[..dlen]);
-            len += dlen;
-            f(&mut &prefix[..len])
-        }
-    }
+    prefix[len..len + 11].copy_from_slice(&ph.oid_der());
+    len += 11;
+    let (digest, dlen) = ph.digest(msg)?;
+    prefix[len..len + dlen].copy_from_slice(&digest[..dlen]);
+    len += dlen;
+    f(&mut &prefix[..len])
 }
 
 /// Checks caller-supplied `addrnd` and returns opt_rand: addrnd, or PK.seed when absent.

@@ -2,9 +2,9 @@
 //! key advance together in one fused chain call (`TweakableHash::f_chains`).
 
 use crate::address::{Adrs, AdrsType};
-use crate::bits::base_2b;
+use crate::bits::base_2b_each;
 use crate::hash::{wipe, Node, TweakableHash, MULTI_LANE};
-use crate::params::{Instance, NodeBuf, MAX_N, MAX_W, MAX_WOTS_LEN};
+use crate::params::{Instance, MAX_N, MAX_W, MAX_WOTS_LEN};
 
 /// Largest WOTS+ len of the FIPS 205 sets (n = 32, lg_w = 4); working
 /// buffers are sized for it where the longer keys of draft SP 800-230 can
@@ -21,17 +21,23 @@ const SHORT_WOTS_LEN: usize = 68;
 fn digits<P: Instance>(msg: &[u8]) -> [u8; MAX_WOTS_LEN] {
     let p = P::PARAMS;
     let (len1, len) = (p.wots_len1(), p.wots_len());
-    let mut d = [0u32; MAX_WOTS_LEN];
-    base_2b(&msg[..p.n], p.lg_w, &mut d[..len1]);
     let max = p.w() as u32 - 1;
-    let csum: u32 = d[..len1].iter().map(|&x| max - x).sum();
+    let mut out = [0u8; MAX_WOTS_LEN];
+    let mut csum = 0u32;
+    base_2b_each(&msg[..p.n], p.lg_w, len1, |i, x| {
+        out[i] = x as u8;
+        csum += max - x;
+    });
     // len2 · lg_w bits, shifted left to fill whole bytes (at most two here).
     let csum_be = (csum << p.csum_shift()).to_be_bytes();
-    base_2b(&csum_be[4 - p.csum_bytes()..], p.lg_w, &mut d[len1..len]);
-    let mut out = [0u8; MAX_WOTS_LEN];
-    for (o, x) in out.iter_mut().zip(d.iter()) {
-        *o = *x as u8;
-    }
+    base_2b_each(
+        &csum_be[4 - p.csum_bytes()..],
+        p.lg_w,
+        len - len1,
+        |i, x| {
+            out[len1 + i] = x as u8;
+        },
+    );
     out
 }
 
@@ -413,7 +419,9 @@ fn pk_from_sig_in<P: Instance, const G: usize, const L: usize>(
 }
 
 /// [`wots_pk_from_sig`] of one signature, each chain advanced on its own
-/// (Algorithm 8 as written): the least stack.
+/// (Algorithm 8 as written) and its end absorbed into T_len as soon as it is
+/// reached: the least stack (one chain value and one hash state), the
+/// signature read in place.
 fn wots_pk_from_sig_one<P: Instance>(
     t: &P::Hash,
     sig: &[u8],
@@ -421,11 +429,15 @@ fn wots_pk_from_sig_one<P: Instance>(
     adrs: &Adrs,
     out: &mut Node,
 ) {
-    let n = P::PARAMS.n;
+    let (n, len) = (P::PARAMS.n, P::PARAMS.wots_len());
     let d = digits::<P>(msg);
     let last = (P::PARAMS.w() - 1) as u8;
-    let mut ends = P::WotsNodes::zeroed();
-    for (i, end) in ends.as_mut().iter_mut().enumerate() {
+    let mut pk_adrs = *adrs;
+    pk_adrs.set_type_and_clear(AdrsType::WotsPk);
+    pk_adrs.set_key_pair_address(adrs.key_pair_address());
+    *out = t.t_stream(&pk_adrs, len, &mut |i, end| {
+        // Algorithm 8, line 9: chain(sig[i], msg[i], w − 1 − msg[i]).
+        *end = [0; MAX_N];
         end[..n].copy_from_slice(&sig[i * n..(i + 1) * n]);
         let mut a = *adrs;
         a.set_chain_address(i as u32);
@@ -433,15 +445,7 @@ fn wots_pk_from_sig_one<P: Instance>(
             a.set_hash_address(u32::from(s));
             t.f_batch(core::slice::from_ref(&a), core::slice::from_mut(end));
         }
-    }
-    let mut pk_adrs = *adrs;
-    pk_adrs.set_type_and_clear(AdrsType::WotsPk);
-    pk_adrs.set_key_pair_address(adrs.key_pair_address());
-    t.t_batch(
-        core::slice::from_ref(&pk_adrs),
-        &[ends.as_ref()],
-        core::slice::from_mut(out),
-    );
+    });
 }
 
 #[cfg(test)]

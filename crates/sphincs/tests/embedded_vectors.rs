@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 
 use sphincs::{
-    Error, Instance, ParameterSet, Randomness, Sha2_128s, Shake128f, SignOptions, SigningKey,
-    VerifyingKey,
+    Error, Instance, ParameterSet, Randomness, Sha2_128s, Sha2_192s, Shake128f, Shake256s,
+    SignOptions, SigningKey, VerifyingKey,
 };
 
 const MESSAGE: &[u8] = b"firmware image v1.2.3, verified on a Cortex-M4 without std or a heap\n";
@@ -73,6 +73,16 @@ fn sha2_128s_vector_is_ours() {
 #[test]
 fn shake_128f_vector_is_ours() {
     check::<Shake128f>("shake-128f");
+}
+
+#[test]
+fn sha2_192s_vector_is_ours() {
+    check::<Sha2_192s>("sha2-192s");
+}
+
+#[test]
+fn shake_256s_vector_is_ours() {
+    check::<Shake256s>("shake-256s");
 }
 
 #[test]

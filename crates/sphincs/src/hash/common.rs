@@ -5,7 +5,7 @@
 //! which re-exports the families and so sits above them.
 
 use crate::address::{Adrs, AdrsType};
-use crate::limits::MAX_N;
+use crate::limits::{MAX_K, MAX_N, MAX_WOTS_LEN};
 
 /// Whether this target has multi-lane kernels (x86-64, AArch64). Elsewhere
 /// (a Cortex-M, say) every call runs the portable code one at a time, and
@@ -17,6 +17,13 @@ pub(crate) const MULTI_LANE: bool = cfg!(any(target_arch = "x86_64", target_arch
 pub(crate) const GROUP: usize = if MULTI_LANE { 16 } else { 1 };
 /// The same for T_l, whose part lists are long.
 pub(crate) const T_GROUP: usize = if MULTI_LANE { 8 } else { 1 };
+
+/// Most inputs of one T_l call: a WOTS+ key's chains or the FORS roots.
+const T_INPUTS: usize = if MAX_WOTS_LEN > MAX_K {
+    MAX_WOTS_LEN
+} else {
+    MAX_K
+};
 
 /// One n-byte hash value, stored in a buffer sized for the largest n; only the
 /// first n bytes are meaningful and the rest stay zero.
@@ -88,6 +95,23 @@ pub trait TweakableHash: Sized + Send + Sync {
 
     /// `out[i] = T_l(PK.seed, adrs[i], inputs[i])`, each input list of the same length l.
     fn t_batch(&self, adrs: &[Adrs], inputs: &[&[Node]], out: &mut [Node]);
+
+    /// `T_l(PK.seed, adrs, x_0 ‖ … ‖ x_(l−1))` of one call whose inputs
+    /// come one at a time: `next(i, x)` writes input i into `x` (n bytes,
+    /// the rest zero), in order, each absorbed before the next is asked for
+    /// (the WOTS+ chain ends of Algorithm 8 and the FORS roots of Algorithm
+    /// 17 as they are computed, one verification on a microcontroller).
+    ///
+    /// The SHA-2 and SHAKE families absorb the inputs as a stream, holding
+    /// one hash state; the default gathers them for
+    /// [`t_batch`](Self::t_batch).
+    fn t_stream(&self, adrs: &Adrs, l: usize, next: &mut dyn FnMut(usize, &mut Node)) -> Node {
+        let mut inputs = [[0u8; MAX_N]; T_INPUTS];
+        for (i, x) in inputs[..l].iter_mut().enumerate() {
+            next(i, x);
+        }
+        t_l(self, adrs, &inputs[..l])
+    }
 
     /// `out[i] = PRF(PK.seed, SK.seed, adrs[i])`.
     ///
@@ -316,6 +340,21 @@ macro_rules! with_const_n {
     };
 }
 pub(crate) use with_const_n;
+
+/// The inputs of a streamed T_l ([`TweakableHash::t_stream`]): input i as
+/// `next` writes it, its n bytes handed to `absorb`, for i < l.
+pub(crate) fn stream_inputs(
+    n: usize,
+    l: usize,
+    next: &mut dyn FnMut(usize, &mut Node),
+    mut absorb: impl FnMut(&[u8]),
+) {
+    let mut x = [0u8; MAX_N];
+    for i in 0..l {
+        next(i, &mut x);
+        absorb(&x[..n]);
+    }
+}
 
 /// Single-call convenience over the batch interface.
 pub(crate) fn t_l<T: TweakableHash>(t: &T, adrs: &Adrs, inputs: &[Node]) -> Node {

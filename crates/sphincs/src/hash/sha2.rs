@@ -10,11 +10,14 @@ use super::backend::lanes::{
     sha256_f_chains, sha256_final_blocks, sha256_final_states, sha256_many, sha256_many_from,
     sha512_final_blocks, sha512_final_states, sha512_many, ChainPrf, Parts,
 };
-use super::backend::sha2::{seed_state256, seed_state512, State256, State512, IV256, IV512};
+use super::backend::sha2::{
+    seed_state256, seed_state512, Chaining, State256, State512, Stream, IV256, IV512,
+};
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, prf_chains_apart, with_const_n,
-    Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, prf_chains_apart, stream_inputs,
+    with_const_n, Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE,
+    T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::{Adrs, AdrsType};
@@ -101,6 +104,22 @@ impl<const CAT35: bool> HMsgFinish for MgfStream<CAT35> {
         };
         mgf1::<CAT35>(&seed[..seed_len], out);
     }
+}
+
+/// [`TweakableHash::t_stream`] on a SHA-256 or SHA-512 stream that has
+/// absorbed `PK.seed`'s block.
+fn t_streamed<S: Chaining>(
+    mut s: Stream<S>,
+    n: usize,
+    adrs: &Adrs,
+    l: usize,
+    next: &mut dyn FnMut(usize, &mut Node),
+) -> Node {
+    s.absorb(&adrs.compressed());
+    stream_inputs(n, l, next, |x| s.absorb(x));
+    let mut out = [0u8; MAX_N];
+    s.finish(&mut out[..n]);
+    out
 }
 
 /// MGF1 (RFC 8017 §B.2.1) over SHA-256 or SHA-512.
@@ -294,6 +313,16 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
                 *r = &p[..l];
             }
             self.big(&refs[..a.len()], o);
+        }
+    }
+
+    /// SHA-256 (category 1) or SHA-512 resumed after `PK.seed`'s block,
+    /// fed `ADRSc` and then each input as it comes: one block of buffer.
+    fn t_stream(&self, adrs: &Adrs, l: usize, next: &mut dyn FnMut(usize, &mut Node)) -> Node {
+        if CAT35 {
+            t_streamed(Stream::new(&self.st512, 128), self.n, adrs, l, next)
+        } else {
+            t_streamed(Stream::new(&self.st256, 64), self.n, adrs, l, next)
         }
     }
 

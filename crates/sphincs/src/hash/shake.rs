@@ -3,14 +3,14 @@
 use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::backend::keccak::RATE;
+use super::backend::keccak::{Sponge, RATE};
 use super::backend::lanes::{
     shake256_f_chains, shake256_many, shake256_single_block_xof, shake256_single_blocks, Parts,
 };
 use super::backend::Kernels;
 use super::common::{
-    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, with_const_n, Absorb,
-    HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
+    advance_hash_addresses_by, f_chains_stepwise, one_block_batch, stream_inputs, with_const_n,
+    Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash, Values, GROUP, MULTI_LANE, T_GROUP,
 };
 use super::robust::Bitmasks;
 use crate::address::Adrs;
@@ -65,6 +65,9 @@ impl Shake {
     /// F, H or PRF: `PK.seed ‖ ADRS ‖ values` (`n_total` n-byte pieces in
     /// all, with `PK.seed`), one block even for n = 32.
     fn one_block(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node], n_total: usize) {
+        if !MULTI_LANE {
+            return self.one_at_a_time(adrs, values, io);
+        }
         let n = self.n;
         let template = self.seed_block(n_total);
         let k = self.kernels.keccak;
@@ -87,6 +90,29 @@ impl Shake {
 }
 
 impl Shake {
+    /// [`Shake::one_block`] where there are no multi-lane kernels: each call
+    /// absorbed into one Keccak state (no padded block templates on the
+    /// stack). In place like the batch: call i reads `io[i]` or
+    /// `io[2i], io[2i+1]` before it writes `io[i]`.
+    fn one_at_a_time(&self, adrs: &[Adrs], values: Values<'_>, io: &mut [Node]) {
+        let n = self.n;
+        for (i, a) in adrs.iter().enumerate() {
+            let mut s = Sponge::new();
+            s.absorb(&self.pk_seed[..n]);
+            s.absorb(&a.0);
+            match values {
+                Values::Own => s.absorb(&io[i][..n]),
+                Values::Pairs => {
+                    s.absorb(&io[2 * i][..n]);
+                    s.absorb(&io[2 * i + 1][..n]);
+                }
+                Values::Fixed(v) => s.absorb(&v[..n]),
+            }
+            io[i] = [0; MAX_N];
+            s.squeeze(&mut io[i][..n]);
+        }
+    }
+
     /// The padded block of a one-block call of `n_total` n-byte pieces (with
     /// `PK.seed`) and an ADRS: `PK.seed` in place, ADRS and values zero.
     fn seed_block(&self, n_total: usize) -> [u8; RATE] {
@@ -161,6 +187,18 @@ impl TweakableHash for Shake {
             }
             shake256_many(self.kernels.keccak, &refs[..a.len()], n, o);
         }
+    }
+
+    /// SHAKE256 fed `PK.seed ‖ ADRS` and then each input as it comes.
+    fn t_stream(&self, adrs: &Adrs, l: usize, next: &mut dyn FnMut(usize, &mut Node)) -> Node {
+        let n = self.n;
+        let mut s = Sponge::new();
+        s.absorb(&self.pk_seed[..n]);
+        s.absorb(&adrs.0);
+        stream_inputs(n, l, next, |x| s.absorb(x));
+        let mut out = [0u8; MAX_N];
+        s.squeeze(&mut out[..n]);
+        out
     }
 
     fn prf_batch(&self, adrs: &[Adrs], out: &mut [Node]) {
@@ -243,5 +281,43 @@ impl Bitmasks for Shake {
 
     fn n(&self) -> usize {
         self.n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-call-at-a-time F, H and PRF (targets without multi-lane
+    /// kernels) give the batch's outputs.
+    #[test]
+    fn one_at_a_time_equals_batch() {
+        for n in [16, 24, 32] {
+            let t = Shake::new(n, &[7u8; MAX_N][..n], Some(&[9u8; MAX_N][..n]));
+            let adrs: std::vec::Vec<Adrs> = (0..5u32)
+                .map(|i| {
+                    let mut a = Adrs::new();
+                    a.set_tree_index(i * 3 + 1);
+                    a
+                })
+                .collect();
+            let mut input = [[0u8; MAX_N]; 10];
+            for (i, x) in input.iter_mut().enumerate() {
+                for (j, b) in x[..n].iter_mut().enumerate() {
+                    *b = (i * 31 + j * 7) as u8;
+                }
+            }
+            let fixed = input[9];
+            for (values, pieces) in [
+                (Values::Own, 2),
+                (Values::Pairs, 3),
+                (Values::Fixed(&fixed), 2),
+            ] {
+                let (mut want, mut got) = (input, input);
+                t.one_block(&adrs, values, &mut want, pieces);
+                t.one_at_a_time(&adrs, values, &mut got);
+                assert_eq!(got[..5], want[..5], "n {n}, {pieces} pieces");
+            }
+        }
     }
 }

@@ -41,7 +41,6 @@ macro_rules! spx_sets {
             pub struct $ty;
             impl Instance for $ty {
                 const PARAMS: Params = <$params as Instance>::PARAMS;
-                type WotsNodes = <$params as Instance>::WotsNodes;
                 type Hash = $family;
                 const INDEX_ORDER: IndexOrder = IndexOrder::Round31;
                 const NAME: &'static str = $name;

@@ -39,6 +39,52 @@ pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
     }
 }
 
+/// SHAKE256 fed piece by piece, the bytes XORed straight into the state:
+/// 200 bytes and a position, no block buffer (a streamed T_l, and one call
+/// at a time where there are no multi-lane kernels).
+pub(crate) struct Sponge {
+    state: [u64; 25],
+    pos: usize,
+}
+
+impl Sponge {
+    pub(crate) fn new() -> Self {
+        Sponge {
+            state: [0; 25],
+            pos: 0,
+        }
+    }
+
+    /// Absorbs the next bytes.
+    pub(crate) fn absorb(&mut self, data: &[u8]) {
+        for &b in data {
+            self.xor_byte(self.pos, b);
+            self.pos += 1;
+            if self.pos == RATE {
+                f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+    }
+
+    fn xor_byte(&mut self, at: usize, b: u8) {
+        self.state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+    }
+
+    /// Pads, permutes and writes the first `out.len()` (≤ `RATE`) output
+    /// bytes; the state is wiped (it may have absorbed secrets).
+    pub(crate) fn squeeze(mut self, out: &mut [u8]) {
+        self.xor_byte(self.pos, 0x1f);
+        self.xor_byte(RATE - 1, 0x80);
+        f1600(&mut self.state);
+        for (chunk, lane) in out.chunks_mut(8).zip(self.state.iter()) {
+            chunk.copy_from_slice(&lane.to_le_bytes()[..chunk.len()]);
+        }
+        self.state = [0; 25];
+        core::hint::black_box(&mut self.state);
+    }
+}
+
 fn absorb_block(state: &mut [u64; 25], block: &[u8; RATE]) {
     for (lane, bytes) in state.iter_mut().zip(block.chunks_exact(8)) {
         *lane ^= u64::from_le_bytes(bytes.try_into().expect("8-byte chunk"));
@@ -55,6 +101,21 @@ pub fn f1600(state: &mut [u64; 25]) {
 mod tests {
     use super::*;
     use shake::{ExtendableOutput, Update, XofReader};
+
+    #[test]
+    fn sponge_matches_shake256() {
+        let data: Vec<u8> = (0..400u32).map(|i| (i * 7 + 3) as u8).collect();
+        for len in [0, 1, 135, 136, 137, 271, 272, 400] {
+            let mut want = [0u8; 64];
+            shake256(&[&data[..len]], &mut want);
+            let mut s = Sponge::new();
+            s.absorb(&data[..len / 3]);
+            s.absorb(&data[len / 3..len]);
+            let mut got = [0u8; 64];
+            s.squeeze(&mut got);
+            assert_eq!(got, want, "len {len}");
+        }
+    }
 
     #[test]
     fn matches_sha3_crate() {

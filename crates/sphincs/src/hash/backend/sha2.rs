@@ -147,12 +147,18 @@ pub fn seed_state512(seed: &[u8]) -> State512 {
 pub(crate) trait Chaining: Copy {
     /// Block size in bytes; the length field is `BLOCK / 8` bytes.
     const BLOCK: usize;
+    /// One block's buffer, sized for this hash (64 or 128 bytes).
+    type Block: AsMut<[u8]> + Copy;
+    /// An all-zero block.
+    const ZERO: Self::Block;
     fn compress(&mut self, block: &[u8]);
     fn write_digest(&self, out: &mut [u8]);
 }
 
 impl Chaining for State256 {
     const BLOCK: usize = 64;
+    type Block = [u8; 64];
+    const ZERO: [u8; 64] = [0; 64];
     fn compress(&mut self, block: &[u8]) {
         compress256(self, &[block.try_into().expect("one SHA-256 block")]);
     }
@@ -165,6 +171,8 @@ impl Chaining for State256 {
 
 impl Chaining for State512 {
     const BLOCK: usize = 128;
+    type Block = [u8; 128];
+    const ZERO: [u8; 128] = [0; 128];
     fn compress(&mut self, block: &[u8]) {
         compress512(self, &[block.try_into().expect("one SHA-512 block")]);
     }
@@ -175,39 +183,69 @@ impl Chaining for State512 {
     }
 }
 
-/// Absorbs `parts` after the `absorbed` bytes (whole blocks) already in `st`,
-/// pads (FIPS 180-4 §5.1) and writes the first `out.len()` digest bytes.
-pub(crate) fn resume<S: Chaining>(st: &S, absorbed: usize, parts: &[&[u8]], out: &mut [u8]) {
-    let b = S::BLOCK;
-    let len_at = b - b / 8;
-    let mut st = *st;
-    let mut buf = [0u8; 128];
-    let block = &mut buf[..b];
-    let mut fill = 0;
-    let mut total = absorbed as u128;
-    for part in parts {
-        total += part.len() as u128;
-        let mut part = *part;
+/// SHA-256 or SHA-512 fed piece by piece, resumed from a chaining state
+/// that has absorbed whole blocks: one block of buffer, whatever the input's
+/// length (a streamed T_l holds no list of its inputs).
+pub(crate) struct Stream<S: Chaining> {
+    st: S,
+    block: S::Block,
+    fill: usize,
+    total: u128,
+}
+
+impl<S: Chaining> Stream<S> {
+    /// Resumes from `st`, which has absorbed `absorbed` bytes (whole blocks).
+    pub(crate) fn new(st: &S, absorbed: usize) -> Self {
+        Stream {
+            st: *st,
+            block: S::ZERO,
+            fill: 0,
+            total: absorbed as u128,
+        }
+    }
+
+    /// Absorbs the next bytes.
+    pub(crate) fn absorb(&mut self, mut part: &[u8]) {
+        let b = S::BLOCK;
+        self.total += part.len() as u128;
         while !part.is_empty() {
-            let take = (b - fill).min(part.len());
-            block[fill..fill + take].copy_from_slice(&part[..take]);
-            fill += take;
+            let take = (b - self.fill).min(part.len());
+            self.block.as_mut()[self.fill..self.fill + take].copy_from_slice(&part[..take]);
+            self.fill += take;
             part = &part[take..];
-            if fill == b {
-                st.compress(block);
-                fill = 0;
+            if self.fill == b {
+                self.st.compress(self.block.as_mut());
+                self.fill = 0;
             }
         }
     }
-    block[fill] = 0x80;
-    block[fill + 1..].fill(0);
-    if fill + 1 > len_at {
-        st.compress(block);
-        block.fill(0);
+
+    /// Pads (FIPS 180-4 §5.1) and writes the first `out.len()` digest bytes.
+    pub(crate) fn finish(mut self, out: &mut [u8]) {
+        let b = S::BLOCK;
+        let len_at = b - b / 8;
+        let fill = self.fill;
+        let block = self.block.as_mut();
+        block[fill] = 0x80;
+        block[fill + 1..].fill(0);
+        if fill + 1 > len_at {
+            self.st.compress(block);
+            block.fill(0);
+        }
+        block[len_at..].copy_from_slice(&(self.total * 8).to_be_bytes()[16 - b / 8..]);
+        self.st.compress(block);
+        self.st.write_digest(out);
     }
-    block[len_at..].copy_from_slice(&(total * 8).to_be_bytes()[16 - b / 8..]);
-    st.compress(block);
-    st.write_digest(out);
+}
+
+/// Absorbs `parts` after the `absorbed` bytes (whole blocks) already in `st`,
+/// pads (FIPS 180-4 §5.1) and writes the first `out.len()` digest bytes.
+pub(crate) fn resume<S: Chaining>(st: &S, absorbed: usize, parts: &[&[u8]], out: &mut [u8]) {
+    let mut s = Stream::new(st, absorbed);
+    for part in parts {
+        s.absorb(part);
+    }
+    s.finish(out);
 }
 
 /// Finishes SHA-256 of `(one block already in st) ‖ parts`, writing the first
