@@ -1,8 +1,9 @@
 // Writes noble-fixtures.json: SHA-256 digests of @noble/post-quantum 0.7.1's
-// keys and deterministic signatures (pure and HashSLH-DSA with SHA-512) for
-// the six "s" sets, whose signing in noble takes seconds each, too long to
-// repeat on every test run (noble.test.mjs signs the "f" sets live and checks
-// these digests for the "s" sets). Regenerate with
+// keys and deterministic signatures for all twelve sets (pure with an empty
+// context, HashSLH-DSA with SHA-512 and a context), on the inputs of
+// inputs.mjs. noble takes seconds per signature on most sets, too long to
+// repeat on every test run: peers.test.mjs compares with these digests and
+// runs noble live on the two 128f sets. Regenerate with
 //   node tests/js/noble-fixtures.mjs "$(bash tests/js/peers.sh)"
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -19,15 +20,14 @@ const pkg = JSON.parse(
 const hex = (b) => createHash('sha256').update(b).digest('hex');
 const out = { noble: pkg.version, sets: {} };
 for (const [name, set] of Object.entries(noble)) {
-  if (!name.startsWith('slh_dsa_') || !name.endsWith('s')) continue;
+  if (!name.startsWith('slh_dsa_')) continue;
   const { seed, msg, context } = inputs(name, set.lengths.seed);
   const { secretKey, publicKey } = set.keygen(seed);
-  const opts = { context, extraEntropy: false };
   out.sets[name] = {
     publicKey: hex(publicKey),
     secretKey: hex(secretKey),
-    pure: hex(set.sign(msg, secretKey, opts)),
-    sha512: hex(set.prehash(sha512).sign(msg, secretKey, opts)),
+    pure: hex(set.sign(msg, secretKey, { extraEntropy: false })),
+    sha512: hex(set.prehash(sha512).sign(msg, secretKey, { context, extraEntropy: false })),
   };
   console.error(name, 'done');
 }

@@ -303,6 +303,12 @@ function signInWorker(name, oid, msg, secretKey, opts) {
   });
 }
 
+/** Benchmarks only: true runs later calls on the portable hash kernels
+ * instead of the SIMD128 ones (scripts/js-bench.mjs compares the two). */
+export function _portableKernels(on) {
+  wasm.slhjs_portable_kernels(on ? 1 : 0);
+}
+
 /** Stops the signing worker (a later signAsync starts a new one). */
 export function terminateWorker() {
   if (worker) worker.terminate();

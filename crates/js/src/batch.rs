@@ -6,6 +6,7 @@ use sphincs_core::any::{verify_batch, AnyVerifyItem, AnyVerifyingKey};
 use sphincs_core::Error;
 
 use crate::calls::{algorithm, prehash};
+use crate::kernels::run;
 use crate::memory::{arg, failure, reply, OK};
 
 /// One item as the glue packs it: set number (u32 LE), then public key,
@@ -50,6 +51,15 @@ fn unpack(mut input: &[u8]) -> Option<Vec<Packed<'_>>> {
 pub unsafe extern "C" fn slhjs_verify_batch(input: *const u8, len: usize) -> *mut u8 {
     // SAFETY: an argument buffer of the glue (`memory::arg`).
     let input = unsafe { arg(input, len) };
+    // The keys are bound inside, so on the kernels `run` chose.
+    match run(|| Ok(verify_packed(input))) {
+        Ok(reply) => reply,
+        Err(e) => failure(&e),
+    }
+}
+
+/// The body of [`slhjs_verify_batch`].
+fn verify_packed(input: &[u8]) -> *mut u8 {
     let Some(items) = unpack(input) else {
         return failure(&Error::Encoding("truncated batch".into()));
     };

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use sphincs_core::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey, Family};
 use sphincs_core::{Error, PreHash, Randomness, SignOptions};
 
+use crate::kernels::run;
 use crate::memory::{answer, arg, failure, reply, OK};
 
 /// The set of a number from [`slhjs_algorithm`].
@@ -70,7 +71,7 @@ pub unsafe extern "C" fn slhjs_algorithm(name: *const u8, name_len: usize) -> *m
 pub unsafe extern "C" fn slhjs_keygen(id: u32, seed: *const u8, seed_len: usize) -> *mut u8 {
     // SAFETY: an argument buffer of the glue (`memory::arg`).
     let seed = unsafe { arg(seed, seed_len) };
-    let key = algorithm(id).and_then(|alg| AnySigningKey::from_seed(alg, seed, 1));
+    let key = run(|| AnySigningKey::from_seed(algorithm(id)?, seed, 1));
     match key {
         Ok(sk) => {
             let secret = sk.to_bytes();
@@ -123,14 +124,14 @@ pub unsafe extern "C" fn slhjs_sign(
             arg(rnd, rnd_len),
         )
     };
-    answer((|| {
+    answer(run(|| {
         let alg = algorithm(id)?;
         let prehash = prehash(oid)?;
         // Unchecked, as the NIST API's crypto_sign: the root is not rebuilt
         // on every call (the secret key is handed over each time).
         let key = AnySigningKey::from_bytes_unchecked(alg, sk)?;
         key.sign(msg, &options(context, prehash, rnd))
-    })())
+    }))
 }
 
 /// The answer of a verification as a reply: one byte, 1 valid, 0 not; a
@@ -171,12 +172,13 @@ pub unsafe extern "C" fn slhjs_verify(
             arg(oid, oid_len),
         )
     };
-    let checked = (|| {
+    let checked = run(|| {
         let key = AnyVerifyingKey::from_bytes(algorithm(id)?, pk)?;
-        Ok((key, prehash(oid)?))
-    })();
+        let prehash = prehash(oid)?;
+        Ok(key.verify(msg, sig, context, prehash))
+    });
     match checked {
-        Ok((key, prehash)) => verdict(key.verify(msg, sig, context, prehash)),
+        Ok(result) => verdict(result),
         Err(e) => failure(&e),
     }
 }
@@ -195,10 +197,10 @@ pub unsafe extern "C" fn slhjs_sign_internal(
 ) -> *mut u8 {
     // SAFETY: argument buffers of the glue (`memory::arg`).
     let (sk, m, rnd) = unsafe { (arg(sk, sk_len), arg(m, m_len), arg(rnd, rnd_len)) };
-    answer((|| {
+    answer(run(|| {
         let key = AnySigningKey::from_bytes_unchecked(algorithm(id)?, sk)?;
         key.sign_internal(m, (!rnd.is_empty()).then_some(rnd))
-    })())
+    }))
 }
 
 /// FIPS 205 Algorithm 20 (`slh_verify_internal`) on M' as given.
@@ -214,8 +216,8 @@ pub unsafe extern "C" fn slhjs_verify_internal(
 ) -> *mut u8 {
     // SAFETY: argument buffers of the glue (`memory::arg`).
     let (pk, m, sig) = unsafe { (arg(pk, pk_len), arg(m, m_len), arg(sig, sig_len)) };
-    let key = algorithm(id).and_then(|alg| AnyVerifyingKey::from_bytes(alg, pk));
-    match key.and_then(|k| k.verify_internal(m, sig)) {
+    let verified = run(|| AnyVerifyingKey::from_bytes(algorithm(id)?, pk)?.verify_internal(m, sig));
+    match verified {
         Ok(valid) => reply(OK, &[&[u8::from(valid)]]),
         Err(Error::InvalidSignatureLength { .. }) => reply(OK, &[&[0]]),
         Err(e) => failure(&e),

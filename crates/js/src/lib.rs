@@ -24,11 +24,13 @@ extern crate alloc;
 
 mod batch;
 mod calls;
+mod kernels;
 mod keys;
 pub mod memory;
 
 pub use batch::*;
 pub use calls::*;
+pub use kernels::*;
 pub use keys::*;
 
 #[cfg(target_arch = "wasm32")]
