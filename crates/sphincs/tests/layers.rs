@@ -553,10 +553,12 @@ fn node_edges(src: &Sources, known: &[(&str, &str)]) -> Vec<(String, String, Str
         .collect()
 }
 
-fn assert_no_circles(src: &Sources, known: &[(&str, &str)]) {
+/// `at_least`: fewer imports than this means the scan is not reading the
+/// sources (a small crate such as `crates/js` has few).
+fn assert_no_circles(src: &Sources, known: &[(&str, &str)], at_least: usize) {
     let edges = node_edges(src, known);
     assert!(
-        edges.len() > 10,
+        edges.len() >= at_least,
         "the scan found only {} imports in {}: is it reading the sources?",
         edges.len(),
         src.src.display()
@@ -576,6 +578,7 @@ fn core_has_no_import_circles() {
     assert_no_circles(
         &Sources::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("src")),
         &[],
+        11,
     );
 }
 
@@ -593,8 +596,14 @@ fn front_end(name: &str) -> Sources {
 /// core is.
 #[test]
 fn front_ends_have_no_import_circles() {
-    for name in ["python", "capi", "cli", "openssl-provider", "js"] {
-        assert_no_circles(&front_end(name), &[]);
+    for (name, at_least) in [
+        ("python", 11),
+        ("capi", 11),
+        ("cli", 11),
+        ("openssl-provider", 11),
+        ("js", 5),
+    ] {
+        assert_no_circles(&front_end(name), &[], at_least);
     }
 }
 
