@@ -3,6 +3,8 @@
 //! and the hybrid in `keccak_x5_hybrid`, AArch64 NEON in `keccak_neon`): the
 //! step mappings and their offset tables exist in one place only; each
 //! kernel supplies the vector operations.
+// The one-state operations serve the hybrid kernels, which wasm32 has none of.
+#![cfg_attr(target_arch = "wasm32", allow(unused_macros))]
 
 /// The iota round constants of Keccak-f\[1600\], in round order.
 pub(super) const RC: [u64; 24] = [

@@ -195,7 +195,7 @@ pub(crate) fn shake256_many(
         KeccakKernel::Scalar => 1,
         KeccakKernel::X4Avx2 => 4,
         KeccakKernel::X8Avx512 => 8,
-        KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => 4,
+        KeccakKernel::X2Neon | KeccakKernel::X2Sha3 | KeccakKernel::X2Simd128 => 4,
         KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => 3,
         KeccakKernel::X5HybridAvx2 => 5,
     };
@@ -229,8 +229,8 @@ fn sha256_plan(k: Sha256Kernel, count: usize) -> (Sha256Kernel, usize) {
     match (k, count) {
         (_, 1) | (Sha256Kernel::Scalar, _) => (Sha256Kernel::Scalar, 1),
         (Sha256Kernel::X16Avx512ShaNi, 2..=8) => sha256_plan(SMALL_ON_SHANI, count),
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, 2) => (k, 2),
-        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8, _) => (k, 4),
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 | Sha256Kernel::X4Simd128, 2) => (k, 2),
+        (Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 | Sha256Kernel::X4Simd128, _) => (k, 4),
         (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 9..) => (k, 16),
         _ => (k, 8),
     }
@@ -300,14 +300,14 @@ pub(crate) fn sha512_many_from(
     debug_assert_eq!(inputs.len(), outs.len());
     let width = match k {
         Sha512Kernel::Scalar => 1,
-        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => 4,
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 | Sha512Kernel::X2Simd128 => 4,
         Sha512Kernel::X8Avx512 => 8,
     };
     for r in groups(inputs.len(), width) {
         let (ins, os) = (&inputs[r.clone()], &mut outs[r]);
         match (k, ins.len()) {
             (_, 1) => resume(seed, absorbed, ins[0], &mut os[0][..out_len]),
-            (Sha512Kernel::X4Armv8, 2) => {
+            (Sha512Kernel::X4Armv8 | Sha512Kernel::X2Simd128, 2) => {
                 sha_lanes::<u64, 128, 2>(sha512_x2(k), seed, absorbed, ins, out_len, os)
             }
             // Three lanes of the 8-way kernel already beat four of the 4-way one.
@@ -429,7 +429,7 @@ pub(crate) fn sha512_final_states<S: FnMut(usize, &State512)>(
         (_, 1) | (Sha512Kernel::Scalar, _) => {
             final_blocks::<u64, 128, 1, S>(compress512_each::<1>, seed, blocks, first, sink)
         }
-        (Sha512Kernel::X4Armv8, 2) => {
+        (Sha512Kernel::X4Armv8 | Sha512Kernel::X2Simd128, 2) => {
             final_blocks::<u64, 128, 2, S>(sha512_x2(k), seed, blocks, first, sink)
         }
         (Sha512Kernel::X8Avx512, 3..) => {
@@ -1060,6 +1060,8 @@ fn f1600_x4(k: KeccakKernel) -> impl Fn(&mut [[u64; 4]; 25]) {
         KeccakKernel::X2Neon => unsafe { super::keccak_neon::f1600_x4_neon(s) },
         #[cfg(target_arch = "aarch64")]
         KeccakKernel::X2Sha3 => unsafe { super::keccak_neon::f1600_x4_sha3(s) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        KeccakKernel::X2Simd128 => super::keccak_simd128::f1600_x4(s),
         #[allow(unreachable_patterns)]
         _ => f1600_each::<4>(s),
     }
@@ -1130,6 +1132,8 @@ fn sha256_x4(k: Sha256Kernel) -> impl Fn(&mut [[u32; 8]; 4], &[[u8; 64]; 4]) {
         // SAFETY: X4Armv8 is chosen only where the Armv8 SHA-2 extension was detected.
         #[cfg(target_arch = "aarch64")]
         Sha256Kernel::X4Armv8 => unsafe { super::sha256_armv8::compress256_armv8_x4(st, b) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Sha256Kernel::X4Simd128 => super::sha2_simd128::compress256_x4(st, b),
         _ => compress256_each::<4>(st, b),
     }
 }
@@ -1169,6 +1173,8 @@ fn sha512_x4(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 4], &[[u8; 128]; 4]) {
         // extension was detected.
         #[cfg(target_arch = "aarch64")]
         Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x4(st, b) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Sha512Kernel::X2Simd128 => super::sha2_simd128::compress512_x4(st, b),
         _ => compress512_each::<4>(st, b),
     }
 }
@@ -1178,6 +1184,8 @@ fn sha512_x2(k: Sha512Kernel) -> impl Fn(&mut [[u64; 8]; 2], &[[u8; 128]; 2]) {
         // SAFETY: as in `sha512_x4`.
         #[cfg(target_arch = "aarch64")]
         Sha512Kernel::X4Armv8 => unsafe { super::sha512_armv8::compress512_armv8_x2(st, b) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Sha512Kernel::X2Simd128 => super::sha2_simd128::compress512_x2(st, b),
         _ => compress512_each::<2>(st, b),
     }
 }
@@ -1216,9 +1224,10 @@ pub(super) fn keccak_full_width(k: KeccakKernel, reps: usize) -> usize {
         KeccakKernel::X8Avx512 => run(f1600_x8(k), reps),
         KeccakKernel::X3HybridNeon | KeccakKernel::X3HybridSha3 => run(f1600_x3(k), reps),
         KeccakKernel::X5HybridAvx2 => run(f1600_x5(k), reps),
-        KeccakKernel::X4Avx2 | KeccakKernel::X2Neon | KeccakKernel::X2Sha3 => {
-            run(f1600_x4(k), reps)
-        }
+        KeccakKernel::X4Avx2
+        | KeccakKernel::X2Neon
+        | KeccakKernel::X2Sha3
+        | KeccakKernel::X2Simd128 => run(f1600_x4(k), reps),
     }
 }
 
@@ -1246,7 +1255,9 @@ fn compress_full_width<W: Copy + Default, const B: usize, const L: usize>(
 pub(super) fn sha256_full_width(k: Sha256Kernel, reps: usize) -> usize {
     match k {
         Sha256Kernel::Scalar => compress_full_width(compress256_each::<1>, reps),
-        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 => compress_full_width(sha256_x4(k), reps),
+        Sha256Kernel::X4ShaNi | Sha256Kernel::X4Armv8 | Sha256Kernel::X4Simd128 => {
+            compress_full_width(sha256_x4(k), reps)
+        }
         Sha256Kernel::X8Avx2 => compress_full_width(sha256_x8(k), reps),
         Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi => {
             compress_full_width(sha256_x16(k), reps)
@@ -1290,7 +1301,9 @@ pub(super) fn sha256_chain_full_width(k: Sha256Kernel, reps: usize) -> usize {
 pub(super) fn sha512_full_width(k: Sha512Kernel, reps: usize) -> usize {
     match k {
         Sha512Kernel::Scalar => compress_full_width(compress512_each::<1>, reps),
-        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 => compress_full_width(sha512_x4(k), reps),
+        Sha512Kernel::X4Avx2 | Sha512Kernel::X4Armv8 | Sha512Kernel::X2Simd128 => {
+            compress_full_width(sha512_x4(k), reps)
+        }
         Sha512Kernel::X8Avx512 => compress_full_width(sha512_x8(k), reps),
     }
 }

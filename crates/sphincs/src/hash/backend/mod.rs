@@ -30,8 +30,15 @@ pub mod keccak_neon;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod kernel_bounds;
 // The round body of the SIMD Keccak kernels (x86-64, AArch64 only).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) mod keccak_rounds;
+// WebAssembly SIMD128: Keccak ×2, SHA-256 ×4, SHA-512 ×2.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod keccak_simd128;
 #[cfg(target_arch = "x86_64")]
 pub mod keccak_x4;
 #[cfg(target_arch = "x86_64")]
@@ -41,6 +48,8 @@ pub mod keccak_x8;
 pub(crate) mod lanes;
 mod select;
 pub mod sha2;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod sha2_simd128;
 #[cfg(test)]
 mod test_data;
 

@@ -173,6 +173,10 @@ pub(crate) enum KeccakKernel {
     /// too. No backend's default (see [`AVX2_KECCAK`]); the tests run it.
     #[allow(dead_code)] // constructed by the x86-64 tests only
     X5HybridAvx2,
+    /// WebAssembly SIMD128, two states per vector (two pairs per 4-lane
+    /// group). Chosen on wasm32 builds with `target_feature = "simd128"`.
+    #[allow(dead_code)] // constructed on wasm32 with SIMD128 only
+    X2Simd128,
 }
 
 // The Keccak kernel of each AArch64 backend, chosen by the llvm-mca model of
@@ -289,6 +293,10 @@ pub(crate) enum Sha256Kernel {
     X16Avx512ShaNi,
     /// The Armv8 SHA-2 extension, four interleaved streams.
     X4Armv8,
+    /// WebAssembly SIMD128, one stream per 32-bit lane (pairs run the
+    /// portable code). Chosen on wasm32 builds with SIMD128.
+    #[allow(dead_code)] // constructed on wasm32 with SIMD128 only
+    X4Simd128,
 }
 
 /// SHA-512 compression kernels.
@@ -299,6 +307,10 @@ pub(crate) enum Sha512Kernel {
     X8Avx512,
     /// The Armv8.2 SHA-512 extension, four interleaved streams.
     X4Armv8,
+    /// WebAssembly SIMD128, one stream per 64-bit lane (two pairs per
+    /// 4-lane group). Chosen on wasm32 builds with SIMD128.
+    #[allow(dead_code)] // constructed on wasm32 with SIMD128 only
+    X2Simd128,
 }
 
 /// Haraka kernels (the SPHINCS+ round-3.1 Haraka sets).
@@ -420,6 +432,14 @@ impl Kernels {
         if Backend::Sha3.is_available() {
             k = Kernels::forced(Backend::Sha3).unwrap_or(k);
         }
+        // WebAssembly SIMD128: compiled in or not, nothing to detect (an
+        // engine without it refuses the whole module).
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            k.keccak = KeccakKernel::X2Simd128;
+            k.sha256 = Sha256Kernel::X4Simd128;
+            k.sha512 = Sha512Kernel::X2Simd128;
+        }
         k.haraka = if has_vaes() {
             HarakaKernel::X16Vaes
         } else if has_aesni() {
@@ -493,6 +513,7 @@ impl Kernels {
             KeccakKernel::X3HybridNeon => "keccak-x3-hybrid-neon",
             KeccakKernel::X3HybridSha3 => "keccak-x3-hybrid-sha3",
             KeccakKernel::X5HybridAvx2 => "keccak-x5-hybrid-avx2",
+            KeccakKernel::X2Simd128 => "keccak-x2-simd128",
         };
         let s256 = match self.sha256 {
             Sha256Kernel::Scalar => "sha256-scalar",
@@ -501,12 +522,14 @@ impl Kernels {
             Sha256Kernel::X16Avx512 => "sha256-x16-avx512",
             Sha256Kernel::X16Avx512ShaNi => "sha256-x16-avx512/x4-shani",
             Sha256Kernel::X4Armv8 => "sha256-x4-armv8",
+            Sha256Kernel::X4Simd128 => "sha256-x4-simd128",
         };
         let s512 = match self.sha512 {
             Sha512Kernel::Scalar => "sha512-scalar",
             Sha512Kernel::X4Avx2 => "sha512-x4-avx2",
             Sha512Kernel::X8Avx512 => "sha512-x8-avx512",
             Sha512Kernel::X4Armv8 => "sha512-x4-armv8",
+            Sha512Kernel::X2Simd128 => "sha512-x2-simd128",
         };
         match (sha2, cat35) {
             (false, _) => keccak.to_string(),

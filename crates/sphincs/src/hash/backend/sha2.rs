@@ -15,7 +15,11 @@ pub const IV256: State256 = [
 ];
 /// SHA-256 round constants (FIPS 180-4 §4.2.2), shared by the SHA-256
 /// kernels of every architecture.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) const K256: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -41,7 +45,11 @@ pub const IV512: State512 = [
 
 /// SHA-512 round constants K (FIPS 180-4 §4.2.3): the first 64 bits of the
 /// fractional parts of the cube roots of the first 80 primes.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) const K512: [u64; 80] = [
     0x428a2f98d728ae22,
     0x7137449123ef65cd,

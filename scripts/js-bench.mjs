@@ -1,0 +1,105 @@
+// The JavaScript benchmark (never a test): slh-dsa-wasm side by side with
+// @noble/post-quantum 0.7.1 and @oqs/liboqs-js 0.15.1 in one Node process,
+// one thread: keygen, sign and verify for all twelve sets; then the
+// package's own figures with its portable kernels (the SIMD128 kernels off),
+// and chromium's figures for two sets. Prints a Markdown table.
+//   tests/js/run.sh node        # once: builds the package and sets up target/js-test
+//   node scripts/js-bench.mjs [--quick] [--no-browser] [--sets sha2_128f,shake_128f]
+// --quick: ours and liboqs-js only for the "s" sets' signing (noble takes
+// tens of seconds per "s" signature; without --quick it runs once).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import os from 'node:os';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+const mods = join(root, 'target/js-test/node_modules');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const browser = !args.includes('--no-browser');
+const only = args.includes('--sets') ? args[args.indexOf('--sets') + 1].split(',') : null;
+const load = (p) => import(pathToFileURL(join(mods, p)));
+
+const ours = await load('slh-dsa-wasm/node.js');
+const noble = await load('@noble/post-quantum/slh-dsa.js');
+const oqs = await load('@oqs/liboqs-js/src/sig.js');
+const version = (p) => JSON.parse(readFileSync(join(mods, p, 'package.json'))).version;
+
+// Milliseconds per call of fn: one warm-up call (skipped for slow peers),
+// then calls until `budget` ms have passed, at least `min`, at most `max`.
+function time(fn, { warm = true, budget = 1500, min = 1, max = 200 } = {}) {
+  if (warm) fn();
+  const times = [];
+  const start = performance.now();
+  while (times.length < min || (performance.now() - start < budget && times.length < max)) {
+    const t = performance.now();
+    fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]; // median
+}
+
+const camel = (name) => 'create' + name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const msg = new TextEncoder().encode('benchmark message, 32 bytes long');
+const names = Object.keys(ours).filter((k) => k.startsWith('slh_dsa_') && (!only || only.some((o) => k.endsWith(o))));
+const rows = [];
+for (const name of names) {
+  const slow = name.endsWith('s');
+  const mine = ours[name];
+  const k = mine.keygen();
+  const sig = mine.sign(msg, k.secretKey);
+  const row = { name, ours: {}, portable: {}, noble: {}, oqs: {} };
+  row.ours.keygen = time(() => mine.keygen());
+  row.ours.sign = time(() => mine.sign(msg, k.secretKey));
+  row.ours.verify = time(() => mine.verify(sig, msg, k.publicKey));
+  if (ours._portableKernels) {
+    ours._portableKernels(true);
+    row.portable.keygen = time(() => mine.keygen());
+    row.portable.sign = time(() => mine.sign(msg, k.secretKey));
+    row.portable.verify = time(() => mine.verify(sig, msg, k.publicKey));
+    ours._portableKernels(false);
+  }
+  const nb = noble[name];
+  const nk = nb.keygen();
+  const nsig = nb.sign(msg, nk.secretKey); // also the warm-up
+  row.noble.keygen = time(() => nb.keygen(), { warm: !slow, budget: slow ? 0 : 1500 });
+  if (!(slow && quick)) row.noble.sign = time(() => nb.sign(msg, nk.secretKey), { warm: false, budget: slow ? 0 : 1500 });
+  row.noble.verify = time(() => nb.verify(nsig, msg, nk.publicKey));
+  const peer = await oqs[camel(name)]();
+  const ok = peer.generateKeyPair();
+  const osig = peer.sign(msg, ok.secretKey);
+  row.oqs.keygen = time(() => peer.generateKeyPair());
+  row.oqs.sign = time(() => peer.sign(msg, ok.secretKey));
+  row.oqs.verify = time(() => peer.verify(msg, osig, ok.publicKey));
+  peer.destroy();
+  rows.push(row);
+  console.error(`${name}: done`);
+}
+
+const f = (x) => (x === undefined ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(1));
+const ratio = (a, b) => (a === undefined || b === undefined ? '–' : (a / b).toFixed(1) + '×');
+const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD']).toString().trim();
+console.log(`Node ${process.version}, ${os.cpus()[0].model}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ` +
+  `${new Date().toISOString().slice(0, 16)}Z, commit ${commit}; slh-dsa-wasm ${version('slh-dsa-wasm')}, ` +
+  `@noble/post-quantum ${version('@noble/post-quantum')}, @oqs/liboqs-js ${version('@oqs/liboqs-js')}; median ms per call.\n`);
+console.log('| set | op | ours ms | portable ms | noble ms | liboqs-js ms | noble / ours | liboqs-js / ours | SIMD gain |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  for (const op of ['keygen', 'sign', 'verify']) {
+    console.log(`| ${r.name.replace('slh_dsa_', '')} | ${op} | ${f(r.ours[op])} | ${f(r.portable[op])} | ${f(r.noble[op])} | ` +
+      `${f(r.oqs[op])} | ${ratio(r.noble[op], r.ours[op])} | ${ratio(r.oqs[op], r.ours[op])} | ${ratio(r.portable[op], r.ours[op])} |`);
+  }
+}
+if (browser) {
+  const out = execFileSync('node', ['browser.mjs', '--bench', '5'], { cwd: join(root, 'target/js-test') }).toString();
+  const line = out.split('\n').find((l) => l.startsWith('{'));
+  const { browser: ua, timings } = JSON.parse(line);
+  console.log(`\nChromium (${ua.match(/HeadlessChrome\/[\d.]+/)?.[0] ?? ua}), same machine, mean of 5 calls, ms:\n`);
+  console.log('| set | keygen ms | sign ms | verify ms |');
+  console.log('|---|---|---|---|');
+  for (const [name, t] of Object.entries(timings)) {
+    console.log(`| ${name.replace('slh_dsa_', '')} | ${f(t.keygen)} | ${f(t.sign)} | ${f(t.verify)} |`);
+  }
+}
