@@ -7,10 +7,15 @@
 use crate::address::{Adrs, AdrsType};
 use crate::limits::{MAX_K, MAX_N, MAX_WOTS_LEN};
 
-/// Whether this target has multi-lane kernels (x86-64, AArch64). Elsewhere
-/// (a Cortex-M, say) every call runs the portable code one at a time, and
-/// the groups below are 1: gathering calls would only cost stack there.
-pub(crate) const MULTI_LANE: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+/// Whether this target has multi-lane kernels (x86-64, AArch64, wasm32
+/// built with SIMD128). Elsewhere (a Cortex-M, say) every call runs the
+/// portable code one at a time, and the groups below are 1: gathering calls
+/// would only cost stack there.
+pub(crate) const MULTI_LANE: bool = cfg!(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+));
 
 /// Most calls a family hands to the lane drivers at once: a multiple of every
 /// kernel's width, small enough to keep the per-call part lists on the stack.
