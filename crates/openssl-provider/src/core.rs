@@ -6,7 +6,6 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::OnceLock;
 
 use crate::abi::*;
-use crate::errors::Origin;
 
 type GetParams = unsafe extern "C" fn(*const c_void, *mut Param) -> c_int;
 type NewError = unsafe extern "C" fn(*const c_void);
@@ -18,6 +17,27 @@ type ObjAddSigid =
     unsafe extern "C" fn(*const c_void, *const c_char, *const c_char, *const c_char) -> c_int;
 type BioReadEx = unsafe extern "C" fn(*mut c_void, *mut c_void, usize, *mut usize) -> c_int;
 type BioWriteEx = unsafe extern "C" fn(*mut c_void, *const c_void, usize, *mut usize) -> c_int;
+
+/// The core handle of the provider instance that owns an object: the
+/// `provctx` OpenSSL passes to every constructor (we hand the handle out as
+/// our provider context), kept in every object made from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin(pub *const c_void);
+
+// SAFETY: an opaque token of the core's, valid from any thread.
+unsafe impl Send for Origin {}
+// SAFETY: as above; never dereferenced by us.
+unsafe impl Sync for Origin {}
+
+impl Origin {
+    /// No instance known (a NULL object): errors are then not queued.
+    pub const NONE: Origin = Origin(std::ptr::null());
+
+    /// The instance whose provider context `provctx` is.
+    pub fn of(provctx: *mut c_void) -> Origin {
+        Origin(provctx as *const c_void)
+    }
+}
 
 /// What the core gave us.
 pub struct Core {

@@ -17,27 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::abi::Item;
 use crate::core;
-
-/// The core handle of the provider instance that owns an object: the
-/// `provctx` OpenSSL passes to every constructor (we hand the handle out as
-/// our provider context), kept in every object made from it.
-#[derive(Clone, Copy, Debug)]
-pub struct Origin(pub *const c_void);
-
-// SAFETY: an opaque token of the core's, valid from any thread.
-unsafe impl Send for Origin {}
-// SAFETY: as above; never dereferenced by us.
-unsafe impl Sync for Origin {}
-
-impl Origin {
-    /// No instance known (a NULL object): errors are then not queued.
-    pub const NONE: Origin = Origin(std::ptr::null());
-
-    /// The instance whose provider context `provctx` is.
-    pub fn of(provctx: *mut c_void) -> Origin {
-        Origin(provctx as *const c_void)
-    }
-}
+pub use crate::core::Origin;
 
 /// An object handed to the host that remembers its [`Origin`].
 pub trait Owned {

@@ -5,13 +5,53 @@
 
 use std::path::{Path, PathBuf};
 
+use clap::Subcommand;
+
 use sphincs::openpgp;
 use sphincs::pki::chain::parse_certificates;
 
 use super::config::{absolute, config_add, config_get_all, git, scopes};
-use super::setup::TrustAction;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
+
+#[derive(Subcommand)]
+pub enum TrustAction {
+    /// Print each trusted certificate file with the subjects (or OpenPGP
+    /// fingerprints) and SHA-256 fingerprints of the certificates in it.
+    List {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+    },
+    /// Trust the signers whose certificates chain to CERT (a certificate
+    /// or PEM bundle; with --openpgp an OpenPGP certificate), beside those
+    /// already trusted. A file already trusted is not added twice.
+    Add {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+        #[arg(value_name = "CERT", required = true)]
+        certs: Vec<PathBuf>,
+    },
+    /// Stop trusting a certificate file: by its path as `list` shows it, or
+    /// by the SHA-256 (X.509) or OpenPGP fingerprint of a certificate in it.
+    Remove {
+        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        #[arg(long)]
+        openpgp: bool,
+        /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
+        #[arg(long)]
+        global: bool,
+        #[arg(value_name = "CERT|FINGERPRINT", required = true)]
+        which: Vec<String>,
+    },
+}
 
 /// The setting that lists the anchors of one format.
 fn setting(openpgp: bool) -> &'static str {
