@@ -204,6 +204,36 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "git commit -S -m \"signed\"   # then git verify-commit HEAD",
             "sphincs git setup --openpgp --key alice.key --trust bob.cert   # git's default format, OpenPGP",
             "sphincs git setup --openpgp --trust release-signer.cert       # a clone that only verifies",
+            "sphincs git setup --trust ca.pem                               # X.509: a clone that only verifies",
+        ],
+    ),
+    (
+        "git trust",
+        &[
+            "sphincs git trust list",
+            "sphincs git trust add new-ca.pem",
+            "sphincs git trust remove old-ca.pem",
+        ],
+    ),
+    (
+        "git trust list",
+        &[
+            "sphincs git trust list",
+            "sphincs git trust list --openpgp --global",
+        ],
+    ),
+    (
+        "git trust add",
+        &[
+            "sphincs git trust add new-ca.pem          # beside the CAs already trusted",
+            "sphincs git trust add --openpgp bob.cert",
+        ],
+    ),
+    (
+        "git trust remove",
+        &[
+            "sphincs git trust remove old-ca.pem",
+            "sphincs git trust remove 3F2A…            # by a certificate's SHA-256 fingerprint",
         ],
     ),
     (
