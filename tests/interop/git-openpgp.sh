@@ -18,6 +18,7 @@
 #     but untrusted one (U), an unknown signer (E, ERRSIG), a commit
 #     rewritten under its old signature (B, BADSIG);
 #   * merge --verify-signatures and gpg.minTrustLevel;
+#   * a protected key unlocked once into `sphincs agent`, three commits;
 #   * a protected key with SPHINCS_PASSPHRASE_FILE; a wrong or missing
 #     passphrase fails the commit and HEAD does not move;
 #   * a SHA-256 repository; push --signed to a bare repository (the hook
@@ -35,7 +36,9 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-git-openpgp.XXXXXX")"
 if [[ "${KEEP:-0}" == 1 ]]; then echo "scratch directory: $work"; else trap 'rm -rf "$work"' EXIT; fi
 cd "$work" || exit 2
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" GIT_CONFIG_NOSYSTEM=1
-unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS SPHINCS_PASSPHRASE_FILE
+unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS SPHINCS_PASSPHRASE_FILE SPHINCS_AGENT
+# The suite's own agent socket: a user's running agent is never reached.
+export SPHINCS_AGENT_SOCK="$work/agent/socket"
 export GIT_AUTHOR_NAME="Alice" GIT_AUTHOR_EMAIL="alice@example.org"
 export GIT_COMMITTER_NAME="Alice" GIT_COMMITTER_EMAIL="alice@example.org"
 mkdir -p "$HOME"
@@ -152,6 +155,17 @@ refuse "commit with a wrong passphrase" env SPHINCS_PASSPHRASE_FILE=../wrong.txt
 same "HEAD did not move" "$(git rev-parse HEAD)" "$head"
 check "commit with SPHINCS_PASSPHRASE_FILE" env SPHINCS_PASSPHRASE_FILE=../pass.txt git commit -q -S -m two
 same "%G? Dave (own key)" "$(sig_of HEAD)" G
+# The protected key unlocked once into the agent: three commits, no passphrase.
+mkdir -m 700 "$work/agent"
+check "agent start" "$sphincs" agent start
+check "agent add (OpenPGP secret key)" "$sphincs" --passphrase-file ../pass.txt agent add ../dave.key
+base="$(git rev-parse HEAD)"
+for i in 1 2 3; do
+    echo "a$i" >>f && git add f
+    check "commit $i from the agent, no passphrase" setsid -w git commit -q -S -m "agent $i"
+done
+same "%G? of the agent's commits" "$(git log --format=%G? "$base..HEAD" | tr -d '\n')" GGG
+check "agent stop" "$sphincs" agent stop
 
 # A SHA-256 repository.
 cd .. && git init -q --object-format=sha256 r256 && cd r256 || exit 2

@@ -34,6 +34,8 @@
 #   * merge --verify-signatures accepts the trusted branch, refuses the
 #     untrusted one;
 #   * a SHA-256 repository (git init --object-format=sha256);
+#   * `sphincs agent`: rebase -S over three commits with the key unlocked
+#     once; lock, stop, and a key handed to the agent by a commit that asked;
 #   * an encrypted key with SPHINCS_PASSPHRASE_FILE; without it, with a wrong
 #     passphrase, with a missing key and with a key that is not the
 #     certificate's, `git commit -S` fails and HEAD does not move;
@@ -55,7 +57,9 @@ cd "$work" || exit 2
 
 # A throw-away user: no system or user configuration leaks in.
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" GIT_CONFIG_NOSYSTEM=1
-unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS SPHINCS_PASSPHRASE_FILE
+unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS SPHINCS_PASSPHRASE_FILE SPHINCS_AGENT
+# The suite's own agent socket: a user's running agent is never reached.
+export SPHINCS_AGENT_SOCK="$work/agent/socket"
 export GIT_AUTHOR_NAME="Alice" GIT_AUTHOR_EMAIL="alice@example.org"
 export GIT_COMMITTER_NAME="Alice" GIT_COMMITTER_EMAIL="alice@example.org"
 mkdir -p "$HOME"
@@ -336,6 +340,29 @@ if command -v script >/dev/null; then
 else
     echo "note: no script(1): the /dev/tty passphrase check did not run" >&2
 fi
+
+# --- unlock once: the agent ---
+# `git rebase -S` over three commits with neither a terminal nor a
+# passphrase file: the key unlocked once into the agent signs them all.
+mkdir -m 700 "$work/agent"
+check "agent start" "$sphincs" agent start --ttl 5m
+check "agent add (the passphrase read once)" "$sphincs" --passphrase-file "$work/pass.txt" agent add ../dave.key
+base="$(git rev-parse HEAD)"
+for i in 1 2 3; do echo "r$i" >>d && git add d && git commit -q --no-gpg-sign -m "to sign $i"; done
+check "rebase -S over three commits, no terminal, no passphrase file" setsid -w git rebase -q -f -S "$base"
+same "%G? of the three rebased commits" "$(git log --format=%G? "$base..HEAD" | tr -d '\n')" GGG
+check "verify-commit of a rebased commit" git verify-commit HEAD~1
+check "agent lock" "$sphincs" agent lock
+echo r4 >>d && git add d
+refuse "commit -S after agent lock, no passphrase" setsid -w git commit -q -S -m "after lock"
+# A commit that asks for the passphrase hands the key to the agent: the next needs nothing.
+check "commit -S with SPHINCS_PASSPHRASE_FILE, the agent running" env SPHINCS_PASSPHRASE_FILE="$work/pass.txt" git commit -q -S -m "unlocks"
+echo r5 >>d && git add d
+check "the next commit -S without a passphrase" setsid -w git commit -q -S -m "from the agent"
+same "%G? of the agent's commit" "$(sig_of HEAD)" G
+check "agent stop" "$sphincs" agent stop
+echo r6 >>d && git add d
+refuse "commit -S after agent stop, no passphrase" setsid -w git commit -q -S -m "after stop"
 
 # --- SHA-256 repository ---
 git init -q --object-format=sha256 "$work/sha256" && cd "$work/sha256" || exit 2

@@ -328,6 +328,11 @@ pub enum Command {
     /// program (gpg.format=x509), which git then runs with gpg's arguments.
     #[command(subcommand)]
     Git(git::setup::GitCommand),
+    /// Unlock a key once: an agent holds decrypted keys in locked memory
+    /// for a time you set and signs for git and `sign` (`agent start`,
+    /// `agent add KEY`, `agent lock`, `agent stop`).
+    #[command(subcommand)]
+    Agent(crate::agent::AgentCommand),
     /// OpenPGP with SLH-DSA (RFC 9580 v6 keys, RFC 9980): the Stateless
     /// OpenPGP interface (draft-dkg-openpgp-stateless-cli) for keys,
     /// signatures and verification, e.g. `sphincs sop generate-key

@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sphincs::any::{self, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
+use sphincs::any::{self, AnySigner, AnySigningKey, AnyVerifyItem, AnyVerifyingKey};
 use sphincs::{Error, MessageSource, PreHash, SignOptions};
 
 use crate::error::CliError;
@@ -95,8 +95,8 @@ pub const VERIFY_PASSES: u64 = 1;
 
 /// How many times signing with `key` and `opts` reads the message: twice
 /// (PRF_msg, then H_msg) when the core says so, else once.
-pub fn sign_passes(key: &AnySigningKey, opts: &SignOptions<'_>) -> u64 {
-    if key.reads_message_twice(opts) {
+pub fn sign_passes(key: &dyn AnySigner, opts: &SignOptions<'_>) -> u64 {
+    if key.verifying_key().signing_reads_message_twice(opts) {
         2
     } else {
         1

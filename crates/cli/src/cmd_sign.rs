@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use sphincs::any::{AnySigningKey, AnyVerifyingKey};
+use sphincs::any::{AnySigner, AnyVerifyingKey};
 use sphincs::{Error, PreHash, SignOptions};
 
 use crate::cmd_batch::{sign_passes, with_progress};
@@ -25,11 +25,11 @@ pub struct SignArgs<'a> {
 }
 
 /// Signs FILE (streamed) or standard input (buffered). The key is loaded by
-/// `load` once the output is known to be writable, so that a refused output
-/// is reported before a slow key load.
+/// `load` (from its file, or the agent's) once the output is known to be
+/// writable, so that a refused output is reported before a slow key load.
 pub fn sign(
     args: SignArgs<'_>,
-    load: impl FnOnce() -> Result<AnySigningKey, CliError>,
+    load: impl FnOnce() -> Result<Box<dyn AnySigner>, CliError>,
 ) -> Result<(), CliError> {
     match args.out {
         Some(out) => check_writable(out, args.force)?,
@@ -37,7 +37,7 @@ pub fn sign(
     }
     let key = load()?;
     let mut message = Message::open(args.file)?;
-    let passes = sign_passes(&key, &args.opts);
+    let passes = sign_passes(&*key, &args.opts);
     let sig = with_progress(&mut message, args.file, passes, |m| {
         key.sign_stream(m, &args.opts)
     })?;

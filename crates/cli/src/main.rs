@@ -10,6 +10,7 @@ use sphincs::any::AnyAlgorithm;
 use sphincs::{Randomness, SignOptions};
 
 mod acvp;
+mod agent;
 mod args;
 mod bench;
 mod calls;
@@ -224,7 +225,9 @@ fn run(command: Command) -> Result<(), CliError> {
                 force,
                 file,
             };
-            cmd_sign::sign(args, || keyfile::load_any_signing_key(&key, alg))?;
+            cmd_sign::sign(args, || {
+                agent::signing::signing_key(&key, || keyfile::load_any_signing_key(&key, alg))
+            })?;
             said_signed(file, out.as_deref(), implied)
         }
         Command::Verify {
@@ -331,6 +334,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Cms(command) => cms::run(command),
         Command::Key(command) => cmd_key::run(command),
         Command::Git(command) => git::setup::run(command),
+        Command::Agent(command) => agent::run(command),
         // Reached only through `manual`'s grammar (main() runs `sop` first).
         Command::Sop(command) => sop::run(command).map_err(|e| CliError::Failed(e.message)),
         Command::BenchStackProbe {

@@ -237,6 +237,31 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "agent",
+        &[
+            "sphincs agent start --ttl 30m && sphincs agent add ~/.sphincs/git.key",
+            "git rebase -S main   # every commit signed, the passphrase asked once",
+        ],
+    ),
+    (
+        "agent start",
+        &[
+            "sphincs agent start               # keys held 10 minutes each",
+            "sphincs agent start --ttl 2h",
+            "sphincs agent start --foreground  # under a service manager",
+        ],
+    ),
+    (
+        "agent add",
+        &[
+            "sphincs agent add ~/.sphincs/git.key   # asks for its passphrase, once",
+            "sphincs agent add --ttl 1h alice.key   # an OpenPGP secret key",
+        ],
+    ),
+    ("agent list", &["sphincs agent list"]),
+    ("agent lock", &["sphincs agent lock   # wipe every key; the agent keeps running"]),
+    ("agent stop", &["sphincs agent stop"]),
+    (
         "sop",
         &[
             "sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key",

@@ -33,6 +33,11 @@ pub fn set_source(source: Source) {
     *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = Some(source);
 }
 
+/// Whether a passphrase was read during this run (an encrypted key was opened).
+pub fn was_read() -> bool {
+    CACHED.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+}
+
 /// Wipes the passphrase read during this run.
 pub fn forget() {
     CACHED.lock().unwrap_or_else(|e| e.into_inner()).take();

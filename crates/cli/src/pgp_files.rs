@@ -10,7 +10,10 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use sphincs::openpgp::{self, armor, Cert, DetachedSigner, DetachedVerifier, Mode, Window};
+use sphincs::any::AnySigningKey;
+use sphincs::openpgp::{
+    self, armor, Cert, DetachedSigner, DetachedVerifier, Mode, UnlockedKey, Window,
+};
 
 use crate::error::CliError;
 use crate::io::{read_capped, write_output, write_stdout, Cap};
@@ -72,6 +75,54 @@ fn stream(file: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), CliError>
     }
 }
 
+/// The signing key of the OpenPGP secret key `cert` (read from `path`)
+/// unlocked in this process, its passphrase asked when it is protected.
+fn unlock(path: &Path, cert: &Cert) -> Result<(openpgp::PublicKey, AnySigningKey), CliError> {
+    let (secret, tag) = cert
+        .signing_secret(now())
+        .map_err(|e| CliError::file(path, e))?;
+    let pass = if secret.is_protected() {
+        Some(crate::passphrase::for_reading(path)?)
+    } else {
+        None
+    };
+    let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
+    let key = secret
+        .signing_key(tag, &passes)
+        .map_err(|e| CliError::file(path, e))?;
+    Ok((secret.public.clone(), key))
+}
+
+/// The signing key of the OpenPGP secret key in `path`, unlocked here
+/// (for `agent add`).
+pub fn unlock_signing_key(path: &Path) -> Result<AnySigningKey, CliError> {
+    let certs = load(path)?;
+    let cert = certs
+        .first()
+        .ok_or_else(|| CliError::file(path, "holds no key"))?;
+    Ok(unlock(path, cert)?.1)
+}
+
+/// The signing key of `cert` (the secret key in `path`) for a signature:
+/// held by a running agent, or unlocked here ([`crate::agent::signing_key`]).
+pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
+    let (secret, _) = cert
+        .signing_secret(now())
+        .map_err(|e| CliError::file(path, e))?;
+    let public = secret.public.clone();
+    let key = crate::agent::signing::signing_key(path, || Ok(unlock(path, cert)?.1))?;
+    let want = public
+        .verifying_key()
+        .map_err(|e| CliError::file(path, e))?;
+    if key.verifying_key().to_bytes() != want.to_bytes() {
+        return Err(CliError::file(
+            path,
+            "the agent's key for this file is not its signing key; run `sphincs agent lock`",
+        ));
+    }
+    Ok(UnlockedKey { public, key })
+}
+
 /// `sign -k KEY [FILE]…` with an OpenPGP secret key: FILE.asc for each
 /// FILE (or `-o SIG` for one), standard input to standard output.
 pub fn sign(
@@ -91,13 +142,6 @@ pub fn sign(
             "is an OpenPGP certificate; signing needs the secret key",
         ));
     }
-    let protected = cert.is_protected();
-    let pass = if protected {
-        Some(crate::passphrase::for_reading(key)?)
-    } else {
-        None
-    };
-    let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
     } else {
@@ -110,8 +154,7 @@ pub fn sign(
         ));
     }
     for file in targets {
-        let unlocked = openpgp::unlock_signing_key(cert, &passes, now())
-            .map_err(|e| CliError::file(key, e))?;
+        let unlocked = signing_key(key, cert)?;
         let target = out
             .map(Path::to_path_buf)
             .or_else(|| file.filter(|f| f.as_os_str() != "-").map(asc_path));

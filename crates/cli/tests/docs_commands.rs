@@ -22,6 +22,7 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
     ),
     ("git.md", 0, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
     ("git.md", 1, "needs a git repository and identity: tests/interop/git.sh runs this flow with Debian's git"),
+    ("git.md", 2, "asks for a passphrase at a terminal and needs a git repository: tests/interop/git.sh runs agent start/add, rebase -S, lock and stop; agent.rs the rest"),
     ("openpgp.md", 3, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
     ("openssl.md", 0, "install-provider and OpenSSL: tests/interop/provider.sh"),
     ("openssl.md", 1, "OpenSSL with the provider: tests/interop/provider.sh"),

@@ -81,15 +81,9 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     }
     let payload = super::read_payload(None)?;
     let now = super::now();
-    let protected = cert.is_protected();
-    let pass = if protected {
-        Some(crate::passphrase::for_reading(&path)?)
-    } else {
-        None
-    };
-    let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
-    let key =
-        openpgp::unlock_signing_key(&cert, &passes, now).map_err(|e| CliError::file(&path, e))?;
+    // The agent's key when one runs and holds it; else unlocked here, the
+    // passphrase from SPHINCS_PASSPHRASE_FILE or /dev/tty.
+    let key = crate::pgp_files::signing_key(&path, &cert)?;
     let facts = SigFacts {
         pk_algo: key.public.algorithm,
         digest: openpgp::signing_hash(key.public.algorithm).id(),

@@ -30,17 +30,20 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     let payload = git::read_payload(None)?;
     // The passphrase of an encrypted key is read here (SPHINCS_PASSPHRASE_FILE
     // or /dev/tty), after the payload: git waits for the program to read it.
-    let opened = load_signing_key(&pairing.key, None)?;
-    let key = opened
-        .as_slh_dsa()
-        .ok_or_else(|| not_fips205(&pairing.key))?;
+    // The agent's key when one runs and holds it; else opened here.
+    let key =
+        crate::agent::signing::signing_key(&pairing.key, || load_signing_key(&pairing.key, None))?;
+    let public = key.verifying_key();
+    let Some(&vk) = public.as_slh_dsa() else {
+        return Err(not_fips205(&pairing.key));
+    };
     let now = SystemTime::now();
-    let chosen = digest.unwrap_or(cms::paired_digest(key.algorithm()));
+    let chosen = digest.unwrap_or(cms::paired_digest(vk.algorithm()));
     status
         .begin_signing(digest_number(chosen))
         .map_err(status_error)?;
     let parts = cms::sign_with_chain(
-        key,
+        &*key,
         &pairing.cert,
         &chain,
         &mut payload.as_slice(),

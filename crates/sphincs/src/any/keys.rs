@@ -341,12 +341,11 @@ impl AnySigningKey {
     /// takes the message whole.
     pub fn reads_message_twice(&self, opts: &SignOptions<'_>) -> bool {
         match &self.0 {
-            Secret::SlhDsa(k) => {
-                opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
-            }
-            Secret::SphincsPlus(_) => true,
-            Secret::Sphincs256(_) => false,
+            Secret::SlhDsa(k) => AnyVerifyingKey::from(k.verifying_key()),
+            Secret::SphincsPlus(k) => AnyVerifyingKey::from(k.verifying_key()),
+            Secret::Sphincs256(_) => return false,
         }
+        .signing_reads_message_twice(opts)
     }
 
     /// Checks `opts` against what this key's family has, as signing does
@@ -452,6 +451,19 @@ impl AnyVerifyingKey {
     /// The RFC 9909 mode of a FIPS 205 key; `None` for families without modes.
     pub fn mode(&self) -> Option<KeyMode> {
         self.as_slh_dsa().map(DynVerifyingKey::mode)
+    }
+
+    /// Whether signing with this key's secret half and `opts` reads the
+    /// message twice: [`AnySigningKey::reads_message_twice`], for a key held
+    /// elsewhere ([`super::AnySigner`]).
+    pub fn signing_reads_message_twice(&self, opts: &SignOptions<'_>) -> bool {
+        match &self.0 {
+            Public::SlhDsa(k) => {
+                opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
+            }
+            Public::SphincsPlus(_) => true,
+            Public::Sphincs256(_) => false,
+        }
     }
 
     /// This key bound to `mode` (FIPS 205 keys only).

@@ -28,6 +28,7 @@ mod files;
 mod key_file;
 mod keys;
 mod open;
+mod signer;
 
 pub use algorithm::{AnyAlgorithm, Family, CONTEXT, FAULT_HARDENED, GIVEN_RANDOMNESS, PREHASH};
 pub use batch::{verify_batch, verify_batch_until, AnyVerifyItem};
@@ -38,3 +39,4 @@ pub use open::{
     CacheOutcome, CacheProblem, KeyOpener, MemoryTreeCache, OpenedKey, PassphraseSource,
     TreeCacheStore,
 };
+pub use signer::AnySigner;

@@ -10,7 +10,7 @@ use super::key::Fingerprint;
 use super::packet::{self, tag, Reader};
 use super::signature::{sig_type, Signature, Signing};
 use super::Hasher;
-use crate::any::AnySigningKey;
+use crate::any::AnySigner;
 
 /// What a signature was made over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,16 +106,24 @@ impl<T> Feed<T> {
 /// Makes detached signatures over streamed data, one per key.
 pub struct DetachedSigner {
     feed: Feed<Signing>,
-    keys: Vec<AnySigningKey>,
+    keys: Vec<Box<dyn AnySigner>>,
 }
 
-/// A signing key of a transferable secret key, unlocked.
-#[derive(Debug)]
+/// A signing key of a transferable secret key, unlocked: in this process
+/// ([`unlock_signing_key`]), or held by another ([`AnySigner`]).
 pub struct UnlockedKey {
     /// The public key that signs.
     pub public: super::PublicKey,
-    /// The unlocked SLH-DSA key.
-    pub key: AnySigningKey,
+    /// The unlocked SLH-DSA key, whose public half is `public`'s.
+    pub key: Box<dyn AnySigner>,
+}
+
+impl core::fmt::Debug for UnlockedKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("UnlockedKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Unlocks the signing key of `cert` with `passphrases` (if protected).
@@ -123,7 +131,7 @@ pub fn unlock_signing_key(cert: &Cert, passphrases: &[&[u8]], now: u64) -> Resul
     let (secret, tag) = cert.signing_secret(now)?;
     Ok(UnlockedKey {
         public: secret.public.clone(),
-        key: secret.signing_key(tag, passphrases)?,
+        key: Box::new(secret.signing_key(tag, passphrases)?),
     })
 }
 
@@ -171,7 +179,7 @@ impl DetachedSigner {
             .items
             .into_iter()
             .zip(&self.keys)
-            .map(|((s, _), k)| s.finish(k, threads))
+            .map(|((s, _), k)| s.finish(&**k, threads))
             .collect()
     }
 }

@@ -9,7 +9,7 @@ use super::error::{PgpError, Result};
 use super::key::{Fingerprint, PublicKey};
 use super::packet::Reader;
 use super::subpacket::{self, kind, Subpacket};
-use crate::any::AnySigningKey;
+use crate::any::AnySigner;
 use crate::SignOptions;
 
 /// Signature types (§5.2.1, Table 4) this module makes or checks.
@@ -300,7 +300,7 @@ impl Signing {
 
     /// Signs the digest with `key` (hedged, pure, empty context) on
     /// `threads` threads.
-    pub fn finish(self, key: &AnySigningKey, threads: usize) -> Result<Signature> {
+    pub fn finish(self, key: &dyn AnySigner, threads: usize) -> Result<Signature> {
         let mut sig = self.sig;
         let digest = sig.digest(self.hasher);
         sig.left16.copy_from_slice(&digest[..2]);

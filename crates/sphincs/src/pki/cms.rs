@@ -38,10 +38,11 @@ use x509_cert::Certificate;
 
 pub use super::ber::MAX_SIGNER_INFOS;
 use super::chain::{verify_chain, ChainCheck};
-use super::{der_or_pem, from_der, pem_or_der, signature_algorithm, to_der, verify_rfc9909};
+use super::{der_or_pem, from_der, pem_or_der, signature_algorithm_of, to_der, verify_rfc9909};
 use super::{sign_rfc9909, verifying_key_of};
+use crate::any::AnySigner;
 use crate::message::MessageSource;
-use crate::{Algorithm, DynSigningKey, DynVerifyingKey, Error, KeyMode, PreHash};
+use crate::{Algorithm, DynVerifyingKey, Error, KeyMode, PreHash};
 
 /// PEM label OpenSSL writes for CMS (`openssl cms -outform PEM`).
 pub const CMS_LABEL: &str = "CMS";
@@ -143,10 +144,11 @@ impl SignedDataParts {
     }
 }
 
-/// Signs `content` (streamed once) with `key`, whose certificate `cert` is
-/// embedded and names the signer. `now` is the signing time attribute.
+/// Signs `content` (streamed once) with `key` (in this process, or held by
+/// another: [`AnySigner`]), whose certificate `cert` is embedded and names
+/// the signer. `now` is the signing time attribute.
 pub fn sign(
-    key: &DynSigningKey,
+    key: &dyn AnySigner,
     cert: &Certificate,
     content: &mut dyn MessageSource,
     opts: CmsSignOptions,
@@ -159,25 +161,32 @@ pub fn sign(
 /// certificates, for a verifier to build the path to its trust anchor;
 /// duplicates of `cert` or of each other are left out).
 pub fn sign_with_chain(
-    key: &DynSigningKey,
+    key: &dyn AnySigner,
     cert: &Certificate,
     chain: &[Certificate],
     content: &mut dyn MessageSource,
     opts: CmsSignOptions,
     now: SystemTime,
 ) -> Result<SignedDataParts, Error> {
-    let alg = key.algorithm();
-    if let KeyMode::HashSlhDsa(_) = key.mode() {
+    let public = key.verifying_key();
+    let Some(&vk) = public.as_slh_dsa() else {
+        return Err(Error::Pki(format!(
+            "CMS (RFC 9814) signs with FIPS 205 SLH-DSA keys; this is a {} key",
+            public.algorithm()
+        )));
+    };
+    let alg = vk.algorithm();
+    if let KeyMode::HashSlhDsa(_) = vk.mode() {
         return Err(Error::Pki(format!(
             "RFC 9814 signs CMS with pure SLH-DSA; this {alg} key is bound to {} by its OID. Use a {alg} key in pure mode and a certificate for it",
-            key.mode()
+            vk.mode()
         )));
     }
     let cert_spki = to_der(
         cert.tbs_certificate().subject_public_key_info(),
         "certificate key",
     )?;
-    if cert_spki != key.verifying_key().to_spki_der()? {
+    if cert_spki != vk.to_spki_der()? {
         return Err(Error::Pki(
             "the key is not the key of the certificate".into(),
         ));
@@ -196,7 +205,7 @@ pub fn sign_with_chain(
     };
     let (md, md_len) = digest.digest(&mut counted)?;
     let digest_alg = digest_identifier(digest);
-    let sig_alg = signature_algorithm(key)?;
+    let sig_alg = signature_algorithm_of(&vk)?;
 
     let attrs = signed_attributes(&digest_alg, &sig_alg, &md[..md_len], now)?;
     let signature = sign_rfc9909(key, &to_der(&attrs, "signed attributes")?)?;

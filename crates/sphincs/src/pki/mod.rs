@@ -13,6 +13,7 @@ use der::pem::{self, LineEnding};
 use der::{Decode, Encode};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoRef};
 
+use crate::any::AnySigner;
 use crate::encoding::{algorithm_of, algorithm_oid, decode_spki_ref};
 use crate::{DynSigningKey, DynVerifyingKey, Error, KeyMode, Randomness, SignOptions};
 
@@ -88,6 +89,13 @@ pub(crate) fn malformed(what: &str, e: der::Error) -> Error {
 /// The `AlgorithmIdentifier` a key signs under (RFC 9909: OID of its mode,
 /// parameters absent); an error for a set without an OID (draft SP 800-230).
 pub fn signature_algorithm(key: &DynSigningKey) -> Result<AlgorithmIdentifierOwned, Error> {
+    signature_algorithm_of(&key.verifying_key())
+}
+
+/// [`signature_algorithm`] of a key by its public half (which carries the mode).
+pub(crate) fn signature_algorithm_of(
+    key: &DynVerifyingKey,
+) -> Result<AlgorithmIdentifierOwned, Error> {
     Ok(AlgorithmIdentifierOwned {
         oid: algorithm_oid(key.algorithm(), key.mode())?,
         parameters: None,
@@ -95,8 +103,8 @@ pub fn signature_algorithm(key: &DynSigningKey) -> Result<AlgorithmIdentifierOwn
 }
 
 /// Signs `data` as RFC 9909 asks: hedged, empty context, in the key's mode
-/// (a raw key signs pure SLH-DSA).
-pub(crate) fn sign_rfc9909(key: &DynSigningKey, data: &[u8]) -> Result<Vec<u8>, Error> {
+/// (a raw key signs pure SLH-DSA), wherever the key is held.
+pub(crate) fn sign_rfc9909<K: AnySigner + ?Sized>(key: &K, data: &[u8]) -> Result<Vec<u8>, Error> {
     let opts = SignOptions {
         randomness: Randomness::Hedged,
         ..Default::default()

@@ -1,0 +1,51 @@
+//! The signing commands' use of the agent: the key of a key file from a
+//! running agent that holds it, else opened here and handed to the agent.
+
+use std::path::Path;
+
+use sphincs::any::{AnySigner, AnySigningKey};
+
+use super::client::{self, Agent};
+use super::identity::{display, FileId};
+use crate::error::CliError;
+
+/// The key of `path` to sign with: the agent's, if one runs and holds the
+/// key of that file (nothing is asked then); else `open`'s, which an agent
+/// that runs is handed when opening it asked for a passphrase, so that the
+/// next signature asks for nothing.
+pub fn signing_key(
+    path: &Path,
+    open: impl FnOnce() -> Result<AnySigningKey, CliError>,
+) -> Result<Box<dyn AnySigner>, CliError> {
+    // An agent that cannot be used safely is passed over, said once.
+    let agent = Agent::connect().unwrap_or_else(|e| {
+        eprintln!(
+            "sphincs: warning: not using the agent: {}",
+            e.into_message()
+        );
+        None
+    });
+    let found = match (agent, FileId::of(path)) {
+        (Some(a), Ok(file)) => Some((a.find(&file)?, file)),
+        _ => None,
+    };
+    let (agent, file) = match found {
+        Some((client::Found::Held(key), _)) => return Ok(Box::new(key)),
+        Some((client::Found::NotHeld(a), file)) => (Some(a), Some(file)),
+        None => (None, None),
+    };
+    let key = open()?;
+    // Silently, as gpg-agent caches: a signing program's standard output
+    // is the signature, and its standard error git's status lines.
+    if let (Some(mut agent), Some(file)) = (agent, file) {
+        if crate::passphrase::was_read() && key.as_slh_dsa().is_some() {
+            if let Err(e) = agent.add(&key, &file, &display(path), None) {
+                eprintln!(
+                    "sphincs: warning: the agent did not take the key: {}",
+                    e.into_message()
+                );
+            }
+        }
+    }
+    Ok(Box::new(key))
+}
