@@ -14,7 +14,7 @@
 
 ci_start=$(date +%s)
 ci_logs="$(mktemp -d "${TMPDIR:-/tmp}/sphincs-ci.XXXXXX")"
-declare -a ci_names=() ci_begin=() ci_secs=() ci_state=() ci_cpu0=() ci_busy=()
+declare -a ci_names=() ci_begin=() ci_secs=() ci_state=() ci_cpu0=() ci_busy=() ci_own=()
 declare -A ci_pid=() ci_index=()
 
 ci_now() { echo $(($(date +%s) - ci_start)); }
@@ -36,6 +36,14 @@ ci_busy_cores() { # BEFORE AFTER
         'BEGIN { if (t > 0) printf "%.2f", n * b / t; else printf "-" }'
 }
 
+# CPU seconds (user + system) of this shell's waited-for children so far
+# (and theirs), from bash's `times` (its second line), into variable VAR.
+# `times` runs in this shell: in a $(...) subshell it would see no children.
+ci_children_cpu() { # VAR
+    times >"$ci_logs/.times"
+    printf -v "$1" '%s' "$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }; printf "%.0f", t }' "$ci_logs/.times")"
+}
+
 ci_record() { # NAME -> index of a new row
     ci_index[$1]=${#ci_names[@]}
     ci_names+=("$1")
@@ -44,6 +52,7 @@ ci_record() { # NAME -> index of a new row
     ci_state+=("running")
     ci_cpu0+=("$(ci_cpu)")
     ci_busy+=("")
+    ci_own+=("")
 }
 
 ci_finish() { # NAME STATE [END [CPU]]: END and CPU (a ci_cpu reading) default to now
@@ -57,13 +66,16 @@ ci_table() {
     local i
     echo
     echo "== CI steps (wall seconds; 'from' is the second the step started; 'cores' is"
-    echo "   how many of the machine's $(nproc) cores were busy on average meanwhile, by all steps)"
-    printf '%-52s %6s %6s %5s  %s\n' step from secs cores result
+    echo "   how many of the machine's $(nproc) cores were busy on average meanwhile, by all steps;"
+    echo "   'cpu' is the CPU seconds, user + system, of the step's own processes)"
+    printf '%-52s %6s %6s %5s %6s  %s\n' step from secs cores cpu result
     for i in "${!ci_names[@]}"; do
-        printf '%-52s %6s %6s %5s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" \
-            "${ci_busy[i]:--}" "${ci_state[i]}"
+        printf '%-52s %6s %6s %5s %6s  %s\n' "${ci_names[i]}" "${ci_begin[i]}" "${ci_secs[i]:--}" \
+            "${ci_busy[i]:--}" "${ci_own[i]:--}" "${ci_state[i]}"
     done
-    printf '%-52s %6s %6s %5s\n' "total" 0 "$(ci_now)" "$(ci_busy_cores "$ci_cpu_start" "$(ci_cpu)")"
+    local all
+    ci_children_cpu all
+    printf '%-52s %6s %6s %5s %6s\n' "total" 0 "$(ci_now)" "$(ci_busy_cores "$ci_cpu_start" "$(ci_cpu)")" "$all"
 }
 
 ci_exit() {
@@ -75,6 +87,7 @@ ci_exit() {
             local r
             r=$(cat "$ci_logs/$name.rc")
             [[ $r == 0 ]] && r="ok (not joined)" || r="FAILED (exit $r, not joined)"
+            ci_own[${ci_index[$name]}]=$(cat "$ci_logs/$name.own" 2>/dev/null || echo -)
             ci_finish "$name" "$r" "$(cat "$ci_logs/$name.end")" "$(cat "$ci_logs/$name.cpu")"
             continue
         fi
@@ -105,7 +118,11 @@ step() {
     ci_failed_early
     echo "== [$(ci_now)s] $name"
     ci_record "$name"
+    local cpu0 cpu1
+    ci_children_cpu cpu0
     "$@" || rc=$?
+    ci_children_cpu cpu1
+    ci_own[${ci_index[$name]}]=$((cpu1 - cpu0))
     if [[ $rc -ne 0 ]]; then
         ci_finish "$name" "FAILED (exit $rc)"
         echo "== step '$name' failed with exit status $rc" >&2
@@ -128,6 +145,9 @@ bg() {
         "$@" </dev/null >"$ci_logs/$name.log" 2>&1 || rc=$?
         ci_now >"$ci_logs/$name.end"
         ci_cpu >"$ci_logs/$name.cpu"
+        local own
+        ci_children_cpu own
+        echo "$own" >"$ci_logs/$name.own"
         echo "$rc" >"$ci_logs/$name.rc"
         exit "$rc"
     } &
@@ -142,6 +162,7 @@ join() {
     echo "== [$(ci_now)s] $name (background, output follows)"
     cat "$ci_logs/$name.log"
     local end cpu
+    ci_own[${ci_index[$name]}]=$(cat "$ci_logs/$name.own" 2>/dev/null || echo -)
     end=$(cat "$ci_logs/$name.end" 2>/dev/null || ci_now)
     cpu=$(cat "$ci_logs/$name.cpu" 2>/dev/null || ci_cpu)
     if [[ $rc -ne 0 ]]; then
