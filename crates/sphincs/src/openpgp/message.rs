@@ -147,6 +147,17 @@ impl DetachedSigner {
         let mut items = Vec::new();
         let mut sks = Vec::new();
         for k in keys {
+            // A key held elsewhere must be the public key's: a signature
+            // claiming `public` as its issuer is only made by its key.
+            if k.key.verifying_key().to_bytes() != k.public.verifying_key()?.to_bytes() {
+                return Err(PgpError::new(
+                    ErrorKind::KeyCannotSign,
+                    format!(
+                        "the signing key offered for {} is not that key",
+                        k.public.fingerprint()
+                    ),
+                ));
+            }
             items.push((
                 Signing::start(mode.sig_type(), &k.public, created, Vec::new())?,
                 mode,
