@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Fuzz smoke test: every cargo-fuzz target in fuzz/ for 30 s (FUZZ_SECONDS),
+# Fuzz smoke test: every cargo-fuzz target in fuzz/ for 15 s (FUZZ_SECONDS),
 # starting from the committed seed corpus. New corpus entries go to a scratch
 # directory; a crash fails the run and leaves its input in fuzz/artifacts/.
 # Installs the nightly toolchain and cargo-fuzz if they are missing.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../fuzz"
 echo "== fuzz smoke test"
-seconds=${FUZZ_SECONDS:-30}
+seconds=${FUZZ_SECONDS:-15}
 
 rustup run nightly rustc --version >/dev/null 2>&1 ||
     rustup toolchain install nightly --profile minimal
