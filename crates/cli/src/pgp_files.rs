@@ -104,7 +104,7 @@ pub fn unlock_signing_key(path: &Path) -> Result<AnySigningKey, CliError> {
 }
 
 /// The signing key of `cert` (the secret key in `path`) for a signature:
-/// held by a running agent, or unlocked here ([`crate::agent::signing_key`]).
+/// held by a running agent, or unlocked here ([`crate::agent::signing::signing_key`]).
 pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
     let (secret, _) = cert
         .signing_secret(now())

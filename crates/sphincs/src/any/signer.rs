@@ -7,6 +7,7 @@
 //! [`AnySigner`] that forwards each signature to the agent.
 
 use crate::message::MessageSource;
+use crate::prelude::*;
 use crate::{DynSigningKey, Error, SignOptions};
 
 use super::{AnySigningKey, AnyVerifyingKey};
