@@ -12,8 +12,13 @@
  *             (3.0+) and EVP_PKEY_sign_message_final (3.4+). An update
  *             refused at the streaming cap must make every later final on
  *             that context fail, for signing and for verifying (DigestVerify
- *             and, on 3.4+, verify_message), although the signature given
- *             is valid for the prefix that was accepted.
+ *             and, on 3.4+, verify_message before the signature is set),
+ *             although the signature given is valid for the prefix that
+ *             was accepted. On 3.4+, verify_message with the signature set
+ *             first has no cap: 80 MiB streamed in 1 MiB pieces verifies
+ *             without the provider holding it (peak RSS), and is invalid
+ *             with a byte changed past 64 MiB, with the prefix's signature,
+ *             or one byte short.
  *
  * Build: gcc -Wall -Wextra -Werror -O2 provider_streams.c -o provider_streams -lcrypto -ldl
  * Run:   provider_streams PROVIDER_DIR contexts|streams
@@ -29,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "provider_common.h"
 
@@ -37,6 +43,9 @@ static const char *alg = "SLH-DSA-SHA2-128f";
 #define SIG_LEN 17088
 /* The provider's streaming cap (crates/openssl-provider/src/signature.rs). */
 #define CAP ((size_t)64 << 20)
+/* A message past the cap, and the pieces it is streamed in. */
+#define BIG (CAP + ((size_t)16 << 20))
+#define PIECE ((size_t)1 << 20)
 
 /* The 3.4+ message API, looked up at run time (absent on 3.0). */
 typedef struct evp_signature_st EVP_SIGNATURE;
@@ -157,31 +166,80 @@ static void short_buffer(EVP_PKEY *key)
     }
 }
 
+/* Peak resident memory of this process, in KiB. */
+static long max_rss_kib(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss : -1;
+}
+
+/* A verify_message stream, the signature set before the message: `len`
+ * bytes of `msg` fed in 1 MiB pieces; the final's result (1, 0, or -1 for
+ * a failed call before it). */
+static int stream_verified(EVP_PKEY *key, const unsigned char *sig, const unsigned char *msg, size_t len)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, propq);
+    int r = ctx != NULL && verify_msg_init(ctx, NULL, NULL) == 1 && set_signature(ctx, sig, SIG_LEN) == 1;
+    for (size_t at = 0; r && at < len; at += PIECE)
+        r = verify_msg_update(ctx, msg + at, len - at < PIECE ? len - at : PIECE) == 1;
+    r = r ? verify_msg_final(ctx) : -1;
+    EVP_PKEY_CTX_free(ctx);
+    return r;
+}
+
 static void over_cap(EVP_PKEY *key)
 {
-    static unsigned char sig[SIG_LEN];
-    unsigned char *big = malloc(CAP);
+    static unsigned char sig[SIG_LEN], big_sig[SIG_LEN];
+    unsigned char *big = malloc(BIG);
     size_t len;
+    long rss;
     EVP_MD_CTX *md;
     int r;
 
     if (big == NULL) {
-        check(0, "streams: 64 MiB buffer", NULL);
+        check(0, "streams: 80 MiB buffer", NULL);
         return;
     }
-    for (size_t i = 0; i < CAP; i++)
+    for (size_t i = 0; i < BIG; i++)
         big[i] = (unsigned char)(i * 131 + (i >> 13));
-    /* A valid signature over the prefix the cap lets through. */
-    if (!one_shot(key, big, CAP, sig)) {
-        check(0, "streams: one-shot signature over 64 MiB", drain());
+    /* Valid signatures over the 64 MiB prefix and over all 80 MiB. */
+    if (!one_shot(key, big, CAP, sig) || !one_shot(key, big, BIG, big_sig)) {
+        check(0, "streams: one-shot signatures over 64 and 80 MiB", drain());
         free(big);
         return;
     }
+    if (verify_msg_init != NULL) {
+        /* The signature first: no cap, constant memory. 80 MiB (past the
+         * cap) streamed in 1 MiB pieces verifies, without the provider
+         * holding the message (peak RSS grows by far less than 80 MiB;
+         * the whole message is already resident here). */
+        rss = max_rss_kib();
+        r = stream_verified(key, big_sig, big, BIG);
+        check(r == 1, "streams: verify_message, signature first, 80 MiB in 1 MiB pieces: valid", r == 1 ? NULL : drain());
+        {
+            char d[80];
+            long grew = max_rss_kib() - rss;
+            snprintf(d, sizeof(d), "peak RSS grew by %ld KiB", grew);
+            check(rss > 0 && grew < 8192, "streams: ... and the provider did not hold the message", d);
+        }
+        /* Invalid: a byte changed past the cap, the 64 MiB prefix's
+         * signature over prefix + tail, a message one byte short. */
+        big[CAP + 5] ^= 1;
+        r = stream_verified(key, big_sig, big, BIG);
+        check(r == 0, "streams: ... a byte changed past 64 MiB: invalid (0)", r == 0 ? NULL : drain());
+        big[CAP + 5] ^= 1;
+        r = stream_verified(key, sig, big, BIG);
+        check(r == 0, "streams: ... the 64 MiB prefix's signature over 80 MiB: invalid (0)", r == 0 ? NULL : drain());
+        r = stream_verified(key, big_sig, big, BIG - 1);
+        check(r == 0, "streams: ... one byte short: invalid (0)", r == 0 ? NULL : drain());
+    }
+    /* DigestVerify gets the signature only at its final: the message is
+     * held until then, up to the cap. */
     md = EVP_MD_CTX_new();
     r = EVP_DigestVerifyInit_ex(md, NULL, NULL, NULL, propq, key, NULL) == 1 && EVP_DigestVerifyUpdate(md, big, CAP) == 1;
     check(r, "streams: DigestVerifyUpdate of 64 MiB accepted", r ? NULL : drain());
     refused(EVP_DigestVerifyUpdate(md, (const unsigned char *)"tail", 4), "streams: an update past the cap refused",
-            "over 67108864 bytes");
+            "over 67108864 bytes with no signature yet");
     refused(EVP_DigestVerifyFinal(md, sig, SIG_LEN),
             "streams: DigestVerifyFinal after the refused update fails (prefix signature + unsigned tail)",
             "was refused");
@@ -192,21 +250,34 @@ static void over_cap(EVP_PKEY *key)
     r = EVP_DigestSignInit_ex(md, NULL, NULL, NULL, propq, key, NULL) == 1 && EVP_DigestSignUpdate(md, big, CAP) == 1;
     check(r, "streams: DigestSignUpdate of 64 MiB accepted", r ? NULL : drain());
     refused(EVP_DigestSignUpdate(md, (const unsigned char *)"tail", 4), "streams: a sign update past the cap refused",
-            "over 67108864 bytes");
+            "signing reads the message twice");
     len = sizeof(sig);
     refused(EVP_DigestSignFinal(md, sig, &len), "streams: DigestSignFinal after the refused update fails",
             "was refused");
     EVP_MD_CTX_free(md);
 
     if (verify_msg_init != NULL) {
+        /* No signature before the message: held, up to the cap; a final
+         * after the refusal fails even once the signature is set. */
         EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, propq);
-        r = ctx != NULL && verify_msg_init(ctx, NULL, NULL) == 1 && set_signature(ctx, sig, SIG_LEN) == 1
-            && verify_msg_update(ctx, big, CAP) == 1;
-        check(r, "streams: verify_message init, signature, 64 MiB update", r ? NULL : drain());
+        r = ctx != NULL && verify_msg_init(ctx, NULL, NULL) == 1 && verify_msg_update(ctx, big, CAP) == 1;
+        check(r, "streams: verify_message init, 64 MiB update, no signature yet", r ? NULL : drain());
         refused(verify_msg_update(ctx, (const unsigned char *)"tail", 4),
-                "streams: a verify_message update past the cap refused", "over 67108864 bytes");
-        refused(verify_msg_final(ctx), "streams: verify_message_final after the refused update fails",
+                "streams: a verify_message update past the cap with no signature yet refused",
+                "set the signature before the first update");
+        r = set_signature(ctx, sig, SIG_LEN);
+        refused(r == 1 ? verify_msg_final(ctx) : 0, "streams: verify_message_final after the refused update fails",
                 "was refused");
+        EVP_PKEY_CTX_free(ctx);
+
+        /* A parameter that the message hash starts from cannot change
+         * once the message has begun. */
+        ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, propq);
+        r = ctx != NULL && verify_msg_init(ctx, NULL, NULL) == 1 && set_signature(ctx, big_sig, SIG_LEN) == 1
+            && verify_msg_update(ctx, big, 100) == 1;
+        check(r, "streams: verify_message, signature first, 100 bytes", r ? NULL : drain());
+        refused(set_signature(ctx, sig, SIG_LEN), "streams: ... a new signature after the message began refused",
+                "cannot change once the message has begun");
         EVP_PKEY_CTX_free(ctx);
     }
     free(big);

@@ -5,10 +5,22 @@
 //! names: `context-string`, `deterministic`, `test-entropy`,
 //! `message-encoding`, `signature`, and `algorithm-id` to read.
 //!
-//! Streaming: pure SLH-DSA reads the message twice (R, then the digest), so
-//! streamed pieces are buffered, up to [`STREAM_CAP`] bytes; beyond it the
-//! update fails with a reason (sign a file that large one-shot, or use a
-//! HashSLH-DSA key type, which would hash as it goes in a later version).
+//! Streaming, and what is bounded:
+//! - Verifying reads the message once, but `H_msg` starts with R, the
+//!   signature's first n bytes. When the signature is known before the
+//!   first update (the `signature` parameter: `EVP_PKEY_CTX_set_signature`
+//!   after `EVP_PKEY_verify_message_init`, OpenSSL 3.4+), each piece goes
+//!   straight into the core's [`sphincs::MessageVerifier`]: no cap, and
+//!   memory stays constant however long the message.
+//! - When it comes only at the final call (`EVP_DigestVerifyFinal`, the
+//!   only streaming verification OpenSSL 3.0–3.3 have), the message must be
+//!   held until then: buffered up to [`STREAM_CAP`] bytes.
+//! - Signing reads the message twice (R = PRF_msg(…, M), then H_msg), so a
+//!   streamed message is buffered, up to [`STREAM_CAP`] bytes.
+//!
+//! Past the cap the update fails with a reason, and so does every later
+//! update and final on that context (a final must never sign, or accept a
+//! signature over, a prefix). One-shot calls have no cap.
 
 use std::ffi::{c_char, c_int, c_uchar, c_void, CStr};
 use std::sync::Arc;
@@ -49,6 +61,10 @@ struct SigCtx {
     /// Whether the streamed message may still be finalised (see [`Stream`]).
     stream: Stream,
     signature: Option<Vec<u8>>,
+    /// A verification under way whose signature was known before the
+    /// message: the pieces go into it, not into `buffer`. Started at the
+    /// first update (so the parameters set before it apply).
+    verifier: Option<sphincs::MessageVerifier>,
 }
 
 /// Where a streamed message (`update`, then a `*_final`) stands.
@@ -115,6 +131,7 @@ extern "C" fn newctx<const T: usize>(provctx: *mut c_void, _propq: *const c_char
                 buffer: Vec::new(),
                 stream: Stream::Open,
                 signature: None,
+                verifier: None,
             })) as *mut c_void)
         },
     )
@@ -145,7 +162,16 @@ extern "C" fn dupctx(c: *mut c_void) -> *mut c_void {
 fn apply(c: &mut SigCtx, params: *const Param) -> Result<(), Fail> {
     // SAFETY: the host's parameter array, valid for this call.
     for p in unsafe { each(params) } {
-        match key_of(p) {
+        let key = key_of(p);
+        if c.verifier.is_some()
+            && matches!(key, "context-string" | "message-encoding" | "signature")
+        {
+            return Err(Fail::new(
+                Reason::BadParameter,
+                format!("'{key}' cannot change once the message has begun: set it before the first update"),
+            ));
+        }
+        match key {
             "context-string" => {
                 let v = get_octets(p)?;
                 if v.len() > 255 {
@@ -225,6 +251,7 @@ fn init(
     c.buffer.clear();
     c.stream = Stream::Open;
     c.signature = None;
+    c.verifier = None;
     apply(c, params)?;
     Ok(1)
 }
@@ -291,7 +318,73 @@ impl SigCtx {
     /// Ends the stream: the buffered message is dropped and later finals refused.
     fn finish_stream(&mut self) {
         self.buffer = Vec::new();
+        self.verifier = None;
         self.stream = Stream::Finished;
+    }
+
+    /// An update: into the verification under way when verifying with the
+    /// signature known (started here at the first update, with what was
+    /// buffered before the signature was set), else into the buffer, up to
+    /// [`STREAM_CAP`].
+    fn stream(&mut self, data: &[u8]) -> Result<(), Fail> {
+        if self.op == Op::Verify && self.verifier.is_none() {
+            if let Some(sig) = &self.signature {
+                let mut v = self.start_verifier(sig)?;
+                v.update(&self.buffer);
+                self.buffer = Vec::new();
+                self.verifier = Some(v);
+            }
+        }
+        if let Some(v) = &mut self.verifier {
+            v.update(data);
+            return Ok(());
+        }
+        if self.buffer.len().saturating_add(data.len()) > STREAM_CAP {
+            return Err(Fail::new(
+                Reason::NotSupported,
+                if self.op == Op::Verify {
+                    format!("streamed message over {STREAM_CAP} bytes with no signature yet: H_msg begins with the signature's R, so the message is held until the signature comes, up to that cap (set the signature before the first update, as EVP_PKEY_CTX_set_signature after EVP_PKEY_verify_message_init does, to verify a message of any length)")
+                } else {
+                    format!("streamed message over {STREAM_CAP} bytes: signing reads the message twice, so this provider buffers it, up to that cap (sign a larger message one-shot)")
+                },
+            ));
+        }
+        self.buffer.extend_from_slice(data);
+        Ok(())
+    }
+
+    /// The core's verification of a message to come, under this context's
+    /// key, context string and message encoding.
+    fn start_verifier(&self, sig: &[u8]) -> Result<sphincs::MessageVerifier, Fail> {
+        let pk = &self.material()?.pk;
+        check_signature_len(pk, sig)?;
+        Ok(if self.encoding == 0 {
+            pk.verifier_internal(sig)?
+        } else {
+            pk.verifier(sig, &self.context, None)?
+        })
+    }
+
+    /// The final of a stream whose signature is `sig`: `Ok(true)` valid.
+    fn verify_streamed(&mut self, sig: &[u8]) -> Result<bool, Fail> {
+        let valid = match self.verifier.take() {
+            Some(v) => {
+                if self.signature.as_deref() != Some(sig) {
+                    return Err(Fail::new(
+                        Reason::BadParameter,
+                        "the signature given to the final is not the one set before the message",
+                    ));
+                }
+                match v.finish() {
+                    Ok(()) => true,
+                    Err(sphincs::Error::InvalidSignature) => false,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            None => self.verify(&self.buffer, sig)?,
+        };
+        self.finish_stream();
+        Ok(valid)
     }
 
     fn material(&self) -> Result<&Material, Fail> {
@@ -364,17 +457,7 @@ impl SigCtx {
             ));
         }
         let pk = &self.material()?.pk;
-        let alg = pk.algorithm();
-        if sig.len() != alg.signature_len() {
-            return Err(Fail::new(
-                Reason::InvalidSignature,
-                format!(
-                    "{alg} signature is {} bytes; expected {}",
-                    sig.len(),
-                    alg.signature_len()
-                ),
-            ));
-        }
+        check_signature_len(pk, sig)?;
         if self.encoding == 0 {
             let fips = pk.as_slh_dsa().ok_or_else(|| {
                 Fail::new(
@@ -390,6 +473,21 @@ impl SigCtx {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+fn check_signature_len(pk: &sphincs::any::AnyVerifyingKey, sig: &[u8]) -> Result<(), Fail> {
+    let alg = pk.algorithm();
+    if sig.len() == alg.signature_len() {
+        return Ok(());
+    }
+    Err(Fail::new(
+        Reason::InvalidSignature,
+        format!(
+            "{alg} signature is {} bytes; expected {}",
+            sig.len(),
+            alg.signature_len()
+        ),
+    ))
 }
 
 /// Writes a signature into the host's buffer (or only its size when `out` is NULL).
@@ -529,13 +627,12 @@ extern "C" fn update(c: *mut c_void, data: *const c_uchar, len: usize) -> c_int 
         // SAFETY: a live SigCtx; the host's buffer of `len` bytes.
         let (c, data) = unsafe { (ctx(c)?, input(data, len)?) };
         c.open_stream()?;
-        if c.buffer.len().saturating_add(data.len()) > STREAM_CAP {
-            let why = format!("streamed message over {STREAM_CAP} bytes: SLH-DSA reads the message twice, so this provider buffers it, up to that cap");
+        if let Err(e) = c.stream(data) {
             c.buffer = Vec::new();
-            c.stream = Stream::Refused(why.clone());
-            return Err(Fail::new(Reason::NotSupported, why));
+            c.verifier = None;
+            c.stream = Stream::Refused(e.detail.clone());
+            return Err(e);
         }
-        c.buffer.extend_from_slice(data);
         Ok(1)
     })
 }
@@ -570,9 +667,7 @@ extern "C" fn verify_final(c: *mut c_void, sig: *const c_uchar, siglen: usize) -
         // SAFETY: a live SigCtx; the host's buffer of `siglen` bytes.
         let (c, sig) = unsafe { (ctx(c)?, input(sig, siglen)?) };
         c.open_stream()?;
-        let valid = c.verify(&c.buffer, sig)?;
-        c.finish_stream();
-        Ok(valid as c_int)
+        Ok(c.verify_streamed(sig)? as c_int)
     })
 }
 
@@ -583,14 +678,13 @@ extern "C" fn verify_message_final(c: *mut c_void) -> c_int {
         // SAFETY: a live SigCtx of ours.
         let c = unsafe { ctx(c) }?;
         c.open_stream()?;
-        let sig = c.signature.as_deref().ok_or_else(|| {
+        let sig = c.signature.clone().ok_or_else(|| {
             Fail::new(
                 Reason::BadParameter,
                 "no 'signature' parameter set before verify_message_final",
             )
         })?;
-        let valid = c.verify(&c.buffer, sig)?;
-        c.finish_stream();
+        let valid = c.verify_streamed(&sig)?;
         c.signature = None;
         Ok(valid as c_int)
     })

@@ -7,12 +7,15 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
-use crate::message::MessageSource;
+use crate::message::{MessageSource, MessageVerifier};
 use crate::mode::KeyMode;
 use crate::params::Algorithm;
 use crate::parts::PublicParts;
 use crate::prehash::PreHash;
-use crate::slh_dsa::{sign_internal_vec, verify_external, verify_parts, SecretParts};
+use crate::slh_dsa::{
+    pending_external, pending_internal, sign_internal_vec, verify_external, verify_parts,
+    SecretParts,
+};
 use crate::with_parameter_set;
 
 /// A secret key of any parameter set.
@@ -304,6 +307,35 @@ impl DynVerifyingKey {
     ) -> Result<(), Error> {
         let prehash = self.mode.resolve(self.alg, prehash)?;
         with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
+    }
+
+    /// [`Self::verify`] with the message fed in pieces afterwards
+    /// ([`MessageVerifier`]): a signature of the wrong length or an oversize
+    /// context is refused here, before any of the message.
+    pub fn verifier(
+        &self,
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<MessageVerifier, Error> {
+        let prehash = self.mode.resolve(self.alg, prehash)?;
+        with_parameter_set!(self.alg, P => pending_external::<P>(&self.parts, sig, context, prehash))
+            .map(MessageVerifier::new)
+    }
+
+    /// `slh_verify_internal` (Algorithm 20) with M' fed in pieces afterwards.
+    pub fn verifier_internal(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
+        let expected = self.alg.params().sig_bytes();
+        if sig.len() != expected {
+            return Err(Error::InvalidSignatureLength {
+                algorithm: self.alg,
+                expected,
+                got: sig.len(),
+            });
+        }
+        Ok(MessageVerifier::new(
+            with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig)),
+        ))
     }
 
     /// The key's `PK.seed ‖ PK.root`, for the batch verifier.

@@ -13,6 +13,8 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 use crate::message::MessageSource;
+#[cfg(feature = "alloc")]
+use crate::message::MessageVerifier;
 use crate::mode::KeyMode;
 use crate::params::ParameterSet;
 #[cfg(feature = "alloc")]
@@ -20,11 +22,11 @@ use crate::params::MAX_N;
 use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::rand::{addrnd, os_random, Randomness};
-#[cfg(feature = "alloc")]
-use crate::slh_dsa::sign_external;
 use crate::slh_dsa::{
     keygen_parts_with_progress, root_matches, sign_external_into, verify_external, SecretParts,
 };
+#[cfg(feature = "alloc")]
+use crate::slh_dsa::{pending_external, sign_external};
 #[cfg(feature = "alloc")]
 use crate::tree_cache::TreeCache;
 
@@ -414,6 +416,20 @@ impl<P: ParameterSet> VerifyingKey<P> {
     ) -> Result<(), Error> {
         let prehash = self.mode.resolve(P::ALGORITHM, prehash)?;
         verify_external::<P>(&self.parts, msg, sig, context, prehash)
+    }
+
+    /// [`Self::verify`] with the message fed in pieces afterwards
+    /// ([`MessageVerifier`]): a signature of the wrong length or an oversize
+    /// context is refused here, before any of the message.
+    #[cfg(feature = "alloc")]
+    pub fn verifier(
+        &self,
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<MessageVerifier, Error> {
+        let prehash = self.mode.resolve(P::ALGORITHM, prehash)?;
+        pending_external::<P>(&self.parts, sig, context, prehash).map(MessageVerifier::new)
     }
 }
 

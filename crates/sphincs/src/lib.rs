@@ -106,6 +106,8 @@ pub use hash::backend::Backend;
 pub use keys::Signature;
 pub use keys::{SignOptions, SigningKey, VerifyingKey};
 pub use message::MessageSource;
+#[cfg(feature = "alloc")]
+pub use message::MessageVerifier;
 pub use mode::{KeyMode, RequestedMode};
 #[cfg(feature = "alloc")]
 pub use names::fips205_algorithm;

@@ -5,6 +5,8 @@ use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
+#[cfg(feature = "alloc")]
+use crate::prelude::*;
 
 /// A message that can be streamed, start to end, as many times as asked.
 pub trait MessageSource {
@@ -97,39 +99,157 @@ impl PreHash {
         self,
         msg: &mut dyn MessageSource,
     ) -> Result<([u8; MAX_PREHASH_LEN], usize), Error> {
-        fn fixed<D: Digest>(msg: &mut dyn MessageSource, out: &mut [u8]) -> Result<(), Error> {
-            let mut h = D::new();
-            msg.feed(&mut |b| Digest::update(&mut h, b))?;
-            out.copy_from_slice(&h.finalize());
-            Ok(())
+        let mut h = PreHasher::new(self);
+        msg.feed(&mut |b| h.update(b))?;
+        Ok(h.finish())
+    }
+}
+
+/// `PH(M)` (FIPS 205 §10.2.2) computed as M arrives: the state of one of
+/// the twelve pre-hash functions.
+#[derive(Clone)]
+pub(crate) enum PreHasher {
+    Sha2_224(sha2::Sha224),
+    Sha2_256(sha2::Sha256),
+    Sha2_384(sha2::Sha384),
+    Sha2_512(sha2::Sha512),
+    Sha2_512_224(sha2::Sha512_224),
+    Sha2_512_256(sha2::Sha512_256),
+    Sha3_224(sha3::Sha3_224),
+    Sha3_256(sha3::Sha3_256),
+    Sha3_384(sha3::Sha3_384),
+    Sha3_512(sha3::Sha3_512),
+    Shake128(shake::Shake128),
+    Shake256(shake::Shake256),
+}
+
+impl PreHasher {
+    pub fn new(ph: PreHash) -> Self {
+        match ph {
+            PreHash::Sha2_224 => PreHasher::Sha2_224(Digest::new()),
+            PreHash::Sha2_256 => PreHasher::Sha2_256(Digest::new()),
+            PreHash::Sha2_384 => PreHasher::Sha2_384(Digest::new()),
+            PreHash::Sha2_512 => PreHasher::Sha2_512(Digest::new()),
+            PreHash::Sha2_512_224 => PreHasher::Sha2_512_224(Digest::new()),
+            PreHash::Sha2_512_256 => PreHasher::Sha2_512_256(Digest::new()),
+            PreHash::Sha3_224 => PreHasher::Sha3_224(Digest::new()),
+            PreHash::Sha3_256 => PreHasher::Sha3_256(Digest::new()),
+            PreHash::Sha3_384 => PreHasher::Sha3_384(Digest::new()),
+            PreHash::Sha3_512 => PreHasher::Sha3_512(Digest::new()),
+            PreHash::Shake128 => PreHasher::Shake128(Default::default()),
+            PreHash::Shake256 => PreHasher::Shake256(Default::default()),
         }
-        fn xof<X: Default + shake::Update + shake::ExtendableOutput>(
-            msg: &mut dyn MessageSource,
-            out: &mut [u8],
-        ) -> Result<(), Error> {
-            use shake::XofReader;
-            let mut h = X::default();
-            msg.feed(&mut |b| h.update(b))?;
-            h.finalize_xof().read(out);
-            Ok(())
-        }
-        let mut buf = [0u8; MAX_PREHASH_LEN];
-        let len = self.output_len();
-        let out = &mut buf[..len];
+    }
+
+    /// Feeds the next bytes of M.
+    pub fn update(&mut self, b: &[u8]) {
+        use shake::Update;
         match self {
-            PreHash::Sha2_224 => fixed::<sha2::Sha224>(msg, out)?,
-            PreHash::Sha2_256 => fixed::<sha2::Sha256>(msg, out)?,
-            PreHash::Sha2_384 => fixed::<sha2::Sha384>(msg, out)?,
-            PreHash::Sha2_512 => fixed::<sha2::Sha512>(msg, out)?,
-            PreHash::Sha2_512_224 => fixed::<sha2::Sha512_224>(msg, out)?,
-            PreHash::Sha2_512_256 => fixed::<sha2::Sha512_256>(msg, out)?,
-            PreHash::Sha3_224 => fixed::<sha3::Sha3_224>(msg, out)?,
-            PreHash::Sha3_256 => fixed::<sha3::Sha3_256>(msg, out)?,
-            PreHash::Sha3_384 => fixed::<sha3::Sha3_384>(msg, out)?,
-            PreHash::Sha3_512 => fixed::<sha3::Sha3_512>(msg, out)?,
-            PreHash::Shake128 => xof::<shake::Shake128>(msg, out)?,
-            PreHash::Shake256 => xof::<shake::Shake256>(msg, out)?,
+            PreHasher::Sha2_224(h) => Digest::update(h, b),
+            PreHasher::Sha2_256(h) => Digest::update(h, b),
+            PreHasher::Sha2_384(h) => Digest::update(h, b),
+            PreHasher::Sha2_512(h) => Digest::update(h, b),
+            PreHasher::Sha2_512_224(h) => Digest::update(h, b),
+            PreHasher::Sha2_512_256(h) => Digest::update(h, b),
+            PreHasher::Sha3_224(h) => Digest::update(h, b),
+            PreHasher::Sha3_256(h) => Digest::update(h, b),
+            PreHasher::Sha3_384(h) => Digest::update(h, b),
+            PreHasher::Sha3_512(h) => Digest::update(h, b),
+            PreHasher::Shake128(h) => h.update(b),
+            PreHasher::Shake256(h) => h.update(b),
         }
-        Ok((buf, len))
+    }
+
+    /// `PH(M)` in a buffer of the longest output, and its length (SHAKE128
+    /// squeezed to 256 bits, SHAKE256 to 512).
+    pub fn finish(self) -> ([u8; MAX_PREHASH_LEN], usize) {
+        fn fixed<D: Digest>(h: D, out: &mut [u8; MAX_PREHASH_LEN]) -> usize {
+            let d = h.finalize();
+            out[..d.len()].copy_from_slice(&d);
+            d.len()
+        }
+        fn xof(h: impl shake::ExtendableOutput, out: &mut [u8]) -> usize {
+            use shake::XofReader;
+            h.finalize_xof().read(out);
+            out.len()
+        }
+        let mut out = [0u8; MAX_PREHASH_LEN];
+        let len = match self {
+            PreHasher::Sha2_224(h) => fixed(h, &mut out),
+            PreHasher::Sha2_256(h) => fixed(h, &mut out),
+            PreHasher::Sha2_384(h) => fixed(h, &mut out),
+            PreHasher::Sha2_512(h) => fixed(h, &mut out),
+            PreHasher::Sha2_512_224(h) => fixed(h, &mut out),
+            PreHasher::Sha2_512_256(h) => fixed(h, &mut out),
+            PreHasher::Sha3_224(h) => fixed(h, &mut out),
+            PreHasher::Sha3_256(h) => fixed(h, &mut out),
+            PreHasher::Sha3_384(h) => fixed(h, &mut out),
+            PreHasher::Sha3_512(h) => fixed(h, &mut out),
+            PreHasher::Shake128(h) => xof(h, &mut out[..32]),
+            PreHasher::Shake256(h) => xof(h, &mut out[..64]),
+        };
+        (out, len)
+    }
+}
+
+/// One verification whose message is pushed in pieces after the signature
+/// is known: each family's engine absorbs the pieces into its message hash
+/// and checks the trees at the end (see [`MessageVerifier`]).
+#[cfg(feature = "alloc")]
+pub(crate) trait PendingVerify: Send + Sync {
+    /// Feeds the next bytes of the message.
+    fn absorb(&mut self, piece: &[u8]);
+    /// Whether the signature is valid for everything absorbed.
+    fn finish(self: Box<Self>) -> bool;
+    /// An independent copy of the state so far.
+    fn clone_box(&self) -> Box<dyn PendingVerify>;
+}
+
+/// A verification that takes the message in pieces, once the signature is
+/// known: made by `AnyVerifyingKey::verifier` (or a family key's
+/// `verifier`), fed with [`update`](Self::update) and ended with
+/// [`finish`](Self::finish). The message is never held: SLH-DSA and
+/// SPHINCS+ read it once when verifying (`H_msg(R, PK.seed, PK.root, M)`,
+/// with R the signature's first n bytes), so each piece goes straight into
+/// the message hash, and memory stays constant however long the message.
+/// (SPHINCS-256, whose verification reads its message whole, keeps it in
+/// memory.) Holds a copy of the signature. `Clone` copies the state so far:
+/// two clones fed different tails verify different messages.
+#[cfg(feature = "alloc")]
+pub struct MessageVerifier(Box<dyn PendingVerify>);
+
+#[cfg(feature = "alloc")]
+impl MessageVerifier {
+    pub(crate) fn new(pending: Box<dyn PendingVerify>) -> Self {
+        MessageVerifier(pending)
+    }
+
+    /// Feeds the next bytes of the message (pieces of any size).
+    pub fn update(&mut self, piece: &[u8]) {
+        self.0.absorb(piece);
+    }
+
+    /// `Ok(())` if the signature is valid for the message fed, else
+    /// [`Error::InvalidSignature`].
+    pub fn finish(self) -> Result<(), Error> {
+        if self.0.finish() {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Clone for MessageVerifier {
+    fn clone(&self) -> Self {
+        MessageVerifier(self.0.clone_box())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::fmt::Debug for MessageVerifier {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MessageVerifier").finish_non_exhaustive()
     }
 }

@@ -17,6 +17,8 @@ use crate::fors::fors_pk_from_sig;
 use crate::hash::{Absorb, HMsgFinish, Node, PrfMsgFinish, TweakableHash};
 use crate::hypertree::ht_verify;
 use crate::message::{MessageSource, Prefixed, SamePasses};
+#[cfg(feature = "alloc")]
+use crate::message::{PendingVerify, PreHasher};
 use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::parts::{node, PublicParts};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
@@ -468,6 +470,14 @@ fn with_prehashed_m_prime<R>(
     msg: &mut dyn MessageSource,
     f: impl FnOnce(&mut dyn MessageSource) -> Result<R, Error>,
 ) -> Result<R, Error> {
+    let (digest, dlen) = ph.digest(msg)?;
+    let (prefix, len) = prehashed_m_prime(ctx, ph, &digest[..dlen]);
+    f(&mut &prefix[..len])
+}
+
+/// `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)` (Algorithms 23 and 25) in a buffer of
+/// the longest, and its length; `ctx` is at most 255 bytes.
+fn prehashed_m_prime(ctx: &[u8], ph: PreHash, digest: &[u8]) -> ([u8; MAX_PREFIX], usize) {
     let mut prefix = [0u8; MAX_PREFIX];
     prefix[0] = 1;
     prefix[1] = ctx.len() as u8;
@@ -475,10 +485,144 @@ fn with_prehashed_m_prime<R>(
     let mut len = 2 + ctx.len();
     prefix[len..len + 11].copy_from_slice(&ph.oid_der());
     len += 11;
-    let (digest, dlen) = ph.digest(msg)?;
-    prefix[len..len + dlen].copy_from_slice(&digest[..dlen]);
-    len += dlen;
-    f(&mut &prefix[..len])
+    prefix[len..len + digest.len()].copy_from_slice(digest);
+    (prefix, len + digest.len())
+}
+
+/// `slh_verify_internal` (Algorithm 20) with M' pushed in pieces:
+/// `H_msg` absorbs them as they come, the trees are checked at the end.
+#[cfg(feature = "alloc")]
+struct PendingHMsg<P: Instance> {
+    pk: PublicParts,
+    sig: Vec<u8>,
+    h: <P::Hash as TweakableHash>::HMsg,
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Instance> PendingVerify for PendingHMsg<P> {
+    fn absorb(&mut self, piece: &[u8]) {
+        self.h.absorb(piece);
+    }
+
+    fn finish(self: Box<Self>) -> bool {
+        let n = P::PARAMS.n;
+        let PendingHMsg { pk, sig, h } = *self;
+        let mut digest = [0u8; MAX_M];
+        h.finish(&mut digest[..P::PARAMS.m]);
+        let t = P::Hash::new(n, &pk.pk_seed[..n], None);
+        let mut ok = [false];
+        verify_digested::<P, 1>(&t, &pk.pk_root[..n], &[&sig], &[digest], &mut ok);
+        ok[0]
+    }
+
+    fn clone_box(&self) -> Box<dyn PendingVerify> {
+        Box::new(PendingHMsg::<P> {
+            pk: self.pk,
+            sig: self.sig.clone(),
+            h: self.h.clone(),
+        })
+    }
+}
+
+/// Starts [`PendingHMsg`]: `H_msg(R, PK.seed, PK.root, ·)` with R the
+/// signature's first n bytes. The caller has checked the signature's length.
+#[cfg(feature = "alloc")]
+pub(crate) fn pending_internal<P: Instance>(
+    pk: &PublicParts,
+    sig: &[u8],
+) -> Box<dyn PendingVerify> {
+    let n = P::PARAMS.n;
+    debug_assert_eq!(sig.len(), P::PARAMS.sig_bytes());
+    let t = P::Hash::new(n, &pk.pk_seed[..n], None);
+    let h = t.h_msg(&sig[..n], &pk.pk_root[..n]);
+    Box::new(PendingHMsg::<P> {
+        pk: *pk,
+        sig: sig.to_vec(),
+        h,
+    })
+}
+
+/// HashSLH-DSA's M' pushed in pieces: `PH(M)` absorbs them, and M' (at most
+/// `MAX_PREFIX` bytes) goes to the inner verification at the end.
+#[cfg(feature = "alloc")]
+struct PendingPreHashed {
+    ph: PreHash,
+    hasher: PreHasher,
+    ctx: [u8; 255],
+    ctx_len: usize,
+    inner: Box<dyn PendingVerify>,
+}
+
+#[cfg(feature = "alloc")]
+impl PendingVerify for PendingPreHashed {
+    fn absorb(&mut self, piece: &[u8]) {
+        self.hasher.update(piece);
+    }
+
+    fn finish(self: Box<Self>) -> bool {
+        let PendingPreHashed {
+            ph,
+            hasher,
+            ctx,
+            ctx_len,
+            mut inner,
+        } = *self;
+        let (digest, dlen) = hasher.finish();
+        let (m_prime, len) = prehashed_m_prime(&ctx[..ctx_len], ph, &digest[..dlen]);
+        inner.absorb(&m_prime[..len]);
+        inner.finish()
+    }
+
+    fn clone_box(&self) -> Box<dyn PendingVerify> {
+        Box::new(PendingPreHashed {
+            ph: self.ph,
+            hasher: self.hasher.clone(),
+            ctx: self.ctx,
+            ctx_len: self.ctx_len,
+            inner: self.inner.clone_box(),
+        })
+    }
+}
+
+/// [`verify_external`] with the message pushed in pieces afterwards
+/// (Algorithms 24 and 25): the same length and context checks, up front.
+#[cfg(feature = "alloc")]
+pub(crate) fn pending_external<P: ParameterSet>(
+    pk: &PublicParts,
+    sig: &[u8],
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+) -> Result<Box<dyn PendingVerify>, Error> {
+    let expected = P::PARAMS.sig_bytes();
+    if sig.len() != expected {
+        return Err(Error::InvalidSignatureLength {
+            algorithm: P::ALGORITHM,
+            expected,
+            got: sig.len(),
+        });
+    }
+    if ctx.len() > 255 {
+        return Err(Error::ContextTooLong(ctx.len()));
+    }
+    let mut inner = pending_internal::<P>(pk, sig);
+    Ok(match prehash {
+        None => {
+            inner.absorb(&[0, ctx.len() as u8]);
+            inner.absorb(ctx);
+            inner
+        }
+        Some(ph) => {
+            let mut copy = [0u8; 255];
+            copy[..ctx.len()].copy_from_slice(ctx);
+            Box::new(PendingPreHashed {
+                ph,
+                hasher: PreHasher::new(ph),
+                ctx: copy,
+                ctx_len: ctx.len(),
+                inner,
+            })
+        }
+    })
 }
 
 /// Checks caller-supplied `addrnd` and returns opt_rand: addrnd, or PK.seed when absent.

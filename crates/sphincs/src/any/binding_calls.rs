@@ -13,6 +13,7 @@ use super::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use crate::dynamic::DynSigningKey;
 use crate::error::Error;
 use crate::keys::SignOptions;
+use crate::message::MessageVerifier;
 use crate::params::Algorithm;
 
 /// What the other families lack, for [`Error::Unsupported`].
@@ -110,6 +111,15 @@ impl AnyVerifyingKey {
             .as_slh_dsa()
             .ok_or_else(|| unsupported(self.algorithm(), INTERNAL))?;
         Ok(key.verify_internal(m, sig))
+    }
+
+    /// [`Self::verify_internal`] with M' fed in pieces afterwards
+    /// ([`MessageVerifier`]). FIPS 205 keys only.
+    pub fn verifier_internal(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
+        let key = self
+            .as_slh_dsa()
+            .ok_or_else(|| unsupported(self.algorithm(), INTERNAL))?;
+        key.verifier_internal(sig)
     }
 
     /// SUPERCOP's `crypto_sign_open`: checks `sm` = signature ‖ message

@@ -11,7 +11,7 @@ use super::algorithm::AnyAlgorithm;
 use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;
 use crate::keys::SignOptions;
-use crate::message::MessageSource;
+use crate::message::{MessageSource, MessageVerifier};
 use crate::mode::KeyMode;
 use crate::prehash::PreHash;
 use crate::schedule::sign_many;
@@ -521,6 +521,26 @@ impl AnyVerifyingKey {
             Public::SlhDsa(k) => k.verify_stream(msg, sig, context, prehash),
             Public::SphincsPlus(k) => k.verify_stream(msg, sig),
             Public::Sphincs256(k) => k.verify(&read_all(msg)?, sig),
+        }
+    }
+
+    /// [`AnyVerifyingKey::verify`] with the message fed in pieces
+    /// afterwards, for hosts that learn the signature before the message
+    /// (a streaming API, a detached signature read first): see
+    /// [`MessageVerifier`]. The same options and signature length are
+    /// checked here, before any of the message; memory stays constant
+    /// however long the message (SPHINCS-256 excepted: it holds it).
+    pub fn verifier(
+        &self,
+        sig: &[u8],
+        context: &[u8],
+        prehash: Option<PreHash>,
+    ) -> Result<MessageVerifier, Error> {
+        self.algorithm().check_verify_options(context, prehash)?;
+        match &self.0 {
+            Public::SlhDsa(k) => k.verifier(sig, context, prehash),
+            Public::SphincsPlus(k) => k.verifier(sig),
+            Public::Sphincs256(k) => k.verifier(sig),
         }
     }
 

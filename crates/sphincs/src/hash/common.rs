@@ -48,7 +48,9 @@ pub trait TweakableHash: Sized + Send + Sync {
     /// Streaming state of `PRF_msg`.
     type PrfMsg: Absorb + PrfMsgFinish;
     /// Streaming state of `H_msg`.
-    type HMsg: Absorb + HMsgFinish;
+    /// (`Clone`, `Send` and `Sync`: a verification pushed in pieces is
+    /// copied and moved between threads by its host.)
+    type HMsg: Absorb + HMsgFinish + Clone + Send + Sync;
 
     /// Binds the family to a key; `sk_seed` is `None` for verification.
     /// The SHA-2 families compress the padded `PK.seed` block here, once.

@@ -42,6 +42,7 @@ pub type HarakaSimple = Haraka<false>;
 pub type HarakaRobust = Haraka<true>;
 
 /// Streaming Haraka-S: `H_msg` squeezes m bytes from it.
+#[derive(Clone)]
 pub struct HarakaStream(HarakaS);
 
 impl Absorb for HarakaStream {

@@ -71,6 +71,7 @@ impl PrfMsgFinish for HmacStream {
 }
 
 /// `H_msg` = MGF1-SHA-X(R ‖ PK.seed ‖ SHA-X(R ‖ PK.seed ‖ PK.root ‖ M), m).
+#[derive(Clone)]
 pub struct MgfStream<const CAT35: bool> {
     r: Node,
     pk_seed: Node,

@@ -27,6 +27,7 @@ pub struct Shake {
 }
 
 /// Streaming SHAKE256: `H_msg` squeezes m bytes from it.
+#[derive(Clone)]
 pub struct ShakeStream(shake::Shake256);
 
 impl Absorb for ShakeStream {

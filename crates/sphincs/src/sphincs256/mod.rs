@@ -32,6 +32,7 @@ use crate::prelude::*;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
+use crate::message::{MessageVerifier, PendingVerify};
 use hash::Hasher;
 use params::{PK_BYTES, SIG_BYTES, SK_BYTES};
 use subtree::SubtreeNodes;
@@ -167,6 +168,19 @@ impl Sphincs256VerifyingKey {
         }
     }
 
+    /// [`Self::verify`] with the message fed in pieces afterwards
+    /// ([`MessageVerifier`]); a signature of the wrong length is refused
+    /// here. SPHINCS-256's verification reads its message whole, so this
+    /// one keeps the pieces in memory until `finish`.
+    pub fn verifier(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
+        check_len("signature", SIG_BYTES, sig.len())?;
+        Ok(MessageVerifier::new(Box::new(Pending {
+            key: self.clone(),
+            sig: sig.to_vec(),
+            msg: Vec::new(),
+        })))
+    }
+
     /// SUPERCOP's `crypto_sign_open`: checks `sm` = signature ‖ message and
     /// returns the message.
     pub fn open<'s>(&self, sm: &'s [u8]) -> Result<&'s [u8], Error> {
@@ -188,5 +202,27 @@ impl core::fmt::Debug for Sphincs256VerifyingKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Sphincs256VerifyingKey")
             .finish_non_exhaustive()
+    }
+}
+
+/// [`Sphincs256VerifyingKey::verifier`]'s state: the message so far.
+#[derive(Clone)]
+struct Pending {
+    key: Sphincs256VerifyingKey,
+    sig: Vec<u8>,
+    msg: Vec<u8>,
+}
+
+impl PendingVerify for Pending {
+    fn absorb(&mut self, piece: &[u8]) {
+        self.msg.extend_from_slice(piece);
+    }
+
+    fn finish(self: Box<Self>) -> bool {
+        self.key.verify(&self.msg, &self.sig).is_ok()
+    }
+
+    fn clone_box(&self) -> Box<dyn PendingVerify> {
+        Box::new(self.clone())
     }
 }

@@ -33,13 +33,13 @@ pub use batch::{verify_batch, verify_batch_until, SpxVerifyItem};
 use zeroize::Zeroizing;
 
 use crate::error::Error;
-use crate::message::MessageSource;
+use crate::message::{MessageSource, MessageVerifier, PendingVerify};
 use crate::params::{Instance, MAX_N};
 use crate::parts::PublicParts;
 use crate::rand::{addrnd, os_random, Randomness};
 use crate::slh_dsa::{
-    h_msg, keygen_parts, opt_rand, root_matches, sign_parts_checked, verify_many, verify_parts,
-    SecretParts,
+    h_msg, keygen_parts, opt_rand, pending_internal, root_matches, sign_parts_checked, verify_many,
+    verify_parts, SecretParts,
 };
 
 /// How to sign with a round-3.1 key.
@@ -138,6 +138,19 @@ struct Verify<'a> {
     pk: &'a PublicParts,
     msg: &'a mut dyn MessageSource,
     sig: &'a [u8],
+}
+
+/// A verification whose message comes in pieces ([`MessageVerifier`]).
+struct StartVerify<'a> {
+    pk: &'a PublicParts,
+    sig: &'a [u8],
+}
+
+impl sets::Visit for StartVerify<'_> {
+    type Out = Box<dyn PendingVerify>;
+    fn visit<P: Instance>(self) -> Self::Out {
+        pending_internal::<P>(self.pk, self.sig)
+    }
 }
 
 /// Items that all carry one key, verified side by side.
@@ -320,6 +333,16 @@ impl SpxVerifyingKey {
         } else {
             Err(Error::InvalidSignature)
         }
+    }
+
+    /// [`Self::verify`] with the message fed in pieces afterwards
+    /// ([`MessageVerifier`]); a signature of the wrong length is refused here.
+    pub fn verifier(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
+        check_len(self.alg, "signature", self.alg.signature_len(), sig.len())?;
+        Ok(MessageVerifier::new(self.alg.visit(StartVerify {
+            pk: &self.parts,
+            sig,
+        })))
     }
 
     /// Verifies items that all carry this key, side by side; `out[i]` is
