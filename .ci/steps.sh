@@ -95,10 +95,17 @@ ci_exit() {
         kill -- -"${ci_pid[$name]}" 2>/dev/null || kill "${ci_pid[$name]}" 2>/dev/null || true
         ci_finish "$name" "stopped"
     done
+    # Then what the run asked to be done at its end (.ci/targets.sh).
+    local hook
+    for hook in ${ci_exit_hooks[@]+"${ci_exit_hooks[@]}"}; do
+        "$hook" || true
+    done
     ci_table
     rm -rf "$ci_logs"
     exit "$rc"
 }
+# Functions ci_exit runs, in order, once every step has ended or been stopped.
+ci_exit_hooks=()
 trap ci_exit EXIT
 
 # A background step that has already failed ends the run at the next step
