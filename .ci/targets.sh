@@ -12,7 +12,10 @@
 #
 # ci_targets_restore moves the kept directories into the clone (a rename on
 # the same file system); ci_targets_save, run when CI ends (pass or fail),
-# moves them back. A run that finds none builds from nothing, as on a fresh
+# moves them back, after dropping the units of the workspace's crates that
+# this run rebuilt under another name (.ci/prune-targets.py: the fuzz and
+# ct-check workspaces name them by the clone's path). A run that finds none
+# builds from nothing, as on a fresh
 # machine; two runs at once on one machine do not share them (the first
 # takes them). The store is emptied when it outgrows
 # SPHINCS_CI_TARGETS_MAX_GB (default 16) and is skipped with
@@ -24,7 +27,7 @@ ci_targets=(
     target/js-wasm          # scripts/build-npm: wasm32 with build-std
     target/chroot           # .ci/aarch64.sh (in the sid chroot)
     target/chroot-embedded  # .ci/embedded.sh (in the sid chroot)
-    target/chroot-cargo-home
+    target/chroot-cargo-home  # (not a target directory: never pruned)
     crates/ct-check/target  # .ci/ct-valgrind.sh
     fuzz/target             # .ci/fuzz-smoke.sh
 )
@@ -36,6 +39,7 @@ ci_targets_key() { # a path in the clone -> its name in the store
 
 ci_targets_restore() {
     [[ ${SPHINCS_CI_TARGETS:-on} == off ]] && return 0
+    ci_targets_since=$(date +%s)
     local d kept=() key
     for d in "${ci_targets[@]}"; do
         key="$ci_targets_store/$(ci_targets_key "$d")"
@@ -49,8 +53,14 @@ ci_targets_restore() {
 
 ci_targets_save() {
     [[ ${SPHINCS_CI_TARGETS:-on} == off ]] && return 0
-    local d key gb
+    local d key gb pruned=()
     mkdir -p "$ci_targets_store" || return 0
+    for d in "${ci_targets[@]}"; do
+        [[ -d $d && $d != *cargo-home ]] && pruned+=("$d")
+    done
+    if [[ ${#pruned[@]} -gt 0 ]]; then
+        python3 .ci/prune-targets.py "${ci_targets_since:-0}" "${pruned[@]}" || true
+    fi
     for d in "${ci_targets[@]}"; do
         [[ -d $d && ! -L $d ]] || continue
         key="$ci_targets_store/$(ci_targets_key "$d")"

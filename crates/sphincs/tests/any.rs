@@ -230,3 +230,51 @@ fn one_batch_over_all_families_answers_as_one_by_one() {
         assert_eq!(valid, 4 * 2, "{threads} threads");
     }
 }
+
+/// Whether signing reads the message twice (so a streamed message must be
+/// rewindable): pure FIPS 205 and round 3.1 do, a pre-hash, a HashSLH-DSA
+/// key and SPHINCS-256 do not; the secret and the public half agree.
+#[test]
+fn which_signing_reads_the_message_twice() {
+    let prehashed = SignOptions {
+        prehash: Some(PreHash::Sha2_256),
+        ..DET
+    };
+    let [fips, spx, s256] = algs();
+    let cases = [
+        (
+            AnySigningKey::from_seed(fips, &seed(fips, 1), 1).unwrap(),
+            &DET,
+            true,
+        ),
+        (
+            AnySigningKey::from_seed(fips, &seed(fips, 1), 1).unwrap(),
+            &prehashed,
+            false,
+        ),
+        (
+            AnySigningKey::from_seed(fips, &seed(fips, 1), 1)
+                .unwrap()
+                .with_mode(KeyMode::hash_slh_dsa(Algorithm::Shake128f))
+                .unwrap(),
+            &DET,
+            false,
+        ),
+        (
+            AnySigningKey::from_seed(spx, &seed(spx, 1), 1).unwrap(),
+            &DET,
+            true,
+        ),
+        (
+            AnySigningKey::from_seed(s256, &seed(s256, 1), 1).unwrap(),
+            &DET,
+            false,
+        ),
+    ];
+    for (key, opts, twice) in cases {
+        let alg = key.algorithm();
+        assert_eq!(key.reads_message_twice(opts), twice, "{alg} {opts:?}");
+        let public = key.verifying_key();
+        assert_eq!(public.signing_reads_message_twice(opts), twice, "{alg}");
+    }
+}

@@ -317,6 +317,8 @@ impl AnySigner for RemoteKey {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
+        // The agent checks them too, before it asks for the message; here
+        // the refusal keeps the core's error type (the agent's is text).
         self.public.algorithm().check_sign_options(opts)?;
         let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
         agent.sign(self.handle, msg, opts)

@@ -38,21 +38,27 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, so that a byte is mapped back through the discriminants
+    /// above and nowhere else.
+    const ALL: [Kind; 11] = [
+        Kind::Add,
+        Kind::Find,
+        Kind::Sign,
+        Kind::List,
+        Kind::Lock,
+        Kind::Stop,
+        Kind::Feed,
+        Kind::Data,
+        Kind::End,
+        Kind::Ok,
+        Kind::Error,
+    ];
+
     fn from_byte(b: u8) -> io::Result<Kind> {
-        Ok(match b {
-            1 => Kind::Add,
-            2 => Kind::Find,
-            3 => Kind::Sign,
-            4 => Kind::List,
-            5 => Kind::Lock,
-            6 => Kind::Stop,
-            10 => Kind::Feed,
-            11 => Kind::Data,
-            12 => Kind::End,
-            20 => Kind::Ok,
-            21 => Kind::Error,
-            _ => return Err(bad(format!("unknown frame kind {b}"))),
-        })
+        Kind::ALL
+            .into_iter()
+            .find(|k| *k as u8 == b)
+            .ok_or_else(|| bad(format!("unknown frame kind {b}")))
     }
 }
 
@@ -198,5 +204,20 @@ mod tests {
         assert!(receive(&mut &big[..]).is_err());
         // An unknown kind.
         assert!(receive(&mut &[99u8, 0, 0, 0, 0][..]).is_err());
+    }
+
+    #[test]
+    fn every_kind_and_only_those_round_trip() {
+        let mut known = 0;
+        for b in 0..=255u8 {
+            if let Ok(k) = Kind::from_byte(b) {
+                assert_eq!(k as u8, b);
+                known += 1;
+            }
+        }
+        assert_eq!(known, Kind::ALL.len());
+        for k in [Kind::Sign, Kind::Feed, Kind::End, Kind::Error] {
+            assert_eq!(Kind::from_byte(k as u8).unwrap(), k);
+        }
     }
 }

@@ -7,7 +7,7 @@ use core::sync::atomic::AtomicBool;
 
 use zeroize::Zeroizing;
 
-use super::algorithm::AnyAlgorithm;
+use super::algorithm::{AnyAlgorithm, Family};
 use crate::dynamic::{DynSigningKey, DynVerifyingKey};
 use crate::error::Error;
 use crate::keys::SignOptions;
@@ -340,12 +340,7 @@ impl AnySigningKey {
     /// must be rewindable; once for a pre-hash, and for SPHINCS-256, which
     /// takes the message whole.
     pub fn reads_message_twice(&self, opts: &SignOptions<'_>) -> bool {
-        match &self.0 {
-            Secret::SlhDsa(k) => AnyVerifyingKey::from(k.verifying_key()),
-            Secret::SphincsPlus(k) => AnyVerifyingKey::from(k.verifying_key()),
-            Secret::Sphincs256(_) => return false,
-        }
-        .signing_reads_message_twice(opts)
+        reads_message_twice(self.algorithm(), self.mode(), opts)
     }
 
     /// Checks `opts` against what this key's family has, as signing does
@@ -457,13 +452,7 @@ impl AnyVerifyingKey {
     /// message twice: [`AnySigningKey::reads_message_twice`], for a key held
     /// elsewhere ([`super::AnySigner`]).
     pub fn signing_reads_message_twice(&self, opts: &SignOptions<'_>) -> bool {
-        match &self.0 {
-            Public::SlhDsa(k) => {
-                opts.prehash.is_none() && !matches!(k.mode(), KeyMode::HashSlhDsa(_))
-            }
-            Public::SphincsPlus(_) => true,
-            Public::Sphincs256(_) => false,
-        }
+        reads_message_twice(self.algorithm(), self.mode(), opts)
     }
 
     /// This key bound to `mode` (FIPS 205 keys only).
@@ -580,5 +569,15 @@ impl core::fmt::Debug for AnyVerifyingKey {
             .field("algorithm", &self.algorithm())
             .field("mode", &self.mode())
             .finish_non_exhaustive()
+    }
+}
+
+/// Whether signing under a key of `alg` in `mode` with `opts` reads the
+/// message twice (the answer of both key halves' methods).
+fn reads_message_twice(alg: AnyAlgorithm, mode: Option<KeyMode>, opts: &SignOptions<'_>) -> bool {
+    match alg.family() {
+        Family::SlhDsa => opts.prehash.is_none() && !matches!(mode, Some(KeyMode::HashSlhDsa(_))),
+        Family::SphincsPlus => true,
+        Family::Sphincs256 => false,
     }
 }
