@@ -13,8 +13,8 @@ use crate::params::Algorithm;
 use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::slh_dsa::{
-    pending_external, pending_internal, sign_internal_vec, verify_external, verify_parts,
-    SecretParts,
+    check_signature_len, pending_external, pending_internal, sign_internal_vec, verify_external,
+    verify_parts, SecretParts,
 };
 use crate::with_parameter_set;
 
@@ -325,14 +325,7 @@ impl DynVerifyingKey {
 
     /// `slh_verify_internal` (Algorithm 20) with M' fed in pieces afterwards.
     pub fn verifier_internal(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
-        let expected = self.alg.params().sig_bytes();
-        if sig.len() != expected {
-            return Err(Error::InvalidSignatureLength {
-                algorithm: self.alg,
-                expected,
-                got: sig.len(),
-            });
-        }
+        check_signature_len(self.alg, sig.len())?;
         Ok(MessageVerifier::new(
             with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig)),
         ))

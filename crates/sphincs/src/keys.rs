@@ -22,11 +22,11 @@ use crate::params::MAX_N;
 use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::rand::{addrnd, os_random, Randomness};
+#[cfg(feature = "alloc")]
+use crate::slh_dsa::{check_signature_len, pending_external, sign_external};
 use crate::slh_dsa::{
     keygen_parts_with_progress, root_matches, sign_external_into, verify_external, SecretParts,
 };
-#[cfg(feature = "alloc")]
-use crate::slh_dsa::{pending_external, sign_external};
 #[cfg(feature = "alloc")]
 use crate::tree_cache::TreeCache;
 
@@ -495,14 +495,7 @@ impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
     type Error = Error;
 
     fn try_from(bytes: &[u8]) -> Result<Self, Error> {
-        let expected = P::PARAMS.sig_bytes();
-        if bytes.len() != expected {
-            return Err(Error::InvalidSignatureLength {
-                algorithm: P::ALGORITHM,
-                expected,
-                got: bytes.len(),
-            });
-        }
+        check_signature_len(P::ALGORITHM, bytes.len())?;
         Ok(Signature::from_vec_unchecked(bytes.to_vec()))
     }
 }

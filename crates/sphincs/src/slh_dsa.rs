@@ -19,7 +19,7 @@ use crate::hypertree::ht_verify;
 use crate::message::{MessageSource, Prefixed, SamePasses};
 #[cfg(feature = "alloc")]
 use crate::message::{PendingVerify, PreHasher};
-use crate::params::{Instance, ParameterSet, Params, MAX_M, MAX_N};
+use crate::params::{Algorithm, Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::parts::{node, PublicParts};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
@@ -475,6 +475,20 @@ fn with_prehashed_m_prime<R>(
     f(&mut &prefix[..len])
 }
 
+/// `Ok(())` if `got` is `alg`'s signature length, else
+/// [`Error::InvalidSignatureLength`].
+pub(crate) fn check_signature_len(alg: Algorithm, got: usize) -> Result<(), Error> {
+    let expected = alg.params().sig_bytes();
+    if got == expected {
+        return Ok(());
+    }
+    Err(Error::InvalidSignatureLength {
+        algorithm: alg,
+        expected,
+        got,
+    })
+}
+
 /// `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)` (Algorithms 23 and 25) in a buffer of
 /// the longest, and its length; `ctx` is at most 255 bytes.
 fn prehashed_m_prime(ctx: &[u8], ph: PreHash, digest: &[u8]) -> ([u8; MAX_PREFIX], usize) {
@@ -593,14 +607,7 @@ pub(crate) fn pending_external<P: ParameterSet>(
     ctx: &[u8],
     prehash: Option<PreHash>,
 ) -> Result<Box<dyn PendingVerify>, Error> {
-    let expected = P::PARAMS.sig_bytes();
-    if sig.len() != expected {
-        return Err(Error::InvalidSignatureLength {
-            algorithm: P::ALGORITHM,
-            expected,
-            got: sig.len(),
-        });
-    }
+    check_signature_len(P::ALGORITHM, sig.len())?;
     if ctx.len() > 255 {
         return Err(Error::ContextTooLong(ctx.len()));
     }
@@ -675,14 +682,7 @@ pub(crate) fn sign_external_into<P: ParameterSet>(
     fault_hardened: bool,
     sig: &mut [u8],
 ) -> Result<(), Error> {
-    let expected = P::PARAMS.sig_bytes();
-    if sig.len() != expected {
-        return Err(Error::InvalidSignatureLength {
-            algorithm: P::ALGORITHM,
-            expected,
-            got: sig.len(),
-        });
-    }
+    check_signature_len(P::ALGORITHM, sig.len())?;
     let n = P::PARAMS.n;
     let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
     with_m_prime(ctx, prehash, msg, |m| {
@@ -712,14 +712,7 @@ pub(crate) fn verify_external<P: ParameterSet>(
     ctx: &[u8],
     prehash: Option<PreHash>,
 ) -> Result<(), Error> {
-    let expected = P::PARAMS.sig_bytes();
-    if sig.len() != expected {
-        return Err(Error::InvalidSignatureLength {
-            algorithm: P::ALGORITHM,
-            expected,
-            got: sig.len(),
-        });
-    }
+    check_signature_len(P::ALGORITHM, sig.len())?;
     if with_m_prime(ctx, prehash, msg, |m| verify_parts::<P>(pk, m, sig))? {
         Ok(())
     } else {
