@@ -375,11 +375,7 @@ impl SigCtx {
                         "the signature given to the final is not the one set before the message",
                     ));
                 }
-                match v.finish() {
-                    Ok(()) => true,
-                    Err(sphincs::Error::InvalidSignature) => false,
-                    Err(e) => return Err(e.into()),
-                }
+                valid(v.finish())?
             }
             None => self.verify(&self.buffer, sig)?,
         };
@@ -467,11 +463,16 @@ impl SigCtx {
             })?;
             return Ok(fips.verify_internal(msg, sig));
         }
-        match pk.verify(msg, sig, &self.context, None) {
-            Ok(()) => Ok(true),
-            Err(sphincs::Error::InvalidSignature) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        valid(pk.verify(msg, sig, &self.context, None))
+    }
+}
+
+/// A verification's answer: valid, invalid, or an error for the host.
+fn valid(r: Result<(), sphincs::Error>) -> Result<bool, Fail> {
+    match r {
+        Ok(()) => Ok(true),
+        Err(sphincs::Error::InvalidSignature) => Ok(false),
+        Err(e) => Err(e.into()),
     }
 }
 
