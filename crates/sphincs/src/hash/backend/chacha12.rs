@@ -66,6 +66,9 @@ macro_rules! chacha12_rounds {
         }
     };
 }
+// Re-exported for the SIMD kernels (x86-64, AArch64); the portable code
+// above uses the macro by its local name.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use chacha12_rounds;
 
 macro_rules! add_u32 {

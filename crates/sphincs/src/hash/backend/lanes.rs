@@ -868,6 +868,12 @@ fn sha256_chains<const N: usize>(
     match sha256_plan(k, adrs.len()) {
         (_, 1) => sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps),
         (k, 2) => sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        (Sha256Kernel::X4Simd128, 4) => match N {
+            16 => sha256_chains_words(chains_x4_simd128::<4>, run, adrs, io, steps),
+            24 => sha256_chains_words(chains_x4_simd128::<6>, run, adrs, io, steps),
+            _ => sha256_chains_words(chains_x4_simd128::<8>, run, adrs, io, steps),
+        },
         (k, 4) => sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps),
         #[cfg(target_arch = "x86_64")]
         (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 16) => match N {
@@ -890,7 +896,10 @@ fn sha256_chains<const N: usize>(
 /// [`sha256_avx512::f_chains_avx512_x16`](super::sha256_avx512::f_chains_avx512_x16)
 /// for the arguments): seed state, template words, ADRSc words 0–4 and hash
 /// addresses per lane, the lanes' values (n = 4·NW bytes), steps.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 type ChainKernel<const L: usize, const NW: usize> =
     fn(&[u32; 8], &[u32; 16], &[[u32; L]; 5], &[u32; L], &mut [[u32; L]; NW], u32);
 
@@ -922,12 +931,27 @@ fn chains_x8<const NW: usize>(
     unsafe { super::sha256_avx2::f_chains_avx2_x8::<NW>(seed, tmpl, head, hash, vals, steps) }
 }
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn chains_x4_simd128<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 4]; 5],
+    hash: &[u32; 4],
+    vals: &mut [[u32; 4]; NW],
+    steps: u32,
+) {
+    super::sha2_simd128::f_chains_simd128_x4::<NW>(seed, tmpl, head, hash, vals, steps)
+}
+
 /// [`sha256_f_chains`] on an L-lane chain kernel that builds each step's
 /// blocks in registers, for n = 4·NW bytes: between runs only the lanes'
 /// ADRSc words and values are kept here, word-major (`head[j][lane]`,
 /// `vals[j][lane]`), and a lane is touched only when its chain starts,
 /// begins after its PRF step, or ends.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 fn sha256_chains_words<const L: usize, const NW: usize>(
     kernel: ChainKernel<L, NW>,
     run: &Sha256Chains<'_>,

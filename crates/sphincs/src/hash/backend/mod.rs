@@ -63,10 +63,13 @@ pub use select::{with_backend, Backend, Kernels, Unavailable};
 pub mod sha256_armv8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
-// The step loop of the AVX2 and AVX-512 SHA-256 chain kernels.
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx512;
-#[cfg(target_arch = "x86_64")]
+// The step loop of the AVX2, AVX-512 and SIMD128 SHA-256 chain kernels.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod sha256_chain;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;

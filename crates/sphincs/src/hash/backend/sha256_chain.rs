@@ -1,5 +1,6 @@
 //! The step loop of the SHA-256 WOTS+ chain kernels (`f_chains_avx2_x8`,
-//! `f_chains_avx512_x16`), shared as a macro over the vector width: how a
+//! `f_chains_avx512_x16`, wasm32's `f_chains_simd128_x4`), shared as a
+//! macro over the vector width: how a
 //! step's blocks are built in registers from the ADRSc words, the hash
 //! addresses and the previous values exists in one place; each kernel
 //! supplies its vector operations and its 64 rounds, as the Keccak kernels

@@ -9,11 +9,13 @@
 //! intrinsics used are safe functions there.
 
 use core::arch::wasm32::{
-    i32x4_add, i32x4_shl, i64x2_add, i64x2_shl, u32x4, u32x4_extract_lane, u32x4_shr, u32x4_splat,
-    u64x2, u64x2_extract_lane, u64x2_shr, u64x2_splat, v128, v128_bitselect, v128_or, v128_xor,
+    i32x4_add, i32x4_shl, i32x4_splat, i64x2_add, i64x2_shl, u32x4, u32x4_extract_lane, u32x4_shr,
+    u32x4_splat, u64x2, u64x2_extract_lane, u64x2_shr, u64x2_splat, v128, v128_and, v128_bitselect,
+    v128_load, v128_or, v128_store, v128_xor,
 };
 
 use super::sha2::{K256, K512};
+use super::sha256_chain::sha256_chain_steps;
 
 /// The operations one SHA-2 size needs on a vector of its words.
 trait Words {
@@ -102,11 +104,26 @@ fn sigma<W: Words>(x: v128, r: [u32; 3]) -> v128 {
 #[inline(always)]
 fn compress<W: Words, const ROUNDS: usize>(
     state: &mut [v128; 8],
-    mut w: [v128; 16],
+    w: [v128; 16],
     k: impl Fn(usize) -> v128,
     amounts: &Amounts,
 ) {
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    let out = rounds::<W, ROUNDS>(*state, w, k, amounts);
+    for (s, v) in state.iter_mut().zip(out) {
+        *s = W::add(*s, v);
+    }
+}
+
+/// The `ROUNDS` rounds of one compression from the chaining value `v`:
+/// the working variables after the last round, without the feed-forward.
+#[inline(always)]
+fn rounds<W: Words, const ROUNDS: usize>(
+    v: [v128; 8],
+    mut w: [v128; 16],
+    k: impl Fn(usize) -> v128,
+    amounts: &Amounts,
+) -> [v128; 8] {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
     for t in 0..ROUNDS {
         let wt = if t < 16 {
             w[t]
@@ -134,9 +151,7 @@ fn compress<W: Words, const ROUNDS: usize>(
         b = a;
         a = W::add(t1, t2);
     }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = W::add(*s, v);
-    }
+    [a, b, c, d, e, f, g, h]
 }
 
 /// Compresses `blocks[i]` into `states[i]` for four independent SHA-256
@@ -161,6 +176,44 @@ pub fn compress256_x4(states: &mut [[u32; 8]; 4], blocks: &[[u8; 64]; 4]) {
         states[2][i] = u32x4_extract_lane::<2>(*v);
         states[3][i] = u32x4_extract_lane::<3>(*v);
     }
+}
+
+/// Runs `steps` steps of four WOTS+ chains under the SHA-2 families' F,
+/// blocks built in vectors from word-major lanes: the SIMD128 form of
+/// `sha256_avx512::f_chains_avx512_x16` (x86-64), with the same arguments and layout and the same step loop
+/// (`sha256_chain_steps!`). Between steps the values stay in vectors: no
+/// block is assembled in memory, byte-swapped or transposed.
+pub fn f_chains_simd128_x4<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 4]; 5],
+    hash: &[u32; 4],
+    vals: &mut [[u32; 4]; NW],
+    steps: u32,
+) {
+    sha256_chain_steps!(
+        seed, tmpl, head, hash, vals, steps, NW;
+        i32x4_splat, v128_load, v128_store, v128_and, v128_or, i32x4_add,
+        srli, slli, rounds256
+    );
+}
+
+/// SHA-256's 64 rounds on four word-major streams (no feed-forward).
+#[inline(always)]
+fn rounds256(v: [v128; 8], w: [v128; 16]) -> [v128; 8] {
+    rounds::<W32, 64>(v, w, |t| W32::splat(K256[t]), &A256)
+}
+
+/// A logical right shift of every 32-bit lane by `N`.
+#[inline(always)]
+fn srli<const N: u32>(a: v128) -> v128 {
+    u32x4_shr(a, N)
+}
+
+/// A left shift of every 32-bit lane by `N`.
+#[inline(always)]
+fn slli<const N: u32>(a: v128) -> v128 {
+    i32x4_shl(a, N)
 }
 
 /// Compresses `blocks[i]` into `states[i]` for two independent SHA-512
