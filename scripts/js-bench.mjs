@@ -7,6 +7,7 @@
 //   node scripts/js-bench.mjs [--quick] [--no-browser] [--sets sha2_128f,shake_128f]
 // --quick: ours and liboqs-js only for the "s" sets' signing (noble takes
 // tens of seconds per "s" signature; without --quick it runs once).
+// Each operation's contenders run interleaved, round by round (`race`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,20 +27,41 @@ const noble = await load('@noble/post-quantum/slh-dsa.js');
 const oqs = await load('@oqs/liboqs-js/src/sig.js');
 const version = (p) => JSON.parse(readFileSync(join(mods, p, 'package.json'))).version;
 
-// Milliseconds per call of fn: one warm-up call (skipped for slow peers),
-// then calls until `budget` ms have passed, at least `min`, at most `max`.
-function time(fn, { warm = true, budget = 1500, min = 1, max = 200 } = {}) {
-  if (warm) fn();
-  const times = [];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// Milliseconds per call (the median) of each contender of one operation,
+// interleaved: every round calls each contender once, in turn, so a change
+// in the machine's speed during the run touches all of them alike and the
+// ratios between them hold. One warm-up call each (not for a contender
+// marked `once`: a slow peer, called in the first round only); rounds go on
+// until `budget` ms have passed, at least `min`, at most `max`.
+function race(contenders, { budget = 3000, min = 3, max = 200 } = {}) {
+  const live = contenders.filter((c) => c);
+  for (const c of live) if (!c.once) c.fn();
+  const times = live.map(() => []);
   const start = performance.now();
-  while (times.length < min || (performance.now() - start < budget && times.length < max)) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
+  for (let r = 0; r < max && (r < min || performance.now() - start < budget); r++) {
+    live.forEach((c, i) => {
+      if (c.once && r > 0) return;
+      const t = performance.now();
+      c.fn();
+      times[i].push(performance.now() - t);
+    });
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]; // median
+  const out = {};
+  live.forEach((c, i) => (out[c.who] = median(times[i])));
+  return out;
 }
+
+// The portable kernels of our own module: the same calls with SIMD128 off.
+const portably = (fn) => () => {
+  ours._portableKernels(true);
+  try {
+    fn();
+  } finally {
+    ours._portableKernels(false);
+  }
+};
 
 const camel = (name) => 'create' + name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 const msg = new TextEncoder().encode('benchmark message, 32 bytes long');
@@ -50,29 +72,29 @@ for (const name of names) {
   const mine = ours[name];
   const k = mine.keygen();
   const sig = mine.sign(msg, k.secretKey);
-  const row = { name, ours: {}, portable: {}, noble: {}, oqs: {} };
-  row.ours.keygen = time(() => mine.keygen());
-  row.ours.sign = time(() => mine.sign(msg, k.secretKey));
-  row.ours.verify = time(() => mine.verify(sig, msg, k.publicKey));
-  if (ours._portableKernels) {
-    ours._portableKernels(true);
-    row.portable.keygen = time(() => mine.keygen());
-    row.portable.sign = time(() => mine.sign(msg, k.secretKey));
-    row.portable.verify = time(() => mine.verify(sig, msg, k.publicKey));
-    ours._portableKernels(false);
-  }
   const nb = noble[name];
   const nk = nb.keygen();
-  const nsig = nb.sign(msg, nk.secretKey); // also the warm-up
-  row.noble.keygen = time(() => nb.keygen(), { warm: !slow, budget: slow ? 0 : 1500 });
-  if (!(slow && quick)) row.noble.sign = time(() => nb.sign(msg, nk.secretKey), { warm: false, budget: slow ? 0 : 1500 });
-  row.noble.verify = time(() => nb.verify(nsig, msg, nk.publicKey));
+  const nsig = nb.sign(msg, nk.secretKey);
   const peer = await oqs[camel(name)]();
   const ok = peer.generateKeyPair();
   const osig = peer.sign(msg, ok.secretKey);
-  row.oqs.keygen = time(() => peer.generateKeyPair());
-  row.oqs.sign = time(() => peer.sign(msg, ok.secretKey));
-  row.oqs.verify = time(() => peer.verify(msg, osig, ok.publicKey));
+  const port = ours._portableKernels ? portably : null;
+  const ops = {
+    keygen: [() => mine.keygen(), () => nb.keygen(), () => peer.generateKeyPair()],
+    sign: [() => mine.sign(msg, k.secretKey), () => nb.sign(msg, nk.secretKey), () => peer.sign(msg, ok.secretKey)],
+    verify: [() => mine.verify(sig, msg, k.publicKey), () => nb.verify(nsig, msg, nk.publicKey), () => peer.verify(msg, osig, ok.publicKey)],
+  };
+  const row = { name, ours: {}, portable: {}, noble: {}, oqs: {} };
+  for (const [op, [fo, fn, fq]] of Object.entries(ops)) {
+    const nobleOnce = slow && op !== 'verify';
+    const got = race([
+      { who: 'ours', fn: fo },
+      port && { who: 'portable', fn: port(fo) },
+      !(nobleOnce && quick && op === 'sign') && { who: 'noble', fn: fn, once: nobleOnce },
+      { who: 'oqs', fn: fq },
+    ]);
+    for (const [who, ms] of Object.entries(got)) row[who][op] = ms;
+  }
   peer.destroy();
   rows.push(row);
   console.error(`${name}: done`);
@@ -83,7 +105,7 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '–' : (a / b).to
 const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD']).toString().trim();
 console.log(`Node ${process.version}, ${os.cpus()[0].model}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ` +
   `${new Date().toISOString().slice(0, 16)}Z, commit ${commit}; slh-dsa-wasm ${version('slh-dsa-wasm')}, ` +
-  `@noble/post-quantum ${version('@noble/post-quantum')}, @oqs/liboqs-js ${version('@oqs/liboqs-js')}; median ms per call.\n`);
+  `@noble/post-quantum ${version('@noble/post-quantum')}, @oqs/liboqs-js ${version('@oqs/liboqs-js')}; median ms per call, the contenders interleaved.\n`);
 console.log('| set | op | ours ms | portable ms | noble ms | liboqs-js ms | noble / ours | liboqs-js / ours | SIMD gain |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
