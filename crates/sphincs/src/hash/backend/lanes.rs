@@ -869,11 +869,16 @@ fn sha256_chains<const N: usize>(
         (_, 1) => sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps),
         (k, 2) => sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps),
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        (Sha256Kernel::X4Simd128, 4) => match N {
-            16 => sha256_chains_words(chains_x4_simd128::<4>, run, adrs, io, steps),
-            24 => sha256_chains_words(chains_x4_simd128::<6>, run, adrs, io, steps),
-            _ => sha256_chains_words(chains_x4_simd128::<8>, run, adrs, io, steps),
-        },
+        (Sha256Kernel::X4Simd128, 4) => {
+            // A safe function there (SIMD128 is a build-time feature): no
+            // wrapper to state why a call is sound, as the x86 kernels need.
+            use super::sha2_simd128::f_chains_simd128_x4 as chains_x4;
+            match N {
+                16 => sha256_chains_words(chains_x4::<4>, run, adrs, io, steps),
+                24 => sha256_chains_words(chains_x4::<6>, run, adrs, io, steps),
+                _ => sha256_chains_words(chains_x4::<8>, run, adrs, io, steps),
+            }
+        }
         (k, 4) => sha256_chains_in::<4, N>(sha256_x4(k), run, adrs, io, steps),
         #[cfg(target_arch = "x86_64")]
         (Sha256Kernel::X16Avx512 | Sha256Kernel::X16Avx512ShaNi, 16) => match N {
@@ -929,18 +934,6 @@ fn chains_x8<const NW: usize>(
     // SAFETY: X8Avx2 is chosen only where AVX2 was detected, X16Avx512 only
     // where AVX-512 and AVX2 were.
     unsafe { super::sha256_avx2::f_chains_avx2_x8::<NW>(seed, tmpl, head, hash, vals, steps) }
-}
-
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn chains_x4_simd128<const NW: usize>(
-    seed: &[u32; 8],
-    tmpl: &[u32; 16],
-    head: &[[u32; 4]; 5],
-    hash: &[u32; 4],
-    vals: &mut [[u32; 4]; NW],
-    steps: u32,
-) {
-    super::sha2_simd128::f_chains_simd128_x4::<NW>(seed, tmpl, head, hash, vals, steps)
 }
 
 /// [`sha256_f_chains`] on an L-lane chain kernel that builds each step's
