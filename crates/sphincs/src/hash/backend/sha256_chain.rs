@@ -1,10 +1,9 @@
 //! The step loop of the SHA-256 WOTS+ chain kernels (`f_chains_avx2_x8`,
 //! `f_chains_avx512_x16`, wasm32's `f_chains_simd128_x4`), shared as a
-//! macro over the vector width: how a
-//! step's blocks are built in registers from the ADRSc words, the hash
-//! addresses and the previous values exists in one place; each kernel
-//! supplies its vector operations and its 64 rounds, as the Keccak kernels
-//! do for `keccak_rounds!`.
+//! macro over the vector width: how a step's blocks are built in registers
+//! from the ADRSc words, the hash addresses and the previous values exists
+//! in one place; each kernel supplies its vector operations and its 64
+//! rounds, as the Keccak kernels do for `keccak_rounds!`.
 
 /// The body of a chain kernel over vectors of L 32-bit lanes, with the
 /// kernel's arguments `$seed: &[u32; 8]`, `$tmpl: &[u32; 16]`,
@@ -14,7 +13,9 @@
 /// `$set1(i32)` (broadcast), `$load(ptr)` and `$store(ptr, v)` (unaligned),
 /// `$and`, `$or`, `$add` (32-bit lanes), `$srli::<16>`, `$slli::<16>`, and
 /// `$rounds(v: [V; 8], w: [V; 16]) -> [V; 8]` (no feed-forward). Expanded
-/// inside the kernel's `unsafe fn`, whose target features they need.
+/// inside the kernel's function: on x86-64 an `unsafe fn` whose target
+/// features the operations need; on wasm32 a safe one (SIMD128 is a
+/// build-time feature there).
 macro_rules! sha256_chain_steps {
     (
         $seed:ident, $tmpl:ident, $head:ident, $hash:ident, $vals:ident, $steps:ident, $nw:ident;

@@ -180,9 +180,10 @@ pub fn compress256_x4(states: &mut [[u32; 8]; 4], blocks: &[[u8; 64]; 4]) {
 
 /// Runs `steps` steps of four WOTS+ chains under the SHA-2 families' F,
 /// blocks built in vectors from word-major lanes: the SIMD128 form of
-/// `sha256_avx512::f_chains_avx512_x16` (x86-64), with the same arguments and layout and the same step loop
-/// (`sha256_chain_steps!`). Between steps the values stay in vectors: no
-/// block is assembled in memory, byte-swapped or transposed.
+/// `sha256_avx512::f_chains_avx512_x16` (x86-64), with the same arguments,
+/// layout and step loop (`sha256_chain_steps!`). Between steps the values
+/// stay in vectors: no block is assembled in memory, byte-swapped or
+/// transposed.
 pub fn f_chains_simd128_x4<const NW: usize>(
     seed: &[u32; 8],
     tmpl: &[u32; 16],
