@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sphincs::openpgp::{self, armor, cleartext, Cert, DetachedVerifier, Window};
+use sphincs::openpgp::{self, armor, cleartext, Cert, DetachedVerifier, Keyring, Window};
 
 const NOW: u64 = 1_800_000_000;
 
@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
         not_before: None,
         not_after: None,
         now: NOW,
+        keys_valid_now: true,
     };
     let mut certs = Vec::new();
     if let Ok(parsed) = openpgp::read_certs(data) {
@@ -28,9 +29,12 @@ fuzz_target!(|data: &[u8]| {
             );
             let _ = c.signing_keys(NOW);
             let _ = c.valid_user_ids(NOW);
+            let _ = c.primary_user_id(NOW);
+            let _ = c.signing_secret(NOW);
         }
         certs = parsed;
     }
+    let ring = Keyring::new(&certs, NOW);
     if let Ok(sigs) = openpgp::read_signatures(data) {
         for s in &sigs {
             let back = openpgp::Signature::parse(&s.body()).expect("own signature parses");
@@ -38,18 +42,18 @@ fuzz_target!(|data: &[u8]| {
         }
         let mut v = DetachedVerifier::new(sigs);
         v.update(b"Testing\n");
-        let _ = v.finish(&certs, &window);
+        let _ = v.finish(&ring, &window);
     }
     if cleartext::is_clearsigned(data) {
         if let Ok(cs) = cleartext::parse(data) {
-            let _ = cs.verifier().finish(&certs, &window);
+            let _ = cs.verifier().finish(&ring, &window);
         }
     }
     if let Ok(bytes) = armor::dearmor(data) {
         if let Ok(m) = openpgp::parse_inline(&bytes) {
             let mut v = DetachedVerifier::new(m.signatures);
             v.update(&m.data);
-            let _ = v.finish(&certs, &window);
+            let _ = v.finish(&ring, &window);
         }
     }
 });

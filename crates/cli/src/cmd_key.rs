@@ -1,4 +1,5 @@
-//! `sphincs key encrypt|decrypt|passwd`: add, remove or change the
+//! `sphincs key encrypt|decrypt|passwd` (and, for OpenPGP keys, the
+//! verbs of `pgp_life`: expire, revoke, add-subkey, retire-subkey): add, remove or change the
 //! passphrase of a PKCS#8 private key (the encryption is
 //! `sphincs::encoding::encrypted`) or of a draft SP 800-230 key (the core's
 //! own PEM, `sphincs::encoding::limited`, whose tree cache OUT.tree is
@@ -46,6 +47,20 @@ pub enum KeyCommand {
     /// or --passphrase-fd (never asked for): without, only that it is
     /// encrypted is shown, as the format tells nothing more.
     Show(ShowArgs),
+    /// Change when an OpenPGP key expires (a new self-signature; the key
+    /// file is replaced in place). Publish the certificate again afterwards.
+    Expire(crate::pgp_life::ExpireArgs),
+    /// Revoke an OpenPGP key: print the revoked certificate to publish, or
+    /// with --signature-only a revocation certificate to keep apart (made
+    /// on the day the key is made, it revokes the key if the key is lost).
+    Revoke(crate::pgp_life::RevokeArgs),
+    /// Add a signing subkey to an OpenPGP key (the key file is replaced in
+    /// place): day-to-day signing then uses the newest signing subkey, and
+    /// the primary key can be kept offline.
+    AddSubkey(crate::pgp_life::AddSubkeyArgs),
+    /// Revoke a subkey of an OpenPGP key (retired by default: its earlier
+    /// signatures stay good where validity is judged at signing time).
+    RetireSubkey(crate::pgp_life::RetireSubkeyArgs),
 }
 
 #[derive(clap::Args)]
@@ -100,6 +115,10 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
         KeyCommand::Decrypt(a) => (a, false),
         KeyCommand::Passwd(a) => return passwd(&a),
         KeyCommand::Show(a) => return show(&a),
+        KeyCommand::Expire(a) => return crate::pgp_life::expire(&a),
+        KeyCommand::Revoke(a) => return crate::pgp_life::revoke(&a),
+        KeyCommand::AddSubkey(a) => return crate::pgp_life::add_subkey(&a),
+        KeyCommand::RetireSubkey(a) => return crate::pgp_life::retire_subkey(&a),
     };
     check_writable(&args.out, args.force)?;
     let bytes = Zeroizing::new(read_capped(&args.key, Cap::Key)?);

@@ -191,6 +191,32 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "key expire",
+        &[
+            "sphincs key expire alice.key 2y   # two years from now",
+            "sphincs key expire alice.key 2028-12-31",
+            "sphincs key expire alice.key never",
+        ],
+    ),
+    (
+        "key revoke",
+        &[
+            "sphincs key revoke alice.key --signature-only -o alice.rev   # on day one; keep it apart",
+            "sphincs key revoke alice.key --reason superseded --message 'moved to bob.key' -o alice-revoked.asc",
+        ],
+    ),
+    (
+        "key add-subkey",
+        &[
+            "sphincs key add-subkey release.key --expires 1y",
+            "sphincs sop extract-cert < release.key > release.cert   # publish it again",
+        ],
+    ),
+    (
+        "key retire-subkey",
+        &["sphincs key retire-subkey release.key openpgp4fpr:D54E0307021169F7B88BEB2B76E3AAD0E114BE1A8F982D74DBA9CA51D03537F4"],
+    ),
+    (
         "git",
         &[
             "sphincs git setup --key ~/.sphincs/git.key --cert ~/.sphincs/git.pem --trust ca.pem",
@@ -282,6 +308,10 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         &["sphincs sop change-key-password --old-key-password=old.txt --new-key-password=new.txt < bob.key > bob2.key"],
     ),
     ("sop extract-cert", &["sphincs sop extract-cert < alice.key > alice.cert"]),
+    (
+        "sop revoke-key",
+        &["sphincs sop revoke-key < alice.key > alice-revoked.cert   # publish it"],
+    ),
     (
         "sop sign",
         &[

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sphincs::any::AnySigningKey;
 use sphincs::openpgp::{
-    self, armor, Cert, DetachedSigner, DetachedVerifier, Mode, UnlockedKey, Window,
+    self, armor, Cert, DetachedSigner, DetachedVerifier, Keyring, Mode, UnlockedKey, Window,
 };
 
 use crate::error::CliError;
@@ -185,19 +185,34 @@ pub fn verify(
     signature: Option<&Path>,
     files: &[PathBuf],
 ) -> Result<(), CliError> {
-    let certs = load(cert)?;
+    let mut certs = load(cert)?;
     if let Some(pin) = pin {
         let want = pin
             .get(FPR_PREFIX.len()..)
             .filter(|_| pin.to_ascii_lowercase().starts_with(FPR_PREFIX));
         let want = want.map(str::to_ascii_uppercase);
-        if !certs.iter().any(|c| Some(c.fingerprint().to_hex()) == want) {
+        // A pin restricts which certificate may sign: the others in a
+        // keyring take no part in the verification.
+        let first = certs[0].fingerprint();
+        certs.retain(|c| Some(c.fingerprint().to_hex()) == want);
+        if certs.is_empty() {
             return Err(CliError::file(cert, format!(
-                "the certificate's fingerprint is {FPR_PREFIX}{}, not the {pin} that --fingerprint expects; no signature was checked",
-                certs[0].fingerprint()
+                "no certificate in it has the fingerprint {} that --fingerprint expects (the first is {FPR_PREFIX}{first}); no signature was checked",
+                crate::quote::text(pin)
             )));
         }
     }
+    // Every certificate's validity is computed once, for all the files.
+    let t = now();
+    let ring = Keyring::new(&certs, t);
+    let window = Window {
+        not_before: None,
+        not_after: Some(t + 300),
+        now: t,
+        // This verdict grants trust now: a key expired today does not
+        // make good signatures dated last week.
+        keys_valid_now: true,
+    };
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
     } else {
@@ -223,15 +238,7 @@ pub fn verify(
             .map_err(|e| CliError::file(&sig_path, e))?;
         let mut v = DetachedVerifier::new(sigs);
         stream(file, |chunk| v.update(chunk))?;
-        let t = now();
-        let (good, bad) = v.finish(
-            &certs,
-            &Window {
-                not_before: None,
-                not_after: Some(t + 300),
-                now: t,
-            },
-        );
+        let (good, bad) = v.finish(&ring, &window);
         let name = file.map_or("standard input".to_string(), |f| {
             crate::quote::name(&f).to_string()
         });
@@ -240,7 +247,7 @@ pub fn verify(
                 "{name}: valid signature by {}{} ({})\n",
                 g.user_id
                     .as_deref()
-                    .map(|u| format!("\"{u}\" "))
+                    .map(|u| format!("{} ", crate::quote::user_id(u)))
                     .unwrap_or_default(),
                 g.primary,
                 crate::sop::date::format(u64::from(g.created))
@@ -293,7 +300,7 @@ pub fn show(path: &Path) -> Result<(), CliError> {
                     .expires
                     .map_or("never".to_string(), crate::sop::date::format);
                 text += &format!("Expires:     {exp}\n");
-                text += &format!("Revoked:     {}\n", if info.revoked { "yes" } else { "no" });
+                text += &format!("Revoked:     {}\n", revoked_text(&info));
                 text += &format!(
                     "Signs:       {}\n",
                     if info.can_sign {
@@ -306,20 +313,41 @@ pub fn show(path: &Path) -> Result<(), CliError> {
             Err(e) => text += &format!("Checked:     {e}\n"),
         }
         for u in c.valid_user_ids(now()) {
-            text += &format!("User ID:     {u}\n");
+            text += &format!("User ID:     {}\n", crate::quote::user_id(&u));
         }
+        let keys = c.signing_keys(now()).unwrap_or_default();
         for s in &c.subkeys {
-            text += &format!(
-                "Subkey:      {} {}{}\n",
-                openpgp::public_key_algorithm_name(s.key.public.algorithm),
-                s.key.public.fingerprint(),
-                if s.key.public.is_slh_dsa() {
-                    ""
-                } else {
-                    " (not used here: only SLH-DSA signs and verifies)"
+            let fpr = s.key.public.fingerprint();
+            let state = match keys.iter().find(|k| k.key.fingerprint() == fpr) {
+                _ if !s.key.public.is_slh_dsa() => {
+                    " (not used here: only SLH-DSA signs and verifies)".to_string()
                 }
+                None => " (no valid binding: not used)".to_string(),
+                Some(k) => format!(
+                    " (signs: {}, expires: {}, revoked: {})",
+                    if k.can_sign { "yes" } else { "no" },
+                    k.expires
+                        .map_or("never".to_string(), crate::sop::date::format),
+                    revoked_text(k)
+                ),
+            };
+            text += &format!(
+                "Subkey:      {} {FPR_PREFIX}{fpr}{state}\n",
+                openpgp::public_key_algorithm_name(s.key.public.algorithm),
             );
         }
     }
     write_stdout(text.as_bytes(), false)
+}
+
+/// A key's revocation as `key show` says it.
+fn revoked_text(info: &openpgp::SigningKeyInfo) -> String {
+    match (info.revoked, info.retired) {
+        (true, _) => "yes".to_string(),
+        (false, Some(t)) => format!(
+            "retired or superseded {} (signatures made before then stay good under sop verify)",
+            crate::sop::date::format(t)
+        ),
+        (false, None) => "no".to_string(),
+    }
 }

@@ -43,6 +43,25 @@ pub fn name(path: &(impl AsRef<std::path::Path> + ?Sized)) -> String {
     out
 }
 
+/// Signer-chosen text (a pin as typed, a value from a file) as it goes into
+/// a line: as it is when plain, else quoted and escaped as [`name`] does.
+pub fn text(s: &str) -> String {
+    name(s)
+}
+
+/// A User ID (signer-chosen text) as `verify` and `key show` print it:
+/// always in double quotes, with the escapes of [`name`] inside, so a
+/// newline cannot forge a line, ESC cannot reach the terminal, and no
+/// control reorders what is shown.
+pub fn user_id(uid: &str) -> String {
+    let q = name(uid);
+    if q.starts_with('"') {
+        q
+    } else {
+        format!("\"{q}\"")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::name;
@@ -61,5 +80,20 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let raw = std::ffi::OsStr::from_bytes(b"bad\xffname");
         assert_eq!(name(raw), "\"bad\\xffname\"");
+    }
+
+    #[test]
+    fn user_ids_are_always_quoted_and_escaped() {
+        use super::user_id;
+        assert_eq!(
+            user_id("Alice <a@example.org>"),
+            "\"Alice <a@example.org>\""
+        );
+        assert_eq!(
+            user_id("Eve\nsig.tar: valid signature by \"Alice\""),
+            "\"Eve\\nsig.tar: valid signature by \\\"Alice\\\"\""
+        );
+        assert_eq!(user_id("\x1b]0;x\x07"), "\"\\x1b]0;x\\x07\"");
+        assert_eq!(user_id("a\u{202e}b"), "\"a\\u{202e}b\"");
     }
 }

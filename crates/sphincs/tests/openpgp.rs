@@ -4,8 +4,8 @@
 //! that must fail cleanly.
 
 use sphincs::openpgp::{
-    self, armor, cleartext, Cert, DetachedSigner, DetachedVerifier, ErrorKind, Mode, Signature,
-    Window,
+    self, armor, cleartext, Cert, DetachedSigner, DetachedVerifier, ErrorKind, Keyring, Mode,
+    Signature, Window,
 };
 
 const SETS: [(&str, &str, u8); 3] = [
@@ -45,13 +45,14 @@ fn window() -> Window {
         not_before: None,
         not_after: None,
         now: NOW,
+        keys_valid_now: false,
     }
 }
 
 fn verify(certs: &[Cert], sigs: Vec<Signature>, data: &[u8]) -> (usize, Vec<String>) {
     let mut v = DetachedVerifier::new(sigs);
     v.update(data);
-    let (good, bad) = v.finish(certs, &window());
+    let (good, bad) = v.finish(&Keyring::new(certs, NOW), &window());
     (good.len(), bad)
 }
 
@@ -116,7 +117,7 @@ fn rfc9980_sample_signatures_verify_and_tampering_fails() {
         assert_eq!((good, bad.len()), (1, 0), "{set}: {bad:?}");
         let mut v = DetachedVerifier::new(sigs.clone());
         v.update(b"Testing\n");
-        let (g, _) = v.finish(&certs, &window());
+        let (g, _) = v.finish(&Keyring::new(&certs, NOW), &window());
         assert_eq!(g[0].primary.to_hex().to_lowercase(), fpr);
         assert_eq!(
             verify(&certs, sigs.clone(), b"Testing!").0,
@@ -173,10 +174,16 @@ fn rfc9980_sample_keys_sign_and_each_set_round_trips_every_form() {
         assert_eq!(cs.text, b"Origin: Debian\n- dash\n  trailing\n");
         let mut v = cs.verifier();
         v.update(&[]);
-        assert_eq!(v.finish(&certs, &window()).0.len(), 1);
+        assert_eq!(v.finish(&Keyring::new(&certs, NOW), &window()).0.len(), 1);
         let tampered = text.replace("Debian", "Debiam");
         let cs = cleartext::parse(tampered.as_bytes()).unwrap();
-        assert_eq!(cs.verifier().finish(&certs, &window()).0.len(), 0);
+        assert_eq!(
+            cs.verifier()
+                .finish(&Keyring::new(&certs, NOW), &window())
+                .0
+                .len(),
+            0
+        );
         // Inline (one-pass signed).
         let key = openpgp::unlock_signing_key(tsk, &[], NOW).unwrap();
         let msg = openpgp::inline_sign(vec![key], b"payload", Mode::Binary, NOW as u32, 1).unwrap();
@@ -218,10 +225,11 @@ fn generated_keys_verify_protect_and_refuse_wrong_passphrases() {
             not_before: Some(NOW + 1),
             not_after: None,
             now: NOW,
+            keys_valid_now: false,
         };
         let mut v = DetachedVerifier::new(sigs);
         v.update(b"x");
-        assert_eq!(v.finish(&cert, &w).0.len(), 0);
+        assert_eq!(v.finish(&Keyring::new(&cert, NOW), &w).0.len(), 0);
     }
 }
 

@@ -254,9 +254,15 @@ pub fn fingerprint(cert: &Certificate) -> Result<String, CliError> {
     Ok(md[..len].iter().map(|b| format!("{b:02X}")).collect())
 }
 
-/// The certificate's subject as status-line and terminal text.
+/// The certificate's subject as terminal text (escaped).
 pub fn subject(cert: &Certificate) -> String {
-    escape(&cert.tbs_certificate().subject().to_string())
+    escape(&subject_text(cert))
+}
+
+/// The certificate's subject as it is (RFC 4514), for the status lines,
+/// whose writer escapes each value once.
+pub fn subject_text(cert: &Certificate) -> String {
+    cert.tbs_certificate().subject().to_string()
 }
 
 /// One setting, read with `git config`: the repository's and the user's

@@ -14,7 +14,9 @@
 //! not taken over this machine's clock.
 //!
 //! - verifies, key valid then: GOODSIG, VALIDSIG, TRUST_* (exit 0);
-//! - verifies, key had expired when it signed: EXPKEYSIG (exit 1);
+//! - verifies, but the key had expired when it signed or has expired
+//!   since (git's verdict is judged at this machine's clock): EXPKEYSIG
+//!   (exit 1);
 //! - verifies, key revoked: REVKEYSIG (exit 1);
 //! - does not verify, or breaks the policy: BADSIG (exit 1);
 //! - no configured certificate has the key: ERRSIG code 9; unreadable
@@ -22,7 +24,9 @@
 
 use std::path::Path;
 
-use sphincs::openpgp::{self, Cert, DetachedVerifier, Fingerprint, Outcome, Signature, Window};
+use sphincs::openpgp::{
+    self, Cert, DetachedVerifier, Fingerprint, Keyring, Outcome, Signature, Window,
+};
 
 use super::status::{
     escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED, UNKNOWN_KEY,
@@ -90,17 +94,17 @@ fn certs_of(setting: &str) -> Result<Vec<Cert>, String> {
     Ok(out)
 }
 
-struct Keyring {
+struct Configured {
     certs: Vec<Cert>,
     own: Option<Fingerprint>,
     trusted: Vec<Fingerprint>,
 }
 
-fn keyring() -> Result<Keyring, String> {
+fn keyring() -> Result<Configured, String> {
     let own = super::openpgp_sign::configured_key().map_err(CliError::into_message)?;
     let trusted = certs_of("sphincs.openpgpTrust")?;
     let known = certs_of("sphincs.openpgpCerts")?;
-    let mut ring = Keyring {
+    let mut ring = Configured {
         own: own.as_ref().map(|(_, c)| c.fingerprint()),
         trusted: trusted.iter().map(Cert::fingerprint).collect(),
         certs: Vec::new(),
@@ -151,10 +155,17 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
         not_before: None,
         not_after: Some(now + CLOCK_SKEW),
         now,
+        // git's verdict grants trust now: an expired key's commit is
+        // EXPKEYSIG whatever date the signature claims.
+        keys_valid_now: true,
     };
     let mut v = DetachedVerifier::new(sigs.clone());
     v.update(&payload);
-    let Some((_, outcome)) = v.finish_each(&ring.certs, &window).into_iter().next() else {
+    let Some((_, outcome)) = v
+        .finish_each(&Keyring::new(&ring.certs, now), &window)
+        .into_iter()
+        .next()
+    else {
         let why = format!(
             "a signature of type 0x{:02x} does not sign data",
             sig.sig_type
@@ -166,7 +177,10 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
         "sphincs: Signature made {made} with {} key {issuer}",
         openpgp::public_key_algorithm_name(sig.pk_algo)
     );
-    let who = |u: &Option<String>| escape(u.as_deref().unwrap_or("(no user ID)"));
+    // The User ID as the status lines take it (they escape it once), and as
+    // standard error shows it (escaped here).
+    let raw = |u: &Option<String>| u.clone().unwrap_or_else(|| "(no user ID)".into());
+    let who = |u: &Option<String>| escape(&raw(u));
     match outcome {
         Outcome::Good(v) => {
             let trust = if Some(v.primary) == ring.own {
@@ -183,21 +197,21 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
             };
             eprintln!("sphincs: Good signature from \"{}\" [{word}]", who(&v.user_id));
             eprintln!("sphincs: Primary key fingerprint: {}", v.primary);
-            status.good_sig(&v.signing_key.to_hex(), &who(&v.user_id))?;
+            status.good_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
             status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
             status.trust(trust)?;
             Ok(GOOD)
         }
         Outcome::KeyExpired(v) => {
             eprintln!("sphincs: Good signature from \"{}\", but the key had expired when it signed", who(&v.user_id));
-            status.exp_key_sig(&v.signing_key.to_hex(), &who(&v.user_id))?;
+            status.exp_key_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
             status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
             status.trust(Trust::Undefined)?;
             Ok(BAD)
         }
         Outcome::KeyRevoked(v) => {
             eprintln!("sphincs: Good signature from \"{}\", but the key is revoked", who(&v.user_id));
-            status.rev_key_sig(&v.signing_key.to_hex(), &who(&v.user_id))?;
+            status.rev_key_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
             status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
             status.trust(Trust::Never)?;
             Ok(BAD)
@@ -205,7 +219,7 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
         Outcome::Bad { signing_key, user_id, reason, .. } => {
             let key = signing_key.map(|k| k.to_hex()).unwrap_or(issuer);
             eprintln!("sphincs: BAD signature from \"{}\": {}", who(&user_id), escape(&reason));
-            status.bad_sig(&key, &who(&user_id))?;
+            status.bad_sig(&key, &raw(&user_id))?;
             Ok(BAD)
         }
         Outcome::NoKey { reason, .. } => cannot(status, &issuer, &f, ERRSIG_NO_KEY, &format!(

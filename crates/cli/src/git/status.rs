@@ -184,8 +184,10 @@ impl Status {
 }
 
 /// gpg's escaping of status-line values: `%XX` for `%`, control
-/// characters and DEL (and the Unicode line separators), so that a value
-/// taken from a signature never ends the line or starts another one.
+/// characters and DEL (and the Unicode line separators and the controls
+/// that reorder text, as their UTF-8 bytes), so that a value taken from a
+/// signature never ends the line, starts another one, or rearranges what
+/// a terminal shows. Applied once, by the writer of each line.
 pub fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
@@ -193,7 +195,14 @@ pub fn escape(value: &str) -> String {
             '%' | '\u{0}'..='\u{1f}' | '\u{7f}' => out.push_str(&format!("%{:02X}", c as u32)),
             // C1 controls and line/paragraph separators: written as their
             // UTF-8 bytes escaped, so no terminal or parser sees them raw.
-            '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' => {
+            '\u{80}'..='\u{9f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{061c}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => {
                 let mut buf = [0u8; 4];
                 for b in c.encode_utf8(&mut buf).bytes() {
                     out.push_str(&format!("%{b:02X}"));
@@ -229,5 +238,7 @@ mod tests {
         assert_eq!(escape("100%\r"), "100%25%0D");
         assert_eq!(escape("CN=Zoë"), "CN=Zoë");
         assert_eq!(escape("a\u{2028}b"), "a%E2%80%A8b");
+        assert_eq!(escape("gpj.\u{202e}exe"), "gpj.%E2%80%AEexe");
+        assert_eq!(escape("x\u{2066}y"), "x%E2%81%A6y");
     }
 }

@@ -47,7 +47,7 @@ use crate::git::status::UNKNOWN_KEY;
 use crate::git::status::{
     digest_number, escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED,
 };
-use crate::git::{self, fingerprint, subject, MAX_SIGNATURE_FILE};
+use crate::git::{self, fingerprint, subject_text, MAX_SIGNATURE_FILE};
 use crate::io::{read_capped, Cap};
 
 /// Exit status for a good signature.
@@ -154,12 +154,16 @@ fn bad(certs: &[Certificate], why: &str, status: &mut Status) -> std::io::Result
             .iter()
             .any(|o| o != *c && o.tbs_certificate().issuer() == name)
     });
-    let (id, who) = match leaf.map(|c| (fingerprint(c), subject(c))) {
+    let (id, raw) = match leaf.map(|c| (fingerprint(c), subject_text(c))) {
         Some((Ok(f), s)) => (f, s),
         _ => (UNKNOWN_KEY.to_string(), "unknown signer".to_string()),
     };
-    eprintln!("sphincs: BAD signature from \"{who}\": {}", escape(why));
-    status.bad_sig(&id, &who)?;
+    eprintln!(
+        "sphincs: BAD signature from \"{}\": {}",
+        escape(&raw),
+        escape(why)
+    );
+    status.bad_sig(&id, &raw)?;
     Ok(BAD)
 }
 
@@ -177,7 +181,10 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
         Ok(f) => f,
         Err(e) => return cannot(status, ERRSIG_UNSUPPORTED, signer.digest, &e.into_message()),
     };
-    let who = subject(&cert);
+    // The subject as the status lines take it (they escape it once), and
+    // as standard error shows it.
+    let raw = subject_text(&cert);
+    let who = escape(&raw);
     let digest = signer.digest.map_or(0, digest_number);
     // The signing time the signature states (the signer's claim); now when
     // it states none. It is bounded by this machine's clock below.
@@ -218,13 +225,13 @@ fn good(carried: &[Certificate], signer: SignerCheck, status: &mut Status) -> st
     };
     if let Some(why) = outside {
         eprintln!("sphincs: Good signature from \"{who}\", {why}");
-        status.exp_key_sig(&fpr, &who)?;
+        status.exp_key_sig(&fpr, &raw)?;
         status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
         status.trust(Trust::Undefined)?;
         return Ok(BAD);
     }
     eprintln!("sphincs: Good signature from \"{who}\"");
-    status.good_sig(&fpr, &who)?;
+    status.good_sig(&fpr, &raw)?;
     status.valid_sig(&fpr, &date, &facts, 0, &fpr)?;
     let trust = match usage_rule()
         .and_then(|rule| check_signing_usage(&cert, &rule).map_err(|e| e.to_string()))

@@ -59,6 +59,9 @@ pub fn parse(s: &str, now: u64) -> Result<Option<u64>> {
     match s {
         "-" => return Ok(None),
         "now" => return Ok(Some(now)),
+        // Every form below is ASCII; anything else is refused here, before
+        // any slicing by byte offsets could cut a character in two.
+        _ if !s.is_ascii() => return Err(bad(s)),
         _ => {}
     }
     let (date, time) = match s.split_once(['T', 't', ' ']) {
@@ -134,6 +137,10 @@ mod tests {
             "2025-13-01",
             "2025-11-27T25:00:00Z",
             "1969-12-31",
+            "202é123",
+            "2025-11-2é",
+            "2025-11-27T05:0é:00Z",
+            "2025-11-27T05:00:00+0é:00",
         ] {
             assert!(parse(b, 0).is_err(), "{b}");
         }

@@ -1,5 +1,5 @@
-//! `sop version`, `list-profiles`, `generate-key`, `change-key-password`
-//! and `extract-cert`.
+//! `sop version`, `list-profiles`, `generate-key`, `change-key-password`,
+//! `revoke-key` and `extract-cert`.
 
 use sphincs::openpgp::{self, armor, Cert};
 
@@ -140,6 +140,25 @@ pub fn change_password(armored: bool, new: Option<&str>, old: &[String]) -> Resu
     }
     if armored {
         inputs::write_stdout(armor::encode(armor::Kind::PrivateKey, &out).as_bytes())
+    } else {
+        inputs::write_stdout(&out)
+    }
+}
+
+pub fn revoke(armored: bool, passwords: &[String]) -> Result<()> {
+    let keys = read_keys_from_stdin()?;
+    let passwords = inputs::passwords(passwords)?;
+    let passwords: Vec<&[u8]> = passwords.iter().map(|p| &p[..]).collect();
+    let now = super::now();
+    let mut out = Vec::new();
+    for key in &keys {
+        let primary = openpgp::unlock_primary(key, &passwords)?;
+        let sig = key.revocation(&primary, openpgp::Reason::Unspecified, "", now as u32)?;
+        let revoked = key.with_revocation(sig, now)?;
+        out.extend_from_slice(&revoked.to_bytes(false));
+    }
+    if armored {
+        inputs::write_stdout(armor::encode(armor::Kind::PublicKey, &out).as_bytes())
     } else {
         inputs::write_stdout(&out)
     }

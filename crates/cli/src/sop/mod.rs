@@ -152,6 +152,16 @@ pub enum SopCommand {
         #[arg(long, value_name = "PASSWORD")]
         old_key_password: Vec<String>,
     },
+    /// Revoke the secret keys on standard input: print each one's
+    /// certificate with a key revocation (no reason stated: a hard
+    /// revocation, so nothing the key signed verifies any more).
+    RevokeKey {
+        #[arg(long)]
+        no_armor: bool,
+        /// A password to unlock the keys with (may be given several times).
+        #[arg(long, value_name = "PASSWORD")]
+        with_key_password: Vec<String>,
+    },
     /// Print the certificate (public key) of a secret key from standard input.
     ExtractCert {
         #[arg(long)]
@@ -301,6 +311,10 @@ pub fn run(command: SopCommand) -> Result<()> {
             old_key_password,
         } => keys::change_password(!no_armor, new_key_password.as_deref(), &old_key_password),
         SopCommand::ExtractCert { no_armor } => keys::extract_cert(!no_armor),
+        SopCommand::RevokeKey {
+            no_armor,
+            with_key_password,
+        } => keys::revoke(!no_armor, &with_key_password),
         SopCommand::Sign {
             no_armor,
             as_,

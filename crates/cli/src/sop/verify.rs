@@ -3,7 +3,7 @@
 //! (NO_SIGNATURE) when no signature checks out.
 
 use sphincs::openpgp::{
-    self, armor, cleartext, Cert, DetachedVerifier, Signature, Verification, Window,
+    self, armor, cleartext, Cert, DetachedVerifier, Keyring, Signature, Verification, Window,
 };
 
 use super::inputs::{self, MAX_BUFFERED, MAX_OBJECT};
@@ -22,6 +22,9 @@ fn window(not_before: Option<&str>, not_after: Option<&str>) -> Result<Window> {
             Some(d) => date::parse(d, now)?,
         },
         now,
+        // SOP keeps RFC 9580's reading: a key's expiry is judged at the
+        // signature's creation time.
+        keys_valid_now: false,
     })
 }
 
@@ -85,7 +88,7 @@ pub fn detached(
     let certs = read_certs(certs)?;
     let mut v = DetachedVerifier::new(sigs);
     inputs::stream_stdin(|chunk| v.update(chunk))?;
-    let (good, bad) = v.finish(&certs, &window);
+    let (good, bad) = v.finish(&Keyring::new(&certs, window.now), &window);
     inputs::write_stdout(outcome(good, bad)?.as_bytes())
 }
 
@@ -137,7 +140,9 @@ pub fn inline(
     let window = window(not_before, not_after)?;
     let certs = read_certs(certs)?;
     let signed = read_signed()?;
-    let (good, bad) = signed.verifier.finish(&certs, &window);
+    let (good, bad) = signed
+        .verifier
+        .finish(&Keyring::new(&certs, window.now), &window);
     let lines = outcome(good, bad)?;
     if let Some(out) = verifications_out {
         inputs::write_indirect(out, lines.as_bytes())?;

@@ -112,7 +112,54 @@ fn trim_end(l: &[u8]) -> &[u8] {
 
 /// Decodes the first armored block in `data`: its kind and its bytes.
 pub fn decode(data: &[u8]) -> Result<(Kind, Vec<u8>)> {
-    let mut it = lines(data);
+    decode_block(data).map(|(kind, bytes, _)| (kind, bytes))
+}
+
+/// Decodes every armored block in `data` and joins their bytes: a keyring
+/// made by concatenating armored certificates (`cat a.asc b.asc > KEYS`,
+/// as Apache projects publish), text between the blocks skipped as gpg
+/// skips it. The blocks must be of one kind (public and private key blocks
+/// count as one: a keyring may mix them).
+pub fn decode_all(data: &[u8]) -> Result<(Kind, Vec<u8>)> {
+    let key = |k: Kind| matches!(k, Kind::PublicKey | Kind::PrivateKey);
+    let (kind, mut out, mut pos) = decode_block(data)?;
+    while let Some(start) = next_begin(&data[pos..]) {
+        let (k, bytes, used) = decode_block(&data[pos + start..])?;
+        if k != kind && !(key(k) && key(kind)) {
+            return Err(PgpError::malformed(format!(
+                "the input holds a {} block after a {} block; one input holds one kind",
+                k.label(),
+                kind.label()
+            )));
+        }
+        out.extend_from_slice(&bytes);
+        pos += start + used;
+    }
+    Ok((kind, out))
+}
+
+/// The offset of the next line that starts an armored block.
+fn next_begin(data: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for line in data.split(|&b| b == b'\n') {
+        if line.starts_with(b"-----BEGIN PGP ") {
+            return Some(at);
+        }
+        at += line.len() + 1;
+    }
+    None
+}
+
+/// The first armored block: its kind, its bytes, and how many bytes of
+/// `data` it took (through its END line).
+fn decode_block(data: &[u8]) -> Result<(Kind, Vec<u8>, usize)> {
+    let mut used = 0;
+    let mut it = lines(data).inspect(|l| {
+        // Each line and its '\n' (a CR, if any, was stripped from it).
+        if let Ok(l) = l {
+            used = offset_after(data, l);
+        }
+    });
     let label = loop {
         let line = match it.next() {
             Some(l) => trim_end(l?),
@@ -166,13 +213,25 @@ pub fn decode(data: &[u8]) -> Result<(Kind, Vec<u8>)> {
     }
     let bytes = Base64::decode_vec(core::str::from_utf8(&b64).unwrap_or("!"))
         .map_err(|_| PgpError::malformed("the armored block is not valid Base64"))?;
-    Ok((kind, bytes))
+    Ok((kind, bytes, used.min(data.len())))
+}
+
+/// The offset in `data` just past the line `line` (a slice of `data`) and
+/// its line ending.
+fn offset_after(data: &[u8], line: &[u8]) -> usize {
+    let end = line.as_ptr() as usize - data.as_ptr() as usize + line.len();
+    let rest = &data[end..];
+    end + if rest.starts_with(b"\r\n") {
+        2
+    } else {
+        usize::from(rest.starts_with(b"\n"))
+    }
 }
 
 /// The binary form of `data`: decoded if armored, else as it is.
 pub fn dearmor(data: &[u8]) -> Result<Vec<u8>> {
     if is_armored(data) {
-        Ok(decode(data)?.1)
+        Ok(decode_all(data)?.1)
     } else {
         Ok(data.to_vec())
     }

@@ -15,6 +15,16 @@ use zeroize::Zeroizing;
 /// The most certificates one keyring input may hold.
 pub const MAX_CERTS: usize = 1000;
 
+/// The signature types that bind or revoke a User ID (§5.2.1): the four
+/// certifications and the certification revocation.
+const USER_ID_SELF_SIGS: [u8; 5] = [
+    sig_type::GENERIC_CERTIFICATION,
+    0x11,
+    0x12,
+    sig_type::POSITIVE_CERTIFICATION,
+    sig_type::CERTIFICATION_REVOCATION,
+];
+
 /// A key of a certificate: its public part and, in a transferable secret
 /// key, its secret part.
 #[derive(Clone, Debug)]
@@ -68,8 +78,13 @@ pub struct SigningKeyInfo {
     pub primary: Fingerprint,
     /// When the key expires, if it does (seconds since the epoch).
     pub expires: Option<u64>,
-    /// True if the key (or its certificate) was revoked.
+    /// True if the key (or its certificate) was revoked for a hard reason
+    /// (compromised, or none stated): nothing it signed is good.
     pub revoked: bool,
+    /// When the key (or its certificate) was revoked for a soft reason
+    /// (superseded, retired), if it was: signatures made before then stay
+    /// good where validity is judged at signing time.
+    pub retired: Option<u64>,
     /// True if its flags allow signing data.
     pub can_sign: bool,
 }
@@ -261,6 +276,9 @@ impl Cert {
     }
 
     /// The newest valid self-signature among `sigs` of the given types.
+    /// Candidates are tried newest first and the search stops at the first
+    /// that verifies, so a certificate's validity costs one verification in
+    /// the common case and never more than one per signature it carries.
     fn newest_valid<'a>(
         &self,
         sigs: &'a [Signature],
@@ -268,9 +286,57 @@ impl Cert {
         data: &[&[u8]],
         now: u64,
     ) -> Option<&'a Signature> {
-        sigs.iter()
-            .filter(|s| types.contains(&s.sig_type) && self.check_self(s, data, now))
-            .max_by_key(|s| s.creation_time())
+        // Newest first; at equal times a revocation before a certification,
+        // then the one that stands later (appended later: made later).
+        let mut candidates: Vec<&Signature> = sigs
+            .iter()
+            .rev()
+            .filter(|s| types.contains(&s.sig_type))
+            .collect();
+        candidates.sort_by_key(|s| {
+            core::cmp::Reverse((
+                s.creation_time(),
+                s.sig_type == sig_type::CERTIFICATION_REVOCATION,
+            ))
+        });
+        candidates
+            .into_iter()
+            .find(|s| self.check_self(s, data, now))
+    }
+
+    /// The valid revocations of `sig_type` among `sigs` over `data`: true
+    /// if one is hard, and the earliest time of a soft one.
+    fn revocations(
+        &self,
+        sigs: &[Signature],
+        sig_type: u8,
+        data: &[&[u8]],
+        now: u64,
+    ) -> (bool, Option<u64>) {
+        let mut hard = false;
+        let mut soft: Option<u64> = None;
+        for s in sigs.iter().filter(|s| s.sig_type == sig_type) {
+            if !self.check_self(s, data, now) {
+                continue;
+            }
+            if super::life::revocation_reason(s).is_soft() {
+                let t = u64::from(s.creation_time().unwrap_or(0));
+                soft = Some(soft.map_or(t, |x| x.min(t)));
+            } else {
+                hard = true;
+            }
+        }
+        (hard, soft)
+    }
+
+    /// The certification that makes User ID `u` valid at `now`: its newest
+    /// valid self-certification, unless a newer (or equally new) valid
+    /// certification revocation (type 0x30) by the primary key revokes it.
+    fn user_id_binding<'a>(&self, u: &'a UserId, now: u64) -> Option<&'a Signature> {
+        let pk = self.primary.public.hashed_form();
+        let uid = user_id_hashed_form(&u.value);
+        self.newest_valid(&u.signatures, &USER_ID_SELF_SIGS, &[&pk, &uid], now)
+            .filter(|s| s.sig_type != sig_type::CERTIFICATION_REVOCATION)
     }
 
     /// The facts of the primary key: its binding self-signature (the newest
@@ -293,9 +359,7 @@ impl Cert {
             .or_else(|| {
                 let mut best: Option<&Signature> = None;
                 for u in &self.user_ids {
-                    let uid = user_id_hashed_form(&u.value);
-                    let types = [0x10, 0x11, 0x12, sig_type::POSITIVE_CERTIFICATION];
-                    if let Some(s) = self.newest_valid(&u.signatures, &types, &[&pk, &uid], now) {
+                    if let Some(s) = self.user_id_binding(u, now) {
                         let better = match best {
                             None => true,
                             Some(b) => {
@@ -316,10 +380,8 @@ impl Cert {
                     primary.fingerprint()
                 ))
             })?;
-        let revoked = self
-            .signatures
-            .iter()
-            .any(|s| s.sig_type == sig_type::KEY_REVOCATION && self.check_self(s, &[&pk], now));
+        let (revoked, retired) =
+            self.revocations(&self.signatures, sig_type::KEY_REVOCATION, &[&pk], now);
         Ok(SigningKeyInfo {
             key: primary.clone(),
             primary: primary.fingerprint(),
@@ -327,6 +389,7 @@ impl Cert {
                 .key_expiration()
                 .map(|d| u64::from(primary.created) + u64::from(d)),
             revoked,
+            retired,
             can_sign: binding.key_flags().is_none_or(|f| f & key_flags::SIGN != 0),
         })
     }
@@ -367,19 +430,32 @@ impl Cert {
                             b.verify_hashed(key, h).is_ok()
                         })
                 });
-            let revoked = primary.revoked
-                || sub.signatures.iter().any(|s| {
-                    s.sig_type == sig_type::SUBKEY_REVOCATION
-                        && self.check_self(s, &[&pk, &sk], now)
-                });
+            let (own_revoked, own_retired) = self.revocations(
+                &sub.signatures,
+                sig_type::SUBKEY_REVOCATION,
+                &[&pk, &sk],
+                now,
+            );
+            let revoked = primary.revoked || own_revoked;
+            let retired = match (own_retired, primary.retired) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            // A subkey lives no longer than its certificate: its own
+            // expiry, if it states one, is capped by the primary key's.
+            let own = binding
+                .key_expiration()
+                .map(|d| u64::from(key.created) + u64::from(d));
+            let expires = match (own, primary.expires) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             out.push(SigningKeyInfo {
                 key: key.clone(),
                 primary: primary.primary,
-                expires: binding
-                    .key_expiration()
-                    .map(|d| u64::from(key.created) + u64::from(d))
-                    .or(primary.expires),
+                expires,
                 revoked,
+                retired,
                 can_sign: can_sign && back_ok,
             });
         }
@@ -387,45 +463,64 @@ impl Cert {
         Ok(out)
     }
 
-    /// The User IDs with a valid self-certification, as text.
+    /// The User IDs with a valid self-certification that is not revoked
+    /// (a certification revocation, type 0x30, newer than it), as text.
     pub fn valid_user_ids(&self, now: u64) -> Vec<String> {
-        let pk = self.primary.public.hashed_form();
         self.user_ids
             .iter()
-            .filter(|u| {
-                let uid = user_id_hashed_form(&u.value);
-                self.newest_valid(&u.signatures, &[0x10, 0x11, 0x12, 0x13], &[&pk, &uid], now)
-                    .is_some()
-            })
+            .filter(|u| self.user_id_binding(u, now).is_some())
             .map(|u| String::from_utf8_lossy(&u.value).into_owned())
             .collect()
     }
 
-    /// The secret key that signs data (the primary key if its flags allow,
-    /// else a signing subkey with its secret), and its packet tag.
-    pub fn signing_secret(&self, now: u64) -> Result<(&SecretKey, u8)> {
-        let infos = self.signing_keys(now)?;
-        for info in infos
-            .iter()
-            .filter(|i| i.can_sign && !i.revoked && i.expires.is_none_or(|e| e > now))
-        {
-            if info.key == self.primary.public {
-                if let Some(s) = &self.primary.secret {
-                    return Ok((s, tag::SECRET_KEY));
+    /// The User ID that names this certificate's holder: the first valid,
+    /// unrevoked one marked primary, else the first valid, unrevoked one.
+    pub fn primary_user_id(&self, now: u64) -> Option<String> {
+        let mut first = None;
+        for u in &self.user_ids {
+            if let Some(s) = self.user_id_binding(u, now) {
+                if s.is_primary_user_id() {
+                    return Some(String::from_utf8_lossy(&u.value).into_owned());
                 }
-            }
-            for sub in &self.subkeys {
-                if sub.key.public == info.key {
-                    if let Some(s) = &sub.key.secret {
-                        return Ok((s, tag::SECRET_SUBKEY));
-                    }
-                }
+                first.get_or_insert(u);
             }
         }
-        Err(PgpError::new(
-            ErrorKind::KeyCannotSign,
-            format!("the key {} has no usable SLH-DSA signing key with its secret (expired, revoked, or not a secret key)", self.fingerprint()),
-        ))
+        first.map(|u| String::from_utf8_lossy(&u.value).into_owned())
+    }
+
+    /// The secret key that signs data: the newest usable signing subkey
+    /// whose secret is here (as gpg picks), else the primary key if its
+    /// flags allow; with its packet tag. Usable means: allowed to sign,
+    /// not revoked, not expired at `now`. A certificate whose validity
+    /// cannot be established (no valid self-signature, not SLH-DSA) cannot
+    /// sign either: every failure here is [`ErrorKind::KeyCannotSign`].
+    pub fn signing_secret(&self, now: u64) -> Result<(&SecretKey, u8)> {
+        let cannot = |why: String| PgpError::new(ErrorKind::KeyCannotSign, why);
+        let infos = self
+            .signing_keys(now)
+            .map_err(|e| cannot(format!("the key cannot sign: {}", e.message)))?;
+        let usable = |i: &&SigningKeyInfo| {
+            i.can_sign && !i.revoked && i.retired.is_none() && i.expires.is_none_or(|e| e > now)
+        };
+        let subkey = infos
+            .iter()
+            .filter(usable)
+            .filter_map(|info| {
+                self.subkeys
+                    .iter()
+                    .find(|sub| sub.key.public == info.key)
+                    .and_then(|sub| sub.key.secret.as_ref())
+            })
+            .max_by_key(|s| s.public.created);
+        if let Some(s) = subkey {
+            return Ok((s, tag::SECRET_SUBKEY));
+        }
+        if let (Some(info), Some(s)) = (infos.first().filter(usable), &self.primary.secret) {
+            if info.key == self.primary.public {
+                return Ok((s, tag::SECRET_KEY));
+            }
+        }
+        Err(cannot(format!("the key {} has no usable SLH-DSA signing key with its secret (expired, revoked, not allowed to sign, or not a secret key)", self.fingerprint())))
     }
 
     /// Applies `f` to every secret key packet with its tag.

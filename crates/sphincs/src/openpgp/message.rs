@@ -62,6 +62,44 @@ pub struct Window {
     pub not_after: Option<u64>,
     /// Now, for key expiry and revocation.
     pub now: u64,
+    /// Whether the signing key must also be unexpired at `now`. RFC 9580
+    /// (and SOP) judge expiry at the signature's creation time, which the
+    /// signer chooses: a key that expired yesterday can sign today with a
+    /// date of last week. Where the verdict grants trust now (git, `sphincs
+    /// verify`), set this: an expired key's signature is then reported as
+    /// [`Outcome::KeyExpired`] whatever date it claims.
+    pub keys_valid_now: bool,
+}
+
+/// Certificates made ready for verification: each usable key with its
+/// facts and its certificate's User ID, computed once at `now`. Building
+/// it checks each certificate's self-signatures once; any number of
+/// signatures can then be checked against it at one verification each, so
+/// the work is linear in the input (never signatures × certifications).
+#[derive(Clone, Debug)]
+pub struct Keyring {
+    keys: Vec<(SigningKeyInfo, Option<String>)>,
+}
+
+impl Keyring {
+    /// The signing keys of `certs` at `now` (certificates that are not
+    /// SLH-DSA or have no valid self-signature contribute none).
+    pub fn new(certs: &[Cert], now: u64) -> Keyring {
+        let mut keys = Vec::new();
+        for c in certs {
+            let Ok(infos) = c.signing_keys(now) else {
+                continue;
+            };
+            let uid = c.primary_user_id(now);
+            keys.extend(infos.into_iter().map(|k| (k, uid.clone())));
+        }
+        Keyring { keys }
+    }
+
+    /// True if no certificate contributed a key.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
 }
 
 /// Converts a text stream's line endings to CRLF (§5.2.1.2): LF not after
@@ -234,18 +272,17 @@ impl DetachedVerifier {
         });
     }
 
-    /// The good signatures by keys of `certs` within `window`, and why each
+    /// The good signatures by keys of `ring` within `window`, and why each
     /// other signature failed.
-    pub fn finish(self, certs: &[Cert], window: &Window) -> (Vec<Verification>, Vec<String>) {
+    pub fn finish(self, ring: &Keyring, window: &Window) -> (Vec<Verification>, Vec<String>) {
         let mut good = Vec::new();
         let mut bad = Vec::new();
-        for (_, outcome) in self.finish_each(certs, window) {
+        for (_, outcome) in self.finish_each(ring, window) {
             match outcome {
                 Outcome::Good(v) => good.push(v),
-                Outcome::KeyExpired(v) => bad.push(format!(
-                    "the signing key {} had expired when it signed",
-                    v.signing_key
-                )),
+                Outcome::KeyExpired(v) => {
+                    bad.push(format!("the signing key {} has expired", v.signing_key))
+                }
                 Outcome::KeyRevoked(v) => {
                     bad.push(format!("the signing key {} is revoked", v.signing_key))
                 }
@@ -257,51 +294,12 @@ impl DetachedVerifier {
 
     /// Each signature with what became of it (for callers that report more
     /// than good or not, such as git's status lines).
-    pub fn finish_each(self, certs: &[Cert], window: &Window) -> Vec<(Signature, Outcome)> {
-        let keys: Vec<(SigningKeyInfo, Option<String>)> = certs
-            .iter()
-            .filter_map(|c| c.signing_keys(window.now).ok())
-            .flatten()
-            .map(|k| (k, None))
-            .collect();
-        // The User ID (a self-signature to check) only for the certificate
-        // of a signature that verified.
-        let user_id = |primary: Fingerprint| {
-            certs
-                .iter()
-                .find(|c| c.fingerprint() == primary)
-                .and_then(|c| c.valid_user_ids(window.now).into_iter().next())
-        };
+    pub fn finish_each(self, ring: &Keyring, window: &Window) -> Vec<(Signature, Outcome)> {
         self.feed
             .items
             .into_iter()
             .map(|((sig, hasher), mode)| {
-                let outcome = match check(&sig, hasher, mode, &keys, window) {
-                    Outcome::Good(mut v) => {
-                        v.user_id = user_id(v.primary);
-                        Outcome::Good(v)
-                    }
-                    Outcome::KeyExpired(mut v) => {
-                        v.user_id = user_id(v.primary);
-                        Outcome::KeyExpired(v)
-                    }
-                    Outcome::KeyRevoked(mut v) => {
-                        v.user_id = user_id(v.primary);
-                        Outcome::KeyRevoked(v)
-                    }
-                    Outcome::Bad {
-                        signing_key,
-                        primary,
-                        reason,
-                        ..
-                    } => Outcome::Bad {
-                        signing_key,
-                        primary,
-                        user_id: primary.and_then(user_id),
-                        reason,
-                    },
-                    other => other,
-                };
+                let outcome = check(&sig, hasher, mode, &ring.keys, window);
                 (sig, outcome)
             })
             .collect()
@@ -313,7 +311,8 @@ impl DetachedVerifier {
 pub enum Outcome {
     /// It verifies, by a key that could sign then.
     Good(Verification),
-    /// It verifies, but its key had expired when it was made.
+    /// It verifies, but its key had expired when it was made (or, with
+    /// [`Window::keys_valid_now`], has expired by now).
     KeyExpired(Verification),
     /// It verifies, but its key (or certificate) is revoked.
     KeyRevoked(Verification),
@@ -413,9 +412,16 @@ fn check(
             )
         } else if created < u64::from(info.key.created) {
             bad(Some(entry), "the signature is older than its key".into())
-        } else if info.revoked {
+        } else if info.revoked
+            || info
+                .retired
+                .is_some_and(|t| window.keys_valid_now || created >= t)
+        {
             Outcome::KeyRevoked(v)
-        } else if info.expires.is_some_and(|e| e <= created) {
+        } else if info
+            .expires
+            .is_some_and(|e| e <= created || (window.keys_valid_now && e <= window.now))
+        {
             Outcome::KeyExpired(v)
         } else {
             Outcome::Good(v)

@@ -5,12 +5,13 @@
 //!
 //! Laid out as Sequoia's `openpgp` crate is: packets as plain data
 //! (`key`, `signature`, `subpacket`), one bounded parser and writer
-//! (`packet`, `armor`), certificates above them (`cert`), one policy
+//! (`packet`, `armor`), certificates above them (`cert`) and their life
+//! after creation (`life`: expiry, revocations, subkeys), one policy
 //! point (`algorithms`: which hashes SLH-DSA signatures may use), and the
 //! operations (`message`: detached and inline signatures; `cleartext`).
 //!
 //! ```
-//! use sphincs::openpgp::{self, Cert, Mode, Window};
+//! use sphincs::openpgp::{self, Cert, Keyring, Mode, Window};
 //! let alg = "SLH-DSA-SHAKE-128f".parse()?;
 //! let now = 1_790_000_000;
 //! let key = openpgp::generate(alg, &["Alice <alice@example.org>".into()], now, None)?;
@@ -20,7 +21,8 @@
 //! let cert = Cert::parse_all(&key.to_bytes(false))?;
 //! let mut v = openpgp::DetachedVerifier::new(sigs);
 //! v.update(b"release.tar.gz");
-//! let (good, _) = v.finish(&cert, &Window { not_before: None, not_after: None, now: now as u64 });
+//! let window = Window { not_before: None, not_after: None, now: now as u64, keys_valid_now: true };
+//! let (good, _) = v.finish(&Keyring::new(&cert, window.now), &window);
 //! assert_eq!(good.len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -31,6 +33,7 @@ mod cert;
 pub mod cleartext;
 mod error;
 mod key;
+mod life;
 mod message;
 pub mod one_shot;
 pub mod packet;
@@ -45,10 +48,11 @@ pub use algorithms::{
 pub use cert::{generate, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId};
 pub use error::{ErrorKind, PgpError, Result};
 pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
+pub use life::{revocation_reason, unlock_primary, Reason};
 pub use message::{
     inline_sign, parse_inline, parse_signatures, signatures_to_bytes, unlock_signing_key,
-    DetachedSigner, DetachedVerifier, InlineMessage, Mode, Outcome, TextCanonicalizer, UnlockedKey,
-    Verification, Window,
+    DetachedSigner, DetachedVerifier, InlineMessage, Keyring, Mode, Outcome, TextCanonicalizer,
+    UnlockedKey, Verification, Window,
 };
 pub use s2k::{Protected, S2k};
 pub use signature::{key_flags, sig_type, Signature, Signing};

@@ -8,7 +8,7 @@ use super::armor::{self, Kind};
 use super::cert::Cert;
 use super::cleartext;
 use super::error::{ErrorKind, PgpError, Result};
-use super::message::{self, DetachedSigner, DetachedVerifier, Mode, Verification, Window};
+use super::message::{self, DetachedSigner, DetachedVerifier, Keyring, Mode, Verification, Window};
 use crate::any::AnyAlgorithm;
 use zeroize::Zeroizing;
 
@@ -100,6 +100,18 @@ fn first_good(good: Vec<Verification>, bad: Vec<String>) -> Result<Verification>
     })
 }
 
+/// The verdict of these calls grants trust now: a signature may be dated at
+/// most five minutes ahead of `now`, and its key must be valid at `now`
+/// as well as when it signed (an expired key's back-dated signature fails).
+fn window(now: u64) -> Window {
+    Window {
+        not_before: None,
+        not_after: Some(now + 300),
+        now,
+        keys_valid_now: true,
+    }
+}
+
 /// Checks a detached signature over `data` with the certificates in
 /// `certs` (one or more, armored or binary); the first good signature.
 pub fn verify_detached(
@@ -111,14 +123,7 @@ pub fn verify_detached(
     let certs = super::read_certs(certs)?;
     let mut v = DetachedVerifier::new(super::read_signatures(signature)?);
     v.update(data);
-    let (good, bad) = v.finish(
-        &certs,
-        &Window {
-            not_before: None,
-            not_after: Some(now + 300),
-            now,
-        },
-    );
+    let (good, bad) = v.finish(&Keyring::new(&certs, now), &window(now));
     first_good(good, bad)
 }
 
@@ -146,13 +151,8 @@ pub fn clearsign(
 pub fn verify_cleartext(certs: &[u8], signed: &[u8], now: u64) -> Result<(Vec<u8>, Verification)> {
     let certs = super::read_certs(certs)?;
     let cs = cleartext::parse(signed)?;
-    let (good, bad) = cs.verifier().finish(
-        &certs,
-        &Window {
-            not_before: None,
-            not_after: Some(now + 300),
-            now,
-        },
-    );
+    let (good, bad) = cs
+        .verifier()
+        .finish(&Keyring::new(&certs, now), &window(now));
     Ok((cs.text, first_good(good, bad)?))
 }

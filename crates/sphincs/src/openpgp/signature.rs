@@ -89,11 +89,24 @@ impl Signature {
         let salt_len = r.u8()? as usize;
         let salt = r.bytes(salt_len)?.to_vec();
         let material = r.rest().to_vec();
+        let hashed = subpacket::parse_area(&hashed_area)?;
+        // One creation time: a signature stating two could be dated by
+        // either, and readers would disagree (Sequoia refuses it too).
+        if hashed
+            .iter()
+            .filter(|s| s.kind == kind::CREATION_TIME)
+            .count()
+            > 1
+        {
+            return Err(PgpError::malformed(
+                "the signature states its creation time twice",
+            ));
+        }
         Ok(Signature {
             sig_type,
             pk_algo,
             hash_algo,
-            hashed: subpacket::parse_area(&hashed_area)?,
+            hashed,
             hashed_area,
             unhashed: subpacket::parse_area(unhashed_area)?,
             left16,
@@ -167,10 +180,14 @@ impl Signature {
             .next()
     }
 
-    /// Embedded signatures (§5.2.3.34) in the hashed area, parsed.
+    /// Embedded signatures (§5.2.3.34), parsed: from the hashed area and
+    /// from the unhashed one. A primary-key back-signature is
+    /// self-authenticating (the subkey signs the primary key and itself),
+    /// so it counts wherever it stands, as Sequoia and go-crypto read it.
     pub fn embedded_signatures(&self) -> Vec<Result<Signature>> {
         self.hashed
             .iter()
+            .chain(&self.unhashed)
             .filter(|s| s.kind == kind::EMBEDDED_SIGNATURE)
             .map(|s| Signature::parse(&s.body))
             .collect()

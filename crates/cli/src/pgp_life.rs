@@ -1,0 +1,239 @@
+//! `sphincs key expire|revoke|add-subkey|retire-subkey` for OpenPGP keys:
+//! a key's life after its first day, each a new self-signature made by the
+//! core (`sphincs::openpgp`'s `life`). Verbs that change the secret key
+//! replace its file atomically, keeping its permissions; the certificate
+//! to publish afterwards comes from `sphincs sop extract-cert < KEY`.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use sphincs::openpgp::{self, armor, Cert, Fingerprint, Reason};
+
+use crate::error::CliError;
+use crate::io::{read_capped, replace_in_place, write_output, write_stdout, Cap};
+use crate::pgp_files::FPR_PREFIX;
+
+#[derive(Args)]
+pub struct ExpireArgs {
+    /// The OpenPGP secret key (replaced in place).
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+    /// The new expiry: an ISO 8601 date or time (2028-12-31), a span from
+    /// now (90d, 2y), or `never`.
+    #[arg(value_name = "WHEN")]
+    when: String,
+}
+
+#[derive(Args)]
+pub struct RevokeArgs {
+    /// The OpenPGP secret key (not changed).
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+    /// Why: compromised (the default, a hard revocation: nothing the key
+    /// signed stays good), superseded or retired (soft: signatures made
+    /// before the revocation stay good where validity is judged at signing
+    /// time, as `sop verify` does), or unspecified (hard).
+    #[arg(long, default_value = "compromised")]
+    reason: String,
+    /// A sentence for those who read the revocation.
+    #[arg(long, default_value = "")]
+    message: String,
+    /// Write only the revocation signature (a revocation certificate to
+    /// keep apart and publish when needed) instead of the revoked
+    /// certificate.
+    #[arg(long)]
+    signature_only: bool,
+    /// Output file (default: standard output), armored.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    out: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+pub struct AddSubkeyArgs {
+    /// The OpenPGP secret key (replaced in place).
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+    /// The subkey's set (default: the primary key's).
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+    algorithm: Option<String>,
+    /// When the subkey expires (as for `key expire`); never by default.
+    #[arg(long, value_name = "WHEN")]
+    expires: Option<String>,
+}
+
+#[derive(Args)]
+pub struct RetireSubkeyArgs {
+    /// The OpenPGP secret key (replaced in place).
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+    /// The subkey's fingerprint (openpgp4fpr:HEX or HEX, as `key show` lists it).
+    #[arg(value_name = "SUBKEY")]
+    subkey: String,
+    /// retired (the default) or superseded: its earlier signatures stay
+    /// good where validity is judged at signing time; compromised: none do.
+    #[arg(long, default_value = "retired")]
+    reason: String,
+}
+
+fn now() -> u64 {
+    crate::git::now()
+}
+
+/// The expiry WHEN names: `never`, a span from now (`90d`, `2y`), or a date.
+pub fn parse_when(when: &str, now: u64) -> Result<Option<u64>, CliError> {
+    if when == "never" {
+        return Ok(None);
+    }
+    let span = |unit: char, secs: u64| {
+        when.strip_suffix(unit)
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u64>().ok())
+            .and_then(|n| n.checked_mul(secs))
+    };
+    if let Some(s) = span('d', 86_400).or_else(|| span('y', 365 * 86_400)) {
+        return Ok(Some(now.saturating_add(s)));
+    }
+    match crate::sop::date::parse(when, now) {
+        Ok(Some(t)) => Ok(Some(t)),
+        _ => Err(CliError::Failed(format!(
+            "{} is not an expiry: use a date (2028-12-31), a span (90d, 2y) or never",
+            crate::quote::text(when)
+        ))),
+    }
+}
+
+fn reason(name: &str) -> Result<Reason, CliError> {
+    Reason::parse(name).ok_or_else(|| {
+        CliError::Failed(format!(
+            "{} is not a reason: use compromised, superseded, retired or unspecified",
+            crate::quote::text(name)
+        ))
+    })
+}
+
+/// The one secret key in `path`, and its primary key unlocked.
+fn load_key(path: &Path) -> Result<(Cert, sphincs::any::AnySigningKey), CliError> {
+    let bytes = read_capped(path, Cap::Key)?;
+    let mut certs = openpgp::read_certs(&bytes).map_err(|e| CliError::file(path, e))?;
+    if certs.len() != 1 || !certs[0].is_secret() {
+        return Err(CliError::file(path, "is not one OpenPGP secret key"));
+    }
+    let cert = certs.remove(0);
+    let pass = match &cert.primary.secret {
+        Some(s) if s.is_protected() => Some(crate::passphrase::for_reading(path)?),
+        _ => None,
+    };
+    let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
+    let primary = openpgp::unlock_primary(&cert, &passes).map_err(|e| CliError::file(path, e))?;
+    Ok((cert, primary))
+}
+
+fn save_key(path: &Path, cert: &Cert) -> Result<(), CliError> {
+    let text = armor::encode(armor::Kind::PrivateKey, &cert.to_bytes(true));
+    replace_in_place(path, text.as_bytes())
+}
+
+fn failed(e: openpgp::PgpError) -> CliError {
+    CliError::Failed(e.to_string())
+}
+
+pub fn expire(args: &ExpireArgs) -> Result<(), CliError> {
+    let t = now();
+    let when = parse_when(&args.when, t)?;
+    let (cert, primary) = load_key(&args.key)?;
+    let new = cert.with_expiry(&primary, when, t as u32).map_err(failed)?;
+    save_key(&args.key, &new)?;
+    crate::say::status(&format!(
+        "{}: expires {}; publish the certificate again (sphincs sop extract-cert < KEY)\n",
+        crate::quote::name(&args.key),
+        when.map_or("never".to_string(), crate::sop::date::format)
+    ))
+}
+
+pub fn revoke(args: &RevokeArgs) -> Result<(), CliError> {
+    let reason = reason(&args.reason)?;
+    if let Some(out) = &args.out {
+        crate::io::check_writable(out, args.force)?;
+    }
+    let t = now();
+    let (cert, primary) = load_key(&args.key)?;
+    let sig = cert
+        .revocation(&primary, reason, &args.message, t as u32)
+        .map_err(failed)?;
+    let text = if args.signature_only {
+        armor::encode(
+            armor::Kind::Signature,
+            &openpgp::signatures_to_bytes(&[sig]),
+        )
+    } else {
+        let revoked = cert.with_revocation(sig, t).map_err(failed)?;
+        armor::encode(armor::Kind::PublicKey, &revoked.to_bytes(false))
+    };
+    match &args.out {
+        Some(out) => write_output(out, text.as_bytes(), false, args.force),
+        None => write_stdout(text.as_bytes(), false),
+    }
+}
+
+pub fn add_subkey(args: &AddSubkeyArgs) -> Result<(), CliError> {
+    let t = now();
+    let expires = args
+        .expires
+        .as_deref()
+        .map(|w| parse_when(w, t))
+        .transpose()?
+        .flatten();
+    let (cert, primary) = load_key(&args.key)?;
+    let alg = match &args.algorithm {
+        Some(a) => a
+            .parse()
+            .map_err(|e: sphincs::Error| CliError::Failed(e.to_string()))?,
+        None => openpgp::slh_dsa_set(cert.primary.public.algorithm)
+            .ok_or_else(|| CliError::file(&args.key, "has no SLH-DSA primary key"))?
+            .parse()
+            .map_err(|e: sphincs::Error| CliError::Failed(e.to_string()))?,
+    };
+    // The subkey's secret is protected as the primary's is.
+    let pass = match &cert.primary.secret {
+        Some(s) if s.is_protected() => Some(crate::passphrase::for_reading(&args.key)?),
+        _ => None,
+    };
+    let (new, fpr) = cert
+        .with_signing_subkey(
+            &primary,
+            alg,
+            expires,
+            pass.as_deref().map(|p| &p[..]),
+            t as u32,
+        )
+        .map_err(failed)?;
+    save_key(&args.key, &new)?;
+    crate::say::status(&format!(
+        "{}: signing subkey {FPR_PREFIX}{fpr} added; publish the certificate again (sphincs sop extract-cert < KEY)\n",
+        crate::quote::name(&args.key)
+    ))
+}
+
+pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
+    let reason = reason(&args.reason)?;
+    let hex = args.subkey.strip_prefix(FPR_PREFIX).unwrap_or(&args.subkey);
+    let fpr = Fingerprint::from_hex(hex).ok_or_else(|| {
+        CliError::Failed(format!(
+            "{} is not a v6 fingerprint (64 hex digits)",
+            crate::quote::text(&args.subkey)
+        ))
+    })?;
+    let (cert, primary) = load_key(&args.key)?;
+    let new = cert
+        .with_subkey_revoked(&primary, &fpr, reason, "", now() as u32)
+        .map_err(failed)?;
+    save_key(&args.key, &new)?;
+    crate::say::status(&format!(
+        "{}: subkey {FPR_PREFIX}{fpr} revoked ({}); publish the certificate again (sphincs sop extract-cert < KEY)\n",
+        crate::quote::name(&args.key),
+        args.reason
+    ))
+}

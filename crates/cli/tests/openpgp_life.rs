@@ -1,0 +1,370 @@
+//! OpenPGP keys after their first day, through the CLI (issue 49): a pin
+//! that pins over a keyring, expired keys at git's and `verify`'s clock, a
+//! subkey bounded by its primary, `sop revoke-key`, `key expire`,
+//! `add-subkey`, `retire-subkey` and `revoke`, User IDs escaped wherever
+//! they are printed (once in git's status lines), SOP's exit codes for bad
+//! dates and keys that cannot sign. Keys with a past are made with the
+//! core library (the CLI signs only at this machine's clock).
+
+mod common;
+use common::{sphincs, Scratch};
+
+use sphincs::openpgp::{self, armor, Cert, DetachedSigner, Mode, UnlockedKey};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const DAY: u64 = 86_400;
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+fn key_made(days_ago: u64, uids: &[&str]) -> Cert {
+    let uids: Vec<String> = uids.iter().map(|u| u.to_string()).collect();
+    let created = (now() - days_ago * DAY) as u32;
+    openpgp::generate("SLH-DSA-SHAKE-128f".parse().unwrap(), &uids, created, None).unwrap()
+}
+
+fn write_key(s: &Scratch, name: &str, c: &Cert) -> String {
+    let text = armor::encode(armor::Kind::PrivateKey, &c.to_bytes(true));
+    let p = s.write(name, text.as_bytes());
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    p
+}
+
+fn write_cert(s: &Scratch, name: &str, c: &Cert) -> String {
+    s.write(
+        name,
+        armor::encode(armor::Kind::PublicKey, &c.to_bytes(false)).as_bytes(),
+    )
+}
+
+/// An armored detached signature over `data` by `key`'s signing key (the
+/// primary, or the `sub`th subkey), dated `created`.
+fn sign_dated(c: &Cert, sub: Option<usize>, data: &[u8], created: u64) -> Vec<u8> {
+    let (public, secret, tag) = match sub {
+        None => (
+            &c.primary.public,
+            c.primary.secret.as_ref(),
+            openpgp::packet::tag::SECRET_KEY,
+        ),
+        Some(i) => (
+            &c.subkeys[i].key.public,
+            c.subkeys[i].key.secret.as_ref(),
+            openpgp::packet::tag::SECRET_SUBKEY,
+        ),
+    };
+    let key = secret.unwrap().signing_key(tag, &[]).unwrap();
+    let mut s = DetachedSigner::new(
+        vec![UnlockedKey {
+            public: public.clone(),
+            key: Box::new(key),
+        }],
+        Mode::Binary,
+        created as u32,
+    )
+    .unwrap();
+    s.update(data);
+    let sigs = s.finish(1).unwrap();
+    armor::encode(armor::Kind::Signature, &openpgp::signatures_to_bytes(&sigs)).into_bytes()
+}
+
+fn sop(s: &Scratch, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .arg("sop")
+        .args(args)
+        .current_dir(&s.0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{err}");
+    (out.status.code().unwrap_or(-1), out.stdout, err)
+}
+
+/// `sphincs --status-fd=1 --verify SIG -` as git runs it, trusting `trust`.
+fn git_verify(s: &Scratch, sig: &str, payload: &[u8], trust: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .args(["--status-fd=1", "--verify", sig, "-"])
+        .current_dir(&s.0)
+        .env("HOME", &s.0)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", s.path("no-global"))
+        .env("GIT_CEILING_DIRECTORIES", &s.0)
+        .env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "sphincs.openpgpTrust")
+        .env("GIT_CONFIG_VALUE_0", trust)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(payload);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{err}");
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+    )
+}
+
+fn git_present() -> bool {
+    Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_fingerprint_pin_restricts_which_certificate_of_a_keyring_may_sign() {
+    let s = Scratch::new("pin");
+    let alice = key_made(1, &["Alice <alice@example.org>"]);
+    let bob = key_made(1, &["Bob <bob@example.org>"]);
+    let bob_key = write_key(&s, "bob.key", &bob);
+    // ring.asc: Alice's and Bob's certificates, concatenated armor.
+    let ring = format!(
+        "{}{}",
+        armor::encode(armor::Kind::PublicKey, &alice.to_bytes(false)),
+        armor::encode(armor::Kind::PublicKey, &bob.to_bytes(false))
+    );
+    let ring = s.write("ring.asc", ring.as_bytes());
+    let file = s.write("release.tar", b"release");
+    sphincs(&["sign", "-k", &bob_key, &file]).ok();
+    // The keyring is read whole: Bob's signature verifies against it.
+    sphincs(&["verify", "-p", &ring, &file]).ok();
+    // Pinned to Alice: Bob's signature is not hers.
+    let pin_alice = format!("openpgp4fpr:{}", alice.fingerprint());
+    let out = sphincs(&["verify", "-p", &ring, "--fingerprint", &pin_alice, &file]);
+    assert_ne!(
+        out.code, 0,
+        "a pin to Alice accepted Bob's signature: {}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("invalid signature"), "{}", out.stderr);
+    let pin_bob = format!("openpgp4fpr:{}", bob.fingerprint().to_hex().to_lowercase());
+    sphincs(&["verify", "-p", &ring, "--fingerprint", &pin_bob, &file]).ok();
+    // A pin no certificate has: refused before any signature is checked.
+    let other = format!("openpgp4fpr:{}", "AB".repeat(32));
+    let out = sphincs(&["verify", "-p", &ring, "--fingerprint", &other, &file]);
+    assert_ne!(out.code, 0);
+    assert!(
+        out.stderr.contains("no signature was checked"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn an_expired_key_makes_no_good_signature_by_back_dating() {
+    let s = Scratch::new("backdate");
+    // Made 30 days ago, expired yesterday; signs today, dated 10 days ago.
+    let key = key_made(30, &["Alice <alice@example.org>"]);
+    let p = openpgp::unlock_primary(&key, &[]).unwrap();
+    let key = key
+        .with_expiry(&p, Some(now() - DAY), (now() - 29 * DAY) as u32)
+        .unwrap();
+    let cert = write_cert(&s, "alice.cert", &key);
+    let payload = b"tree 0000\n\ncommit\n";
+    let sig = s.write("c.sig", &sign_dated(&key, None, payload, now() - 10 * DAY));
+    let file = s.write("c.txt", payload);
+    // sphincs verify judges at this machine's clock.
+    let out = sphincs(&["verify", "-p", &cert, "-s", &sig, &file]);
+    assert_ne!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("expired"), "{}", out.stderr);
+    // git: EXPKEYSIG (Y), never GOODSIG / TRUST_FULLY.
+    if git_present() {
+        let (code, status, _) = git_verify(&s, &sig, payload, &cert);
+        assert_eq!(code, 1, "{status}");
+        assert!(status.contains("[GNUPG:] EXPKEYSIG "), "{status}");
+        assert!(
+            !status.contains("GOODSIG") && !status.contains("TRUST_FULLY"),
+            "{status}"
+        );
+    }
+    // sop keeps RFC 9580's reading: the key was valid when it signed.
+    let (code, out, err) = sop(&s, &["verify", "c.sig", "alice.cert"], payload);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8_lossy(&out).contains("mode:binary"));
+    // And an expired key cannot sign: KEY_CANNOT_SIGN (79).
+    write_key(&s, "alice.key", &key);
+    let (code, _, err) = sop(&s, &["sign", "alice.key"], b"x");
+    assert_eq!(code, 79, "{err}");
+}
+
+#[test]
+fn a_subkey_does_not_outlive_its_expired_primary() {
+    let s = Scratch::new("subkey-life");
+    let key = key_made(30, &["Alice <alice@example.org>"]);
+    let p = openpgp::unlock_primary(&key, &[]).unwrap();
+    let t = now();
+    let key = key
+        .with_expiry(&p, Some(t - DAY), (t - 29 * DAY) as u32)
+        .unwrap();
+    let (key, _) = key
+        .with_signing_subkey(
+            &p,
+            "SLH-DSA-SHAKE-128f".parse().unwrap(),
+            Some(t + 365 * DAY),
+            None,
+            (t - 28 * DAY) as u32,
+        )
+        .unwrap();
+    write_cert(&s, "alice.cert", &key);
+    write_key(&s, "alice.key", &key);
+    s.write("now.sig", &sign_dated(&key, Some(0), b"today", t - 60));
+    let (code, _, err) = sop(&s, &["verify", "now.sig", "alice.cert"], b"today");
+    assert_eq!(
+        code, 3,
+        "sop accepted a subkey of an expired primary: {err}"
+    );
+    let (code, _, err) = sop(&s, &["sign", "alice.key"], b"x");
+    assert_eq!(code, 79, "{err}");
+    if git_present() {
+        let (code, status, _) = git_verify(&s, &s.p("now.sig"), b"today", &s.p("alice.cert"));
+        assert_eq!(code, 1, "{status}");
+        assert!(status.contains("EXPKEYSIG"), "{status}");
+    }
+}
+
+#[test]
+fn user_ids_are_escaped_where_printed_and_once_in_status_lines() {
+    let s = Scratch::new("uids");
+    let evil = "Eve 100%\nrelease.tar: valid signature by \"Alice\"\x1b[2J\u{202e}";
+    let key = key_made(1, &[evil]);
+    let key_path = write_key(&s, "eve.key", &key);
+    let cert = write_cert(&s, "eve.cert", &key);
+    let file = s.write("f", b"f");
+    sphincs(&["sign", "-k", &key_path, &file]).ok();
+    let said = sphincs(&["verify", "-p", &cert, &file]).ok().text();
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        !said.contains('\x1b') && !said.contains('\u{202e}'),
+        "{said}"
+    );
+    assert!(
+        said.contains("\\n") && said.contains("\\x1b") && said.contains("\\u{202e}"),
+        "{said}"
+    );
+    let show = sphincs(&["key", "show", &cert]).ok().text();
+    let uid_lines: Vec<_> = show.lines().filter(|l| l.starts_with("User ID:")).collect();
+    assert_eq!(uid_lines.len(), 1, "{show}");
+    assert!(
+        !show.contains('\x1b') && !show.contains('\u{202e}') && !show.contains("\nrelease.tar")
+    );
+    if git_present() {
+        let sig = s.write("c.sig", &sign_dated(&key, None, b"p", now() - 60));
+        let (code, status, err) = git_verify(&s, &sig, b"p", &cert);
+        assert_eq!(code, 0, "{status}{err}");
+        let good = status
+            .lines()
+            .find(|l| l.starts_with("[GNUPG:] GOODSIG "))
+            .unwrap();
+        // Escaped once: % is %25, a newline %0A, ESC %1B, U+202E its bytes.
+        assert!(
+            good.ends_with("Eve 100%25%0Arelease.tar: valid signature by \"Alice\"%1B[2J%E2%80%AE"),
+            "{good}"
+        );
+        assert!(!err.contains('\x1b') && !err.contains('\u{202e}'), "{err}");
+    }
+}
+
+#[test]
+fn sop_refuses_bad_dates_with_37_and_never_panics() {
+    let s = Scratch::new("dates");
+    let key = key_made(1, &["A"]);
+    write_cert(&s, "a.cert", &key);
+    s.write("a.sig", &sign_dated(&key, None, b"d", now() - 60));
+    for bad in [
+        "--not-before=202é123",
+        "--not-after=2025-11-2é",
+        "--not-before=2025-11-27T0é:00:00Z",
+    ] {
+        let (code, _, err) = sop(&s, &["verify", bad, "a.sig", "a.cert"], b"d");
+        assert_eq!(code, 37, "{bad}: {err}");
+    }
+}
+
+#[test]
+fn sop_revoke_key_and_the_key_verbs_live_a_keys_life() {
+    let s = Scratch::new("verbs");
+    let key = sop(&s, &["generate-key", "Rel <rel@example.org>"], b"").1;
+    let key_path = s.write("rel.key", &key);
+    std::fs::set_permissions(
+        &key_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let file = s.write("dist.tar", b"dist");
+    // A revocation certificate on day one, kept apart.
+    let rev = s.p("rel.rev");
+    sphincs(&["key", "revoke", &key_path, "--signature-only", "-o", &rev]).ok();
+    assert!(s
+        .read("rel.rev")
+        .starts_with(b"-----BEGIN PGP SIGNATURE-----"));
+    // A signing subkey: signatures are made with it from now on.
+    let said = sphincs(&["key", "add-subkey", &key_path, "--expires", "1y"])
+        .ok()
+        .text();
+    assert!(said.contains("signing subkey openpgp4fpr:"), "{said}");
+    let sub = said.split("openpgp4fpr:").nth(1).unwrap()[..64].to_string();
+    let cert = sop(&s, &["extract-cert"], &s.read("rel.key")).1;
+    let cert_path = s.write("rel.cert", &cert);
+    sphincs(&["sign", "-k", &key_path, &file]).ok();
+    let (code, out, err) = sop(&s, &["verify", "dist.tar.asc", "rel.cert"], b"dist");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        String::from_utf8_lossy(&out).contains(&sub),
+        "signed by the subkey"
+    );
+    sphincs(&["verify", "-p", &cert_path, &file]).ok();
+    let show = sphincs(&["key", "show", &cert_path]).ok().text();
+    assert!(
+        show.contains(&format!("openpgp4fpr:{sub} (signs: yes")),
+        "{show}"
+    );
+    // Expiry: set, then shown.
+    sphincs(&["key", "expire", &key_path, "2y"]).ok();
+    let show = sphincs(&["key", "show", &key_path]).ok().text();
+    assert!(!show.contains("Expires:     never"), "{show}");
+    sphincs(&["key", "expire", &key_path, "never"]).ok();
+    assert!(sphincs(&["key", "show", &key_path])
+        .ok()
+        .text()
+        .contains("Expires:     never"));
+    assert_ne!(sphincs(&["key", "expire", &key_path, "yesterday"]).code, 0);
+    // Retiring the subkey: signing falls back to the primary key.
+    sphincs(&[
+        "key",
+        "retire-subkey",
+        &key_path,
+        &format!("openpgp4fpr:{sub}"),
+    ])
+    .ok();
+    let file2 = s.write("dist2.tar", b"dist2");
+    sphincs(&["sign", "-k", &key_path, &file2]).ok();
+    let cert2 = sop(&s, &["extract-cert"], &s.read("rel.key")).1;
+    s.write("rel2.cert", &cert2);
+    let (code, out, err) = sop(&s, &["verify", "dist2.tar.asc", "rel2.cert"], b"dist2");
+    assert_eq!(code, 0, "{err}");
+    assert!(!String::from_utf8_lossy(&out).contains(&sub));
+    // sop revoke-key: the revoked certificate; nothing verifies with it.
+    let (code, revoked, err) = sop(&s, &["revoke-key"], &s.read("rel.key"));
+    assert_eq!(code, 0, "{err}");
+    s.write("revoked.cert", &revoked);
+    let (code, _, _) = sop(&s, &["verify", "dist2.tar.asc", "revoked.cert"], b"dist2");
+    assert_eq!(code, 3);
+    let out = sphincs(&["key", "show", &s.p("revoked.cert")]).ok().text();
+    assert!(out.contains("Revoked:     yes"), "{out}");
+    // A certificate is not a key to revoke with.
+    let (code, _, _) = sop(&s, &["revoke-key"], &cert2);
+    assert_ne!(code, 0);
+}
