@@ -18,7 +18,9 @@
  *             first has no cap: 80 MiB streamed in 1 MiB pieces verifies
  *             without the provider holding it (peak RSS), and is invalid
  *             with a byte changed past 64 MiB, with the prefix's signature,
- *             or one byte short.
+ *             or one byte short. DigestVerify with FINALISE and the
+ *             signature set first: a final given another signature is
+ *             refused and so is every final after it.
  *
  * Build: gcc -Wall -Wextra -Werror -O2 provider_streams.c -o provider_streams -lcrypto -ldl
  * Run:   provider_streams PROVIDER_DIR contexts|streams
@@ -283,6 +285,39 @@ static void over_cap(EVP_PKEY *key)
     free(big);
 }
 
+/* DigestVerify with EVP_MD_CTX_FLAG_FINALISE and the signature set (as a
+ * parameter) before the message: a final given another signature is
+ * refused, and so is every final after it -- never a verification of the
+ * empty message, although the signature given is the empty message's. */
+static void signature_first_final(EVP_PKEY *key)
+{
+    static unsigned char msg_sig[SIG_LEN], empty_sig[SIG_LEN];
+    static const unsigned char msg[] = "streamed with the signature first";
+    EVP_PKEY_CTX *pctx = NULL;
+    EVP_MD_CTX *md;
+    OSSL_PARAM p[2];
+    int r;
+
+    if (!one_shot(key, msg, sizeof(msg) - 1, msg_sig) || !one_shot(key, (const unsigned char *)"", 0, empty_sig)) {
+        check(0, "streams: one-shot signatures over the message and the empty message", drain());
+        return;
+    }
+    md = EVP_MD_CTX_new();
+    EVP_MD_CTX_set_flags(md, EVP_MD_CTX_FLAG_FINALISE);
+    p[0] = OSSL_PARAM_construct_octet_string("signature", msg_sig, SIG_LEN);
+    p[1] = OSSL_PARAM_construct_end();
+    r = md != NULL && EVP_DigestVerifyInit_ex(md, &pctx, NULL, NULL, propq, key, NULL) == 1
+        && EVP_PKEY_CTX_set_params(pctx, p) == 1 && EVP_DigestVerifyUpdate(md, msg, sizeof(msg) - 1) == 1;
+    check(r, "streams: DigestVerify (FINALISE), signature set first, message streamed", r ? NULL : drain());
+    refused(r ? EVP_DigestVerifyFinal(md, empty_sig, SIG_LEN) : 1,
+            "streams: ... a final given another signature refused", "not the one set before the message");
+    refused(r ? EVP_DigestVerifyFinal(md, empty_sig, SIG_LEN) : 1,
+            "streams: ... a retried final refused too (not a verification of the empty message)", "was refused");
+    refused(r ? EVP_DigestVerifyFinal(md, msg_sig, SIG_LEN) : 1,
+            "streams: ... and with the right signature after that (the message is gone)", "was refused");
+    EVP_MD_CTX_free(md);
+}
+
 int main(int argc, char **argv)
 {
     EVP_PKEY *key;
@@ -315,6 +350,7 @@ int main(int argc, char **argv)
             check(0, "streams: key generation", drain());
         } else {
             short_buffer(key);
+            signature_first_final(key);
             over_cap(key);
         }
         EVP_PKEY_free(key);

@@ -306,7 +306,7 @@ impl SigCtx {
             Stream::Open => Ok(()),
             Stream::Refused(why) => Err(Fail::new(
                 Reason::BadParameter,
-                format!("an earlier update on this context was refused ({why}); the message is incomplete, so nothing is signed or verified until the context is initialised again"),
+                format!("an earlier call on this context was refused ({why}); the message is incomplete or gone, so nothing is signed or verified until the context is initialised again"),
             )),
             Stream::Finished => Err(Fail::new(
                 Reason::BadParameter,
@@ -370,10 +370,14 @@ impl SigCtx {
         let valid = match self.verifier.take() {
             Some(v) => {
                 if self.signature.as_deref() != Some(sig) {
-                    return Err(Fail::new(
-                        Reason::BadParameter,
-                        "the signature given to the final is not the one set before the message",
-                    ));
+                    // The message went into the verifier, not the buffer:
+                    // a retried final must not find an empty buffer and
+                    // verify the empty message. The context refuses from
+                    // here on, as after a refused update.
+                    let why = "the signature given to the final is not the one set before the message";
+                    self.verifier = None;
+                    self.stream = Stream::Refused(why.into());
+                    return Err(Fail::new(Reason::BadParameter, why));
                 }
                 valid(v.finish())?
             }
