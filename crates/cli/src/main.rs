@@ -53,6 +53,11 @@ fn main() -> ExitCode {
     // (`--status-fd=2 -bsau KEY`, `--status-fd=1 --verify SIG -`): that
     // shape is told apart before the normal grammar is parsed.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    // Every OpenPGP passphrase this command derives, together: at most
+    // four of RFC 9580's first recommended Argon2 settings (2 GiB, one
+    // pass), or about forty of the keys this tool makes -- however
+    // many keys, subkeys and passphrases a hostile input makes it try.
+    sphincs::openpgp::limit_passphrase_work(4 << 21);
     if git::is_gpg_shape(&args) {
         return git::run::main(&args);
     }

@@ -368,3 +368,27 @@ fn sop_revoke_key_and_the_key_verbs_live_a_keys_life() {
     let (code, _, _) = sop(&s, &["revoke-key"], &cert2);
     assert_ne!(code, 0);
 }
+
+#[test]
+fn passphrase_work_is_bounded_per_command_not_per_attempt() {
+    let s = Scratch::new("argon2");
+    s.write("pw", b"correct horse");
+    let key = sop(&s, &["generate-key", "--no-armor", "--with-key-password=pw", "A"], b"").1;
+    // The key's Argon2 parameters (t = 3, p = 4, 2^16 KiB) raised to the
+    // per-derivation maxima (t = 16, 2^21 KiB): 2 GiB × 16 passes.
+    let at = (0..key.len() - 20)
+        .find(|&i| key[i] == 4 && key[i + 17..i + 20] == [3, 4, 16])
+        .expect("the S2K specifier");
+    let mut hostile = key.clone();
+    hostile[at + 17..at + 20].copy_from_slice(&[16, 4, 21]);
+    s.write("hostile.key", &hostile);
+    let t = std::time::Instant::now();
+    let (code, _, err) = sop(&s, &["sign", "--with-key-password=pw", "--with-key-password=pw", "hostile.key"], b"x");
+    assert_ne!(code, 0);
+    assert!(err.contains("Argon2 work refused"), "{err}");
+    assert!(t.elapsed().as_secs() < 10, "refused before the work: {:?}", t.elapsed());
+    // The key as made still unlocks (and its subkeys would, within the budget).
+    s.write("good.key", &key);
+    let (code, _, err) = sop(&s, &["sign", "--with-key-password=pw", "good.key"], b"x");
+    assert_eq!(code, 0, "{err}");
+}

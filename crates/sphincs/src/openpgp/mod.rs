@@ -54,7 +54,7 @@ pub use message::{
     DetachedSigner, DetachedVerifier, InlineMessage, Keyring, Mode, Outcome, TextCanonicalizer,
     UnlockedKey, Verification, Window,
 };
-pub use s2k::{Protected, S2k};
+pub use s2k::{limit_passphrase_work, Protected, S2k};
 pub use signature::{key_flags, sig_type, Signature, Signing};
 pub use subpacket::{kind as subpacket_kind, Subpacket};
 

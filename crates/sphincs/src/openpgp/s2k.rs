@@ -21,6 +21,36 @@ const GCM: u8 = 3;
 const AES128: u8 = 7;
 const AES192: u8 = 8;
 const AES256: u8 = 9;
+std::thread_local! {
+    /// Argon2 work this thread may still do, in KiB × passes (unbounded
+    /// unless [`limit_passphrase_work`] set it).
+    static BUDGET: core::cell::Cell<u64> = const { core::cell::Cell::new(u64::MAX) };
+}
+
+/// Bounds the Argon2 work of every passphrase derivation on this thread
+/// from now on to `kib_passes` in total (memory in KiB × passes), however
+/// many keys, subkeys and passphrases a command tries: one hostile key
+/// (every subkey at the largest cost, a passphrase tried twice) cannot
+/// multiply the per-derivation bound. A command-line program sets it once
+/// at its start; a library's long-lived callers leave it unbounded.
+pub fn limit_passphrase_work(kib_passes: u64) {
+    BUDGET.with(|b| b.set(kib_passes));
+}
+
+/// Takes `cost` from the thread's budget, or refuses before any work.
+fn spend(cost: u64) -> Result<()> {
+    BUDGET.with(|b| {
+        let left = b.get();
+        if cost > left {
+            return Err(PgpError::unsupported(format!(
+                "Argon2 work refused: this command may spend {left} more KiB × passes on passphrases and this key asks {cost} (a key whose protection costs more than any sound one does)"
+            )));
+        }
+        b.set(left - cost);
+        Ok(())
+    })
+}
+
 /// The largest Argon2 memory cost read: 2^21 KiB = 2 GiB (§3.7.1.4's first
 /// recommendation); more is refused before any work.
 const MAX_ARGON2_M: u8 = 21;
@@ -103,7 +133,8 @@ impl S2k {
         }
     }
 
-    /// Derives `len` octets from `pass`, refusing costs over the bounds.
+    /// Derives `len` octets from `pass`, refusing costs over the bounds
+    /// (per derivation, and the thread's [`limit_passphrase_work`] budget).
     fn derive(&self, pass: &[u8], len: usize) -> Result<Zeroizing<Vec<u8>>> {
         let mut out = Zeroizing::new(vec![0u8; len]);
         match self {
@@ -113,6 +144,7 @@ impl S2k {
                         "Argon2 with t = {t}, p = {p}, 2^{m} KiB is refused: at most t = {MAX_ARGON2_T} and 2^{MAX_ARGON2_M} KiB are computed"
                     )));
                 }
+                spend((1u64 << m) * u64::from(*t))?;
                 let params =
                     argon2::Params::new(1u32 << m, u32::from(*t), u32::from(*p), Some(len))
                         .map_err(|e| PgpError::malformed(format!("Argon2 parameters: {e}")))?;
@@ -371,6 +403,27 @@ mod tests {
         p.write(&mut out);
         let mut r = Reader::new(&out, "test");
         assert_eq!(Protected::read(&mut r).unwrap(), p);
+    }
+
+    #[test]
+    fn the_thread_budget_bounds_all_derivations_together() {
+        std::thread::spawn(|| {
+            let s2k = S2k::Argon2 {
+                salt: [0; 16],
+                t: 1,
+                p: 1,
+                m: 10,
+            };
+            // Room for two derivations of 2^10 KiB × 1 pass, not three.
+            limit_passphrase_work(2 * 1024 + 1023);
+            assert!(s2k.derive(b"x", 32).is_ok());
+            assert!(s2k.derive(b"y", 32).is_ok());
+            let e = s2k.derive(b"z", 32).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Unsupported);
+            assert!(e.message.contains("Argon2 work refused"), "{e}");
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
