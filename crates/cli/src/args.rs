@@ -217,6 +217,13 @@ pub enum Command {
         /// Threads for many files (default or 0: all cores).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16))]
         threads: Option<u16>,
+        /// OpenPGP: for one cleartext-signed FILE (SHA256SUMS.asc), write
+        /// the text that was checked here, only when a signature is good.
+        #[arg(short = 'o', long = "out", value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Replace an existing -o file.
+        #[arg(long, requires = "out")]
+        force: bool,
     },
     /// Generate a key, sign a built-in message, verify it, and show a tampered copy fail.
     Demo {

@@ -408,6 +408,34 @@ pub fn split_signatures(files: &[PathBuf], sig_dir: Option<&Path>) -> (Vec<PathB
     files.iter().cloned().partition(|f| !sigs.contains(f))
 }
 
+/// The same split with another naming of signature files (`FILE.asc`).
+pub fn split_by(
+    files: &[PathBuf],
+    sig_of: impl Fn(&Path) -> PathBuf,
+) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let sigs: std::collections::HashSet<PathBuf> = files.iter().map(|f| sig_of(f)).collect();
+    files.iter().cloned().partition(|f| !sigs.contains(f))
+}
+
+/// The note on standard error for the inputs [`split_signatures`] skipped.
+pub fn say_skipped(skipped: &[PathBuf]) {
+    if let (Some(first), false) = (skipped.first(), crate::say::quiet()) {
+        eprintln!(
+            "sphincs: note: skipped {} ({}{})",
+            if skipped.len() == 1 {
+                "1 input that is the signature file of another input".to_string()
+            } else {
+                format!(
+                    "{} inputs that are the signature files of other inputs",
+                    skipped.len()
+                )
+            },
+            crate::quote::name(first),
+            if skipped.len() > 1 { ", …" } else { "" }
+        );
+    }
+}
+
 /// Verifies every file against `FILE.sig` (or `sig_dir/NAME.sig`): one line
 /// per file; exit status 2 if any file could not be checked, else 1 if any
 /// signature is invalid.

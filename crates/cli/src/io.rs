@@ -503,6 +503,12 @@ pub enum Cap {
     SignedData,
     /// An ACVP prompt (JSON; NIST's largest is about 26 MB).
     Prompt,
+    /// OpenPGP certificates or keys: one, or a keyring (a `KEYS` file of
+    /// many armored certificates; an SLH-DSA-SHAKE-256s certificate with a
+    /// few signatures is about 100 KiB armored).
+    Keyring,
+    /// A cleartext-signed file (`SHA256SUMS.asc`, InRelease), read whole.
+    ClearSigned,
     /// A draft SP 800-230 key's tree cache (`KEY.tree`: the 2^15 nodes of
     /// level 7 of a 2^22-leaf tree at most, about 1 MiB).
     TreeCache,
@@ -519,6 +525,8 @@ impl Cap {
             Cap::SignedData => (256 * MIB, "CMS SignedData this tool reads"),
             Cap::Prompt => (256 * MIB, "ACVP prompt this tool reads"),
             Cap::TreeCache => (4 * MIB, "tree cache"),
+            Cap::Keyring => (64 * MIB, "keyring"),
+            Cap::ClearSigned => (64 * MIB, "cleartext-signed file"),
         }
     }
 

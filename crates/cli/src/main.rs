@@ -246,6 +246,8 @@ fn run(command: Command) -> Result<(), CliError> {
             algorithm,
             files,
             threads,
+            out,
+            force,
         } => {
             if pgp_files::is_openpgp_file(&public) {
                 if prehash.is_some()
@@ -262,7 +264,14 @@ fn run(command: Command) -> Result<(), CliError> {
                     fingerprint.as_deref(),
                     signature.as_deref(),
                     &files,
+                    out.as_deref(),
+                    force,
                 );
+            }
+            if out.is_some() {
+                return Err(CliError::Failed(
+                    "-o writes the text of a cleartext-signed OpenPGP file; with this key the message file is the text".into(),
+                ));
             }
             let ctx = context.bytes()?;
             let pin = cmd_fingerprint::parse_pin(fingerprint.as_deref())?;
@@ -396,21 +405,7 @@ fn verify_files(
         ));
     }
     let (files, skipped) = cmd_batch::split_signatures(files, sig_dir);
-    if let (Some(first), false) = (skipped.first(), say::quiet()) {
-        eprintln!(
-            "sphincs: note: skipped {} ({}{})",
-            if skipped.len() == 1 {
-                "1 input that is the signature file of another input".to_string()
-            } else {
-                format!(
-                    "{} inputs that are the signature files of other inputs",
-                    skipped.len()
-                )
-            },
-            crate::quote::name(first),
-            if skipped.len() > 1 { ", …" } else { "" }
-        );
-    }
+    cmd_batch::say_skipped(&skipped);
     cmd_batch::verify(checker, &files, sig_dir, thread_count(threads))
 }
 

@@ -42,7 +42,7 @@ pub fn is_openpgp(data: &[u8]) -> bool {
 }
 
 fn load(path: &Path) -> Result<Vec<Cert>, CliError> {
-    openpgp::read_certs(&read_capped(path, Cap::Key)?).map_err(|e| CliError::file(path, e))
+    openpgp::read_certs(&read_capped(path, Cap::Keyring)?).map_err(|e| CliError::file(path, e))
 }
 
 fn now() -> u64 {
@@ -134,6 +134,9 @@ pub fn sign(
             "is an OpenPGP certificate; signing needs the secret key",
         ));
     }
+    if !cert.is_protected() {
+        crate::io::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
+    }
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
     } else {
@@ -184,6 +187,8 @@ pub fn verify(
     pin: Option<&str>,
     signature: Option<&Path>,
     files: &[PathBuf],
+    text_out: Option<&Path>,
+    force: bool,
 ) -> Result<(), CliError> {
     let mut certs = load(cert)?;
     if let Some(pin) = pin {
@@ -212,6 +217,26 @@ pub fn verify(
         // This verdict grants trust now: a key expired today does not
         // make good signatures dated last week.
         keys_valid_now: true,
+    };
+    // One cleartext-signed file (SHA256SUMS.asc, InRelease) with no
+    // FILE.asc beside it: the signature is inside.
+    if let ([file], None) = (files, signature) {
+        if is_clearsigned_file(file) && !asc_path(file).exists() {
+            return verify_clearsigned(file, &ring, &window, text_out, force);
+        }
+    }
+    if text_out.is_some() {
+        return Err(CliError::Failed(
+            "-o writes the text of one cleartext-signed file; a detached signature's file is the text already".into(),
+        ));
+    }
+    // `dist/*` holding x and x.asc: x.asc is x's signature, not a message.
+    let files = if signature.is_none() {
+        let (files, skipped) = crate::cmd_batch::split_by(files, |f| asc_path(f));
+        crate::cmd_batch::say_skipped(&skipped);
+        files
+    } else {
+        files.to_vec()
     };
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
@@ -260,6 +285,58 @@ pub fn verify(
     } else {
         Err(CliError::InvalidSignature(failures.join("\n")))
     }
+}
+
+/// True if the file starts as a cleartext-signed message does.
+fn is_clearsigned_file(path: &Path) -> bool {
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head));
+    read.is_ok() && openpgp::cleartext::is_clearsigned(&head)
+}
+
+/// `verify -p CERT FILE.asc` of a cleartext-signed file: the first good
+/// signature is reported; with `-o OUT` the checked text is written there
+/// (atomically, and only when a signature is good).
+fn verify_clearsigned(
+    file: &Path,
+    ring: &Keyring,
+    window: &Window,
+    text_out: Option<&Path>,
+    force: bool,
+) -> Result<(), CliError> {
+    if let Some(out) = text_out {
+        crate::io::check_writable(out, force)?;
+    }
+    let data = read_capped(file, Cap::ClearSigned)?;
+    let cs = openpgp::cleartext::parse(&data).map_err(|e| CliError::file(file, e))?;
+    let (good, bad) = cs.verifier().finish(ring, window);
+    let name = crate::quote::name(&file);
+    let Some(g) = good.first() else {
+        return Err(CliError::InvalidSignature(format!(
+            "{name}: invalid signature: {}",
+            if bad.is_empty() {
+                "no data signature".to_string()
+            } else {
+                bad.join("; ")
+            }
+        )));
+    };
+    if let Some(out) = text_out {
+        write_output(out, &cs.text, false, force)?;
+    }
+    crate::say::status(&format!(
+        "{name}: valid signature by {}{} ({}){}\n",
+        g.user_id
+            .as_deref()
+            .map(|u| format!("{} ", crate::quote::user_id(u)))
+            .unwrap_or_default(),
+        g.primary,
+        crate::sop::date::format(u64::from(g.created)),
+        text_out.map_or(String::new(), |o| format!(
+            ", text written to {}",
+            crate::quote::name(&o)
+        ))
+    ))
 }
 
 /// The `fingerprint` value of an OpenPGP key or certificate.

@@ -373,7 +373,12 @@ fn sop_revoke_key_and_the_key_verbs_live_a_keys_life() {
 fn passphrase_work_is_bounded_per_command_not_per_attempt() {
     let s = Scratch::new("argon2");
     s.write("pw", b"correct horse");
-    let key = sop(&s, &["generate-key", "--no-armor", "--with-key-password=pw", "A"], b"").1;
+    let key = sop(
+        &s,
+        &["generate-key", "--no-armor", "--with-key-password=pw", "A"],
+        b"",
+    )
+    .1;
     // The key's Argon2 parameters (t = 3, p = 4, 2^16 KiB) raised to the
     // per-derivation maxima (t = 16, 2^21 KiB): 2 GiB × 16 passes.
     let at = (0..key.len() - 20)
@@ -383,12 +388,103 @@ fn passphrase_work_is_bounded_per_command_not_per_attempt() {
     hostile[at + 17..at + 20].copy_from_slice(&[16, 4, 21]);
     s.write("hostile.key", &hostile);
     let t = std::time::Instant::now();
-    let (code, _, err) = sop(&s, &["sign", "--with-key-password=pw", "--with-key-password=pw", "hostile.key"], b"x");
+    let (code, _, err) = sop(
+        &s,
+        &[
+            "sign",
+            "--with-key-password=pw",
+            "--with-key-password=pw",
+            "hostile.key",
+        ],
+        b"x",
+    );
     assert_ne!(code, 0);
     assert!(err.contains("Argon2 work refused"), "{err}");
-    assert!(t.elapsed().as_secs() < 10, "refused before the work: {:?}", t.elapsed());
+    assert!(
+        t.elapsed().as_secs() < 10,
+        "refused before the work: {:?}",
+        t.elapsed()
+    );
     // The key as made still unlocks (and its subkeys would, within the budget).
     s.write("good.key", &key);
     let (code, _, err) = sop(&s, &["sign", "--with-key-password=pw", "good.key"], b"x");
     assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn everyday_verbs_skip_asc_inputs_check_cleartext_and_warn_of_open_keys() {
+    let s = Scratch::new("everyday");
+    let key = sop(&s, &["generate-key", "Rel <rel@example.org>"], b"").1;
+    let key_path = s.write("rel.key", &key);
+    // Unprotected and readable by others: signing warns, as for PEM keys.
+    std::fs::set_permissions(
+        &key_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )
+    .unwrap();
+    let a = s.write("a.tar", b"a");
+    let b = s.write("b.tar", b"b");
+    let out = sphincs(&["sign", "-k", &key_path, &a, &b]).ok();
+    assert!(
+        out.stderr.contains("readable by") && out.stderr.contains("OpenPGP secret key"),
+        "{}",
+        out.stderr
+    );
+    std::fs::set_permissions(
+        &key_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    assert!(!sphincs(&["sign", "-k", &key_path, "--force", &a])
+        .ok()
+        .stderr
+        .contains("readable by"));
+    let cert = sop(&s, &["extract-cert"], &key).1;
+    let cert_path = s.write("rel.cert", &cert);
+    // `verify -p CERT dist/*`: the .asc files are skipped, not checked.
+    let (aa, ba) = (s.p("a.tar.asc"), s.p("b.tar.asc"));
+    let out = sphincs(&["verify", "-p", &cert_path, &a, &aa, &b, &ba]).ok();
+    assert!(
+        out.stderr
+            .contains("skipped 2 inputs that are the signature files"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.text().lines().count(), 2, "{}", out.text());
+    // A cleartext-signed SHA256SUMS.asc: checked, its text written out.
+    let sums = "0123abcd  a.tar\n4567ef01  b.tar\n";
+    let signed = sop(
+        &s,
+        &["inline-sign", "--as=clearsigned", "rel.key"],
+        sums.as_bytes(),
+    )
+    .1;
+    let asc = s.write("SHA256SUMS.asc", &signed);
+    let text = s.p("SHA256SUMS");
+    let out = sphincs(&["verify", "-p", &cert_path, &asc, "-o", &text]).ok();
+    assert!(
+        out.text()
+            .contains("valid signature by \"Rel <rel@example.org>\""),
+        "{}",
+        out.text()
+    );
+    assert_eq!(s.read("SHA256SUMS"), sums.as_bytes());
+    // -o is never replaced without --force; a changed line is invalid and
+    // writes nothing.
+    assert_ne!(
+        sphincs(&["verify", "-p", &cert_path, &asc, "-o", &text]).code,
+        0
+    );
+    let tampered = String::from_utf8(signed)
+        .unwrap()
+        .replace("4567ef01", "4567ef02");
+    let bad = s.write("bad.asc", tampered.as_bytes());
+    let out = sphincs(&["verify", "-p", &cert_path, &bad, "-o", &s.p("bad.txt")]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(!s.path("bad.txt").exists());
+    // -o with a detached signature: refused.
+    assert_ne!(
+        sphincs(&["verify", "-p", &cert_path, &a, "-o", &s.p("x")]).code,
+        0
+    );
 }

@@ -374,7 +374,8 @@ impl SigCtx {
                     // a retried final must not find an empty buffer and
                     // verify the empty message. The context refuses from
                     // here on, as after a refused update.
-                    let why = "the signature given to the final is not the one set before the message";
+                    let why =
+                        "the signature given to the final is not the one set before the message";
                     self.verifier = None;
                     self.stream = Stream::Refused(why.into());
                     return Err(Fail::new(Reason::BadParameter, why));

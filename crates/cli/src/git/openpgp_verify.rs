@@ -88,7 +88,7 @@ fn cannot(
 fn certs_of(setting: &str) -> Result<Vec<Cert>, String> {
     let mut out = Vec::new();
     for p in super::config_values(setting).map_err(CliError::into_message)? {
-        let bytes = read_capped(p.as_ref(), Cap::Key).map_err(CliError::into_message)?;
+        let bytes = read_capped(p.as_ref(), Cap::Keyring).map_err(CliError::into_message)?;
         out.extend(openpgp::read_certs(&bytes).map_err(|e| format!("{setting} {p}: {e}"))?);
     }
     Ok(out)

@@ -16,7 +16,7 @@ use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
 fn read(path: &Path) -> Result<Vec<Cert>, CliError> {
-    openpgp::read_certs(&read_capped(path, Cap::Key)?).map_err(|e| CliError::file(path, e))
+    openpgp::read_certs(&read_capped(path, Cap::Keyring)?).map_err(|e| CliError::file(path, e))
 }
 
 fn text(p: &Path) -> Result<String, CliError> {

@@ -73,7 +73,7 @@ pub struct Anchor {
 /// format: X.509 certificates (a PEM bundle or DER), or OpenPGP ones.
 pub fn read_anchor(path: &Path, openpgp: bool) -> Result<Vec<Anchor>, CliError> {
     if openpgp {
-        let certs = openpgp::read_certs(&read_capped(path, Cap::Key)?)
+        let certs = openpgp::read_certs(&read_capped(path, Cap::Keyring)?)
             .map_err(|e| CliError::file(path, e))?;
         let now = super::now();
         certs
