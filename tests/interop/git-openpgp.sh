@@ -21,6 +21,10 @@
 #   * a protected key unlocked once into `sphincs agent`, three commits;
 #   * a protected key with SPHINCS_PASSPHRASE_FILE; a wrong or missing
 #     passphrase fails the commit and HEAD does not move;
+#   * rotation: `git setup --openpgp --key NEW` keeps the previous key
+#     trusted (its commits stay G, TRUST_FULLY) and says so; `git trust
+#     list|add|remove` without --openpgp; a key that has expired since it
+#     signed shows Y (EXPKEYSIG), as gpg judges at this machine's clock;
 #   * a SHA-256 repository; push --signed to a bare repository (the hook
 #     sees GIT_PUSH_CERT_STATUS=G); a verify-only clone (setup --openpgp
 #     --trust, no key);
@@ -59,7 +63,7 @@ sig_of() { git log -1 --format='%G?' "$1"; }
 
 SOP() { "$sphincs" sop "$@"; }
 keys() {
-    for who in alice bob mallory eve; do
+    for who in alice bob mallory eve carol frank; do
         SOP generate-key --profile="$profile" "${who^} <$who@example.org>" >"$who.key" &&
             SOP extract-cert <"$who.key" >"$who.cert" || return 1
     done
@@ -166,6 +170,39 @@ for i in 1 2 3; do
 done
 same "%G? of the agent's commits" "$(git log --format=%G? "$base..HEAD" | tr -d '\n')" GGG
 check "agent stop" "$sphincs" agent stop
+
+# Rotation: a new own key; the previous one (Dave's) stays trusted, so
+# its commits stay good (now TRUST_FULLY), until it is removed by name.
+dave_fpr="$(git log -1 --format=%GF HEAD)"
+setup_out="$("$sphincs" git setup --openpgp --key ../carol.key 2>&1)"
+has "setup with a new key says the old one stays trusted" "$setup_out" "previous key .* stays trusted"
+same "%G? of the old key's commit after rotation" "$(sig_of HEAD)" G
+same "%GT of the old key's commit after rotation" "$(git log -1 --format=%GT HEAD)" fully
+echo c >>f && git add f && check "commit with the new key" git commit -q -S -m carol
+same "%GT of the new key's commit" "$(git log -1 --format=%GT HEAD)" ultimate
+# git trust in an OpenPGP repository, without --openpgp.
+listed="$("$sphincs" git trust list)"
+has "trust list shows the OpenPGP anchors" "$listed" "dave.key \(OpenPGP\)"
+has "trust list names Dave" "$listed" "\"Dave <dave@example.org>\" $dave_fpr"
+check "trust remove by openpgp4fpr:" "$sphincs" git trust remove "openpgp4fpr:$dave_fpr"
+same "%G? of the old key's commit once untrusted" "$(sig_of HEAD~1)" E
+# An expired key: good while it lived, Y (EXPKEYSIG) once it has expired,
+# as gpg judges at this machine's clock; its certificate trusted by `git
+# trust add` (told to be OpenPGP by its content).
+exp=$(($(date +%s) + 15))
+check "key expire in 15 seconds" "$sphincs" key expire ../frank.key "$(date -u -d "@$exp" +%Y-%m-%dT%H:%M:%SZ)"
+SOP extract-cert <../frank.key >../frank.cert
+check "git trust add (an OpenPGP certificate, no --openpgp)" "$sphincs" git trust add ../frank.cert
+echo f >>f && git add f && check "commit with a key about to expire" git -c sphincs.openpgpKey="$work/frank.key" -c user.signingkey=frank@example.org commit -q -S -m frank
+same "%G? while the key lives" "$(sig_of HEAD)" G
+while (($(date +%s) <= exp)); do sleep 1; done
+same "%G? once the key has expired" "$(sig_of HEAD)" Y
+has "EXPKEYSIG once the key has expired" "$(raw verify-commit HEAD)" "EXPKEYSIG"
+refuse "verify-commit of an expired key's commit" git verify-commit HEAD
+# Back to Dave's key for the sections below.
+git config sphincs.openpgpKey "$work/dave.key"
+git config user.signingkey "dave@example.org"
+git config --add sphincs.openpgpTrust "$work/dave.cert"
 
 # A SHA-256 repository.
 cd .. && git init -q --object-format=sha256 r256 && cd r256 || exit 2

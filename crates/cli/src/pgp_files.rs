@@ -115,6 +115,17 @@ pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
     Ok(UnlockedKey { public, key })
 }
 
+/// The fingerprint of the key that signs for the OpenPGP secret key in
+/// `path` (what the agent knows it by); `None` for any other file.
+pub fn signing_fingerprint(path: &Path) -> Option<openpgp::Fingerprint> {
+    if !is_openpgp_file(path) {
+        return None;
+    }
+    let certs = load(path).ok()?;
+    let (secret, _) = certs.first()?.signing_secret(now()).ok()?;
+    Some(secret.public.fingerprint())
+}
+
 /// `sign -k KEY [FILE]…` with an OpenPGP secret key: FILE.asc for each
 /// FILE (or `-o SIG` for one), standard input to standard output.
 pub fn sign(

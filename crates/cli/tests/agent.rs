@@ -339,3 +339,52 @@ fn a_client_of_another_user_is_refused() {
         "{text}"
     );
 }
+
+/// An OpenPGP key is known to the agent by its signing key's fingerprint:
+/// listed as `openpgp4fpr:`, and found from a copy of the key file in
+/// another place or after the file was rewritten (`key expire`).
+#[test]
+fn an_openpgp_key_is_known_by_its_fingerprint_not_its_path() {
+    let s = Scratch::new("openpgp");
+    let pass = s.write("pass", b"correct horse\n");
+    std::fs::set_permissions(&pass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let a = Agent::start(&s, "10m");
+    let key = Out::of(
+        sphincs_command()
+            .args([
+                "sop",
+                "generate-key",
+                &format!("--with-key-password={pass}"),
+                "A <a@example.org>",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap(),
+    )
+    .ok()
+    .stdout;
+    let path = s.write("a.key", &key);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let fpr = a.run(&["fingerprint", &path]).ok().text();
+    let fpr = fpr.split_whitespace().next().unwrap().to_string();
+    assert!(fpr.starts_with("openpgp4fpr:"), "{fpr}");
+    a.run(&["agent", "add", "--passphrase-file", &pass, &path])
+        .ok();
+    let listed = a.run(&["agent", "list"]).ok().text();
+    assert!(
+        listed.to_uppercase().contains(&fpr.to_uppercase()),
+        "{fpr} in {listed}"
+    );
+    let msg = s.write("m", b"m");
+    // A copy elsewhere signs from the agent, without a passphrase.
+    let copy = s.write("copy.key", &key);
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o600)).unwrap();
+    a.run(&["sign", "-k", &copy, &msg]).ok();
+    // The file rewritten in place (a new expiry) is still the same key.
+    a.run(&["--passphrase-file", &pass, "key", "expire", &path, "2y"])
+        .ok();
+    a.run(&["sign", "-k", &path, "--force", &msg]).ok();
+    a.run(&["agent", "lock"]).ok();
+    a.run(&["sign", "-k", &copy, "--force", &msg])
+        .usage_error("passphrase");
+}

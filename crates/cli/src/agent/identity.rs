@@ -1,5 +1,6 @@
 //! What names a key between the agent and its clients: the file it was
-//! read from ([`FileId`]) and its RFC 9909 mode, as the protocol's fields
+//! read from ([`FileId`]; for an OpenPGP key, its signing key's
+//! fingerprint) and its RFC 9909 mode, as the protocol's fields
 //! (`wire.rs`).
 
 use std::io;
@@ -33,6 +34,29 @@ impl FileId {
             size: m.size(),
             mtime: (m.mtime(), m.mtime_nsec()),
         })
+    }
+
+    /// The identity of an OpenPGP secret key: its signing key's v6
+    /// fingerprint, wherever the file is and however often it is rewritten
+    /// (`key expire` and `add-subkey` replace it in place; a copy in another
+    /// place is the same key).
+    pub fn openpgp(signing_key: &sphincs::openpgp::Fingerprint) -> FileId {
+        FileId {
+            path: format!("{}{signing_key}", crate::pgp_files::FPR_PREFIX),
+            dev: 0,
+            ino: 0,
+            size: 0,
+            mtime: (0, 0),
+        }
+    }
+
+    /// The identity of the key in `path`: an OpenPGP secret key's signing
+    /// key fingerprint ([`FileId::openpgp`]), any other key file's file.
+    pub fn of_key(path: &Path) -> Result<FileId, CliError> {
+        match crate::pgp_files::signing_fingerprint(path) {
+            Some(fpr) => Ok(FileId::openpgp(&fpr)),
+            None => FileId::of(path),
+        }
     }
 
     pub fn write(&self, f: Fields) -> Fields {
@@ -76,12 +100,17 @@ pub fn read_mode(r: &mut Reader<'_>) -> io::Result<KeyMode> {
     })
 }
 
-/// A key file's name as the agent lists it: its canonical path.
+/// A key file's name as the agent lists it: its canonical path; for an
+/// OpenPGP key, `openpgp4fpr:HEX` of its signing key, then the path.
 pub fn display(path: &Path) -> String {
-    std::fs::canonicalize(path)
+    let file = std::fs::canonicalize(path)
         .unwrap_or_else(|_| path.to_path_buf())
         .display()
-        .to_string()
+        .to_string();
+    match crate::pgp_files::signing_fingerprint(path) {
+        Some(fpr) => format!("{}{fpr} ({file})", crate::pgp_files::FPR_PREFIX),
+        None => file,
+    }
 }
 
 #[cfg(test)]

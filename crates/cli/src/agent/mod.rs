@@ -75,7 +75,12 @@ pub fn run(command: AgentCommand) -> Result<(), CliError> {
             let ttl = ttl.as_deref().map(parse_time).transpose()?;
             let mut agent = Agent::required()?;
             let unlocked = open_for_agent(&key)?;
-            let held = agent.add(&unlocked, &FileId::of(&key)?, &identity::display(&key), ttl)?;
+            let held = agent.add(
+                &unlocked,
+                &FileId::of_key(&key)?,
+                &identity::display(&key),
+                ttl,
+            )?;
             crate::say::status(&format!(
                 "the agent holds {} for {}\n",
                 crate::quote::name(&key),

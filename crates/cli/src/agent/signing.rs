@@ -25,7 +25,7 @@ pub fn signing_key(
         );
         None
     });
-    let found = match (agent, FileId::of(path)) {
+    let found = match (agent, FileId::of_key(path)) {
         (Some(a), Ok(file)) => Some((a.find(&file)?, file)),
         _ => None,
     };

@@ -59,18 +59,19 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
     config_set(&git_scope, "gpg.openpgp.program", &text(&program)?)?;
     let mut out = String::new();
     if let (Some(k), Some(cert)) = (&key, &signer) {
+        let previous = config_get_all(&store, "sphincs.openpgpKey")?.pop();
         config_set(&git_scope, "user.signingkey", &cert.fingerprint().to_hex())?;
         config_set(&store, "sphincs.openpgpKey", &text(k)?)?;
-        let uid = cert
-            .valid_user_ids(super::now())
-            .into_iter()
-            .next()
-            .unwrap_or_default();
+        let uid = cert.primary_user_id(super::now()).unwrap_or_default();
         out += &format!(
-            "git signs with {} as \"{uid}\" (OpenPGP {})\n",
-            k.display(),
+            "git signs with {} as {} (OpenPGP {})\n",
+            crate::quote::name(k),
+            crate::quote::user_id(&uid),
             cert.fingerprint()
         );
+        if let Some(old) = previous.filter(|o| *o != text(k).unwrap_or_default()) {
+            out += &keep_previous(Path::new(&old), cert, global)?;
+        }
         if cert.is_protected() {
             out += "  the key is protected: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal\n";
         }
@@ -92,4 +93,31 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
         out += "  sign with `git commit -S` and `git tag -s` (or set commit.gpgSign=true)\n";
     }
     crate::say::status(&out)
+}
+
+/// Rotation: the key configured before `key` stays trusted (TRUST_FULLY,
+/// through sphincs.openpgpTrust), so the commits it signed stay good; the
+/// lines say so and how to stop trusting it.
+fn keep_previous(old: &Path, new: &Cert, global: bool) -> Result<String, CliError> {
+    let old_cert = match read(old) {
+        Ok(mut certs) if !certs.is_empty() => certs.remove(0),
+        Ok(_) | Err(_) => {
+            return Ok(format!(
+                "  the previous key {} cannot be read: commits it signed show E (no certificate) unless its certificate is trusted (`sphincs git trust add OLD.cert`)\n",
+                crate::quote::name(old)
+            ))
+        }
+    };
+    if old_cert.fingerprint() == new.fingerprint() {
+        return Ok(String::new());
+    }
+    let mut out = format!(
+        "  the previous key {} (OpenPGP {}) stays trusted, so the commits it signed stay good; to stop: sphincs git trust remove {}{}\n",
+        crate::quote::name(old),
+        old_cert.fingerprint(),
+        crate::pgp_files::FPR_PREFIX,
+        old_cert.fingerprint()
+    );
+    out += &super::trust::add(&[old.to_path_buf()], true, global)?;
+    Ok(out)
 }

@@ -1,7 +1,9 @@
 //! `sphincs git trust list|add|remove`: the certificates whose signers git
 //! trusts, managed one by one. X.509 anchors are `sphincs.trust`, OpenPGP
-//! ones `sphincs.openpgpTrust` (both multi-valued: file paths). `git setup`
-//! adds through here too, so re-running it with a new CA keeps the old one.
+//! ones `sphincs.openpgpTrust` (both multi-valued: file paths). `add` tells
+//! an OpenPGP certificate by its content; `list` and `remove` cover both
+//! kinds unless --openpgp narrows them. `git setup` adds through here too,
+//! so re-running it with a new CA keeps the old one.
 
 use std::path::{Path, PathBuf};
 
@@ -17,9 +19,10 @@ use crate::io::{read_capped, Cap};
 #[derive(Subcommand)]
 pub enum TrustAction {
     /// Print each trusted certificate file with the subjects (or OpenPGP
-    /// fingerprints) and SHA-256 fingerprints of the certificates in it.
+    /// User IDs) and fingerprints of the certificates in it: X.509 and
+    /// OpenPGP anchors both.
     List {
-        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        /// Only the OpenPGP anchors (sphincs.openpgpTrust).
         #[arg(long)]
         openpgp: bool,
         /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
@@ -27,10 +30,11 @@ pub enum TrustAction {
         global: bool,
     },
     /// Trust the signers whose certificates chain to CERT (a certificate
-    /// or PEM bundle; with --openpgp an OpenPGP certificate), beside those
-    /// already trusted. A file already trusted is not added twice.
+    /// or PEM bundle), or who hold CERT (an OpenPGP certificate or keyring,
+    /// told by its content), beside those already trusted. A file already
+    /// trusted is not added twice.
     Add {
-        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        /// Read CERT as OpenPGP whatever it looks like (sphincs.openpgpTrust).
         #[arg(long)]
         openpgp: bool,
         /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
@@ -42,7 +46,7 @@ pub enum TrustAction {
     /// Stop trusting a certificate file: by its path as `list` shows it, or
     /// by the SHA-256 (X.509) or OpenPGP fingerprint of a certificate in it.
     Remove {
-        /// The OpenPGP anchors (sphincs.openpgpTrust).
+        /// Only the OpenPGP anchors (sphincs.openpgpTrust).
         #[arg(long)]
         openpgp: bool,
         /// The user's settings ($XDG_CONFIG_HOME/sphincs/git.config).
@@ -62,11 +66,22 @@ fn setting(openpgp: bool) -> &'static str {
     }
 }
 
-/// One certificate of an anchor file: what people recognise it by, and
-/// its fingerprint (X.509: SHA-256 of the DER, hex; OpenPGP: v6).
+/// One certificate of an anchor file: what people recognise it by (in
+/// double quotes, escaped), and its fingerprint (X.509: SHA-256 of the
+/// DER, hex; OpenPGP: v6).
 pub struct Anchor {
     pub name: String,
     pub fingerprint: String,
+}
+
+/// The kinds of anchors a verb covers: OpenPGP only with --openpgp, else
+/// both (X.509 first).
+fn kinds(openpgp: bool) -> &'static [bool] {
+    if openpgp {
+        &[true]
+    } else {
+        &[false, true]
+    }
 }
 
 /// Reads an anchor file, refusing one that holds no certificate of the
@@ -81,7 +96,7 @@ pub fn read_anchor(path: &Path, openpgp: bool) -> Result<Vec<Anchor>, CliError> 
             .map(|c| {
                 c.primary_info(now).map_err(|e| CliError::file(path, e))?;
                 Ok(Anchor {
-                    name: c.valid_user_ids(now).into_iter().next().unwrap_or_default(),
+                    name: crate::quote::user_id(&c.primary_user_id(now).unwrap_or_default()),
                     fingerprint: c.fingerprint().to_hex(),
                 })
             })
@@ -93,7 +108,7 @@ pub fn read_anchor(path: &Path, openpgp: bool) -> Result<Vec<Anchor>, CliError> 
             .iter()
             .map(|c| {
                 Ok(Anchor {
-                    name: super::subject(c),
+                    name: format!("\"{}\"", super::subject(c)),
                     fingerprint: super::fingerprint(c)?,
                 })
             })
@@ -108,42 +123,50 @@ fn text(p: &Path) -> Result<String, CliError> {
 }
 
 /// Adds the anchor files `paths` (checked first, all or none) to those of
-/// the scope; returns a line per certificate for the user.
+/// the scope, each to the setting of its kind (OpenPGP when `openpgp` or
+/// when its content is); returns a line per certificate for the user.
 pub fn add(paths: &[PathBuf], openpgp: bool, global: bool) -> Result<String, CliError> {
     let mut checked = Vec::new();
     for p in paths {
         let p = absolute(p)?;
-        let anchors = read_anchor(&p, openpgp)?;
-        checked.push((text(&p)?, anchors));
+        let pgp = openpgp || crate::pgp_files::is_openpgp_file(&p);
+        let anchors = read_anchor(&p, pgp)?;
+        checked.push((text(&p)?, pgp, anchors));
     }
     let (_, store) = scopes(global)?;
-    let mut present = config_get_all(&store, setting(openpgp))?;
     let mut out = String::new();
-    for (p, anchors) in checked {
-        let again = present.contains(&p);
-        if !again {
-            config_add(&store, setting(openpgp), &p)?;
-            present.push(p.clone());
+    for kind in kinds(false) {
+        let mine: Vec<_> = checked.iter().filter(|(_, pgp, _)| pgp == kind).collect();
+        if mine.is_empty() {
+            continue;
         }
-        for a in anchors {
-            out += &format!(
-                "  trusted{}: \"{}\" {} ({p})\n",
-                if again { " already" } else { "" },
-                a.name,
-                a.fingerprint
-            );
+        let mut present = config_get_all(&store, setting(*kind))?;
+        for (p, _, anchors) in mine {
+            let again = present.contains(p);
+            if !again {
+                config_add(&store, setting(*kind), p)?;
+                present.push(p.clone());
+            }
+            for a in anchors {
+                out += &format!(
+                    "  trusted{}: {} {} ({p})\n",
+                    if again { " already" } else { "" },
+                    a.name,
+                    a.fingerprint
+                );
+            }
         }
+        out += &format!(
+            "  {} trusted certificate file(s) in {} ({})\n",
+            present.len(),
+            if global {
+                "the user's settings"
+            } else {
+                "this repository"
+            },
+            setting(*kind)
+        );
     }
-    out += &format!(
-        "  {} trusted certificate file(s) in {} ({})\n",
-        present.len(),
-        if global {
-            "the user's settings"
-        } else {
-            "this repository"
-        },
-        setting(openpgp)
-    );
     Ok(out)
 }
 
@@ -165,24 +188,29 @@ pub fn run(action: TrustAction) -> Result<(), CliError> {
 
 fn list(openpgp: bool, global: bool) -> Result<(), CliError> {
     let (_, store) = scopes(global)?;
-    let files = config_get_all(&store, setting(openpgp))?;
     let mut out = String::new();
-    if files.is_empty() {
-        out += &format!(
-            "no trusted certificates ({} is unset): every signer verifies as untrusted (%G? = U)\n",
-            setting(openpgp)
-        );
-    }
-    for f in &files {
-        out += &format!("{f}\n");
-        match read_anchor(Path::new(f), openpgp) {
-            Ok(anchors) => {
-                for a in anchors {
-                    out += &format!("  \"{}\" {}\n", a.name, a.fingerprint);
+    let mut any = false;
+    for &kind in kinds(openpgp) {
+        let files = config_get_all(&store, setting(kind))?;
+        any |= !files.is_empty();
+        for f in &files {
+            out += &format!("{f}{}\n", if kind { " (OpenPGP)" } else { "" });
+            match read_anchor(Path::new(f), kind) {
+                Ok(anchors) => {
+                    for a in anchors {
+                        out += &format!("  {} {}\n", a.name, a.fingerprint);
+                    }
                 }
+                Err(e) => out += &format!("  unreadable: {}\n", e.into_message()),
             }
-            Err(e) => out += &format!("  unreadable: {}\n", e.into_message()),
         }
+    }
+    if !any {
+        let names: Vec<&str> = kinds(openpgp).iter().map(|&k| setting(k)).collect();
+        out += &format!(
+            "no trusted certificates ({} unset): every signer verifies as untrusted (%G? = U)\n",
+            names.join(" and ")
+        );
     }
     crate::io::write_stdout(out.as_bytes(), false)
 }
@@ -200,6 +228,8 @@ fn names(which: &str, file: &str, openpgp: bool) -> bool {
         return true;
     }
     let wanted: String = which
+        .strip_prefix(crate::pgp_files::FPR_PREFIX)
+        .unwrap_or(which)
         .chars()
         .filter(|c| c.is_ascii_hexdigit())
         .collect::<String>()
@@ -214,15 +244,23 @@ fn names(which: &str, file: &str, openpgp: bool) -> bool {
 
 fn remove(which: &[String], openpgp: bool, global: bool) -> Result<(), CliError> {
     let (_, store) = scopes(global)?;
-    let files = config_get_all(&store, setting(openpgp))?;
+    let mut files = Vec::new();
+    for &kind in kinds(openpgp) {
+        files.extend(
+            config_get_all(&store, setting(kind))?
+                .into_iter()
+                .map(|f| (kind, f)),
+        );
+    }
     let mut gone = Vec::new();
     for w in which {
-        let matched: Vec<&String> = files.iter().filter(|f| names(w, f, openpgp)).collect();
+        let matched: Vec<&(bool, String)> = files.iter().filter(|(k, f)| names(w, f, *k)).collect();
         if matched.is_empty() {
+            let names: Vec<&str> = kinds(openpgp).iter().map(|&k| setting(k)).collect();
             return Err(CliError::Failed(format!(
-                "{w}: not a trusted certificate file or fingerprint of {} (see `sphincs git trust list{}`); nothing removed",
-                setting(openpgp),
-                if openpgp { " --openpgp" } else { "" }
+                "{}: not a trusted certificate file or fingerprint of {} (see `sphincs git trust list`); nothing removed",
+                crate::quote::text(w),
+                names.join(" or ")
             )));
         }
         gone.extend(matched.into_iter().cloned());
@@ -230,17 +268,16 @@ fn remove(which: &[String], openpgp: bool, global: bool) -> Result<(), CliError>
     gone.sort();
     gone.dedup();
     let mut out = String::new();
-    for f in &gone {
+    for (kind, f) in &gone {
         let mut args: Vec<&str> = vec!["config"];
         args.extend(store.iter().map(String::as_str));
-        args.extend(["--fixed-value", "--unset-all", setting(openpgp), f]);
+        args.extend(["--fixed-value", "--unset-all", setting(*kind), f]);
         git(&args).map_err(CliError::from)?;
         out += &format!("  no longer trusted: {f}\n");
     }
     out += &format!(
-        "  {} trusted certificate file(s) left ({})\n",
+        "  {} trusted certificate file(s) left\n",
         files.len() - gone.len(),
-        setting(openpgp)
     );
     crate::say::status(&out)
 }
