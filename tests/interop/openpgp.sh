@@ -15,7 +15,9 @@
 # and makes an inline binary message; then every implementation verifies
 # every other's artifacts with the signer's certificate (so certificates are
 # accepted both ways), and a tampered copy of each must fail. Every
-# implementation also verifies RFC 9980's three sample signatures.
+# implementation also verifies RFC 9980's three sample signatures, and
+# judges six cases of a key's life (expiry, subkeys, revocations, a revoked
+# User ID) as their names say.
 # Ends with a matrix of pass counts (signer -> verifier, per set and kind)
 # and "N passed, M failed".
 #
@@ -84,6 +86,28 @@ for i in "${impls[@]}"; do
             bad x "$i accepts RFC 9980's $s sample over changed data"
         else
             ok "rfc9980 $s $i"
+        fi
+    done
+done
+
+# A key's life (crates/sphincs/tests/data/openpgp-life, made by our core
+# with past dates): every implementation's verdict on each case is its
+# name's (good-/bad-): a signing subkey; a signature made after the primary
+# expired; a subkey whose binding outlives its expired primary; a
+# hard-revoked key and subkey; a revoked User ID (still good).
+life="$repo_root/crates/sphincs/tests/data/openpgp-life"
+printf 'life\n' >life
+for i in "${impls[@]}"; do
+    for c in "$life"/*.cert; do
+        name="$(basename "$c" .cert)"
+        if run "$i" verify "$life/$name.sig" "$c" <life >out 2>err; then verdict=good; else verdict=bad; fi
+        if [[ $name == "$verdict"-* ]]; then
+            ok "life $i"
+        else
+            bad x "$i says $verdict for the key-life case $name: $(head -c 300 err)"
+        fi
+        if [[ $i == ours && $name == good-revoked-user-id ]] && grep -q 'Old Name' out; then
+            bad x "ours names the signer by a revoked User ID: $(head -c 300 out)"
         fi
     done
 done

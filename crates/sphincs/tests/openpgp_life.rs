@@ -549,3 +549,188 @@ fn verification_cost_is_linear_in_signatures_plus_certifications() {
         "10× the input cost {ratio:.1}× the time ({small:?} → {large:?})"
     );
 }
+
+/// The key-life fixtures that tests/interop/openpgp.sh gives every peer
+/// (crates/sphincs/tests/data/openpgp-life/): certificates and signatures
+/// over "life\n" dated in the past, so that expiry and revocation can be
+/// judged by programs that sign only at their own clock. Each case is
+/// `NAME.cert` and `NAME.sig`, and its verdict (what RFC 9580's reading
+/// and a judge at this machine's clock both say) is in its name's prefix:
+/// `good-` or `bad-`. Remade by `cargo test --test openpgp_life --
+/// --ignored remake_interop_fixtures`; checked here against ours.
+const LIFE_DATA: &[u8] = b"life\n";
+const F0: u32 = 1_735_689_600; // 2025-01-01
+
+fn fixture_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openpgp-life")
+}
+
+fn life_fixtures() -> Vec<(&'static str, Cert, Vec<Signature>)> {
+    let alg = "SLH-DSA-SHAKE-128f".parse().unwrap();
+    let sign_with = |c: &Cert, sub: Option<usize>, created: u32| {
+        let (public, secret, tag) = match sub {
+            None => (
+                &c.primary.public,
+                c.primary.secret.as_ref().unwrap(),
+                openpgp::packet::tag::SECRET_KEY,
+            ),
+            Some(i) => (
+                &c.subkeys[i].key.public,
+                c.subkeys[i].key.secret.as_ref().unwrap(),
+                openpgp::packet::tag::SECRET_SUBKEY,
+            ),
+        };
+        let mut s = DetachedSigner::new(
+            vec![UnlockedKey {
+                public: public.clone(),
+                key: Box::new(secret.signing_key(tag, &[]).unwrap()),
+            }],
+            Mode::Binary,
+            created,
+        )
+        .unwrap();
+        s.update(LIFE_DATA);
+        s.finish(1).unwrap()
+    };
+    let key = |uids: &[&str]| {
+        let uids: Vec<String> = uids.iter().map(|u| u.to_string()).collect();
+        openpgp::generate(alg, &uids, F0, None).unwrap()
+    };
+    let mut out = Vec::new();
+    // A signing subkey, no expiry: every peer accepts (the binding and its
+    // back-signature as we write them).
+    let k = key(&["Life Good <good@example.org>"]);
+    let (k, _) = k
+        .with_signing_subkey(
+            &openpgp::unlock_primary(&k, &[]).unwrap(),
+            alg,
+            None,
+            None,
+            F0 + 60,
+        )
+        .unwrap();
+    out.push(("good-subkey", public(&k), sign_with(&k, Some(0), F0 + 120)));
+    // The primary expired on day 30; a signature dated day 40.
+    let k = key(&["Life Expired <expired@example.org>"]);
+    let k = k
+        .with_expiry(
+            &openpgp::unlock_primary(&k, &[]).unwrap(),
+            Some(u64::from(F0 + 30 * DAY)),
+            F0 + 60,
+        )
+        .unwrap();
+    out.push((
+        "bad-expired-primary",
+        public(&k),
+        sign_with(&k, None, F0 + 40 * DAY),
+    ));
+    // The primary expired on day 30; its subkey's binding says day 400; a
+    // signature by the subkey dated day 40.
+    let k = key(&["Life Subkey <subkey@example.org>"]);
+    let p = openpgp::unlock_primary(&k, &[]).unwrap();
+    let k = k
+        .with_expiry(&p, Some(u64::from(F0 + 30 * DAY)), F0 + 60)
+        .unwrap();
+    let (k, _) = k
+        .with_signing_subkey(&p, alg, Some(u64::from(F0 + 400 * DAY)), None, F0 + 120)
+        .unwrap();
+    out.push((
+        "bad-subkey-of-expired-primary",
+        public(&k),
+        sign_with(&k, Some(0), F0 + 40 * DAY),
+    ));
+    // Hard-revoked (compromised) on day 20; a signature dated day 10.
+    let k = key(&["Life Revoked <revoked@example.org>"]);
+    let p = openpgp::unlock_primary(&k, &[]).unwrap();
+    let rev = k
+        .revocation(&p, Reason::Compromised, "", F0 + 20 * DAY)
+        .unwrap();
+    let k2 = k.with_revocation(rev, u64::from(F0 + 20 * DAY)).unwrap();
+    out.push((
+        "bad-revoked-key",
+        public(&k2),
+        sign_with(&k, None, F0 + 10 * DAY),
+    ));
+    // A subkey hard-revoked on day 20; its signature dated day 10.
+    let k = key(&["Life Subkey Revoked <subrev@example.org>"]);
+    let p = openpgp::unlock_primary(&k, &[]).unwrap();
+    let (k, sub) = k.with_signing_subkey(&p, alg, None, None, F0 + 60).unwrap();
+    let sig = sign_with(&k, Some(0), F0 + 10 * DAY);
+    let k = k
+        .with_subkey_revoked(&p, &sub, Reason::Compromised, "", F0 + 20 * DAY)
+        .unwrap();
+    out.push(("bad-revoked-subkey", public(&k), sig));
+    // A revoked User ID: the key still signs (the verdict is good); ours
+    // no longer names the holder by it.
+    let k = key(&[
+        "Life Old Name <old@example.org>",
+        "Life New Name <new@example.org>",
+    ]);
+    let k = k
+        .with_user_id_revoked(
+            &openpgp::unlock_primary(&k, &[]).unwrap(),
+            b"Life Old Name <old@example.org>",
+            "",
+            F0 + 60,
+        )
+        .unwrap();
+    out.push((
+        "good-revoked-user-id",
+        public(&k),
+        sign_with(&k, None, F0 + 120),
+    ));
+    out
+}
+
+#[test]
+#[ignore = "remakes the interop fixtures (random keys): run by hand"]
+fn remake_interop_fixtures() {
+    let dir = fixture_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, cert, sigs) in life_fixtures() {
+        let c = armor::encode(armor::Kind::PublicKey, &cert.to_bytes(false));
+        let s = armor::encode(armor::Kind::Signature, &openpgp::signatures_to_bytes(&sigs));
+        std::fs::write(dir.join(format!("{name}.cert")), c).unwrap();
+        std::fs::write(dir.join(format!("{name}.sig")), s).unwrap();
+    }
+}
+
+#[test]
+fn our_verdicts_on_the_interop_fixtures() {
+    let dir = fixture_dir();
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".cert"))
+        else {
+            continue;
+        };
+        let certs = openpgp::read_certs(&std::fs::read(&path).unwrap()).unwrap();
+        let sigs =
+            openpgp::read_signatures(&std::fs::read(dir.join(format!("{name}.sig"))).unwrap())
+                .unwrap();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        for judged_now in [false, true] {
+            let o = outcome(&certs, sigs.clone(), LIFE_DATA, &window(now, judged_now));
+            assert_eq!(
+                is_good(&o),
+                name.starts_with("good-"),
+                "{name} ({judged_now}): {o:?}"
+            );
+            if let Outcome::Good(v) = &o {
+                assert!(
+                    !v.user_id.as_deref().unwrap_or("").contains("Old Name"),
+                    "{name}: {v:?}"
+                );
+            }
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 6, "the six fixtures");
+}
