@@ -61,6 +61,10 @@ pub enum KeyCommand {
     /// Revoke a subkey of an OpenPGP key (retired by default: its earlier
     /// signatures stay good where validity is judged at signing time).
     RetireSubkey(crate::pgp_life::RetireSubkeyArgs),
+    /// Write an OpenPGP key without its primary key's secret, for the
+    /// machine that signs day to day: the subkeys sign, the primary key
+    /// (which changes expiry, adds and revokes subkeys) stays offline.
+    ExportSubkeys(crate::pgp_life::ExportSubkeysArgs),
 }
 
 #[derive(clap::Args)]
@@ -119,6 +123,7 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
         KeyCommand::Revoke(a) => return crate::pgp_life::revoke(&a),
         KeyCommand::AddSubkey(a) => return crate::pgp_life::add_subkey(&a),
         KeyCommand::RetireSubkey(a) => return crate::pgp_life::retire_subkey(&a),
+        KeyCommand::ExportSubkeys(a) => return crate::pgp_life::export_subkeys(&a),
     };
     check_writable(&args.out, args.force)?;
     let bytes = Zeroizing::new(read_capped(&args.key, Cap::Key)?);

@@ -203,6 +203,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         &[
             "sphincs key revoke alice.key --signature-only -o alice.rev   # on day one; keep it apart",
             "sphincs key revoke alice.key --reason superseded --message 'moved to bob.key' -o alice-revoked.asc",
+            "sphincs key revoke alice.cert --revocation alice.rev -o alice-revoked.asc   # the key is lost",
         ],
     ),
     (
@@ -211,6 +212,10 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "sphincs key add-subkey release.key --expires 1y",
             "sphincs sop extract-cert < release.key > release.cert   # publish it again",
         ],
+    ),
+    (
+        "key export-subkeys",
+        &["sphincs key export-subkeys release.key -o daily.key   # release.key goes offline"],
     ),
     (
         "key retire-subkey",

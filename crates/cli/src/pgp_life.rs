@@ -26,9 +26,15 @@ pub struct ExpireArgs {
 
 #[derive(Args)]
 pub struct RevokeArgs {
-    /// The OpenPGP secret key (not changed).
+    /// The OpenPGP secret key (not changed); with --revocation, the
+    /// certificate to revoke.
     #[arg(value_name = "KEY")]
     key: PathBuf,
+    /// Publish a revocation certificate kept apart (made earlier with
+    /// --signature-only): it is checked against the certificate KEY and
+    /// merged into it. No secret key is needed.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["signature_only", "message"])]
+    revocation: Option<PathBuf>,
     /// Why: compromised (the default, a hard revocation: nothing the key
     /// signed stays good), superseded or retired (soft: signatures made
     /// before the revocation stay good where validity is judged at signing
@@ -153,10 +159,77 @@ pub fn expire(args: &ExpireArgs) -> Result<(), CliError> {
     ))
 }
 
+#[derive(Args)]
+pub struct ExportSubkeysArgs {
+    /// The OpenPGP secret key (not changed).
+    #[arg(value_name = "KEY")]
+    key: PathBuf,
+    /// The key for day-to-day signing: the certificate with the subkeys'
+    /// secrets and without the primary key's (written with mode 0600).
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    out: PathBuf,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `key export-subkeys`: the primary key stays offline; the subkeys sign.
+pub fn export_subkeys(args: &ExportSubkeysArgs) -> Result<(), CliError> {
+    crate::io::check_writable(&args.out, args.force)?;
+    let bytes = read_capped(&args.key, Cap::Key)?;
+    let certs = openpgp::read_certs(&bytes).map_err(|e| CliError::file(&args.key, e))?;
+    let [cert] = certs.as_slice() else {
+        return Err(CliError::file(&args.key, "is not one OpenPGP secret key"));
+    };
+    let daily = cert.without_primary_secret();
+    let t = now();
+    let (secret, tag) = daily.signing_secret(t).map_err(|_| {
+        CliError::file(
+            &args.key,
+            "has no usable signing subkey with its secret: add one first (sphincs key add-subkey)",
+        )
+    })?;
+    debug_assert_eq!(tag, openpgp::packet::tag::SECRET_SUBKEY);
+    let fpr = secret.public.fingerprint();
+    let text = armor::encode(armor::Kind::PrivateKey, &daily.to_bytes(true));
+    write_output(&args.out, text.as_bytes(), true, args.force)?;
+    crate::say::status(&format!(
+        "{}: the subkeys' secrets without the primary key's (signs with {FPR_PREFIX}{fpr}); keep {} offline\n",
+        crate::quote::name(&args.out),
+        crate::quote::name(&args.key)
+    ))
+}
+
+/// `key revoke CERT --revocation REV`: a kept revocation certificate merged.
+fn publish_revocation(args: &RevokeArgs, rev: &Path) -> Result<(), CliError> {
+    let certs = openpgp::read_certs(&read_capped(&args.key, Cap::Keyring)?)
+        .map_err(|e| CliError::file(&args.key, e))?;
+    let [cert] = certs.as_slice() else {
+        return Err(CliError::file(&args.key, "is not one OpenPGP certificate"));
+    };
+    let sigs = openpgp::read_signatures(&read_capped(rev, Cap::Key)?)
+        .map_err(|e| CliError::file(rev, e))?;
+    let sig = sigs
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::file(rev, "holds no signature"))?;
+    let revoked = cert
+        .with_revocation(sig, now())
+        .map_err(|e| CliError::file(rev, e))?;
+    let text = armor::encode(armor::Kind::PublicKey, &revoked.to_bytes(false));
+    match &args.out {
+        Some(out) => write_output(out, text.as_bytes(), false, args.force),
+        None => write_stdout(text.as_bytes(), false),
+    }
+}
+
 pub fn revoke(args: &RevokeArgs) -> Result<(), CliError> {
     let reason = reason(&args.reason)?;
     if let Some(out) = &args.out {
         crate::io::check_writable(out, args.force)?;
+    }
+    if let Some(rev) = &args.revocation {
+        return publish_revocation(args, rev);
     }
     let t = now();
     let (cert, primary) = load_key(&args.key)?;

@@ -172,6 +172,23 @@ fn openpgp_page_makes_keys_signs_and_verifies_as_shown() {
     );
     assert!(out.contains(" mode:binary "), "{out}");
     assert_eq!(d.read("Release.checked"), b"Origin: Example\n");
+    // A key's life: the release signed by the subkey from the key without
+    // its primary secret, verified, the subkey shown with its state.
+    let out = run_page_block(&d, "openpgp.md", 4, "echo 'release 2.0' > app-2.0.tar.gz\n");
+    assert!(
+        out.contains("app-2.0.tar.gz: valid signature by \"Release Team <release@example.org>\""),
+        "{out}"
+    );
+    assert!(out.contains("(signs: yes, expires: "), "{out}");
+    assert!(d
+        .read("release.rev")
+        .starts_with(b"-----BEGIN PGP SIGNATURE-----"));
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(d.path("release.key"))
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o077, 0, "umask 077 made release.key private");
 }
 
 /// The pages' blocks run above, by page and index.
@@ -179,6 +196,7 @@ const RUN_HERE: &[(&str, usize)] = &[
     ("openpgp.md", 0),
     ("openpgp.md", 1),
     ("openpgp.md", 2),
+    ("openpgp.md", 4),
     ("cli.md", 0),
     ("pki.md", 1),
     ("pki.md", 2),

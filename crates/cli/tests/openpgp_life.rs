@@ -488,3 +488,85 @@ fn everyday_verbs_skip_asc_inputs_check_cleartext_and_warn_of_open_keys() {
         0
     );
 }
+
+#[test]
+fn a_kept_revocation_certificate_revokes_without_the_key_and_the_daily_key_cannot_change_the_key() {
+    let s = Scratch::new("kept-rev");
+    let key = sop(&s, &["generate-key", "K <k@example.org>"], b"").1;
+    let key_path = s.write("k.key", &key);
+    std::fs::set_permissions(
+        &key_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    sphincs(&[
+        "key",
+        "revoke",
+        &key_path,
+        "--signature-only",
+        "-o",
+        &s.p("k.rev"),
+    ])
+    .ok();
+    sphincs(&["key", "add-subkey", &key_path]).ok();
+    sphincs(&["key", "export-subkeys", &key_path, "-o", &s.p("daily.key")]).ok();
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(s.path("daily.key"))
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+    // The daily key signs, and cannot change the key's life.
+    let file = s.write("f", b"f");
+    sphincs(&["sign", "-k", &s.p("daily.key"), &file]).ok();
+    let out = sphincs(&["key", "expire", &s.p("daily.key"), "1y"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("primary key"), "{}", out.stderr);
+    let cert = sop(&s, &["extract-cert"], &key).1;
+    let cert_path = s.write("k.cert", &cert);
+    let cert2 = sop(&s, &["extract-cert"], &s.read("k.key")).1;
+    let cert2_path = s.write("k2.cert", &cert2);
+    sphincs(&["verify", "-p", &cert2_path, &file]).ok();
+    // The key is lost: the kept revocation certificate is merged.
+    sphincs(&[
+        "key",
+        "revoke",
+        &cert2_path,
+        "--revocation",
+        &s.p("k.rev"),
+        "-o",
+        &s.p("revoked.cert"),
+    ])
+    .ok();
+    let out = sphincs(&["verify", "-p", &s.p("revoked.cert"), &file]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("revoked"), "{}", out.stderr);
+    // Another key's revocation is refused, and nothing is written.
+    let other = sop(&s, &["generate-key", "O"], b"").1;
+    let other_path = s.write("o.key", &other);
+    std::fs::set_permissions(
+        &other_path,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    sphincs(&[
+        "key",
+        "revoke",
+        &other_path,
+        "--signature-only",
+        "-o",
+        &s.p("o.rev"),
+    ])
+    .ok();
+    let out = sphincs(&[
+        "key",
+        "revoke",
+        &cert_path,
+        "--revocation",
+        &s.p("o.rev"),
+        "-o",
+        &s.p("wrong.cert"),
+    ]);
+    assert_ne!(out.code, 0);
+    assert!(!s.path("wrong.cert").exists());
+}
