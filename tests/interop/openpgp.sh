@@ -94,12 +94,18 @@ done
 # with past dates): every implementation's verdict on each case is its
 # name's (good-/bad-): a signing subkey; a signature made after the primary
 # expired; a subkey whose binding outlives its expired primary; a
-# hard-revoked key and subkey; a revoked User ID (still good).
+# hard-revoked key and subkey; a revoked User ID (still good). go-crypto
+# and Sequoia judge every case; rPGP the good ones (see below).
 life="$repo_root/crates/sphincs/tests/data/openpgp-life"
 printf 'life\n' >life
 for i in "${impls[@]}"; do
     for c in "$life"/*.cert; do
         name="$(basename "$c" .cert)"
+        # rPGP leaves a certificate's validity (expiry, revocation) to the
+        # application, and rpgp-peer applies none: it has no opinion on the
+        # bad cases, and must only accept the good ones (our subkey binding,
+        # a certificate with a revoked User ID).
+        [[ $i == rpgp && $name == bad-* ]] && continue
         if run "$i" verify "$life/$name.sig" "$c" <life >out 2>err; then verdict=good; else verdict=bad; fi
         if [[ $name == "$verdict"-* ]]; then
             ok "life $i"

@@ -295,7 +295,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     (
         "sop",
         &[
-            "sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key",
+            "(umask 077; sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key)",
             "sphincs sop sign alice.key < app.tar.gz > app.tar.gz.asc",
         ],
     ),
@@ -304,8 +304,8 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     (
         "sop generate-key",
         &[
-            "sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key",
-            "sphincs sop generate-key --profile=slh-dsa-shake-128f --with-key-password=pass.txt Bob > bob.key",
+            "(umask 077; sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key)",
+            "(umask 077; sphincs sop generate-key --profile=slh-dsa-shake-128f --with-key-password=pass.txt Bob > bob.key)",
         ],
     ),
     (

@@ -243,7 +243,7 @@ pub fn verify(
     }
     // `dist/*` holding x and x.asc: x.asc is x's signature, not a message.
     let files = if signature.is_none() {
-        let (files, skipped) = crate::cmd_batch::split_by(files, |f| asc_path(f));
+        let (files, skipped) = crate::cmd_batch::split_by(files, asc_path);
         crate::cmd_batch::say_skipped(&skipped);
         files
     } else {

@@ -71,7 +71,7 @@ fn expiry_set_later_is_honoured_and_judged_now_where_trust_is_granted() {
     let sigs = sign_at(&key, b"data", T0 + 5 * DAY, u64::from(T0 + 5 * DAY));
     let day5 = u64::from(T0 + 5 * DAY);
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         sigs.clone(),
         b"data",
         &window(day5, true)
@@ -80,13 +80,18 @@ fn expiry_set_later_is_honoured_and_judged_now_where_trust_is_granted() {
     // grants trust now reports the key expired.
     let day20 = u64::from(T0 + 20 * DAY);
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         sigs.clone(),
         b"data",
         &window(day20, false)
     )));
     assert!(matches!(
-        outcome(&[cert.clone()], sigs, b"data", &window(day20, true)),
+        outcome(
+            std::slice::from_ref(&cert),
+            sigs,
+            b"data",
+            &window(day20, true)
+        ),
         Outcome::KeyExpired(_)
     ));
     // The defect: an expired key back-dates a signature to day 5 on day 20.
@@ -103,7 +108,7 @@ fn expiry_set_later_is_honoured_and_judged_now_where_trust_is_granted() {
     let backdated = s.finish(1).unwrap();
     assert!(matches!(
         outcome(
-            &[cert.clone()],
+            std::slice::from_ref(&cert),
             backdated,
             b"new data",
             &window(day20, true)
@@ -152,7 +157,7 @@ fn a_subkey_lives_no_longer_than_its_primary() {
     let sigs = sign_at(&key, b"x", T0 + 3 * DAY, day3);
     assert_eq!(sigs[0].issuer_fingerprint(), Some(sub));
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         sigs.clone(),
         b"x",
         &window(day3, true)
@@ -178,7 +183,12 @@ fn a_subkey_lives_no_longer_than_its_primary() {
     late.update(b"x");
     let late = late.finish(1).unwrap();
     assert!(matches!(
-        outcome(&[cert.clone()], late, b"x", &window(day20, false)),
+        outcome(
+            std::slice::from_ref(&cert),
+            late,
+            b"x",
+            &window(day20, false)
+        ),
         Outcome::KeyExpired(_)
     ));
     assert_eq!(
@@ -206,7 +216,7 @@ fn revocations_hard_and_soft_and_kept_apart() {
     );
     let cert = public(&key);
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         sigs.clone(),
         b"r",
         &window(day3, false)
@@ -221,7 +231,7 @@ fn revocations_hard_and_soft_and_kept_apart() {
     for judged_now in [false, true] {
         assert!(matches!(
             outcome(
-                &[revoked.clone()],
+                std::slice::from_ref(&revoked),
                 sigs.clone(),
                 b"r",
                 &window(day3, judged_now)
@@ -247,13 +257,18 @@ fn revocations_hard_and_soft_and_kept_apart() {
         (false, Some(u64::from(T0 + 2 * DAY)))
     );
     assert!(is_good(&outcome(
-        &[superseded.clone()],
+        std::slice::from_ref(&superseded),
         sigs.clone(),
         b"r",
         &window(day3, false)
     )));
     assert!(matches!(
-        outcome(&[superseded.clone()], sigs, b"r", &window(day3, true)),
+        outcome(
+            std::slice::from_ref(&superseded),
+            sigs,
+            b"r",
+            &window(day3, true)
+        ),
         Outcome::KeyRevoked(_)
     ));
 }
@@ -297,25 +312,25 @@ fn subkeys_rotate_and_a_retired_subkeys_old_signatures_stay_good_under_sop() {
     );
     let cert = public(&key);
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         new,
         b"v2",
         &window(day6, true)
     )));
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         from_daily,
         b"v3",
         &window(day6, true)
     )));
     assert!(is_good(&outcome(
-        &[cert.clone()],
+        std::slice::from_ref(&cert),
         old.clone(),
         b"v1",
         &window(day6, false)
     )));
     assert!(matches!(
-        outcome(&[cert.clone()], old, b"v1", &window(day6, true)),
+        outcome(std::slice::from_ref(&cert), old, b"v1", &window(day6, true)),
         Outcome::KeyRevoked(_)
     ));
     // A compromised subkey: nothing it signed is good.
