@@ -33,6 +33,7 @@ mod manual;
 mod once;
 mod passphrase;
 mod pgp_files;
+mod pgp_kind;
 mod pgp_life;
 mod quote;
 mod rawkey;

@@ -319,7 +319,7 @@ impl Cert {
             if !self.check_self(s, data, now) {
                 continue;
             }
-            if super::life::revocation_reason(s).is_soft() {
+            if super::signature::revocation_reason(s).is_soft() {
                 let t = u64::from(s.creation_time().unwrap_or(0));
                 soft = Some(soft.map_or(t, |x| x.min(t)));
             } else {

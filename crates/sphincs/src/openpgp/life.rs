@@ -4,83 +4,19 @@
 //! self-signature made by the primary key over the same data the checks
 //! in `cert` hash, so what is made here is judged there.
 //!
-//! Revocation reasons (§5.2.3.31) split in two, as Sequoia and gpg read
-//! them: "superseded" and "retired" are *soft* (signatures made before the
-//! revocation stay good where validity is judged at signing time);
-//! "compromised" and no reason are *hard* (nothing the key signed is good).
+//! Revocation reasons ([`Reason`], §5.2.3.31) split in two, as Sequoia and
+//! gpg read them: "superseded" and "retired" are *soft* (signatures made
+//! before the revocation stay good where validity is judged at signing
+//! time); "compromised" and no reason are *hard* (nothing the key signed is
+//! good).
 
 use super::cert::{user_id_hashed_form, Cert, KeyPart, Subkey};
 use super::error::{PgpError, Result};
 use super::key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
 use super::packet::tag;
-use super::signature::{key_flags, sig_type, Signature, Signing};
+use super::signature::{key_flags, sig_type, Reason, Signature, Signing};
 use super::subpacket::{kind, Subpacket};
 use crate::any::{AnyAlgorithm, AnySigner, AnySigningKey};
-
-/// Why a key, subkey or User ID is revoked (§5.2.3.31).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// No reason stated (a hard revocation).
-    Unspecified,
-    /// A newer key replaces it (soft).
-    Superseded,
-    /// The secret key may be in others' hands (hard).
-    Compromised,
-    /// No longer used (soft).
-    Retired,
-    /// The User ID is no longer valid (for User IDs).
-    UserIdInvalid,
-}
-
-impl Reason {
-    /// The octet §5.2.3.31 assigns.
-    pub fn code(self) -> u8 {
-        match self {
-            Reason::Unspecified => 0,
-            Reason::Superseded => 1,
-            Reason::Compromised => 2,
-            Reason::Retired => 3,
-            Reason::UserIdInvalid => 32,
-        }
-    }
-
-    /// The reason of an octet; unknown codes read as unspecified (hard).
-    pub fn from_code(code: u8) -> Reason {
-        match code {
-            1 => Reason::Superseded,
-            2 => Reason::Compromised,
-            3 => Reason::Retired,
-            32 => Reason::UserIdInvalid,
-            _ => Reason::Unspecified,
-        }
-    }
-
-    /// True for the reasons that leave earlier signatures good.
-    pub fn is_soft(self) -> bool {
-        matches!(self, Reason::Superseded | Reason::Retired)
-    }
-
-    /// The reason as `revoke` verbs take it.
-    pub fn parse(name: &str) -> Option<Reason> {
-        Some(match name {
-            "unspecified" => Reason::Unspecified,
-            "superseded" => Reason::Superseded,
-            "compromised" => Reason::Compromised,
-            "retired" => Reason::Retired,
-            "uid-invalid" => Reason::UserIdInvalid,
-            _ => return None,
-        })
-    }
-}
-
-/// The reason a revocation signature states (hard when it states none).
-pub fn revocation_reason(sig: &Signature) -> Reason {
-    sig.hashed
-        .iter()
-        .find(|s| s.kind == kind::REASON_FOR_REVOCATION)
-        .and_then(|s| s.body.first())
-        .map_or(Reason::Unspecified, |&c| Reason::from_code(c))
-}
 
 fn reason_subpacket(reason: Reason, text: &str) -> Subpacket {
     let mut body = vec![reason.code()];
@@ -170,10 +106,12 @@ impl Cert {
                     .collect()
             })
             .unwrap_or_else(|| {
-                vec![Subpacket::critical(
-                    kind::KEY_FLAGS,
-                    vec![key_flags::CERTIFY | key_flags::SIGN],
-                )]
+                // No direct-key signature yet (a key bound by its User ID
+                // certifications, as some implementations make them): the
+                // primary keeps the flags it has there.
+                let signs = self.primary_info(u64::from(now)).is_ok_and(|i| i.can_sign);
+                let flags = key_flags::CERTIFY | if signs { key_flags::SIGN } else { 0 };
+                vec![Subpacket::critical(kind::KEY_FLAGS, vec![flags])]
             });
         if let Some(e) = expires {
             keep.push(expiration(public.created, e)?);

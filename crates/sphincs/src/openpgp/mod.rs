@@ -48,14 +48,14 @@ pub use algorithms::{
 pub use cert::{generate, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId};
 pub use error::{ErrorKind, PgpError, Result};
 pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
-pub use life::{revocation_reason, unlock_primary, Reason};
+pub use life::unlock_primary;
 pub use message::{
     inline_sign, parse_inline, parse_signatures, signatures_to_bytes, unlock_signing_key,
     DetachedSigner, DetachedVerifier, InlineMessage, Keyring, Mode, Outcome, TextCanonicalizer,
     UnlockedKey, Verification, Window,
 };
 pub use s2k::{limit_passphrase_work, Protected, S2k};
-pub use signature::{key_flags, sig_type, Signature, Signing};
+pub use signature::{key_flags, revocation_reason, sig_type, Reason, Signature, Signing};
 pub use subpacket::{kind as subpacket_kind, Subpacket};
 
 /// Reads certificates (or keys) from armored or binary `data`.

@@ -34,6 +34,71 @@ pub mod key_flags {
     pub const SIGN: u8 = 0x02;
 }
 
+/// Why a key, subkey or User ID is revoked (§5.2.3.31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// No reason stated (a hard revocation).
+    Unspecified,
+    /// A newer key replaces it (soft).
+    Superseded,
+    /// The secret key may be in others' hands (hard).
+    Compromised,
+    /// No longer used (soft).
+    Retired,
+    /// The User ID is no longer valid (for User IDs).
+    UserIdInvalid,
+}
+
+impl Reason {
+    /// The octet §5.2.3.31 assigns.
+    pub fn code(self) -> u8 {
+        match self {
+            Reason::Unspecified => 0,
+            Reason::Superseded => 1,
+            Reason::Compromised => 2,
+            Reason::Retired => 3,
+            Reason::UserIdInvalid => 32,
+        }
+    }
+
+    /// The reason of an octet; unknown codes read as unspecified (hard).
+    pub fn from_code(code: u8) -> Reason {
+        match code {
+            1 => Reason::Superseded,
+            2 => Reason::Compromised,
+            3 => Reason::Retired,
+            32 => Reason::UserIdInvalid,
+            _ => Reason::Unspecified,
+        }
+    }
+
+    /// True for the reasons that leave earlier signatures good.
+    pub fn is_soft(self) -> bool {
+        matches!(self, Reason::Superseded | Reason::Retired)
+    }
+
+    /// The reason as `revoke` verbs take it.
+    pub fn parse(name: &str) -> Option<Reason> {
+        Some(match name {
+            "unspecified" => Reason::Unspecified,
+            "superseded" => Reason::Superseded,
+            "compromised" => Reason::Compromised,
+            "retired" => Reason::Retired,
+            "uid-invalid" => Reason::UserIdInvalid,
+            _ => return None,
+        })
+    }
+}
+
+/// The reason a revocation signature states (hard when it states none).
+pub fn revocation_reason(sig: &Signature) -> Reason {
+    sig.hashed
+        .iter()
+        .find(|s| s.kind == kind::REASON_FOR_REVOCATION)
+        .and_then(|s| s.body.first())
+        .map_or(Reason::Unspecified, |&c| Reason::from_code(c))
+}
+
 /// A v6 signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
