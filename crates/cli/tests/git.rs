@@ -4,46 +4,9 @@
 //! is tests/interop/git.sh.
 
 mod common;
-use common::{assert_pem, key_and_cert, sphincs, Scratch};
+use common::{as_git, assert_pem, key_and_cert, sphincs, Scratch};
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs `sphincs ARGS` with `stdin`, git's configuration limited to the
-/// given settings (no system or user files), and `extra` environment.
-fn as_git(
-    s: &Scratch,
-    args: &[&str],
-    stdin: &[u8],
-    settings: &[(&str, &str)],
-) -> (i32, Vec<u8>, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sphincs"));
-    cmd.args(args)
-        .current_dir(&s.0)
-        .env("HOME", &s.0)
-        .env("XDG_CONFIG_HOME", s.path("xdg"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", s.path("no-global"))
-        .env("GIT_CEILING_DIRECTORIES", &s.0)
-        .env_remove("SPHINCS_PASSPHRASE_FILE")
-        .env("GIT_CONFIG_COUNT", settings.len().to_string());
-    for (i, (k, v)) in settings.iter().enumerate() {
-        cmd.env(format!("GIT_CONFIG_KEY_{i}"), k)
-            .env(format!("GIT_CONFIG_VALUE_{i}"), v);
-    }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The program may refuse before reading all of it.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (out.status.code().unwrap(), out.stdout, stderr)
-}
+use std::process::Command;
 
 /// True, with a note that the test is skipped, where git is not installed.
 fn no_git() -> bool {

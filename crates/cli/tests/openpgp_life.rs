@@ -10,8 +10,7 @@ mod common;
 use common::{sphincs, Scratch};
 
 use sphincs::openpgp::{self, armor, Cert, DetachedSigner, Mode, UnlockedKey};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const DAY: u64 = 86_400;
 
@@ -73,48 +72,14 @@ fn sign_dated(c: &Cert, sub: Option<usize>, data: &[u8], created: u64) -> Vec<u8
 }
 
 fn sop(s: &Scratch, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .arg("sop")
-        .args(args)
-        .current_dir(&s.0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    (out.status.code().unwrap_or(-1), out.stdout, err)
+    common::sop_in(s, args, stdin)
 }
 
 /// `sphincs --status-fd=1 --verify SIG -` as git runs it, trusting `trust`.
 fn git_verify(s: &Scratch, sig: &str, payload: &[u8], trust: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .args(["--status-fd=1", "--verify", sig, "-"])
-        .current_dir(&s.0)
-        .env("HOME", &s.0)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", s.path("no-global"))
-        .env("GIT_CEILING_DIRECTORIES", &s.0)
-        .env("GIT_CONFIG_COUNT", "1")
-        .env("GIT_CONFIG_KEY_0", "sphincs.openpgpTrust")
-        .env("GIT_CONFIG_VALUE_0", trust)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload);
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        err,
-    )
+    let args = ["--status-fd=1", "--verify", sig, "-"];
+    let (code, out, err) = common::as_git(s, &args, payload, &[("sphincs.openpgpTrust", trust)]);
+    (code, String::from_utf8_lossy(&out).into_owned(), err)
 }
 
 fn git_present() -> bool {
@@ -139,10 +104,29 @@ fn a_fingerprint_pin_restricts_which_certificate_of_a_keyring_may_sign() {
     let ring = s.write("ring.asc", ring.as_bytes());
     let file = s.write("release.tar", b"release");
     sphincs(&["sign", "-k", &bob_key, &file]).ok();
+    let pin_alice = format!("openpgp4fpr:{}", alice.fingerprint());
+    // A binary keyring (read whole before this round too): the pin to
+    // Alice must refuse Bob's signature.
+    let mut bin = alice.to_bytes(false).to_vec();
+    bin.extend_from_slice(&bob.to_bytes(false));
+    let ring_bin = s.write("ring.bin", &bin);
+    let out = sphincs(&[
+        "verify",
+        "-p",
+        &ring_bin,
+        "--fingerprint",
+        &pin_alice,
+        &file,
+    ]);
+    assert_ne!(
+        out.code,
+        0,
+        "a pin to Alice accepted Bob's signature: {}",
+        out.text()
+    );
     // The keyring is read whole: Bob's signature verifies against it.
     sphincs(&["verify", "-p", &ring, &file]).ok();
     // Pinned to Alice: Bob's signature is not hers.
-    let pin_alice = format!("openpgp4fpr:{}", alice.fingerprint());
     let out = sphincs(&["verify", "-p", &ring, "--fingerprint", &pin_alice, &file]);
     assert_ne!(
         out.code, 0,

@@ -6,28 +6,11 @@
 mod common;
 use common::Scratch;
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Runs `sphincs sop ARGS` in `dir` with `stdin`: exit code, stdout, stderr.
 fn sop(dir: &Scratch, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
-        .arg("sop")
-        .args(args)
-        .current_dir(&dir.0)
-        .env("SPHINCS_THREADS", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::sop_in(dir, args, stdin)
 }
 
 fn ok(dir: &Scratch, args: &[&str], stdin: &[u8]) -> Vec<u8> {

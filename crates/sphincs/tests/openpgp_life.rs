@@ -36,6 +36,32 @@ fn sign_at(c: &Cert, data: &[u8], created: u32, now: u64) -> Vec<Signature> {
     s.finish(1).unwrap()
 }
 
+/// A signature over `data` dated `created` by a chosen key of `c` (the
+/// primary, or the `sub`th subkey), whatever its state: a signer that
+/// back-dates, or one that ignores its key's expiry.
+fn sign_by(c: &Cert, sub: Option<usize>, data: &[u8], created: u32) -> Vec<Signature> {
+    let part = match sub {
+        None => &c.primary,
+        Some(i) => &c.subkeys[i].key,
+    };
+    let tag = match sub {
+        None => openpgp::packet::tag::SECRET_KEY,
+        Some(_) => openpgp::packet::tag::SECRET_SUBKEY,
+    };
+    let key = part.secret.as_ref().unwrap().signing_key(tag, &[]).unwrap();
+    let mut s = DetachedSigner::new(
+        vec![UnlockedKey {
+            public: part.public.clone(),
+            key: Box::new(key),
+        }],
+        Mode::Binary,
+        created,
+    )
+    .unwrap();
+    s.update(data);
+    s.finish(1).unwrap()
+}
+
 fn window(now: u64, keys_valid_now: bool) -> Window {
     Window {
         not_before: None,
@@ -95,17 +121,7 @@ fn expiry_set_later_is_honoured_and_judged_now_where_trust_is_granted() {
         Outcome::KeyExpired(_)
     ));
     // The defect: an expired key back-dates a signature to day 5 on day 20.
-    let mut s = DetachedSigner::new(
-        vec![UnlockedKey {
-            public: key.primary.public.clone(),
-            key: Box::new(primary(&key)),
-        }],
-        Mode::Binary,
-        T0 + 5 * DAY,
-    )
-    .unwrap();
-    s.update(b"new data");
-    let backdated = s.finish(1).unwrap();
+    let backdated = sign_by(&key, None, b"new data", T0 + 5 * DAY);
     assert!(matches!(
         outcome(
             std::slice::from_ref(&cert),
@@ -163,25 +179,7 @@ fn a_subkey_lives_no_longer_than_its_primary() {
         &window(day3, true)
     )));
     // Day 20: a signature dated day 20 is refused, at signing time too.
-    let mut late = DetachedSigner::new(
-        vec![UnlockedKey {
-            public: key.subkeys[0].key.public.clone(),
-            key: Box::new(
-                key.subkeys[0]
-                    .key
-                    .secret
-                    .as_ref()
-                    .unwrap()
-                    .signing_key(openpgp::packet::tag::SECRET_SUBKEY, &[])
-                    .unwrap(),
-            ),
-        }],
-        Mode::Binary,
-        T0 + 20 * DAY,
-    )
-    .unwrap();
-    late.update(b"x");
-    let late = late.finish(1).unwrap();
+    let late = sign_by(&key, Some(0), b"x", T0 + 20 * DAY);
     assert!(matches!(
         outcome(
             std::slice::from_ref(&cert),
@@ -339,27 +337,7 @@ fn subkeys_rotate_and_a_retired_subkeys_old_signatures_stay_good_under_sop() {
         .unwrap();
     let day8 = u64::from(T0 + 8 * DAY);
     let cert = public(&key);
-    let v2 = {
-        let mut s = DetachedSigner::new(
-            vec![UnlockedKey {
-                public: key.subkeys[1].key.public.clone(),
-                key: Box::new(
-                    key.subkeys[1]
-                        .key
-                        .secret
-                        .as_ref()
-                        .unwrap()
-                        .signing_key(openpgp::packet::tag::SECRET_SUBKEY, &[])
-                        .unwrap(),
-                ),
-            }],
-            Mode::Binary,
-            T0 + 6 * DAY,
-        )
-        .unwrap();
-        s.update(b"v2");
-        s.finish(1).unwrap()
-    };
+    let v2 = sign_by(&key, Some(1), b"v2", T0 + 6 * DAY);
     assert!(matches!(
         outcome(&[cert], v2, b"v2", &window(day8, false)),
         Outcome::KeyRevoked(_)
@@ -582,31 +560,8 @@ fn fixture_dir() -> std::path::PathBuf {
 
 fn life_fixtures() -> Vec<(&'static str, Cert, Vec<Signature>)> {
     let alg = "SLH-DSA-SHAKE-128f".parse().unwrap();
-    let sign_with = |c: &Cert, sub: Option<usize>, created: u32| {
-        let (public, secret, tag) = match sub {
-            None => (
-                &c.primary.public,
-                c.primary.secret.as_ref().unwrap(),
-                openpgp::packet::tag::SECRET_KEY,
-            ),
-            Some(i) => (
-                &c.subkeys[i].key.public,
-                c.subkeys[i].key.secret.as_ref().unwrap(),
-                openpgp::packet::tag::SECRET_SUBKEY,
-            ),
-        };
-        let mut s = DetachedSigner::new(
-            vec![UnlockedKey {
-                public: public.clone(),
-                key: Box::new(secret.signing_key(tag, &[]).unwrap()),
-            }],
-            Mode::Binary,
-            created,
-        )
-        .unwrap();
-        s.update(LIFE_DATA);
-        s.finish(1).unwrap()
-    };
+    let sign_with =
+        |c: &Cert, sub: Option<usize>, created: u32| sign_by(c, sub, LIFE_DATA, created);
     let key = |uids: &[&str]| {
         let uids: Vec<String> = uids.iter().map(|u| u.to_string()).collect();
         openpgp::generate(alg, &uids, F0, None).unwrap()

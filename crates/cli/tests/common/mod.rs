@@ -286,3 +286,60 @@ pub fn wait_exit_and_peak_rss(child: &std::process::Child) -> (i32, i64) {
     );
     (libc::WEXITSTATUS(status), usage.ru_maxrss)
 }
+
+/// `sphincs sop ARGS` in `dir` with `stdin` on standard input (one
+/// thread): its exit code, standard output and standard error.
+pub fn sop_in(dir: &Scratch, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sphincs"))
+        .arg("sop")
+        .args(args)
+        .current_dir(&dir.0)
+        .env("SPHINCS_THREADS", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program may refuse before reading all of it.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{err}");
+    (out.status.code().unwrap_or(-1), out.stdout, err)
+}
+
+/// Runs `sphincs ARGS` with `stdin`, git's configuration limited to the
+/// given settings (no system or user files), and `extra` environment.
+pub fn as_git(
+    s: &Scratch,
+    args: &[&str],
+    stdin: &[u8],
+    settings: &[(&str, &str)],
+) -> (i32, Vec<u8>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sphincs"));
+    cmd.args(args)
+        .current_dir(&s.0)
+        .env("HOME", &s.0)
+        .env("XDG_CONFIG_HOME", s.path("xdg"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", s.path("no-global"))
+        .env("GIT_CEILING_DIRECTORIES", &s.0)
+        .env_remove("SPHINCS_PASSPHRASE_FILE")
+        .env("GIT_CONFIG_COUNT", settings.len().to_string());
+    for (i, (k, v)) in settings.iter().enumerate() {
+        cmd.env(format!("GIT_CONFIG_KEY_{i}"), k)
+            .env(format!("GIT_CONFIG_VALUE_{i}"), v);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program may refuse before reading all of it.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (out.status.code().unwrap(), out.stdout, stderr)
+}

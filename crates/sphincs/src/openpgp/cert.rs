@@ -564,16 +564,10 @@ fn preferences() -> Vec<Subpacket> {
     ]
 }
 
-/// Makes a new transferable secret key: an SLH-DSA primary key of `alg`
-/// that certifies and signs, a direct-key self-signature with its flags and
-/// preferences, and a positive certification of each User ID (the first
-/// marked primary). With `passphrase`, the secret key is AEAD-protected.
-pub fn generate(
-    alg: AnyAlgorithm,
-    user_ids: &[String],
-    created: u32,
-    passphrase: Option<&[u8]>,
-) -> Result<Cert> {
+/// A new SLH-DSA key of `alg` (one RFC 9980 assigns a code point) and its
+/// OpenPGP public key packet, created at `created`: a primary key or a
+/// subkey.
+pub(super) fn new_key(alg: AnyAlgorithm, created: u32) -> Result<(AnySigningKey, PublicKey)> {
     let algorithm = super::algorithms::slh_dsa_id(&alg.to_string()).ok_or_else(|| {
         PgpError::unsupported(format!(
             "{alg} has no OpenPGP code point; RFC 9980 assigns SLH-DSA-SHAKE-128s, -128f and -256s"
@@ -585,6 +579,20 @@ pub fn generate(
         algorithm,
         material: sk.verifying_key().to_bytes(),
     };
+    Ok((sk, public))
+}
+
+/// Makes a new transferable secret key: an SLH-DSA primary key of `alg`
+/// that certifies and signs, a direct-key self-signature with its flags and
+/// preferences, and a positive certification of each User ID (the first
+/// marked primary). With `passphrase`, the secret key is AEAD-protected.
+pub fn generate(
+    alg: AnyAlgorithm,
+    user_ids: &[String],
+    created: u32,
+    passphrase: Option<&[u8]>,
+) -> Result<Cert> {
+    let (sk, public) = new_key(alg, created)?;
     let pk = public.hashed_form();
     let mut direct = Signing::start(sig_type::DIRECT_KEY, &public, created, preferences())?;
     direct.update(&pk);

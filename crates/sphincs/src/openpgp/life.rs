@@ -12,7 +12,7 @@
 
 use super::cert::{user_id_hashed_form, Cert, KeyPart, Subkey};
 use super::error::{PgpError, Result};
-use super::key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
+use super::key::{Fingerprint, SecretKey, SecretMaterial};
 use super::packet::tag;
 use super::signature::{key_flags, sig_type, Reason, Signature, Signing};
 use super::subpacket::{kind, Subpacket};
@@ -182,17 +182,7 @@ impl Cert {
         now: u32,
     ) -> Result<(Cert, Fingerprint)> {
         check_primary(self, primary)?;
-        let algorithm = super::algorithms::slh_dsa_id(&alg.to_string()).ok_or_else(|| {
-            PgpError::unsupported(format!(
-                "{alg} has no OpenPGP code point; RFC 9980 assigns SLH-DSA-SHAKE-128s, -128f and -256s"
-            ))
-        })?;
-        let sk = AnySigningKey::generate(alg, 1)?;
-        let public = PublicKey {
-            created: now,
-            algorithm,
-            material: sk.verifying_key().to_bytes(),
-        };
+        let (sk, public) = super::cert::new_key(alg, now)?;
         let pk = self.primary.public.hashed_form();
         let sub = public.hashed_form();
         let mut back = Signing::start(sig_type::PRIMARY_KEY_BINDING, &public, now, Vec::new())?;
