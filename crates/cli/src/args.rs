@@ -92,6 +92,20 @@ pub enum Command {
         /// (other SHAKE sets). `sign` and `verify` then use it.
         #[arg(long, value_name = "HASH")]
         prehash: Option<String>,
+        /// Make an OpenPGP v6 key (RFC 9980: -a SLH-DSA-SHAKE-128s, -128f or
+        /// -256s) with this User ID (repeatable; the first is primary),
+        /// armored; --pub writes its certificate.
+        #[arg(long = "openpgp", value_name = "USERID")]
+        openpgp: Vec<String>,
+        /// OpenPGP: when the key expires: a date (2028-12-31), a span (2y,
+        /// 90d) or never (the default).
+        #[arg(long, value_name = "WHEN", requires = "openpgp")]
+        expires: Option<String>,
+        /// OpenPGP: also write a revocation certificate here, made now and
+        /// kept apart: it revokes the key if the key is lost
+        /// (`sphincs key revoke CERT --revocation FILE`).
+        #[arg(long, value_name = "FILE", requires = "openpgp")]
+        revocation: Option<PathBuf>,
     },
     /// Print the fingerprint of each key: `SHA256:` and the hex SHA-256 of
     /// the SubjectPublicKeyInfo DER (FIPS 205 keys, whatever their file

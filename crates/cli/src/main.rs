@@ -136,6 +136,38 @@ fn run(command: Command) -> Result<(), CliError> {
             threads,
             prehash,
             encrypt,
+            openpgp,
+            expires,
+            revocation,
+        } if !openpgp.is_empty() => {
+            if der || prehash.is_some() {
+                return Err(CliError::Failed(
+                    "an OpenPGP key is armored and pure (RFC 9980): drop --der and --prehash"
+                        .into(),
+                ));
+            }
+            let _ = threads;
+            pgp_life::keygen(pgp_life::KeygenArgs {
+                alg: &algorithm,
+                user_ids: &openpgp,
+                expires: expires.as_deref(),
+                out: &out,
+                public: public.as_deref(),
+                revocation: revocation.as_deref(),
+                encrypt,
+                force,
+            })
+        }
+        Command::Keygen {
+            algorithm,
+            out,
+            public,
+            der,
+            force,
+            threads,
+            prehash,
+            encrypt,
+            ..
         } => cmd_keys::keygen(cmd_keys::KeygenArgs {
             alg: &algorithm,
             prehash: cmd_sign::parse_prehash(prehash.as_deref())?,

@@ -18,6 +18,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "sphincs keygen -a SLH-DSA-SHAKE-128f -o release.key --pub release.pub",
             "sphincs keygen -a SLH-DSA-SHA2-128s --encrypt -o release.key   # asks for a passphrase twice",
             "sphincs keygen -a SLH-DSA-SHA2-128f --prehash SHA2-256 -o hash.key   # a HashSLH-DSA key",
+            "sphincs keygen -a SLH-DSA-SHAKE-128s --openpgp 'Alice <alice@example.org>' --expires 2y --revocation alice.rev -o alice.key --pub alice.cert",
             "sphincs keygen -a sphincs-shake-128f-simple -o old.key --pub old.pub   # SPHINCS+ round 3.1, raw keys",
         ],
     ),

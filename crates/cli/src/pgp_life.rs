@@ -1,4 +1,5 @@
-//! `sphincs key expire|revoke|add-subkey|retire-subkey` for OpenPGP keys:
+//! `sphincs keygen --openpgp` and `sphincs key
+//! expire|revoke|add-subkey|retire-subkey|export-subkeys` for OpenPGP keys:
 //! a key's life after its first day, each a new self-signature made by the
 //! core (`sphincs::openpgp`'s `life`). Verbs that change the secret key
 //! replace its file atomically, keeping its permissions; the certificate
@@ -308,5 +309,77 @@ pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
         "{}: subkey {FPR_PREFIX}{fpr} revoked ({}); publish the certificate again (sphincs sop extract-cert < KEY)\n",
         crate::quote::name(&args.key),
         args.reason
+    ))
+}
+
+/// What `keygen --openpgp` was given.
+pub struct KeygenArgs<'a> {
+    pub alg: &'a str,
+    pub user_ids: &'a [String],
+    pub expires: Option<&'a str>,
+    pub out: &'a Path,
+    pub public: Option<&'a Path>,
+    pub revocation: Option<&'a Path>,
+    pub encrypt: bool,
+    pub force: bool,
+}
+
+/// `keygen -a SET --openpgp USERID -o KEY`: a v6 key written with mode
+/// 0600 (never through the shell's `>`), its expiry stated from the start,
+/// and, if asked, its certificate and a revocation certificate made now.
+pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
+    for f in [Some(args.out), args.public, args.revocation]
+        .into_iter()
+        .flatten()
+    {
+        crate::io::check_writable(f, args.force)?;
+    }
+    let t = now();
+    let expires = args
+        .expires
+        .map(|w| parse_when(w, t))
+        .transpose()?
+        .flatten();
+    let alg = args
+        .alg
+        .parse()
+        .map_err(|e: sphincs::Error| CliError::Failed(e.to_string()))?;
+    let pass = if args.encrypt {
+        Some(crate::passphrase::for_writing(args.out)?)
+    } else {
+        None
+    };
+    let cert =
+        openpgp::generate_expiring(alg, args.user_ids, t as u32, None, expires).map_err(failed)?;
+    let primary = openpgp::unlock_primary(&cert, &[]).map_err(failed)?;
+    let rev = args
+        .revocation
+        .map(|_| cert.revocation(&primary, Reason::Unspecified, "", t as u32))
+        .transpose()
+        .map_err(failed)?;
+    let cert = match &pass {
+        Some(p) => cert
+            .map_secrets(|s, tag| s.with_protection(tag, Some(&p[..])))
+            .map_err(failed)?,
+        None => cert,
+    };
+    let key_text = armor::encode(armor::Kind::PrivateKey, &cert.to_bytes(true));
+    write_output(args.out, key_text.as_bytes(), true, args.force)?;
+    if let Some(p) = args.public {
+        let text = armor::encode(armor::Kind::PublicKey, &cert.to_bytes(false));
+        write_output(p, text.as_bytes(), false, args.force)?;
+    }
+    if let (Some(p), Some(rev)) = (args.revocation, rev) {
+        let text = armor::encode(
+            armor::Kind::Signature,
+            &openpgp::signatures_to_bytes(&[rev]),
+        );
+        write_output(p, text.as_bytes(), false, args.force)?;
+    }
+    crate::say::status(&format!(
+        "{FPR_PREFIX}{}  {} (expires {})\n",
+        cert.fingerprint(),
+        crate::quote::name(&args.out),
+        expires.map_or("never".to_string(), crate::sop::date::format)
     ))
 }

@@ -554,3 +554,101 @@ fn a_kept_revocation_certificate_revokes_without_the_key_and_the_daily_key_canno
     assert_ne!(out.code, 0);
     assert!(!s.path("wrong.cert").exists());
 }
+
+#[test]
+fn keygen_openpgp_writes_a_private_key_with_its_expiry_and_a_revocation_certificate() {
+    let s = Scratch::new("keygen");
+    let (key, cert, rev) = (s.p("a.key"), s.p("a.cert"), s.p("a.rev"));
+    let out = sphincs(&[
+        "keygen",
+        "-a",
+        "SLH-DSA-SHAKE-128f",
+        "--openpgp",
+        "A <a@example.org>",
+        "--openpgp",
+        "A2",
+        "--expires",
+        "2030-01-01",
+        "--revocation",
+        &rev,
+        "-o",
+        &key,
+        "--pub",
+        &cert,
+    ])
+    .ok();
+    assert!(
+        out.text().starts_with("openpgp4fpr:") && out.text().contains("expires 2030-01-01"),
+        "{}",
+        out.text()
+    );
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+    let show = sphincs(&["key", "show", &cert]).ok().text();
+    assert!(show.contains("Expires:     2030-01-01T00:00:00Z"), "{show}");
+    assert!(
+        show.contains("User ID:     \"A <a@example.org>\"") && show.contains("\"A2\""),
+        "{show}"
+    );
+    // It signs, and the revocation certificate made with it revokes it.
+    let file = s.write("f", b"f");
+    sphincs(&["sign", "-k", &key, &file]).ok();
+    sphincs(&["verify", "-p", &cert, &file]).ok();
+    sphincs(&[
+        "key",
+        "revoke",
+        &cert,
+        "--revocation",
+        &rev,
+        "-o",
+        &s.p("revoked.cert"),
+    ])
+    .ok();
+    assert_eq!(
+        sphincs(&["verify", "-p", &s.p("revoked.cert"), &file]).code,
+        1
+    );
+    // Never over an existing file; options of other formats refused.
+    assert_ne!(
+        sphincs(&[
+            "keygen",
+            "-a",
+            "SLH-DSA-SHAKE-128f",
+            "--openpgp",
+            "B",
+            "-o",
+            &key
+        ])
+        .code,
+        0
+    );
+    assert_ne!(
+        sphincs(&[
+            "keygen",
+            "-a",
+            "SLH-DSA-SHAKE-128f",
+            "--openpgp",
+            "B",
+            "--der",
+            "-o",
+            &s.p("b.key")
+        ])
+        .code,
+        0
+    );
+    assert_ne!(
+        sphincs(&[
+            "keygen",
+            "-a",
+            "SLH-DSA-SHA2-128f",
+            "--openpgp",
+            "B",
+            "-o",
+            &s.p("b.key")
+        ])
+        .code,
+        0
+    );
+    assert!(!s.path("b.key").exists());
+}

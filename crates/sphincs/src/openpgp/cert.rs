@@ -564,6 +564,24 @@ fn preferences() -> Vec<Subpacket> {
     ]
 }
 
+/// The key expiration subpacket (§5.2.3.13) for a key created at
+/// `created` that expires at `expires` (seconds since the epoch).
+pub(super) fn expiration(created: u32, expires: u64) -> Result<Subpacket> {
+    let after = expires
+        .checked_sub(u64::from(created))
+        .filter(|&d| d > 0)
+        .and_then(|d| u32::try_from(d).ok())
+        .ok_or_else(|| {
+            PgpError::unsupported(
+                "the expiry must lie after the key's creation and within 136 years of it",
+            )
+        })?;
+    Ok(Subpacket::new(
+        kind::KEY_EXPIRATION_TIME,
+        after.to_be_bytes().to_vec(),
+    ))
+}
+
 /// A new SLH-DSA key of `alg` (one RFC 9980 assigns a code point) and its
 /// OpenPGP public key packet, created at `created`: a primary key or a
 /// subkey.
@@ -592,9 +610,25 @@ pub fn generate(
     created: u32,
     passphrase: Option<&[u8]>,
 ) -> Result<Cert> {
+    generate_expiring(alg, user_ids, created, passphrase, None)
+}
+
+/// [`generate`], with the key expiring at `expires` (seconds since the
+/// epoch) if given: stated in the direct-key self-signature from the start.
+pub fn generate_expiring(
+    alg: AnyAlgorithm,
+    user_ids: &[String],
+    created: u32,
+    passphrase: Option<&[u8]>,
+    expires: Option<u64>,
+) -> Result<Cert> {
     let (sk, public) = new_key(alg, created)?;
     let pk = public.hashed_form();
-    let mut direct = Signing::start(sig_type::DIRECT_KEY, &public, created, preferences())?;
+    let mut direct_subpackets = preferences();
+    if let Some(e) = expires {
+        direct_subpackets.push(expiration(created, e)?);
+    }
+    let mut direct = Signing::start(sig_type::DIRECT_KEY, &public, created, direct_subpackets)?;
     direct.update(&pk);
     let signatures = vec![direct.finish(&sk, 1)?];
     let mut uids = Vec::new();

@@ -10,7 +10,7 @@
 //! time); "compromised" and no reason are *hard* (nothing the key signed is
 //! good).
 
-use super::cert::{user_id_hashed_form, Cert, KeyPart, Subkey};
+use super::cert::{expiration, user_id_hashed_form, Cert, KeyPart, Subkey};
 use super::error::{PgpError, Result};
 use super::key::{Fingerprint, SecretKey, SecretMaterial};
 use super::packet::tag;
@@ -22,24 +22,6 @@ fn reason_subpacket(reason: Reason, text: &str) -> Subpacket {
     let mut body = vec![reason.code()];
     body.extend_from_slice(text.as_bytes());
     Subpacket::new(kind::REASON_FOR_REVOCATION, body)
-}
-
-/// The key expiration subpacket for a key created at `created` that
-/// expires at `expires` (seconds since the epoch).
-fn expiration(created: u32, expires: u64) -> Result<Subpacket> {
-    let after = expires
-        .checked_sub(u64::from(created))
-        .filter(|&d| d > 0)
-        .and_then(|d| u32::try_from(d).ok())
-        .ok_or_else(|| {
-            PgpError::unsupported(
-                "the expiry must lie after the key's creation and within 136 years of it",
-            )
-        })?;
-    Ok(Subpacket::new(
-        kind::KEY_EXPIRATION_TIME,
-        after.to_be_bytes().to_vec(),
-    ))
 }
 
 /// The primary key of `cert`, unlocked with `passphrases` (if protected):

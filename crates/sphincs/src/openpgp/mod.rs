@@ -45,7 +45,9 @@ pub use algorithms::{
     check_hash_for_slh_dsa, public_key_algorithm_name, signing_hash, slh_dsa_id, slh_dsa_set,
     HashAlgorithm, Hasher, SLH_DSA,
 };
-pub use cert::{generate, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId};
+pub use cert::{
+    generate, generate_expiring, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId,
+};
 pub use error::{ErrorKind, PgpError, Result};
 pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
 pub use life::unlock_primary;
