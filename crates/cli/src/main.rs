@@ -139,14 +139,25 @@ fn run(command: Command) -> Result<(), CliError> {
             openpgp,
             expires,
             revocation,
-        } if !openpgp.is_empty() => {
+        } => {
+            if openpgp.is_empty() {
+                return cmd_keys::keygen(cmd_keys::KeygenArgs {
+                    alg: &algorithm,
+                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    out: &out,
+                    public: public.as_deref(),
+                    der,
+                    force,
+                    threads: thread_count(threads),
+                    encrypt,
+                });
+            }
             if der || prehash.is_some() {
                 return Err(CliError::Failed(
                     "an OpenPGP key is armored and pure (RFC 9980): drop --der and --prehash"
                         .into(),
                 ));
             }
-            let _ = threads;
             pgp_life::keygen(pgp_life::KeygenArgs {
                 alg: &algorithm,
                 user_ids: &openpgp,
@@ -158,26 +169,6 @@ fn run(command: Command) -> Result<(), CliError> {
                 force,
             })
         }
-        Command::Keygen {
-            algorithm,
-            out,
-            public,
-            der,
-            force,
-            threads,
-            prehash,
-            encrypt,
-            ..
-        } => cmd_keys::keygen(cmd_keys::KeygenArgs {
-            alg: &algorithm,
-            prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
-            out: &out,
-            public: public.as_deref(),
-            der,
-            force,
-            threads: thread_count(threads),
-            encrypt,
-        }),
         Command::Pubkey {
             key,
             out,

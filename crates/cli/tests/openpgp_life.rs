@@ -27,11 +27,26 @@ fn key_made(days_ago: u64, uids: &[&str]) -> Cert {
     openpgp::generate("SLH-DSA-SHAKE-128f".parse().unwrap(), &uids, created, None).unwrap()
 }
 
+/// Sets a file's permission bits.
+fn chmod(path: &str, mode: u32) {
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+}
+
 fn write_key(s: &Scratch, name: &str, c: &Cert) -> String {
     let text = armor::encode(armor::Kind::PrivateKey, &c.to_bytes(true));
     let p = s.write(name, text.as_bytes());
-    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    chmod(&p, 0o600);
     p
+}
+
+/// A key made by `sop generate-key USERID`, written as `name` with mode
+/// 0600: its bytes and its path.
+fn sop_key(s: &Scratch, name: &str, uid: &str) -> (Vec<u8>, String) {
+    let (code, key, err) = sop(s, &["generate-key", uid], b"");
+    assert_eq!(code, 0, "{err}");
+    let path = s.write(name, &key);
+    chmod(&path, 0o600);
+    (key, path)
 }
 
 fn write_cert(s: &Scratch, name: &str, c: &Cert) -> String {
@@ -280,13 +295,7 @@ fn sop_refuses_bad_dates_with_37_and_never_panics() {
 #[test]
 fn sop_revoke_key_and_the_key_verbs_live_a_keys_life() {
     let s = Scratch::new("verbs");
-    let key = sop(&s, &["generate-key", "Rel <rel@example.org>"], b"").1;
-    let key_path = s.write("rel.key", &key);
-    std::fs::set_permissions(
-        &key_path,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+    let (_, key_path) = sop_key(&s, "rel.key", "Rel <rel@example.org>");
     let file = s.write("dist.tar", b"dist");
     // A revocation certificate on day one, kept apart.
     let rev = s.p("rel.rev");
@@ -401,11 +410,7 @@ fn everyday_verbs_skip_asc_inputs_check_cleartext_and_warn_of_open_keys() {
     let key = sop(&s, &["generate-key", "Rel <rel@example.org>"], b"").1;
     let key_path = s.write("rel.key", &key);
     // Unprotected and readable by others: signing warns, as for PEM keys.
-    std::fs::set_permissions(
-        &key_path,
-        std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    )
-    .unwrap();
+    chmod(&key_path, 0o644);
     let a = s.write("a.tar", b"a");
     let b = s.write("b.tar", b"b");
     let out = sphincs(&["sign", "-k", &key_path, &a, &b]).ok();
@@ -414,11 +419,7 @@ fn everyday_verbs_skip_asc_inputs_check_cleartext_and_warn_of_open_keys() {
         "{}",
         out.stderr
     );
-    std::fs::set_permissions(
-        &key_path,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+    chmod(&key_path, 0o600);
     assert!(!sphincs(&["sign", "-k", &key_path, "--force", &a])
         .ok()
         .stderr
@@ -476,13 +477,7 @@ fn everyday_verbs_skip_asc_inputs_check_cleartext_and_warn_of_open_keys() {
 #[test]
 fn a_kept_revocation_certificate_revokes_without_the_key_and_the_daily_key_cannot_change_the_key() {
     let s = Scratch::new("kept-rev");
-    let key = sop(&s, &["generate-key", "K <k@example.org>"], b"").1;
-    let key_path = s.write("k.key", &key);
-    std::fs::set_permissions(
-        &key_path,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+    let (key, key_path) = sop_key(&s, "k.key", "K <k@example.org>");
     sphincs(&[
         "key",
         "revoke",
@@ -526,13 +521,7 @@ fn a_kept_revocation_certificate_revokes_without_the_key_and_the_daily_key_canno
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("revoked"), "{}", out.stderr);
     // Another key's revocation is refused, and nothing is written.
-    let other = sop(&s, &["generate-key", "O"], b"").1;
-    let other_path = s.write("o.key", &other);
-    std::fs::set_permissions(
-        &other_path,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+    let (_, other_path) = sop_key(&s, "o.key", "O");
     sphincs(&[
         "key",
         "revoke",
@@ -610,45 +599,15 @@ fn keygen_openpgp_writes_a_private_key_with_its_expiry_and_a_revocation_certific
         1
     );
     // Never over an existing file; options of other formats refused.
-    assert_ne!(
-        sphincs(&[
-            "keygen",
-            "-a",
-            "SLH-DSA-SHAKE-128f",
-            "--openpgp",
-            "B",
-            "-o",
-            &key
-        ])
-        .code,
-        0
-    );
-    assert_ne!(
-        sphincs(&[
-            "keygen",
-            "-a",
-            "SLH-DSA-SHAKE-128f",
-            "--openpgp",
-            "B",
-            "--der",
-            "-o",
-            &s.p("b.key")
-        ])
-        .code,
-        0
-    );
-    assert_ne!(
-        sphincs(&[
-            "keygen",
-            "-a",
-            "SLH-DSA-SHA2-128f",
-            "--openpgp",
-            "B",
-            "-o",
-            &s.p("b.key")
-        ])
-        .code,
-        0
-    );
+    let b = s.p("b.key");
+    for (alg, extra, out) in [
+        ("SLH-DSA-SHAKE-128f", None, &key),
+        ("SLH-DSA-SHAKE-128f", Some("--der"), &b),
+        ("SLH-DSA-SHA2-128f", None, &b),
+    ] {
+        let mut args = vec!["keygen", "-a", alg, "--openpgp", "B", "-o", out];
+        args.extend(extra);
+        assert_ne!(sphincs(&args).code, 0, "{args:?}");
+    }
     assert!(!s.path("b.key").exists());
 }

@@ -95,11 +95,6 @@ impl Keyring {
         }
         Keyring { keys }
     }
-
-    /// True if no certificate contributed a key.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
 }
 
 /// Converts a text stream's line endings to CRLF (§5.2.1.2): LF not after
