@@ -360,6 +360,49 @@ pub enum Command {
     /// "Alice <alice@example.org>" > alice.key`; exit codes are SOP's.
     #[command(subcommand)]
     Sop(sop::SopCommand),
+    /// Add an SLH-DSA signature beside the ones a release file has (the
+    /// transition): with -s, to a detached signature (Release.gpg,
+    /// FILE.asc) of FILE; without, to a cleartext-signed FILE (InRelease,
+    /// .dsc), inside its signature block. What was there is kept byte for
+    /// byte: GnuPG's gpgv still accepts the file through the classic key.
+    Cosign {
+        /// The OpenPGP secret key (RFC 9980 SLH-DSA) that signs.
+        #[arg(short = 'k', long = "key", value_name = "KEY")]
+        key: PathBuf,
+        /// The detached signature of FILE to add to (armored or binary; it
+        /// stays so). Without it, FILE must be cleartext-signed.
+        #[arg(short = 's', long = "sig", value_name = "SIG")]
+        signature: Option<PathBuf>,
+        /// The signed file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// gpgv's command line for apt, dpkg-source and dscverify (also run as
+    /// `sphincs-gpgv`): RFC 9980 signatures checked here, every other one
+    /// by the system's gpgv. See docs/gpg.md.
+    #[command(disable_help_flag = true)]
+    Gpgv {
+        /// gpgv's options and files, e.g. --keyring K --status-fd 3 SIG DATA.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<std::ffi::OsString>,
+    },
+    /// gpg's command line for signing tools (also run as `sphincs-gpg`):
+    /// --detach-sign, --clearsign, --sign, --verify, --import, --export,
+    /// --list-keys. See docs/gpg.md.
+    #[command(disable_help_flag = true)]
+    Gpg {
+        /// gpg's options and files, e.g. -abs -u KEY -o Release.gpg Release.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<std::ffi::OsString>,
+    },
     /// Internal to `bench --stack`: run one operation on a thread with a KIB KiB stack.
     #[command(hide = true)]
     BenchStackProbe {

@@ -514,6 +514,11 @@ pub enum Cap {
     TreeCache,
 }
 
+/// The most bytes `cap` accepts.
+pub fn cap_bytes(cap: Cap) -> u64 {
+    cap.limit().0
+}
+
 impl Cap {
     /// The most bytes accepted, and the words for the error.
     fn limit(self) -> (u64, &'static str) {

@@ -21,9 +21,11 @@ mod cmd_key;
 mod cmd_keys;
 mod cmd_sign;
 mod cms;
+mod cosign;
 mod demo;
 mod error;
 mod git;
+mod gpg;
 mod hex;
 mod io;
 mod kat;
@@ -59,6 +61,16 @@ fn main() -> ExitCode {
     // pass), or about forty of the keys this tool makes -- however
     // many keys, subkeys and passphrases a hostile input makes it try.
     sphincs::openpgp::limit_passphrase_work(4 << 21);
+    // Run as `gpgv`, `sphincs-gpgv`, `gpg` or `sphincs-gpg` (a link), or as
+    // `sphincs gpgv …` / `sphincs gpg …`: gpg's command line (gpg/).
+    if let Some(program) = std::env::args_os().next().as_deref().and_then(gpg::mode_of) {
+        return gpg::main(program, &args);
+    }
+    match args.first().and_then(|a| a.to_str()) {
+        Some("gpgv") => return gpg::main(gpg::system::Program::Gpgv, &args[1..]),
+        Some("gpg") => return gpg::main(gpg::system::Program::Gpg, &args[1..]),
+        _ => {}
+    }
     if git::is_gpg_shape(&args) {
         return git::run::main(&args);
     }
@@ -375,6 +387,15 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Git(command) => git::setup::run(command),
         Command::Agent(command) => agent::run(command),
         // Reached only through `manual`'s grammar (main() runs `sop` first).
+        Command::Cosign {
+            key,
+            signature,
+            file,
+        } => cosign::run(&key, signature.as_deref(), &file),
+        // Taken before the grammar (main): gpg's options are not clap's.
+        Command::Gpgv { .. } | Command::Gpg { .. } => Err(CliError::Failed(
+            "gpg's command line is read before this grammar".into(),
+        )),
         Command::Sop(command) => sop::run(command).map_err(|e| CliError::Failed(e.message)),
         Command::BenchStackProbe {
             algorithm,

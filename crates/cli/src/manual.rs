@@ -294,6 +294,30 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("agent lock", &["sphincs agent lock   # wipe every key; the agent keeps running"]),
     ("agent stop", &["sphincs agent stop"]),
     (
+        "cosign",
+        &[
+            "sphincs cosign -k repo.key dists/stable/InRelease   # adds ours to GnuPG's signature block",
+            "sphincs cosign -k repo.key -s dists/stable/Release.gpg dists/stable/Release",
+        ],
+    ),
+    (
+        "gpgv",
+        &[
+            "sphincs gpgv --keyring repo.asc --status-fd 1 dists/stable/InRelease",
+            "sphincs gpgv --keyring repo.gpg Release.gpg Release   # also run as sphincs-gpgv",
+            "echo 'APT::Key::GPGVCommand \"/usr/local/bin/sphincs-gpgv\";' > /etc/apt/apt.conf.d/90sphincs",
+        ],
+    ),
+    (
+        "gpg",
+        &[
+            "sphincs gpg --import repo.key   # into ~/.gnupg/sphincs (or --homedir, GNUPGHOME)",
+            "sphincs gpg -u repo@example.org --clearsign -o InRelease Release",
+            "sphincs gpg -u repo@example.org -abs -o Release.gpg Release",
+            "debsign -p sphincs-gpg -k repo@example.org hello_1.0.dsc",
+        ],
+    ),
+    (
         "sop",
         &[
             "(umask 077; sphincs sop generate-key \"Alice <alice@example.org>\" > alice.key)",

@@ -6,8 +6,8 @@
 //! before the normal grammar is parsed, reads gpg's options, and finds the
 //! key and certificate from git's configuration; `run.rs` runs the request
 //! through `x509_sign.rs`/`x509_verify.rs` or
-//! `openpgp_sign.rs`/`openpgp_verify.rs`, the status lines of both are in
-//! `status.rs`, and `sphincs git setup` is `setup.rs`.
+//! `openpgp_sign.rs`/`openpgp_verify.rs`, the status lines of both are written by
+//! `gpg/status.rs`, and `sphincs git setup` is `setup.rs`.
 //!
 //! Configuration, read with `git config`: `sphincs.key`, `sphincs.cert`,
 //! `sphincs.chain` and `sphincs.trust` (repeatable) in the repository's or
@@ -21,7 +21,6 @@ pub mod openpgp_verify;
 pub mod run;
 pub mod setup;
 pub mod setup_openpgp;
-pub mod status;
 pub mod trust;
 pub mod x509_sign;
 pub mod x509_verify;
@@ -37,7 +36,7 @@ use sphincs::pki::Certificate;
 use sphincs::PreHash;
 
 use crate::error::CliError;
-use crate::git::status::escape;
+use crate::gpg::status::escape;
 use crate::io::{read_capped, Cap};
 
 /// The most payload bytes read from git (a commit or tag object): they are
@@ -101,87 +100,32 @@ pub fn is_gpg_shape(args: &[OsString]) -> bool {
         .is_some_and(|c| "bsau".contains(c))
 }
 
-/// Parses gpg's options: bundled short options (`-bsau KEY`, `-uKEY`),
-/// `--local-user=KEY` or `--local-user KEY`, `--status-fd=N` or
-/// `--status-fd N`, `--detach-sign`, `--sign`, `--armor`, `--verify`, and
-/// `--keyid-format=...` (ignored); `--` ends the options.
+/// Reads gpg's command line as git passes it (`gpg/argv.rs`, the one
+/// reader): `-bsau KEY` or `--detach-sign --local-user KEY` to sign,
+/// `--verify SIGFILE [DATA]` to verify, `--status-fd N`, `--armor` and
+/// `--keyid-format` (no effect here). Any other option is refused.
 pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
-    let mut status_fd = None;
-    let (mut detach, mut sign, mut verify) = (false, false, false);
-    let mut user: Option<String> = None;
-    let mut files: Vec<String> = Vec::new();
-    let mut only_files = false;
-    let mut it = args.iter();
-    let text = |a: &OsString| {
-        a.to_str()
-            .map(str::to_string)
-            .ok_or_else(|| format!("argument {a:?} is not UTF-8"))
-    };
-    while let Some(arg) = it.next() {
-        let arg = text(arg)?;
-        if only_files || arg == "-" || !arg.starts_with('-') {
-            files.push(arg);
-            continue;
-        }
-        if arg == "--" {
-            only_files = true;
-            continue;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            let takes_value = matches!(name, "status-fd" | "local-user" | "keyid-format");
-            let value = match (takes_value, inline) {
-                (true, Some(v)) => Some(v),
-                (true, None) => Some(
-                    it.next()
-                        .map(text)
-                        .transpose()?
-                        .ok_or_else(|| format!("--{name} needs a value"))?,
-                ),
-                (false, Some(_)) => return Err(format!("--{name} takes no value")),
-                (false, None) => None,
-            };
-            match (name, value) {
-                ("status-fd", Some(v)) => status_fd = Some(parse_fd(&v)?),
-                ("local-user", Some(v)) => user = Some(v),
-                ("keyid-format", _) => {}
-                ("detach-sign", _) => detach = true,
-                ("sign", _) => sign = true,
-                ("armor", _) => {}
-                ("verify", _) => verify = true,
-                _ => return Err(format!("unknown option --{name}")),
-            }
-            continue;
-        }
-        // A bundle of short options; `u` takes the rest of the bundle, or
-        // the next argument, as its value.
-        let bundle = &arg[1..];
-        for (i, c) in bundle.char_indices() {
-            match c {
-                'b' => detach = true,
-                's' => sign = true,
-                'a' => {}
-                'u' => {
-                    let rest = &bundle[i + 1..];
-                    user = Some(if rest.is_empty() {
-                        it.next()
-                            .map(text)
-                            .transpose()?
-                            .ok_or_else(|| "-u needs a key".to_string())?
-                    } else {
-                        rest.to_string()
-                    });
-                    break;
-                }
-                other => return Err(format!("unknown option -{other}")),
-            }
-        }
+    let line = crate::gpg::argv::parse(args)?;
+    const GIT: [&str; 7] = [
+        "status-fd",
+        "local-user",
+        "keyid-format",
+        "detach-sign",
+        "sign",
+        "armor",
+        "verify",
+    ];
+    if let Some(bad) = line.refused(&GIT).first() {
+        return Err(format!("option {bad} is not one git passes here"));
     }
-    let request = if verify {
-        if detach || sign || user.is_some() {
+    let status_fd = line
+        .value("status-fd")
+        .map(|v| crate::gpg::argv::fd("status-fd", v))
+        .transpose()?;
+    let user = line.value("local-user").map(str::to_string);
+    let files = &line.operands;
+    let request = if line.has("verify") {
+        if line.has("detach-sign") || line.has("sign") || user.is_some() {
             return Err("--verify cannot be combined with signing options".into());
         }
         match files.as_slice() {
@@ -196,7 +140,7 @@ pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
             _ => return Err("--verify takes SIGFILE and, optionally, DATA (or -)".into()),
         }
     } else {
-        if !detach {
+        if !line.has("detach-sign") {
             return Err(
                 "only detached signatures are made (-b / --detach-sign, as git passes -bsau KEY)"
                     .into(),
@@ -209,11 +153,6 @@ pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
         Request::Sign { key }
     };
     Ok(GpgArgs { status_fd, request })
-}
-
-fn parse_fd(v: &str) -> Result<u32, String> {
-    v.parse()
-        .map_err(|_| format!("--status-fd takes a descriptor number, not {v:?}"))
 }
 
 /// Seconds since the epoch, now.

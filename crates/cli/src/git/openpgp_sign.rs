@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use sphincs::openpgp::{self, Cert, DetachedSigner, Mode};
 
-use super::status::{SigFacts, Status};
 use crate::error::CliError;
+use crate::gpg::status::{SigFacts, Status};
 use crate::io::{read_capped, Cap};
 
 /// The configured OpenPGP secret key: its path and what it holds.

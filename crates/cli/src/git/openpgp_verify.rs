@@ -24,22 +24,15 @@
 
 use std::path::Path;
 
-use sphincs::openpgp::{
-    self, Cert, DetachedVerifier, Fingerprint, Keyring, Outcome, Signature, Window,
-};
+use sphincs::openpgp::{self, Cert, DetachedVerifier, Fingerprint, Keyring, Signature, Window};
 
-use super::status::{
-    escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED, UNKNOWN_KEY,
-};
 use crate::error::CliError;
+use crate::gpg::status::{Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED};
+use crate::gpg::verdict::{self, Judge};
 use crate::io::{read_capped, Cap};
 
 /// How far in the future a signature's creation time may be.
 pub const CLOCK_SKEW: u64 = 300;
-
-const GOOD: u8 = 0;
-const BAD: u8 = 1;
-const ERROR: u8 = 2;
 
 /// True if the signature file is an OpenPGP signature (armored or binary).
 pub fn is_openpgp(bytes: &[u8]) -> bool {
@@ -58,30 +51,18 @@ pub fn verify(signature: &[u8], data: Option<&Path>, status: &mut Status) -> u8 
         Ok(code) => code,
         Err(e) => {
             eprintln!("sphincs: error: cannot write to the status descriptor: {e}");
-            ERROR
+            verdict::ERROR
         }
-    }
-}
-
-fn facts(sig: &Signature) -> SigFacts {
-    SigFacts {
-        pk_algo: sig.pk_algo,
-        digest: sig.hash_algo,
-        class: sig.sig_type,
-        time: u64::from(sig.creation_time().unwrap_or(0)),
     }
 }
 
 fn cannot(
     status: &mut Status,
-    key: &str,
-    f: &SigFacts,
+    sig: Option<&Signature>,
     code: u8,
     why: &str,
 ) -> std::io::Result<u8> {
-    eprintln!("sphincs: cannot check the signature: {}", escape(why));
-    status.err_sig(key, f, code)?;
-    Ok(ERROR)
+    verdict::cannot(status, "sphincs", sig, code, why)
 }
 
 /// The certificates of a setting (each file a keyring, armored or binary).
@@ -117,38 +98,24 @@ fn keyring() -> Result<Configured, String> {
 
 fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io::Result<u8> {
     status.new_sig()?;
-    let none = SigFacts::default();
     let sigs = match openpgp::read_signatures(signature) {
         Ok(s) => s,
-        Err(e) => {
-            return cannot(
-                status,
-                UNKNOWN_KEY,
-                &none,
-                ERRSIG_UNSUPPORTED,
-                &e.to_string(),
-            )
-        }
+        Err(e) => return cannot(status, None, ERRSIG_UNSUPPORTED, &e.to_string()),
     };
     let [sig] = sigs.as_slice() else {
         let why = format!(
             "the signature file has {} signatures; a git signature has one",
             sigs.len()
         );
-        return cannot(status, UNKNOWN_KEY, &none, ERRSIG_UNSUPPORTED, &why);
+        return cannot(status, None, ERRSIG_UNSUPPORTED, &why);
     };
-    let f = facts(sig);
-    let issuer = sig
-        .issuer_fingerprint()
-        .map(|f| f.to_hex())
-        .unwrap_or_else(|| UNKNOWN_KEY.to_string());
     let payload = match super::read_payload(data) {
         Ok(p) => p,
-        Err(e) => return cannot(status, &issuer, &f, ERRSIG_UNSUPPORTED, &e.into_message()),
+        Err(e) => return cannot(status, Some(sig), ERRSIG_UNSUPPORTED, &e.into_message()),
     };
     let ring = match keyring() {
         Ok(r) => r,
-        Err(why) => return cannot(status, &issuer, &f, ERRSIG_NO_KEY, &why),
+        Err(why) => return cannot(status, Some(sig), ERRSIG_NO_KEY, &why),
     };
     let now = super::now();
     let window = Window {
@@ -170,60 +137,22 @@ fn check(signature: &[u8], data: Option<&Path>, status: &mut Status) -> std::io:
             "a signature of type 0x{:02x} does not sign data",
             sig.sig_type
         );
-        return cannot(status, &issuer, &f, ERRSIG_UNSUPPORTED, &why);
+        return cannot(status, Some(sig), ERRSIG_UNSUPPORTED, &why);
     };
-    let made = crate::sop::date::format(f.time);
-    eprintln!(
-        "sphincs: Signature made {made} with {} key {issuer}",
-        openpgp::public_key_algorithm_name(sig.pk_algo)
-    );
-    // The User ID as the status lines take it (they escape it once), and as
-    // standard error shows it (escaped here).
-    let raw = |u: &Option<String>| u.clone().unwrap_or_else(|| "(no user ID)".into());
-    let who = |u: &Option<String>| escape(&raw(u));
-    match outcome {
-        Outcome::Good(v) => {
-            let trust = if Some(v.primary) == ring.own {
-                Trust::Ultimate
-            } else if ring.trusted.contains(&v.primary) {
-                Trust::Fully
-            } else {
-                Trust::Undefined
-            };
-            let word = match trust {
-                Trust::Ultimate => "ultimate",
-                Trust::Fully => "full",
-                _ => "unknown: not a certificate you marked as trusted",
-            };
-            eprintln!("sphincs: Good signature from \"{}\" [{word}]", who(&v.user_id));
-            eprintln!("sphincs: Primary key fingerprint: {}", v.primary);
-            status.good_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
-            status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
-            status.trust(trust)?;
-            Ok(GOOD)
-        }
-        Outcome::KeyExpired(v) => {
-            eprintln!("sphincs: Good signature from \"{}\", but the key had expired when it signed", who(&v.user_id));
-            status.exp_key_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
-            status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
-            status.trust(Trust::Undefined)?;
-            Ok(BAD)
-        }
-        Outcome::KeyRevoked(v) => {
-            eprintln!("sphincs: Good signature from \"{}\", but the key is revoked", who(&v.user_id));
-            status.rev_key_sig(&v.signing_key.to_hex(), &raw(&v.user_id))?;
-            status.valid_sig(&v.signing_key.to_hex(), &made[..10], &f, 6, &v.primary.to_hex())?;
-            status.trust(Trust::Never)?;
-            Ok(BAD)
-        }
-        Outcome::Bad { signing_key, user_id, reason, .. } => {
-            let key = signing_key.map(|k| k.to_hex()).unwrap_or(issuer);
-            eprintln!("sphincs: BAD signature from \"{}\": {}", who(&user_id), escape(&reason));
-            status.bad_sig(&key, &raw(&user_id))?;
-            Ok(BAD)
-        }
-        Outcome::NoKey { reason, .. } => cannot(status, &issuer, &f, ERRSIG_NO_KEY, &format!(
-            "{reason} (certificates: sphincs.openpgpTrust, sphincs.openpgpCerts; `sphincs git setup --openpgp --trust CERT`)"
-        )),
-    }
+    let trust = |primary: &Fingerprint| {
+        Some(if Some(*primary) == ring.own {
+            Trust::Ultimate
+        } else if ring.trusted.contains(primary) {
+            Trust::Fully
+        } else {
+            Trust::Undefined
+        })
+    };
+    let judge = Judge {
+        program: "sphincs",
+        trust: &trust,
+        no_key_hint: " (certificates: sphincs.openpgpTrust, sphincs.openpgpCerts; `sphincs git setup --openpgp --trust CERT`)",
+        apt_key_names: false,
+    };
+    verdict::say(status, &judge, sig, outcome)
 }

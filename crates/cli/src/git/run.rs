@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::error::CliError;
-use crate::git::status::Status;
 use crate::git::{parse, Request, PASSPHRASE_ENV};
+use crate::gpg::status::Status;
 
 /// Runs as git's signing program; `args` are gpg's (without the program
 /// name). Exit 0 only on success: git takes any exit 0 after SIG_CREATED as

@@ -11,8 +11,8 @@ use sphincs::pki::chain::parse_certificates;
 use sphincs::pki::cms::{self, CmsSignOptions};
 
 use crate::error::CliError;
-use crate::git::status::{digest_number, SigFacts, Status};
 use crate::git::{self, configured_digest, fingerprint, resolve};
+use crate::gpg::status::{digest_number, SigFacts, Status};
 use crate::io::{read_capped, Cap};
 use crate::keyfile::{load_signing_key, not_fips205};
 

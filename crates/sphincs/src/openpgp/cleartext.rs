@@ -92,8 +92,8 @@ pub fn is_clearsigned(data: &[u8]) -> bool {
     data[start..].starts_with(BEGIN.as_bytes())
 }
 
-/// Reads a cleartext-signed message.
-pub fn parse(data: &[u8]) -> Result<ClearSigned> {
+/// The message's text and headers, and its signature block's bytes.
+fn parse_frame(data: &[u8]) -> Result<(ClearSigned, Vec<u8>)> {
     let mut lines = armor::lines(data);
     loop {
         match lines.next() {
@@ -168,13 +168,65 @@ pub fn parse(data: &[u8]) -> Result<ClearSigned> {
             "the cleartext message's armored block is not a signature",
         ));
     }
-    let signatures = super::message::parse_signatures(&sig_bytes)?;
-    Ok(ClearSigned {
-        text,
-        signed,
-        signatures,
-        hash_headers,
-    })
+    Ok((
+        ClearSigned {
+            text,
+            signed,
+            signatures: Vec::new(),
+            hash_headers,
+        },
+        sig_bytes,
+    ))
+}
+
+/// Reads a cleartext-signed message whose signatures are all this crate's.
+pub fn parse(data: &[u8]) -> Result<ClearSigned> {
+    let (mut msg, sig_bytes) = parse_frame(data)?;
+    msg.signatures = super::message::parse_signatures(&sig_bytes)?;
+    Ok(msg)
+}
+
+/// Reads a cleartext-signed message that may also carry signatures this
+/// crate does not check (an Ed25519 or RSA signature beside an SLH-DSA one,
+/// in one block): the SLH-DSA ones in the message (and in the split); the others, and SLH-DSA
+/// packets that did not parse, in the split.
+pub fn parse_mixed(data: &[u8]) -> Result<(ClearSigned, super::foreign::SplitSignatures)> {
+    let (mut msg, sig_bytes) = parse_frame(data)?;
+    let split = super::foreign::split_signatures(&sig_bytes)?;
+    msg.signatures = split.ours.clone();
+    Ok((msg, split))
+}
+
+/// `data`, a cleartext-signed message, with `extra` signatures added to its
+/// signature block: its header and text are kept byte for byte, and so are
+/// the signatures already there (whoever made them); the block is armored
+/// again with all of them. The `Hash:` header gains the names of the new
+/// signatures' hashes if it lists hashes and lacks them.
+pub fn add_signatures(data: &[u8], extra: &[Signature]) -> Result<Vec<u8>> {
+    let (msg, sig_bytes) = parse_frame(data)?;
+    let at = find(data, SIG_BEGIN).ok_or_else(|| PgpError::malformed("no signature block"))?;
+    let mut head = data[..at].to_vec();
+    let mut missing: Vec<&str> = extra
+        .iter()
+        .filter_map(|s| s.hash_algorithm().ok())
+        .filter(|h| !msg.hash_headers.is_empty() && !msg.hash_headers.contains(h))
+        .map(|h| h.name())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    if !missing.is_empty() {
+        // One more `Hash:` line after the message's first line.
+        let eol = head
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(head.len(), |i| i + 1);
+        let line = format!("Hash: {}\n", missing.join(","));
+        head.splice(eol..eol, line.bytes());
+    }
+    let mut all = sig_bytes;
+    all.extend(super::message::signatures_to_bytes(extra));
+    head.extend_from_slice(armor::encode(Kind::Signature, &all).as_bytes());
+    Ok(head)
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {

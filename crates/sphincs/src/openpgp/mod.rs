@@ -32,6 +32,7 @@ pub mod armor;
 mod cert;
 pub mod cleartext;
 mod error;
+pub mod foreign;
 mod key;
 mod life;
 mod message;

@@ -344,7 +344,26 @@ impl Signing {
         created: u32,
         extra: Vec<Subpacket>,
     ) -> Result<Signing> {
-        let hash = algorithms::signing_hash(key.algorithm);
+        Self::start_with_hash(
+            sig_type,
+            key,
+            created,
+            extra,
+            algorithms::signing_hash(key.algorithm),
+        )
+    }
+
+    /// [`Signing::start`] with another hash: for tests of verifiers only
+    /// (a SHA2-224 signature, which every verifier must refuse for
+    /// SLH-DSA). Nothing in this crate signs with it.
+    #[doc(hidden)]
+    pub fn start_with_hash(
+        sig_type: u8,
+        key: &PublicKey,
+        created: u32,
+        extra: Vec<Subpacket>,
+        hash: HashAlgorithm,
+    ) -> Result<Signing> {
         let mut salt = vec![0u8; hash.salt_len()];
         crate::rand::fill_random(&mut salt)?;
         let mut fpr = vec![6u8];

@@ -1,7 +1,8 @@
-//! The `[GNUPG:]` status lines git reads from its signing program, in one
-//! place: git parses these words (gpg's DETAILS document names them), so
-//! every line this tool writes for git is built here, and every value that
-//! comes from a signature or a certificate is escaped first.
+//! The `[GNUPG:]` status lines, in one place: git, apt, dpkg and the other
+//! callers of gpg and gpgv parse these words (gpg's DETAILS document names
+//! them), so every line this tool writes in its git, gpg and gpgv modes is
+//! built here, and every value that comes from a signature or a
+//! certificate is escaped first.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -88,10 +89,20 @@ impl Status {
     /// A detached signature was written: `D` (detached), public-key
     /// algorithm, digest, class, time, fingerprint. git reads only the word.
     pub fn sig_created(&mut self, f: &SigFacts, fingerprint: &str) -> io::Result<()> {
+        self.sig_created_kind('D', f, fingerprint)
+    }
+
+    /// A signature was written: `D` detached, `C` cleartext, `S` inline.
+    pub fn sig_created_kind(
+        &mut self,
+        kind: char,
+        f: &SigFacts,
+        fingerprint: &str,
+    ) -> io::Result<()> {
         self.line(
             "SIG_CREATED",
             &format!(
-                "D {} {} {:02X} {} {fingerprint}",
+                "{kind} {} {} {:02X} {} {fingerprint}",
                 f.pk_algo, f.digest, f.class, f.time
             ),
         )
@@ -123,17 +134,70 @@ impl Status {
 
     /// The signature cannot be checked; `code` is gpg's reason.
     pub fn err_sig(&mut self, key_id: &str, f: &SigFacts, code: u8) -> io::Result<()> {
+        self.err_sig_by(key_id, f, code, None)
+    }
+
+    /// ERRSIG with the issuer's fingerprint as its last field, as GnuPG
+    /// 2.2 and later write it when the signature names one.
+    pub fn err_sig_by(
+        &mut self,
+        key_id: &str,
+        f: &SigFacts,
+        code: u8,
+        fingerprint: Option<&str>,
+    ) -> io::Result<()> {
+        let mut rest = format!(
+            "{} {} {} {:02X} {} {code}",
+            escape(key_id),
+            f.pk_algo,
+            f.digest,
+            f.class,
+            f.time
+        );
+        if let Some(fpr) = fingerprint {
+            rest.push(' ');
+            rest.push_str(&escape(fpr));
+        }
+        self.line("ERRSIG", &rest)
+    }
+
+    /// No certificate in the keyrings has the signer's key.
+    pub fn no_pubkey(&mut self, key_id: &str) -> io::Result<()> {
+        self.line("NO_PUBKEY", &escape(key_id))
+    }
+
+    /// No signature was found where one was expected (`code` 1: no
+    /// OpenPGP data; 3: an invalid packet; 4: a signature whose version is
+    /// not known).
+    pub fn no_data(&mut self, code: u8) -> io::Result<()> {
+        self.line("NODATA", &code.to_string())
+    }
+
+    /// A certificate was looked at for a signature (GnuPG writes it before
+    /// each verdict; `0`: nothing about it was wrong enough to say).
+    pub fn key_considered(&mut self, fingerprint: &str) -> io::Result<()> {
+        self.line("KEY_CONSIDERED", &format!("{} 0", escape(fingerprint)))
+    }
+
+    /// `--assert-pubkey-algo`'s verdict on a signing key: `1` if its
+    /// algorithm is in the list, `0` if not, with the algorithm's name as
+    /// the list spells it.
+    pub fn assert_pubkey_algo(
+        &mut self,
+        fingerprint: &str,
+        ok: bool,
+        name: &str,
+    ) -> io::Result<()> {
         self.line(
-            "ERRSIG",
-            &format!(
-                "{} {} {} {:02X} {} {code}",
-                escape(key_id),
-                f.pk_algo,
-                f.digest,
-                f.class,
-                f.time
-            ),
+            "ASSERT_PUBKEY_ALGO",
+            &format!("{} {} {}", escape(fingerprint), u8::from(ok), escape(name)),
         )
+    }
+
+    /// A line of another word (IMPORT_OK): `rest` is built by the caller
+    /// from values it escaped or that need no escaping (numbers, hex).
+    pub fn raw(&mut self, word: &str, rest: &str) -> io::Result<()> {
+        self.line(word, rest)
     }
 
     /// The signing key's fingerprint (X.509: the certificate's SHA-256),
