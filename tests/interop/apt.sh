@@ -123,7 +123,17 @@ apt_update() {
         echo 'Debug::NoLocking "true";'
         [[ -n $gpgv ]] && echo "APT::Key::GPGVCommand \"$gpgv\";"
     } >"$R/apt.conf"
-    echo "deb [signed-by=$signed_by] file:$repo stable main" >"$R/etc/apt/sources.list"
+    if [[ $signed_by == inline:* ]]; then
+        # deb822, the certificate inside Signed-By (apt writes it to a
+        # temporary .asc for the verifier).
+        {
+            printf 'Types: deb\nURIs: file:%s\nSuites: stable\nComponents: main\nSigned-By:\n' "$repo"
+            sed 's/^$/./; s/^/ /' "${signed_by#inline:}"
+        } >"$R/etc/apt/sources.list.d/test.sources"
+        : >"$R/etc/apt/sources.list"
+    else
+        echo "deb [signed-by=$signed_by] file:$repo stable main" >"$R/etc/apt/sources.list"
+    fi
     local rc=0
     out=$(APT_CONFIG=$R/apt.conf apt-get update 2>&1) || rc=$?
     if [[ $rc -eq 0 ]] && ! compgen -G "$R/var/lib/apt/lists/*Packages" >/dev/null; then
@@ -165,6 +175,9 @@ for set in 128s 128f 256s; do
     rm "$W/repo-$set-detached/dists/stable/InRelease"
     expect_ok "SLH-DSA-SHAKE-$set Release.gpg, Signed-By .gpg" "$W/repo-$set-detached" "$W/$set.gpg" "$GPGV"
 done
+
+# deb822 with the certificate inline in Signed-By.
+expect_ok "SLH-DSA-SHAKE-128f InRelease, Signed-By inline (deb822)" "$W/repo-128f" "inline:$W/128f.asc" "$GPGV"
 
 # A changed InRelease.
 cp -r "$W/repo-128f" "$W/repo-changed"

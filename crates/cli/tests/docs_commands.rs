@@ -23,6 +23,9 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
     ("git.md", 0, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
     ("git.md", 1, "needs a git repository and identity: tests/interop/git.sh runs this flow with Debian's git"),
     ("git.md", 2, "asks for a passphrase at a terminal and needs a git repository: tests/interop/git.sh runs agent start/add, rebase -S, lock and stop; agent.rs the rest"),
+    ("gpg.md", 1, "configures the machine's apt: tests/interop/apt.sh runs apt-get update with this setting in a temporary root"),
+    ("gpg.md", 2, "needs devscripts and dpkg-dev: tests/interop/apt.sh runs debsign and dpkg-source so"),
+    ("gpg.md", 4, "needs a GnuPG key: tests/interop/apt.sh signs with Debian's gpg, cosigns, and runs apt-get update with both gpgv programs"),
     ("openpgp.md", 3, "needs a git repository and identity: tests/interop/git-openpgp.sh runs this flow with Debian's git"),
     ("openssl.md", 0, "install-provider and OpenSSL: tests/interop/provider.sh"),
     ("openssl.md", 1, "OpenSSL with the provider: tests/interop/provider.sh"),
@@ -146,6 +149,36 @@ fn pki_page_builds_a_ca_certificates_and_cms_as_shown() {
 }
 
 #[test]
+fn gpg_page_signs_a_repository_and_a_release_as_shown() {
+    let d = Scratch::new("gpg-md");
+    let out = run_page_block(
+        &d,
+        "gpg.md",
+        0,
+        "printf 'Origin: Example\\nSuite: stable\\n' > Release\n",
+    );
+    assert!(out.contains("[GNUPG:] GOODSIG "), "{out}");
+    assert!(out.contains("[GNUPG:] VALIDSIG "), "{out}");
+    assert!(d
+        .read("InRelease")
+        .starts_with(b"-----BEGIN PGP SIGNED MESSAGE-----"));
+    assert!(d
+        .read("Release.gpg")
+        .starts_with(b"-----BEGIN PGP SIGNATURE-----"));
+    assert_eq!(
+        d.read("archive.gpg")[0],
+        0xc6,
+        "a binary v6 public key first"
+    );
+    let out = run_page_block(&d, "gpg.md", 3, "echo 'the release' > app-1.0.tar.gz\n");
+    assert!(d.path("app-1.0.tar.gz.asc").is_file(), "{out}");
+    assert!(
+        out.contains("Good signature from \"Example Archive <archive@example.org>\""),
+        "{out}"
+    );
+}
+
+#[test]
 fn sphincs256_page_runs_as_shown() {
     let d = Scratch::new("sphincs256-md");
     let out = run_page_block(&d, "sphincs256.md", 0, "echo 'an old file' > file\n");
@@ -193,6 +226,8 @@ fn openpgp_page_makes_keys_signs_and_verifies_as_shown() {
 
 /// The pages' blocks run above, by page and index.
 const RUN_HERE: &[(&str, usize)] = &[
+    ("gpg.md", 0),
+    ("gpg.md", 3),
     ("openpgp.md", 0),
     ("openpgp.md", 1),
     ("openpgp.md", 2),

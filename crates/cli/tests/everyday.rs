@@ -454,4 +454,26 @@ fn install_script_installs_command_completions_and_man_page() {
     assert!(read("share/bash-completion/completions/sphincs").contains("_sphincs"));
     assert!(read("share/zsh/site-functions/_sphincs").starts_with("#compdef sphincs"));
     assert!(read("share/fish/vendor_completions.d/sphincs.fish").contains("complete -c sphincs"));
+    // The links that run it as gpgv and gpg pick their mode by name.
+    for (link, first) in [
+        ("sphincs-gpgv", "sphincs-gpgv (sphincs)"),
+        ("sphincs-gpg", "sphincs-gpg (sphincs)"),
+    ] {
+        let out = Command::new(prefix.join("bin").join(link))
+            .arg("--version")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{link}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).starts_with(first),
+            "{link}"
+        );
+    }
+    let opts = Command::new(prefix.join("bin/sphincs-gpgv"))
+        .arg("--dump-options")
+        .output()
+        .unwrap();
+    let opts = String::from_utf8_lossy(&opts.stdout);
+    assert!(opts.lines().any(|l| l == "--assert-pubkey-algo"), "{opts}");
+    assert!(opts.lines().any(|l| l == "--keyring"), "{opts}");
 }
