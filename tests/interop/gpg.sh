@@ -38,6 +38,18 @@ mkdir -m 700 "$G"
 fails=0
 pass() { echo "ok   $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+refused() { # NAME PATTERN COMMAND...
+    local name=$1 pattern=$2
+    shift 2
+    if "$@" >"$W/out" 2>&1; then
+        fail "$name: accepted"
+    elif grep -q -- "$pattern" "$W/out"; then
+        pass "$name: refused, naming $pattern"
+    else
+        fail "$name: refused without naming $pattern"
+        sed 's/^/     | /' "$W/out"
+    fi
+}
 check() { # NAME COMMAND...: the command must succeed
     local name=$1
     shift
@@ -85,6 +97,21 @@ sphincs-gpg --use-agent --batch --no-tty --pinentry-mode loopback --passphrase-f
     --local-user mvn@example.org --homedir "$H" --armor --detach-sign --output "$W/mvn.asc.sig" "$W/app.tar.gz" <"$W/pass"
 peers_verify "maven-gpg-plugin (protected key, --passphrase-fd 0)" "$W/mvn.asc.sig" "$W/mvn.asc" "$W/app.tar.gz"
 
+# The agent unlocks the protected key once, as for git: then --batch
+# signing with no passphrase source signs (setsid: no terminal to ask on).
+export SPHINCS_AGENT_SOCK="$W/agent/socket"
+mkdir -m 700 "$W/agent"
+"$SPHINCS" agent start >/dev/null
+"$SPHINCS" --passphrase-file "$W/pass" agent add "$W/mvn.key" >/dev/null
+for i in 1 2; do
+    check "agent: --batch signing with the protected key, no passphrase ($i)" \
+        setsid -w sphincs-gpg --homedir "$H" --batch --yes -u mvn@example.org -abs -o "$W/agent-$i.asc" "$W/app.tar.gz"
+done
+"$SPHINCS" agent stop >/dev/null
+refused "--batch without the agent or a passphrase" "passphrase" \
+    setsid -w sphincs-gpg --homedir "$H" --batch --yes -u mvn@example.org -abs -o "$W/agent-3.asc" "$W/app.tar.gz"
+unset SPHINCS_AGENT_SOCK
+
 sphincs-gpg --homedir "$H" -u rel@example.org --clearsign -o "$W/InRelease" "$W/Release"
 # The signed text of a cleartext message ends before its last line break.
 printf '%s' "$(cat "$W/Release")" >"$W/Release.text"
@@ -112,18 +139,6 @@ want=$("$SPHINCS" fingerprint "$W/rel.asc" | awk '{ print $1 }')
 [[ "openpgp4fpr:$fpr" == "$want" ]] && pass "--list-keys --with-colons: fpr field" || fail "--with-colons fpr $fpr, want $want"
 
 # Refusals that name the option.
-refused() { # NAME PATTERN COMMAND...
-    local name=$1 pattern=$2
-    shift 2
-    if "$@" >"$W/out" 2>&1; then
-        fail "$name: accepted"
-    elif grep -q -- "$pattern" "$W/out"; then
-        pass "$name: refused, naming $pattern"
-    else
-        fail "$name: refused without naming $pattern"
-        sed 's/^/     | /' "$W/out"
-    fi
-}
 refused "--digest-algo SHA1" "SHA1" sphincs-gpg --homedir "$H" -u rel@example.org --digest-algo SHA1 -abs -o "$W/x.sig" "$W/Release"
 refused "--digest-algo SHA224" "SHA224" sphincs-gpg --homedir "$H" -u rel@example.org --digest-algo SHA224 -abs -o "$W/x.sig" "$W/Release"
 refused "--encrypt" "--encrypt" sphincs-gpg --homedir "$H" --encrypt -r rel@example.org "$W/Release"
