@@ -133,7 +133,9 @@ same "%G? trusted Bob" "$(sig_of bob)" G
 same "%GT trusted Bob" "$(git log -1 --format=%GT bob)" fully
 same "%G? untrusted Mallory" "$(sig_of mallory)" U
 same "%G? unknown Eve" "$(sig_of eve)" E
-has "ERRSIG for Eve" "$(raw verify-commit eve)" "ERRSIG .* 9$"
+# (GnuPG 2.2 ends ERRSIG with the issuer's fingerprint, then writes NO_PUBKEY.)
+has "ERRSIG for Eve" "$(raw verify-commit eve)" "ERRSIG .* 9 [0-9A-F]{64}$"
+has "NO_PUBKEY for Eve" "$(raw verify-commit eve)" "NO_PUBKEY [0-9A-F]{64}$"
 check "merge --verify-signatures (trusted)" git merge -q --no-edit --allow-unrelated-histories --verify-signatures bob
 refuse "merge --verify-signatures (untrusted)" git merge -q --no-edit --allow-unrelated-histories --verify-signatures mallory
 git config gpg.minTrustLevel ultimate
