@@ -15,7 +15,7 @@
 #   through the classic key and by sphincs-gpgv through either key.
 #   debsign (devscripts) with sphincs-gpg signs a .dsc; dpkg-source -x
 #   --require-valid-signature accepts it with `gpgv` being sphincs-gpgv,
-#   refuses a changed copy.
+#   refuses a changed copy; so do dscverify's `gpg --verify` runs.
 #
 # Usage: tests/interop/apt.sh [path/to/sphincs]   (run as root to let it
 # install apt's, dpkg-dev's, devscripts', gnupg's and faketime's packages
@@ -274,6 +274,24 @@ elif grep -q 'cannot verify inline signature\|signature' "$W/dpkg.log"; then
 else
     fail "dpkg-source refused a changed .dsc, but not for its signature"
     sed 's/^/     | /' "$W/dpkg.log"
+fi
+
+# dscverify (devscripts) runs `gpg --status-fd N --batch --no-options
+# --no-default-keyring --always-trust --keyring K --verify --output -`
+# with the .dsc on standard input, and wants VALIDSIG.
+if (cd "$src" && PATH="$W/shim:$PATH" dscverify --no-conf --no-default-keyrings --keyring "$W/128f.gpg" \
+    hello-slhdsa_1.0.dsc) >"$W/dscverify.log" 2>&1; then
+    pass "dscverify (gpg: sphincs) accepts the .dsc"
+else
+    fail "dscverify"
+    sed 's/^/     | /' "$W/dscverify.log"
+fi
+cp "$src/changed.dsc" "$src/hello-slhdsa_1.0.dsc"
+if (cd "$src" && PATH="$W/shim:$PATH" dscverify --no-conf --no-default-keyrings --keyring "$W/128f.gpg" \
+    hello-slhdsa_1.0.dsc) >"$W/dscverify.log" 2>&1; then
+    fail "dscverify accepted a changed .dsc"
+else
+    pass "dscverify refuses a changed .dsc"
 fi
 
 if [[ $fails -ne 0 ]]; then

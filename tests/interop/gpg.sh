@@ -177,6 +177,15 @@ compare() { # NAME GNUPG_KEYRING OUR_KEYRING DATA
 compare "good signature" "$W/classic.gpg" "$W/rel.gpg" "$W/Release"
 compare "bad signature" "$W/classic.gpg" "$W/rel.gpg" "$W/Release.changed"
 compare "no public key" /dev/null /dev/null "$W/Release"
+# sphincs-gpg --verify of GnuPG's own signature, in GnuPG's home: handed
+# to the system gpg, its verdict (good, then bad) unchanged.
+check "--verify of an Ed25519 signature: the system gpg's good verdict" \
+    sphincs-gpg --homedir "$G" --verify "$W/c.asc" "$W/Release"
+if sphincs-gpg --homedir "$G" --verify "$W/c.asc" "$W/Release.changed" >"$W/out" 2>&1; then
+    fail "--verify of a changed file with an Ed25519 signature: accepted"
+else
+    pass "--verify of a changed file with an Ed25519 signature: refused"
+fi
 # VALIDSIG's fields: fingerprint, date, time, expiry, version, reserved,
 # algorithm, hash, class, primary fingerprint (ten, as GnuPG's).
 n=$(sphincs-gpgv --keyring "$W/rel.gpg" --status-fd 1 "$W/o.asc" "$W/Release" 2>/dev/null | awk '$2 == "VALIDSIG" { print NF - 2 }')

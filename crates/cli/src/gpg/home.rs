@@ -199,14 +199,16 @@ impl Home {
                 // A cheap look at the fingerprints and the User IDs' text
                 // first: `names` checks the User IDs' self-signatures.
                 let query = u.trim().trim_start_matches("0x").to_ascii_uppercase();
-                let email = u.rsplit_once('<').map_or(u, |(_, e)| e.trim_end_matches('>'));
+                let email = u
+                    .rsplit_once('<')
+                    .map_or(u, |(_, e)| e.trim_end_matches('>'));
                 let could = |c: &Cert| {
                     std::iter::once(c.fingerprint())
                         .chain(c.subkeys.iter().map(|s| s.key.public.fingerprint()))
                         .any(|f| !query.is_empty() && f.to_hex().starts_with(&query))
-                        || c.user_ids.iter().any(|id| {
-                            String::from_utf8_lossy(&id.value).contains(email)
-                        })
+                        || c.user_ids
+                            .iter()
+                            .any(|id| String::from_utf8_lossy(&id.value).contains(email))
                 };
                 keys.into_iter()
                     .filter(|(_, c)| could(c))

@@ -123,17 +123,7 @@ fn read_input(operands: &[String]) -> Result<Input, String> {
     let (first, rest) = operands
         .split_first()
         .ok_or("no signature file given (SIGFILE [DATA…], or one cleartext-signed file)")?;
-    let bytes = if first == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(crate::io::cap_bytes(Cap::ClearSigned) + 1)
-            .read_to_end(&mut b)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        b
-    } else {
-        read_capped(Path::new(first), Cap::ClearSigned).map_err(|e| e.into_message())?
-    };
+    let bytes = read_capped(Path::new(first), Cap::ClearSigned).map_err(|e| e.into_message())?;
     if rest.is_empty() && openpgp::cleartext::is_clearsigned(&bytes) {
         let (msg, split) = openpgp::cleartext::parse_mixed(&bytes).map_err(|e| e.to_string())?;
         return Ok(Input::Clear { msg, split });
@@ -267,26 +257,6 @@ pub fn asserted(list: &str, name: &str) -> bool {
 pub fn run(req: Request<'_>) -> u8 {
     let program = req.program.name();
     let line = req.line;
-    let mut certs = req.known;
-    let rings = load_keyrings(program, line, &mut certs);
-    let input = match read_input(&line.operands) {
-        Ok(i) => i,
-        Err(why) => return hand_over(program, req.program, line, &rings, req.status, &why),
-    };
-    let (split, data) = match &input {
-        Input::Detached { split, data } => (split, Some(data)),
-        Input::Clear { split, .. } => (split, None),
-    };
-    if split.ours.is_empty() && split.unreadable.is_empty() {
-        return hand_over(
-            program,
-            req.program,
-            line,
-            &rings,
-            req.status,
-            "no SLH-DSA signature",
-        );
-    }
     let tmp = match tempfile::Builder::new().prefix("sphincs-gpgv.").tempdir() {
         Ok(t) => t,
         Err(e) => {
@@ -294,6 +264,56 @@ pub fn run(req: Request<'_>) -> u8 {
             return ERROR;
         }
     };
+    // No operand: the signed message on standard input (dscverify runs
+    // `gpg --verify --output -` so). Standard input as the signature is
+    // read once, into a file the system verifier can read too.
+    let mut operands = line.operands.clone();
+    if operands.is_empty() {
+        operands.push("-".into());
+    }
+    let stdin_file = operands[0] == "-";
+    if stdin_file {
+        let p = tmp.path().join("input");
+        let copied = std::fs::File::create(&p).and_then(|f| {
+            std::io::copy(
+                &mut std::io::stdin()
+                    .lock()
+                    .take(crate::io::cap_bytes(Cap::ClearSigned) + 1),
+                &mut std::io::BufWriter::new(f),
+            )
+        });
+        if let Err(e) = copied {
+            eprintln!("{program}: cannot read standard input: {e}");
+            return ERROR;
+        }
+        operands[0] = p.to_string_lossy().into_owned();
+    }
+    let mut certs = req.known;
+    let rings = load_keyrings(program, line, &mut certs);
+    let away = |why: &str, status: &mut Status| {
+        hand_over(
+            program,
+            req.program,
+            line,
+            &operands,
+            &rings,
+            status,
+            why,
+            &tmp,
+            stdin_file,
+        )
+    };
+    let input = match read_input(&operands) {
+        Ok(i) => i,
+        Err(why) => return away(&why, req.status),
+    };
+    let (split, data) = match &input {
+        Input::Detached { split, data } => (split, Some(data)),
+        Input::Clear { split, .. } => (split, None),
+    };
+    if split.ours.is_empty() && split.unreadable.is_empty() {
+        return away("no SLH-DSA signature", req.status);
+    }
     // Standard input is read once: kept for the system verifier too when
     // it has signatures to check.
     let stdin_copy = match data {
@@ -535,26 +555,24 @@ fn check_others(
 }
 
 /// The whole input is the system verifier's: it runs in this process's
-/// place (keyrings with v6 certificates replaced by copies without them).
+/// place (keyrings with v6 certificates replaced by copies without them;
+/// standard input given as the file it was read into).
+#[allow(clippy::too_many_arguments)]
 fn hand_over(
     name: &str,
     program: Program,
     line: &Line,
+    operands: &[String],
     rings: &[Ring],
     status: &mut Status,
     why: &str,
+    dir: &tempfile::TempDir,
+    stdin_file: bool,
 ) -> u8 {
     let Some(exe) = system::find(program).filter(|_| !system::is_nested()) else {
         eprintln!("{name}: cannot check the signature: {} (and no system {name}, GnuPG, was found for what is not SLH-DSA)", crate::quote::text(why));
         let _ = status.no_data(1);
         return ERROR;
-    };
-    let dir = match tempfile::Builder::new().prefix("sphincs-gpgv.").tempdir() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{name}: cannot make a temporary directory: {e}");
-            return ERROR;
-        }
     };
     let copies = match filtered_rings(rings, dir.path()) {
         Ok(c) => c,
@@ -564,11 +582,15 @@ fn hand_over(
         }
     };
     let mut args = handed_on(&exe, line, &copies, true);
+    if program == Program::Gpg && !line.has("verify") {
+        args.push("--verify".into());
+    }
     args.push("--".into());
-    args.extend(line.operands.iter().map(OsString::from));
-    if copies.is_empty() {
-        // Nothing to clean up afterwards: this process becomes the system's.
-        drop(dir);
+    args.extend(operands.iter().map(OsString::from));
+    if copies.is_empty() && !stdin_file {
+        // Nothing in the temporary directory is needed: this process
+        // becomes the system's.
+        let _ = std::fs::remove_dir_all(dir.path());
         return system::exec(&exe, &args);
     }
     system::run(&exe, &args)
