@@ -1,12 +1,14 @@
 //! OpenPGP parsing (`sphincs::openpgp`) on arbitrary bytes, armored or
 //! binary: certificates and keys, signatures, cleartext-signed and
-//! inline-signed messages. Never a panic; what parses writes out to bytes
+//! inline-signed messages, and the split of mixed inputs (`foreign`, as
+//! `sphincs gpgv` splits signatures, keyrings and cleartext for the system
+//! gpgv). Never a panic; what parses writes out to bytes
 //! that parse to the same thing (a fixed point after one round); keys,
 //! signatures and messages check to a result in bounded work.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sphincs::openpgp::{self, armor, cleartext, Cert, DetachedVerifier, Keyring, Window};
+use sphincs::openpgp::{self, armor, cleartext, foreign, Cert, DetachedVerifier, Keyring, Window};
 
 const NOW: u64 = 1_800_000_000;
 
@@ -48,8 +50,24 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(cs) = cleartext::parse(data) {
             let _ = cs.verifier().finish(&ring, &window);
         }
+        if let Ok((cs, split)) = cleartext::parse_mixed(data) {
+            let _ = cs.verifier().finish(&ring, &window);
+            // What is handed on is whole packets: it splits the same again.
+            let again = foreign::split_signatures(&split.others).expect("handed-on packets parse");
+            assert_eq!(again.other_count, split.other_count);
+            assert!(again.ours.is_empty() && again.unreadable.is_empty());
+        }
     }
     if let Ok(bytes) = armor::dearmor(data) {
+        if let Ok(split) = foreign::split_signatures(&bytes) {
+            let again = foreign::split_signatures(&split.others).expect("handed-on packets parse");
+            assert_eq!(again.other_count, split.other_count);
+        }
+        if let Ok(split) = foreign::split_keyring(&bytes) {
+            let again = foreign::split_keyring(&split.others).expect("handed-on keyring parses");
+            assert_eq!(again.other_count, split.other_count);
+            assert!(again.ours.is_empty());
+        }
         if let Ok(m) = openpgp::parse_inline(&bytes) {
             let mut v = DetachedVerifier::new(m.signatures);
             v.update(&m.data);
