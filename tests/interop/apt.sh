@@ -21,8 +21,9 @@
 # install apt's, dpkg-dev's, devscripts', gnupg's and faketime's packages
 # when they are missing; .ci/run installs them with the others)
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-SPHINCS=$(realpath "${1:-target/release/sphincs}")
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$repo_root"
+SPHINCS=$sphincs
 FIXTURES=$PWD/tests/interop/apt
 
 want=(apt gpgv gnupg dpkg-dev devscripts faketime)
@@ -36,13 +37,7 @@ if [[ ${#missing[@]} -ne 0 ]]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-W=$(mktemp -d)
-trap '[[ -n ${KEEP:-} ]] || rm -rf "$W"' EXIT
-BIN=$W/bin
-mkdir -p "$BIN"
-ln -s "$SPHINCS" "$BIN/sphincs-gpgv"
-ln -s "$SPHINCS" "$BIN/sphincs-gpg"
-export PATH="$BIN:$PATH"
+gpg_scratch
 H=$W/sphincs-home          # sphincs-gpg's --homedir
 G=$W/gnupg-home            # GnuPG's, for the classic key
 mkdir -m 700 "$G"
@@ -279,20 +274,18 @@ fi
 # dscverify (devscripts) runs `gpg --status-fd N --batch --no-options
 # --no-default-keyring --always-trust --keyring K --verify --output -`
 # with the .dsc on standard input, and wants VALIDSIG.
-if (cd "$src" && PATH="$W/shim:$PATH" dscverify --no-conf --no-default-keyrings --keyring "$W/128f.gpg" \
-    hello-slhdsa_1.0.dsc) >"$W/dscverify.log" 2>&1; then
+dscverify_ok() {
+    (cd "$src" && PATH="$W/shim:$PATH" dscverify --no-conf --no-default-keyrings --keyring "$W/128f.gpg" \
+        hello-slhdsa_1.0.dsc) >"$W/dscverify.log" 2>&1
+}
+if dscverify_ok; then
     pass "dscverify (gpg: sphincs) accepts the .dsc"
 else
     fail "dscverify"
     sed 's/^/     | /' "$W/dscverify.log"
 fi
 cp "$src/changed.dsc" "$src/hello-slhdsa_1.0.dsc"
-if (cd "$src" && PATH="$W/shim:$PATH" dscverify --no-conf --no-default-keyrings --keyring "$W/128f.gpg" \
-    hello-slhdsa_1.0.dsc) >"$W/dscverify.log" 2>&1; then
-    fail "dscverify accepted a changed .dsc"
-else
-    pass "dscverify refuses a changed .dsc"
-fi
+if dscverify_ok; then fail "dscverify accepted a changed .dsc"; else pass "dscverify refuses a changed .dsc"; fi
 
 if [[ $fails -ne 0 ]]; then
     echo "apt.sh: $fails failed"

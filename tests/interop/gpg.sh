@@ -22,15 +22,10 @@
 #
 # Usage: tests/interop/gpg.sh [path/to/sphincs]
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-SPHINCS=$(realpath "${1:-target/release/sphincs}")
-W=$(mktemp -d)
-trap '[[ -n ${KEEP:-} ]] || rm -rf "$W"' EXIT
-BIN=$W/bin
-mkdir -p "$BIN"
-ln -s "$SPHINCS" "$BIN/sphincs-gpgv"
-ln -s "$SPHINCS" "$BIN/sphincs-gpg"
-export PATH="$BIN:$PATH"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$repo_root"
+SPHINCS=$sphincs
+gpg_scratch
 H=$W/home
 G=$W/gnupg
 mkdir -m 700 "$G"

@@ -59,8 +59,7 @@ pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliE
             refuse_second(&split.ours, &signer_fpr, sig_path)?;
             let mut signer =
                 DetachedSigner::new(vec![unlocked], Mode::Binary, now).map_err(fail)?;
-            let data = crate::io::read_file(file)?;
-            signer.update(&data);
+            crate::pgp_files::stream(Some(file), |b| signer.update(b))?;
             let ours = signer.finish(threads).map_err(fail)?;
             let mut all = binary;
             all.extend(openpgp::signatures_to_bytes(&ours));

@@ -556,6 +556,24 @@ pub fn read_capped(path: &Path, cap: Cap) -> Result<Vec<u8>, CliError> {
     })
 }
 
+/// Reads standard input whole, at most `cap`'s bytes.
+pub fn read_stdin(cap: Cap) -> Result<Vec<u8>, CliError> {
+    let (limit, what) = cap.limit();
+    let mut out = Vec::new();
+    io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?;
+    if out.len() as u64 > limit {
+        return Err(CliError::Failed(format!(
+            "standard input is larger than any {what} (at most {}); refusing to read more",
+            size_words(limit)
+        )));
+    }
+    Ok(out)
+}
+
 /// Reads a file the command may replace afterwards (a key's tree cache):
 /// a regular file only, as the opened descriptor says (a FIFO would block,
 /// a device never end).

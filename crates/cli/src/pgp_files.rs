@@ -36,7 +36,7 @@ pub fn asc_path(file: &Path) -> PathBuf {
 }
 
 /// Streams FILE (or standard input) into `f`.
-fn stream(file: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), CliError> {
+pub fn stream(file: Option<&Path>, mut f: impl FnMut(&[u8])) -> Result<(), CliError> {
     let mut input: Box<dyn Read> = match file {
         Some(p) if p.as_os_str() != "-" => {
             Box::new(std::fs::File::open(p).map_err(|e| CliError::file(p, e))?)

@@ -9,23 +9,29 @@ use common::{sphincs_env, Scratch};
 
 const NO_GNUPG: (&str, &str) = ("SPHINCS_SYSTEM_GPGV", "");
 
-/// A home with one SLH-DSA-SHAKE-128f key, and its certificate.
-fn home(d: &Scratch) -> String {
+/// An OpenPGP key NAME.key with its certificate NAME.asc.
+fn keygen(d: &Scratch, set: &str, user_id: &str, name: &str) {
+    let (key, cert) = (d.p(&format!("{name}.key")), d.p(&format!("{name}.asc")));
     sphincs_env(
         &[
             "keygen",
             "-a",
-            "SLH-DSA-SHAKE-128f",
+            set,
             "--openpgp",
-            "Repo <repo@example.org>",
+            user_id,
             "-o",
-            &d.p("repo.key"),
+            &key,
             "--pub",
-            &d.p("repo.asc"),
+            &cert,
         ],
         &[],
     )
     .ok();
+}
+
+/// A home with one SLH-DSA-SHAKE-128f key (repo.key, repo.asc).
+fn home(d: &Scratch) -> String {
+    keygen(d, "SLH-DSA-SHAKE-128f", "Repo <repo@example.org>", "repo");
     sphincs_env(
         &["gpg", "--homedir", &d.p("h"), "--import", &d.p("repo.key")],
         &[],
@@ -149,21 +155,7 @@ fn cosign_adds_one_signature_and_only_once() {
     )
     .ok();
     // A second key cosigns; the same key again is refused.
-    sphincs_env(
-        &[
-            "keygen",
-            "-a",
-            "SLH-DSA-SHAKE-128s",
-            "--openpgp",
-            "Two <two@example.org>",
-            "-o",
-            &d.p("two.key"),
-            "--pub",
-            &d.p("two.asc"),
-        ],
-        &[],
-    )
-    .ok();
+    keygen(&d, "SLH-DSA-SHAKE-128s", "Two <two@example.org>", "two");
     sphincs_env(
         &[
             "-q",

@@ -3,7 +3,6 @@
 //! `--with-colons` as scripts parse it, gpg's DETAILS fields), and
 //! `--dearmor` / `--enarmor` (dpkg runs `gpg --dearmor` on keyrings).
 
-use std::io::Read;
 use std::path::Path;
 
 use sphincs::openpgp::{self, armor, Cert};
@@ -14,16 +13,8 @@ use super::status::Status;
 use crate::error::CliError;
 
 fn read_inputs(line: &Line) -> Result<Vec<u8>, CliError> {
-    if line.operands.is_empty()
-        || line.operands.iter().any(|o| o == "-") && line.operands.len() == 1
-    {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(crate::io::cap_bytes(crate::io::Cap::Keyring) + 1)
-            .read_to_end(&mut b)
-            .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?;
-        return Ok(b);
+    if line.operands.is_empty() || line.operands == ["-"] {
+        return crate::io::read_stdin(crate::io::Cap::Keyring);
     }
     let mut all = Vec::new();
     for f in &line.operands {
@@ -233,15 +224,7 @@ fn colon_escape(s: &str) -> String {
 /// `--dearmor` / `--enarmor` of FILE or standard input.
 pub fn armor_command(line: &Line, enarmor: bool) -> Result<(), CliError> {
     let input = match line.operands.as_slice() {
-        [] => {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .lock()
-                .take(crate::io::cap_bytes(crate::io::Cap::ClearSigned) + 1)
-                .read_to_end(&mut b)
-                .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?;
-            b
-        }
+        [] => crate::io::read_stdin(crate::io::Cap::ClearSigned)?,
         [f] => crate::io::read_capped(Path::new(f), crate::io::Cap::ClearSigned)?,
         _ => {
             return Err(CliError::Failed(

@@ -10,7 +10,6 @@
 //! for standard input or `-o -`. An existing output is replaced only with
 //! `--yes`, and every output is written whole or not at all.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use sphincs::openpgp::{self, armor, DetachedSigner, Mode, UnlockedKey};
@@ -60,22 +59,24 @@ fn set_passphrase_source(line: &Line) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The data: the operand (one file) or standard input.
-fn read_data(line: &Line) -> Result<(Vec<u8>, Option<String>), CliError> {
+/// The file operand, if any (none, or `-`: standard input).
+fn data_file(line: &Line) -> Result<Option<String>, CliError> {
     match line.operands.as_slice() {
-        [] => {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut b)
-                .map_err(|e| CliError::Failed(format!("cannot read standard input: {e}")))?;
-            Ok((b, None))
-        }
-        [f] if f == "-" => read_data(&Line::default()),
-        [f] => Ok((crate::io::read_file(Path::new(f))?, Some(f.clone()))),
+        [] => Ok(None),
+        [f] if f == "-" => Ok(None),
+        [f] => Ok(Some(f.clone())),
         _ => Err(CliError::Failed(
             "signing takes one file (or standard input); gpg --detach-sign FILE".into(),
         )),
+    }
+}
+
+/// The whole data, for the signatures that hold it (cleartext, inline):
+/// at most a cleartext-signed file's 64 MiB.
+fn read_whole(file: Option<&str>) -> Result<Vec<u8>, CliError> {
+    match file {
+        Some(f) => crate::io::read_capped(Path::new(f), crate::io::Cap::ClearSigned),
+        None => crate::io::read_stdin(crate::io::Cap::ClearSigned),
     }
 }
 
@@ -93,7 +94,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
     }
     let key: UnlockedKey = crate::pgp_files::signing_key(&path, &cert)?;
     check_digest(line, key.public.algorithm)?;
-    let (data, file) = read_data(line)?;
+    let file = data_file(line)?;
     let armored = line.last_of("armor", "no-armor");
     let now = crate::git::now();
     let digest = openpgp::signing_hash(key.public.algorithm).id();
@@ -102,6 +103,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
     status.begin_signing(digest).map_err(status_error)?;
     let (bytes, kind, ext, class) = match command {
         "clearsign" | "clear-sign" => {
+            let data = read_whole(file.as_deref())?;
             let text = std::str::from_utf8(&data).map_err(|_| {
                 CliError::Failed("a cleartext signature signs text: the input is not UTF-8".into())
             })?;
@@ -117,7 +119,8 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             };
             let mut signer = DetachedSigner::new(vec![key], mode, now as u32)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
-            signer.update(&data);
+            // Streamed: a release tarball of any size in bounded memory.
+            crate::pgp_files::stream(file.as_deref().map(Path::new), |b| signer.update(b))?;
             let sigs = signer
                 .finish(threads)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
@@ -140,6 +143,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             } else {
                 Mode::Binary
             };
+            let data = read_whole(file.as_deref())?;
             let bin = openpgp::inline_sign(vec![key], &data, mode, now as u32, threads)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
             let class = u8::from(mode == Mode::Text);

@@ -118,6 +118,7 @@ pub fn say(
     let valid = |status: &mut Status, key: &Fingerprint, primary: &Fingerprint| {
         status.valid_sig(&key.to_hex(), &made[..10], &f, 6, &primary.to_hex())
     };
+    let expired = matches!(outcome, Outcome::KeyExpired(_));
     match outcome {
         Outcome::Good(v) => {
             let trust = (judge.trust)(&v.primary);
@@ -140,29 +141,25 @@ pub fn say(
             }
             Ok(GOOD)
         }
-        Outcome::KeyExpired(v) => {
+        Outcome::KeyExpired(v) | Outcome::KeyRevoked(v) => {
             eprintln!(
-                "{program}: Good signature from \"{}\", but the key has expired",
-                who(&v.user_id)
+                "{program}: Good signature from \"{}\", but the key {}",
+                who(&v.user_id),
+                if expired { "has expired" } else { "is revoked" }
             );
             status.key_considered(&v.primary.to_hex())?;
-            status.exp_key_sig(&name(&v.signing_key), &raw(&v.user_id))?;
-            valid(status, &v.signing_key, &v.primary)?;
-            if (judge.trust)(&v.primary).is_some() {
-                status.trust(Trust::Undefined)?;
+            if expired {
+                status.exp_key_sig(&name(&v.signing_key), &raw(&v.user_id))?;
+            } else {
+                status.rev_key_sig(&name(&v.signing_key), &raw(&v.user_id))?;
             }
-            Ok(BAD)
-        }
-        Outcome::KeyRevoked(v) => {
-            eprintln!(
-                "{program}: Good signature from \"{}\", but the key is revoked",
-                who(&v.user_id)
-            );
-            status.key_considered(&v.primary.to_hex())?;
-            status.rev_key_sig(&name(&v.signing_key), &raw(&v.user_id))?;
             valid(status, &v.signing_key, &v.primary)?;
             if (judge.trust)(&v.primary).is_some() {
-                status.trust(Trust::Never)?;
+                status.trust(if expired {
+                    Trust::Undefined
+                } else {
+                    Trust::Never
+                })?;
             }
             Ok(BAD)
         }
