@@ -8,7 +8,8 @@
 #   Release.gpg are signed with each RFC 9980 set, Signed-By a v6
 #   certificate (armored and binary), APT::Key::GPGVCommand sphincs-gpgv:
 #   accepted; a changed InRelease, a signature by a key not in Signed-By,
-#   an expired key, a SHA2-224 and a SHA-1 signature: refused with apt's
+#   an expired key, a revoked key, a SHA2-224 and a SHA-1 signature:
+#   refused with apt's
 #   own error; a repository signed by GnuPG (Ed25519, made here) through
 #   sphincs-gpgv: accepted, changed: refused; a dual-signed repository
 #   (GnuPG's signature, then `sphincs cosign`): accepted by Debian's gpgv
@@ -187,6 +188,12 @@ make_repo "$W/repo-expired"
 faketime -f "-59d" sphincs-gpg --homedir "$H" --batch --yes -u "$W/old.key" --clearsign \
     -o "$W/repo-expired/dists/stable/InRelease" "$W/repo-expired/dists/stable/Release"
 expect_refused "expired key" 'EXPKEYSIG [0-9A-F]+' "$W/repo-expired" "$W/old.asc" "$GPGV"
+# A revoked key (compromised: a hard revocation), the revoked certificate
+# in Signed-By.
+make_repo "$W/repo-revoked"
+sign_ours "$W/repo-revoked" repo-256s@example.org
+"$SPHINCS" key revoke --reason compromised -o "$W/256s-revoked.asc" "$W/256s.key" >/dev/null
+expect_refused "revoked key" 'REVKEYSIG [0-9A-F]+' "$W/repo-revoked" "$W/256s-revoked.asc" "$GPGV"
 # SHA2-224 and SHA-1 (fixtures: tests/interop/apt/weak-hash, made by
 # crates/sphincs/tests/weak_hash.rs).
 for hash in sha224 sha1; do

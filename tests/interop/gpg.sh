@@ -181,6 +181,25 @@ if sphincs-gpg --homedir "$G" --verify "$W/c.asc" "$W/Release.changed" >"$W/out"
 else
     pass "--verify of a changed file with an Ed25519 signature: refused"
 fi
+# --keyid (apt 3 passes Signed-By fingerprints so): only that key counts.
+rel_fpr=$("$SPHINCS" fingerprint "$W/rel.asc" | awk '{ print $1 }' | sed 's/^openpgp4fpr://')
+check "--keyid the signer's fingerprint" sphincs-gpgv --keyring "$W/rel.gpg" --keyid "$rel_fpr" "$W/o.asc" "$W/Release"
+rc=0
+sphincs-gpgv --keyring "$W/rel.gpg" --keyid 0123456789ABCDEF --status-fd 1 "$W/o.asc" "$W/Release" >"$W/out" 2>&1 || rc=$?
+[[ $rc -eq 2 ]] && grep -q NO_PUBKEY "$W/out" && pass "--keyid another key: NO_PUBKEY, exit 2" || fail "--keyid another key: exit $rc"
+# --assert-pubkey-algo (apt 3): ASSERT_PUBKEY_ALGO, and a key outside the list refused.
+apt3='>=rsa2048,ed25519,ed448,nistp256,nistp384,nistp512'
+rc=0
+sphincs-gpgv --keyring "$W/rel.gpg" --assert-pubkey-algo "$apt3" --status-fd 1 "$W/o.asc" "$W/Release" >"$W/out" 2>&1 || rc=$?
+[[ $rc -eq 1 ]] && grep -q "ASSERT_PUBKEY_ALGO $rel_fpr 0 slhdsa128f" "$W/out" &&
+    pass "--assert-pubkey-algo without slhdsa: ASSERT_PUBKEY_ALGO … 0, exit 1" || { fail "--assert-pubkey-algo without slhdsa: exit $rc"; sed 's/^/     | /' "$W/out"; }
+rc=0
+sphincs-gpgv --keyring "$W/rel.gpg" --assert-pubkey-algo "$apt3,slhdsa" --status-fd 1 "$W/o.asc" "$W/Release" >"$W/out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] && grep -q "ASSERT_PUBKEY_ALGO $rel_fpr 1 slhdsa128f" "$W/out" &&
+    pass "--assert-pubkey-algo with slhdsa: ASSERT_PUBKEY_ALGO … 1, exit 0" || { fail "--assert-pubkey-algo with slhdsa: exit $rc"; sed 's/^/     | /' "$W/out"; }
+# gpg --fingerprint alone lists the keys, as gpg's does.
+sphincs-gpg --homedir "$H" --fingerprint rel@example.org | grep -q "$rel_fpr" &&
+    pass "--fingerprint lists the key" || fail "--fingerprint"
 # VALIDSIG's fields: fingerprint, date, time, expiry, version, reserved,
 # algorithm, hash, class, primary fingerprint (ten, as GnuPG's).
 n=$(sphincs-gpgv --keyring "$W/rel.gpg" --status-fd 1 "$W/o.asc" "$W/Release" 2>/dev/null | awk '$2 == "VALIDSIG" { print NF - 2 }')

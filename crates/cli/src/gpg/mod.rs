@@ -203,8 +203,10 @@ fn gpg(line: &Line) -> ExitCode {
         .map(|(n, _)| *n)
         .filter(|n| GPG_COMMANDS.contains(n))
         .collect();
-    // -bs (or -s -b) is one command: a detached signature.
+    // -bs (or -s -b) is one command: a detached signature; --fingerprint
+    // alone lists the keys, as gpg's does.
     let command = match commands.as_slice() {
+        [] if line.has("fingerprint") => "list-keys",
         [] if !line.operands.is_empty() => "verify-or-what",
         [] => return usage_error(
             program,
