@@ -303,8 +303,8 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     (
         "gpgv",
         &[
-            "sphincs gpgv --keyring repo.asc --status-fd 1 dists/stable/InRelease",
-            "sphincs gpgv --keyring repo.gpg Release.gpg Release   # also run as sphincs-gpgv",
+            "sphincs gpgv --keyring ./repo.asc --status-fd 1 dists/stable/InRelease",
+            "sphincs gpgv --keyring ./repo.gpg Release.gpg Release   # also run as sphincs-gpgv",
             "echo 'APT::Key::GPGVCommand \"/usr/local/bin/sphincs-gpgv\";' > /etc/apt/apt.conf.d/90sphincs",
         ],
     ),

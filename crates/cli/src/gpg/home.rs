@@ -25,6 +25,20 @@ use super::argv::Line;
 use crate::error::CliError;
 use crate::io::{read_capped, Cap};
 
+/// GnuPG's home directory, as gpg finds it: `--homedir`, else
+/// `$GNUPGHOME`, else `~/.gnupg`.
+pub fn gnupg_home(line: &Line) -> Option<PathBuf> {
+    if let Some(d) = line.value("homedir") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("GNUPGHOME").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    std::env::var_os("HOME")
+        .filter(|v| !v.is_empty())
+        .map(|h| PathBuf::from(h).join(".gnupg"))
+}
+
 /// The directory and what it holds.
 pub struct Home {
     pub dir: PathBuf,
@@ -40,20 +54,9 @@ pub struct Imported {
 impl Home {
     /// The home the command line (or the environment) names.
     pub fn locate(line: &Line) -> Result<Home, CliError> {
-        let base = match line.value("homedir") {
-            Some(d) => PathBuf::from(d),
-            None => match std::env::var_os("GNUPGHOME").filter(|v| !v.is_empty()) {
-                Some(d) => PathBuf::from(d),
-                None => std::env::var_os("HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(|h| PathBuf::from(h).join(".gnupg"))
-                    .ok_or_else(|| {
-                        CliError::Failed(
-                            "no home directory: give --homedir or set GNUPGHOME".into(),
-                        )
-                    })?,
-            },
-        };
+        let base = gnupg_home(line).ok_or_else(|| {
+            CliError::Failed("no home directory: give --homedir or set GNUPGHOME".into())
+        })?;
         Ok(Home {
             dir: base.join("sphincs"),
         })

@@ -172,9 +172,6 @@ fn refused_in_gpg(line: &Line) -> Option<String> {
     if line.has("passphrase") {
         return Some("--passphrase puts the passphrase on the command line, where other users see it; use --passphrase-file FILE or --passphrase-fd N".into());
     }
-    if line.has("default-key") && line.has("local-user") {
-        return None;
-    }
     for (opt, why) in [
         (
             "keyid",

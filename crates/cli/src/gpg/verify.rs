@@ -43,24 +43,51 @@ pub struct Request<'a> {
 
 /// One keyring file, split.
 struct Ring {
+    /// As the command line gave it (empty: gpgv's default keyring).
     path: String,
     /// The certificates of other implementations, if the file also held
     /// v6 ones (else the file is handed on as it is).
     others: Option<Vec<u8>>,
 }
 
-fn load_keyrings(program: &str, line: &Line, certs: &mut Vec<Cert>) -> Vec<Ring> {
+/// The keyrings to read, as given and as found: each `--keyring` (a name
+/// without a slash is in the home directory, as GnuPG reads it), and in
+/// gpgv's mode the home's `trustedkeys.gpg` (gpgv's default keyring,
+/// given as "") unless `--no-default-keyring` or it does not exist.
+fn keyring_files(program: Program, line: &Line) -> Vec<(String, PathBuf)> {
+    let home = super::home::gnupg_home(line);
+    let mut out: Vec<(String, PathBuf)> = line
+        .values("keyring")
+        .into_iter()
+        .map(|k| {
+            let found = match (&home, k.contains('/')) {
+                (Some(h), false) => h.join(k),
+                _ => PathBuf::from(k),
+            };
+            (k.to_string(), found)
+        })
+        .collect();
+    if program == Program::Gpgv && !line.has("no-default-keyring") {
+        if let Some(default) = home
+            .map(|h| h.join("trustedkeys.gpg"))
+            .filter(|p| p.is_file())
+        {
+            out.push((String::new(), default));
+        }
+    }
+    out
+}
+
+fn load_keyrings(program: Program, line: &Line, certs: &mut Vec<Cert>) -> Vec<Ring> {
+    let name = program.name();
     let mut rings = Vec::new();
-    for path in line.values("keyring") {
-        let bytes = match read_capped(Path::new(path), Cap::Keyring) {
+    for (path, found) in keyring_files(program, line) {
+        let shown = crate::quote::text(&found.to_string_lossy());
+        let bytes = match read_capped(&found, Cap::Keyring) {
             Ok(b) => b,
             Err(e) => {
                 // gpgv goes on without a keyring it cannot open.
-                eprintln!(
-                    "{program}: keyblock resource '{}': {}",
-                    crate::quote::text(path),
-                    e.into_message()
-                );
+                eprintln!("{name}: keyblock resource '{shown}': {}", e.into_message());
                 continue;
             }
         };
@@ -70,25 +97,19 @@ fn load_keyrings(program: &str, line: &Line, certs: &mut Vec<Cert>) -> Vec<Ring>
         match split {
             Ok(s) => {
                 for note in &s.notes {
-                    eprintln!("{program}: {}: {note}", crate::quote::text(path));
+                    eprintln!("{name}: {shown}: {note}");
                 }
                 let mixed = !s.ours.is_empty();
                 certs.extend(s.ours);
                 rings.push(Ring {
-                    path: path.to_string(),
+                    path,
                     others: mixed.then_some(s.others),
                 });
             }
             Err(why) => {
                 // Not ours to read: the system's verifier may (a keybox).
-                eprintln!(
-                    "{program}: {}: not read here: {why}",
-                    crate::quote::text(path)
-                );
-                rings.push(Ring {
-                    path: path.to_string(),
-                    others: None,
-                });
+                eprintln!("{name}: {shown}: not read here: {why}");
+                rings.push(Ring { path, others: None });
             }
         }
     }
@@ -191,6 +212,13 @@ fn handed_on(
         );
     }
     let mut out = Vec::new();
+    // gpgv's default keyring held v6 certificates: GnuPG reads its copy
+    // instead.
+    if let Some((_, copy)) = rings.iter().find(|(orig, _)| orig.is_empty()) {
+        out.push(OsString::from("--no-default-keyring"));
+        out.push(OsString::from("--keyring"));
+        out.push(copy.clone().into_os_string());
+    }
     for (name, value) in &line.options {
         if (*name == "output" && !keep_output) || (*name == "assert-pubkey-algo" && !assert) {
             continue;
@@ -289,7 +317,7 @@ pub fn run(req: Request<'_>) -> u8 {
         operands[0] = p.to_string_lossy().into_owned();
     }
     let mut certs = req.known;
-    let rings = load_keyrings(program, line, &mut certs);
+    let rings = load_keyrings(req.program, line, &mut certs);
     let away = |why: &str, status: &mut Status| {
         hand_over(
             program,
@@ -610,6 +638,35 @@ mod tests {
         assert!(asserted(&format!("{apt3},slhdsa"), "slhdsa256s"));
         assert!(asserted("slhdsa128f", "slhdsa128f"));
         assert!(!asserted("slhdsa128f", "slhdsa128s"));
+    }
+
+    #[test]
+    fn keyring_names_without_a_slash_are_in_the_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_str().unwrap();
+        let args: Vec<OsString> = [
+            "--homedir",
+            home,
+            "--keyring",
+            "k.gpg",
+            "--keyring",
+            "./l.gpg",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        let line = super::super::argv::parse(&args).unwrap();
+        let found = keyring_files(Program::Gpg, &line);
+        assert_eq!(found[0], ("k.gpg".into(), dir.path().join("k.gpg")));
+        assert_eq!(found[1], ("./l.gpg".into(), PathBuf::from("./l.gpg")));
+        assert_eq!(found.len(), 2);
+        // gpgv's default keyring, when it exists and is not switched off.
+        std::fs::write(dir.path().join("trustedkeys.gpg"), b"").unwrap();
+        assert_eq!(keyring_files(Program::Gpgv, &line).len(), 3);
+        let mut off = args.clone();
+        off.push("--no-default-keyring".into());
+        let line = super::super::argv::parse(&off).unwrap();
+        assert_eq!(keyring_files(Program::Gpgv, &line).len(), 2);
     }
 
     #[test]
