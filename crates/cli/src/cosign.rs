@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use sphincs::openpgp::{self, armor, cleartext, foreign, Cert, DetachedSigner, Mode};
+use sphincs::openpgp::{self, armor, cleartext, foreign, DetachedSigner, Mode};
 
 use crate::error::CliError;
 use crate::io::{read_capped, replace_in_place, Cap};
@@ -34,18 +34,8 @@ fn refuse_second(
 /// Adds a signature by the OpenPGP key in `key` to `signature` (a detached
 /// signature of `file`) or, without it, to the cleartext-signed `file`.
 pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliError> {
-    let certs =
-        openpgp::read_certs(&read_capped(key, Cap::Key)?).map_err(|e| CliError::file(key, e))?;
-    let cert: &Cert = certs
-        .first()
-        .ok_or_else(|| CliError::file(key, "holds no key"))?;
-    if !cert.is_secret() {
-        return Err(CliError::file(
-            key,
-            "is a certificate, not a secret key: it signs nothing",
-        ));
-    }
-    let unlocked = crate::pgp_files::signing_key(key, cert)?;
+    let cert = crate::pgp_files::secret_key(key)?;
+    let unlocked = crate::pgp_files::signing_key(key, &cert)?;
     let signer_fpr = unlocked.public.fingerprint();
     let now = crate::git::now() as u32;
     let threads = sphincs::resolve_threads(0);

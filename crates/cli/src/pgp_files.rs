@@ -28,6 +28,22 @@ fn now() -> u64 {
     crate::git::now()
 }
 
+/// The OpenPGP secret key in `path` (its first key), refused if it is only
+/// a certificate.
+pub fn secret_key(path: &Path) -> Result<Cert, CliError> {
+    let cert = load(path)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::file(path, "holds no key"))?;
+    if !cert.is_secret() {
+        return Err(CliError::file(
+            path,
+            "is an OpenPGP certificate; signing needs the secret key",
+        ));
+    }
+    Ok(cert)
+}
+
 /// FILE.asc beside FILE.
 pub fn asc_path(file: &Path) -> PathBuf {
     let mut name = file.as_os_str().to_owned();
@@ -103,16 +119,7 @@ pub fn sign(
     force: bool,
     threads: usize,
 ) -> Result<(), CliError> {
-    let certs = load(key)?;
-    let cert = certs
-        .first()
-        .ok_or_else(|| CliError::file(key, "holds no key"))?;
-    if !cert.is_secret() {
-        return Err(CliError::file(
-            key,
-            "is an OpenPGP certificate; signing needs the secret key",
-        ));
-    }
+    let cert = secret_key(key)?;
     if !cert.is_protected() {
         crate::io::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
     }
@@ -128,7 +135,7 @@ pub fn sign(
         ));
     }
     for file in targets {
-        let unlocked = signing_key(key, cert)?;
+        let unlocked = signing_key(key, &cert)?;
         let target = out
             .map(Path::to_path_buf)
             .or_else(|| file.filter(|f| f.as_os_str() != "-").map(asc_path));

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{sphincs_env, Scratch};
+use common::{sphincs_env, Out, Scratch};
 
 const NO_GNUPG: (&str, &str) = ("SPHINCS_SYSTEM_GPGV", "");
 
@@ -40,6 +40,13 @@ fn home(d: &Scratch) -> String {
     d.p("h")
 }
 
+/// `sphincs gpgv --keyring KEYRING --status-fd 1 ARGS…` without GnuPG.
+fn gpgv(keyring: &str, args: &[&str]) -> Out {
+    let mut all = vec!["gpgv", "--keyring", keyring, "--status-fd", "1"];
+    all.extend_from_slice(args);
+    sphincs_env(&all, &[NO_GNUPG])
+}
+
 fn status_words(out: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(out)
         .lines()
@@ -72,18 +79,7 @@ fn a_clearsigned_release_verifies_and_a_changed_one_does_not() {
     )
     .ok();
     assert_eq!(status_words(&out.stdout), ["BEGIN_SIGNING", "SIG_CREATED"]);
-    let out = sphincs_env(
-        &[
-            "gpgv",
-            "--keyring",
-            &d.p("repo.asc"),
-            "--status-fd",
-            "1",
-            &d.p("InRelease"),
-        ],
-        &[NO_GNUPG],
-    )
-    .ok();
+    let out = gpgv(&d.p("repo.asc"), &[&d.p("InRelease")]).ok();
     assert_eq!(
         status_words(&out.stdout),
         ["NEWSIG", "KEY_CONSIDERED", "GOODSIG", "VALIDSIG"]
@@ -101,18 +97,9 @@ fn a_clearsigned_release_verifies_and_a_changed_one_does_not() {
         .unwrap()
         .replace("Suite: stable", "Suite: stab1e");
     d.write("Changed", changed.as_bytes());
-    let out = sphincs_env(
-        &[
-            "gpgv",
-            "--keyring",
-            &d.p("repo.asc"),
-            "--status-fd",
-            "1",
-            "--output",
-            &d.p("text"),
-            &d.p("Changed"),
-        ],
-        &[NO_GNUPG],
+    let out = gpgv(
+        &d.p("repo.asc"),
+        &["--output", &d.p("text"), &d.p("Changed")],
     )
     .code(1);
     assert_eq!(status_words(&out.stdout), ["NEWSIG", "BADSIG"]);
@@ -121,18 +108,7 @@ fn a_clearsigned_release_verifies_and_a_changed_one_does_not() {
         "--output written for a bad signature"
     );
     // No certificate: ERRSIG and NO_PUBKEY, status 2.
-    let out = sphincs_env(
-        &[
-            "gpgv",
-            "--keyring",
-            "/dev/null",
-            "--status-fd",
-            "1",
-            &d.p("InRelease"),
-        ],
-        &[NO_GNUPG],
-    )
-    .code(2);
+    let out = gpgv("/dev/null", &[&d.p("InRelease")]).code(2);
     assert_eq!(status_words(&out.stdout), ["NEWSIG", "ERRSIG", "NO_PUBKEY"]);
 }
 
@@ -184,19 +160,7 @@ fn cosign_adds_one_signature_and_only_once() {
     .says("already holds a signature by");
     let both = [d.read("repo.asc"), d.read("two.asc")].concat();
     d.write("both.asc", &both);
-    let out = sphincs_env(
-        &[
-            "gpgv",
-            "--keyring",
-            &d.p("both.asc"),
-            "--status-fd",
-            "1",
-            &d.p("Release.gpg"),
-            &d.p("Release"),
-        ],
-        &[NO_GNUPG],
-    )
-    .ok();
+    let out = gpgv(&d.p("both.asc"), &[&d.p("Release.gpg"), &d.p("Release")]).ok();
     let goods = status_words(&out.stdout)
         .iter()
         .filter(|w| *w == "GOODSIG")

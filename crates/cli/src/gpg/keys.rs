@@ -105,18 +105,11 @@ fn write(line: &Line, data: &[u8], binary: bool) -> Result<(), CliError> {
 /// When the certificate's primary key expires, if it does.
 fn expiry(c: &Cert, now: u64) -> Option<u64> {
     let fpr = c.fingerprint();
-    c.signing_keys(now)
-        .ok()?
-        .into_iter()
+    let keys = c.signing_keys(now).ok()?;
+    keys.iter()
         .find(|i| i.key.fingerprint() == fpr)
         .and_then(|i| i.expires)
-        .or_else(|| {
-            c.signing_keys(now)
-                .ok()?
-                .into_iter()
-                .filter_map(|i| i.expires)
-                .max()
-        })
+        .or_else(|| keys.iter().filter_map(|i| i.expires).max())
 }
 
 fn date(t: u64) -> String {
