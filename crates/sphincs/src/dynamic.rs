@@ -50,7 +50,7 @@ impl DynSigningKey {
 
     /// [`DynSigningKey::generate`] with the top tree spread over `threads` threads.
     pub fn generate_with_threads(alg: Algorithm, threads: usize) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_threads(threads).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_threads(threads).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// `slh_keygen_internal` (Algorithm 18) from n-byte seeds.
@@ -71,7 +71,7 @@ impl DynSigningKey {
         pk_seed: &[u8],
         threads: usize,
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// [`DynSigningKey::generate_with_threads`], calling `progress(done,
@@ -95,7 +95,7 @@ impl DynSigningKey {
         progress: &(dyn Fn(usize, usize) + Sync),
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate_until(threads, progress, stop).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_until(threads, progress, stop).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// [`DynSigningKey::from_bytes`] with the seeds' tree recomputed on
@@ -157,7 +157,7 @@ impl DynSigningKey {
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
         let [s, p, k] = seeds;
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_until(s, p, k, threads, progress, stop).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_until(s, p, k, threads, progress, stop).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// The serialized tree cache of a one-tree set's key (see
@@ -178,17 +178,17 @@ impl DynSigningKey {
             cache.check_secret::<P>(&parts.sk_seed, &parts.pk.pk_seed)?;
             parts.cache = Some(alloc::sync::Arc::new(cache));
             Ok(())
-        })
+        }, else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// Loads a raw secret key, checking that PK.root matches the seeds.
     pub fn from_bytes(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes(sk).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes(sk).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// Loads a raw secret key without the PK.root check.
     pub fn from_bytes_unchecked(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes_unchecked(sk).map(Self::from_typed))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes_unchecked(sk).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// The parameter set.
@@ -238,12 +238,12 @@ impl DynSigningKey {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts))
+        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts), else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
     pub fn sign_internal(&self, m: &[u8], addrnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd))
+        with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd), else => Err(crate::params::not_dispatched(self.alg)))
     }
 }
 
@@ -259,7 +259,7 @@ impl core::fmt::Debug for DynSigningKey {
 impl DynVerifyingKey {
     /// Loads a raw public key `PK.seed ‖ PK.root`.
     pub fn from_bytes(alg: Algorithm, pk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts(), mode: KeyMode::Unrestricted }))
+        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts(), mode: KeyMode::Unrestricted }), else => Err(crate::params::not_dispatched(alg)))
     }
 
     /// The parameter set.
@@ -306,7 +306,7 @@ impl DynVerifyingKey {
         prehash: Option<PreHash>,
     ) -> Result<(), Error> {
         let prehash = self.mode.resolve(self.alg, prehash)?;
-        with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash))
+        with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash), else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// [`Self::verify`] with the message fed in pieces afterwards
@@ -319,7 +319,7 @@ impl DynVerifyingKey {
         prehash: Option<PreHash>,
     ) -> Result<MessageVerifier, Error> {
         let prehash = self.mode.resolve(self.alg, prehash)?;
-        with_parameter_set!(self.alg, P => pending_external::<P>(&self.parts, sig, context, prehash))
+        with_parameter_set!(self.alg, P => pending_external::<P>(&self.parts, sig, context, prehash), else => Err(crate::params::not_dispatched(self.alg)))
             .map(MessageVerifier::new)
     }
 
@@ -327,7 +327,7 @@ impl DynVerifyingKey {
     pub fn verifier_internal(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
         check_signature_len(self.alg, sig.len())?;
         Ok(MessageVerifier::new(
-            with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig)),
+            with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig), else => return Err(crate::params::not_dispatched(self.alg))),
         ))
     }
 
@@ -338,7 +338,7 @@ impl DynVerifyingKey {
 
     /// `slh_verify_internal` (Algorithm 20) on M' as given.
     pub fn verify_internal(&self, m: &[u8], sig: &[u8]) -> bool {
-        with_parameter_set!(self.alg, P => verify_parts::<P>(&self.parts, &mut &m[..], sig).unwrap_or(false))
+        with_parameter_set!(self.alg, P => verify_parts::<P>(&self.parts, &mut &m[..], sig).unwrap_or(false), else => false)
     }
 }
 

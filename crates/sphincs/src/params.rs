@@ -265,86 +265,162 @@ parameter_sets! {
 }
 
 /// Calls `$body` with the type alias `$P` bound to the parameter set of the
-/// runtime [`Algorithm`] `$alg`: the bridge from the dynamic API to the generic engine.
+/// runtime [`Algorithm`] `$alg`, or evaluates `$other` for a set this build
+/// does not dispatch to (see [`dispatched`]): the bridge from the dynamic API
+/// to the generic engine. A set left out is not compiled at all.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_parameter_set {
-    ($alg:expr, $P:ident => $body:expr) => {
+    ($alg:expr, $P:ident => $body:expr, else => $other:expr) => {
         match $alg {
-            $crate::Algorithm::Sha2_128s => {
+            $crate::Algorithm::Sha2_128s
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_128s) } =>
+            {
                 type $P = $crate::params::Sha2_128s;
                 $body
             }
-            $crate::Algorithm::Sha2_128f => {
+            $crate::Algorithm::Sha2_128f
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_128f) } =>
+            {
                 type $P = $crate::params::Sha2_128f;
                 $body
             }
-            $crate::Algorithm::Sha2_192s => {
+            $crate::Algorithm::Sha2_192s
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_192s) } =>
+            {
                 type $P = $crate::params::Sha2_192s;
                 $body
             }
-            $crate::Algorithm::Sha2_192f => {
+            $crate::Algorithm::Sha2_192f
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_192f) } =>
+            {
                 type $P = $crate::params::Sha2_192f;
                 $body
             }
-            $crate::Algorithm::Sha2_256s => {
+            $crate::Algorithm::Sha2_256s
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_256s) } =>
+            {
                 type $P = $crate::params::Sha2_256s;
                 $body
             }
-            $crate::Algorithm::Sha2_256f => {
+            $crate::Algorithm::Sha2_256f
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_256f) } =>
+            {
                 type $P = $crate::params::Sha2_256f;
                 $body
             }
-            $crate::Algorithm::Shake128s => {
+            $crate::Algorithm::Shake128s
+                if const { $crate::params::dispatched($crate::Algorithm::Shake128s) } =>
+            {
                 type $P = $crate::params::Shake128s;
                 $body
             }
-            $crate::Algorithm::Shake128f => {
+            $crate::Algorithm::Shake128f
+                if const { $crate::params::dispatched($crate::Algorithm::Shake128f) } =>
+            {
                 type $P = $crate::params::Shake128f;
                 $body
             }
-            $crate::Algorithm::Shake192s => {
+            $crate::Algorithm::Shake192s
+                if const { $crate::params::dispatched($crate::Algorithm::Shake192s) } =>
+            {
                 type $P = $crate::params::Shake192s;
                 $body
             }
-            $crate::Algorithm::Shake192f => {
+            $crate::Algorithm::Shake192f
+                if const { $crate::params::dispatched($crate::Algorithm::Shake192f) } =>
+            {
                 type $P = $crate::params::Shake192f;
                 $body
             }
-            $crate::Algorithm::Shake256s => {
+            $crate::Algorithm::Shake256s
+                if const { $crate::params::dispatched($crate::Algorithm::Shake256s) } =>
+            {
                 type $P = $crate::params::Shake256s;
                 $body
             }
-            $crate::Algorithm::Shake256f => {
+            $crate::Algorithm::Shake256f
+                if const { $crate::params::dispatched($crate::Algorithm::Shake256f) } =>
+            {
                 type $P = $crate::params::Shake256f;
                 $body
             }
-            $crate::Algorithm::Sha2_128_24 => {
+            $crate::Algorithm::Sha2_128_24
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_128_24) } =>
+            {
                 type $P = $crate::params::Sha2_128_24;
                 $body
             }
-            $crate::Algorithm::Sha2_192_24 => {
+            $crate::Algorithm::Sha2_192_24
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_192_24) } =>
+            {
                 type $P = $crate::params::Sha2_192_24;
                 $body
             }
-            $crate::Algorithm::Sha2_256_24 => {
+            $crate::Algorithm::Sha2_256_24
+                if const { $crate::params::dispatched($crate::Algorithm::Sha2_256_24) } =>
+            {
                 type $P = $crate::params::Sha2_256_24;
                 $body
             }
-            $crate::Algorithm::Shake128_24 => {
+            $crate::Algorithm::Shake128_24
+                if const { $crate::params::dispatched($crate::Algorithm::Shake128_24) } =>
+            {
                 type $P = $crate::params::Shake128_24;
                 $body
             }
-            $crate::Algorithm::Shake192_24 => {
+            $crate::Algorithm::Shake192_24
+                if const { $crate::params::dispatched($crate::Algorithm::Shake192_24) } =>
+            {
                 type $P = $crate::params::Shake192_24;
                 $body
             }
-            $crate::Algorithm::Shake256_24 => {
+            $crate::Algorithm::Shake256_24
+                if const { $crate::params::dispatched($crate::Algorithm::Shake256_24) } =>
+            {
                 type $P = $crate::params::Shake256_24;
                 $body
             }
+            _ => $other,
         }
     };
+}
+
+/// Whether the dynamic API (`alloc`: [`DynSigningKey`](crate::DynSigningKey),
+/// `sphincs::any`) handles `alg` in this build: every set with the default
+/// features (`all-sets`); a build with `default-features = false` names the
+/// sets it wants (`sha2-128f`, ...: the npm package's one-set modules), and
+/// the others are not compiled. The typed API has every set regardless.
+pub const fn dispatched(alg: Algorithm) -> bool {
+    match alg {
+        Algorithm::Sha2_128s => cfg!(feature = "sha2-128s"),
+        Algorithm::Sha2_128f => cfg!(feature = "sha2-128f"),
+        Algorithm::Sha2_192s => cfg!(feature = "sha2-192s"),
+        Algorithm::Sha2_192f => cfg!(feature = "sha2-192f"),
+        Algorithm::Sha2_256s => cfg!(feature = "sha2-256s"),
+        Algorithm::Sha2_256f => cfg!(feature = "sha2-256f"),
+        Algorithm::Shake128s => cfg!(feature = "shake-128s"),
+        Algorithm::Shake128f => cfg!(feature = "shake-128f"),
+        Algorithm::Shake192s => cfg!(feature = "shake-192s"),
+        Algorithm::Shake192f => cfg!(feature = "shake-192f"),
+        Algorithm::Shake256s => cfg!(feature = "shake-256s"),
+        Algorithm::Shake256f => cfg!(feature = "shake-256f"),
+        Algorithm::Sha2_128_24 => cfg!(feature = "sha2-128-24"),
+        Algorithm::Sha2_192_24 => cfg!(feature = "sha2-192-24"),
+        Algorithm::Sha2_256_24 => cfg!(feature = "sha2-256-24"),
+        Algorithm::Shake128_24 => cfg!(feature = "shake-128-24"),
+        Algorithm::Shake192_24 => cfg!(feature = "shake-192-24"),
+        Algorithm::Shake256_24 => cfg!(feature = "shake-256-24"),
+    }
+}
+
+/// The error of a call on a set this build does not dispatch to.
+#[doc(hidden)]
+pub fn not_dispatched(alg: Algorithm) -> crate::error::Error {
+    crate::error::Error::Unsupported {
+        family: "this build (its cargo features leave the set out)",
+        what: alg.name(),
+    }
 }
 
 /// Writes `2.16.840.1.101.3.4.3.{arc}`, or nothing for `None` (error

@@ -292,7 +292,7 @@ fn check_s256(plan: &Plan) -> Timings {
 
 fn run(alg: Algorithm, plan: &Plan) -> Timings {
     // The core's one dispatch from the runtime set to its type.
-    sphincs::with_parameter_set!(alg, P => check::<P>(plan))
+    sphincs::with_parameter_set!(alg, P => check::<P>(plan), else => panic!("{alg} is not compiled in"))
 }
 
 fn report(backend: sphincs::Backend, name: &str, times: &Timings) {

@@ -68,6 +68,18 @@ pub struct Sphincs256VerifyingKey {
     pk: Box<[u8; PK_BYTES]>,
 }
 
+/// Whether this build has SPHINCS-256 (feature `sphincs256`): without it the
+/// family's code is not compiled and its keys cannot be made.
+const COMPILED: bool = cfg!(feature = "sphincs256");
+
+/// The error of a call on SPHINCS-256 in a build without it.
+fn not_compiled() -> Error {
+    Error::Unsupported {
+        family: "this build (its cargo features leave SPHINCS-256 out)",
+        what: "SPHINCS-256",
+    }
+}
+
 impl Sphincs256SigningKey {
     /// `crypto_sign_keypair` with the operating system's randomness: the
     /// secret key is 1088 random bytes.
@@ -81,6 +93,9 @@ impl Sphincs256SigningKey {
     /// draws from `randombytes` and stores verbatim): any 1088 bytes are a
     /// key. Builds the top subtree (the cost of key generation).
     pub fn from_bytes(sk: &[u8]) -> Result<Self, Error> {
+        if !COMPILED {
+            return Err(not_compiled());
+        }
         check_len("secret key", SK_BYTES, sk.len())?;
         let mut key = Box::new(Zeroizing::new([0u8; SK_BYTES]));
         key.copy_from_slice(sk);
@@ -116,6 +131,10 @@ impl Sphincs256SigningKey {
     /// `threads` threads (0 or 1: the calling thread only); the signature is
     /// the same for any count.
     pub fn sign_with_threads(&self, msg: &[u8], threads: usize) -> Vec<u8> {
+        if !COMPILED {
+            // No key of a family left out can be made (`from_bytes`).
+            return Vec::new();
+        }
         sign::sign(
             &Hasher::current(),
             &self.sk,
@@ -160,6 +179,9 @@ impl Sphincs256VerifyingKey {
     /// is not 41000 bytes. As in the reference, bits 60..63 of the index
     /// field do not take part.
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        if !COMPILED {
+            return Err(not_compiled());
+        }
         check_len("signature", SIG_BYTES, sig.len())?;
         if sign::verify(&Hasher::current(), &self.pk, msg, sig) {
             Ok(())

@@ -99,6 +99,9 @@ impl sets::Visit for Keygen<'_> {
         let s = self.seed;
         keygen_parts::<P>(&s[..n], &s[n..2 * n], &s[2 * n..3 * n], self.threads)
     }
+    fn absent(self) -> Self::Out {
+        Err(sets::not_compiled())
+    }
 }
 
 struct RootMatches<'a>(&'a SecretParts);
@@ -108,6 +111,9 @@ impl sets::Visit for RootMatches<'_> {
     fn visit<P: Instance>(self) -> bool {
         // Round-3.1 sets keep no tree cache: the copy is only compared.
         root_matches::<P>(&mut self.0.clone(), 1)
+    }
+    fn absent(self) -> Self::Out {
+        false
     }
 }
 
@@ -132,6 +138,9 @@ impl sets::Visit for Sign<'_, '_> {
             self.fault_hardened,
         )
     }
+    fn absent(self) -> Self::Out {
+        Err(sets::not_compiled())
+    }
 }
 
 struct Verify<'a> {
@@ -147,9 +156,12 @@ struct StartVerify<'a> {
 }
 
 impl sets::Visit for StartVerify<'_> {
-    type Out = Box<dyn PendingVerify>;
+    type Out = Result<Box<dyn PendingVerify>, Error>;
     fn visit<P: Instance>(self) -> Self::Out {
-        pending_internal::<P>(self.pk, self.sig)
+        Ok(pending_internal::<P>(self.pk, self.sig))
+    }
+    fn absent(self) -> Self::Out {
+        Err(sets::not_compiled())
     }
 }
 
@@ -173,12 +185,18 @@ impl sets::Visit for VerifyMany<'_, '_> {
             Ok((sig, d))
         });
     }
+    fn absent(self) -> Self::Out {
+        self.out.fill_with(|| Err(sets::not_compiled()));
+    }
 }
 
 impl sets::Visit for Verify<'_> {
     type Out = Result<bool, Error>;
     fn visit<P: Instance>(self) -> Self::Out {
         verify_parts::<P>(self.pk, self.msg, self.sig)
+    }
+    fn absent(self) -> Self::Out {
+        Err(sets::not_compiled())
     }
 }
 
@@ -217,6 +235,9 @@ impl SpxSigningKey {
 
     /// Loads a raw secret key, checking that PK.root is the root its seeds give.
     pub fn from_bytes(alg: SpxAlgorithm, sk: &[u8]) -> Result<Self, Error> {
+        if !cfg!(feature = "round31") {
+            return Err(sets::not_compiled());
+        }
         let key = Self::from_bytes_unchecked(alg, sk)?;
         if alg.visit(RootMatches(&key.parts)) {
             Ok(key)
@@ -342,7 +363,7 @@ impl SpxVerifyingKey {
         Ok(MessageVerifier::new(self.alg.visit(StartVerify {
             pk: &self.parts,
             sig,
-        })))
+        })?))
     }
 
     /// Verifies items that all carry this key, side by side; `out[i]` is

@@ -31,6 +31,17 @@ pub(crate) trait Visit {
     type Out;
     /// Runs with `P` bound to the set's type.
     fn visit<P: Instance>(self) -> Self::Out;
+    /// The answer for a build without the family (feature `round31` off):
+    /// its sets are not compiled.
+    fn absent(self) -> Self::Out;
+}
+
+/// The error of a call on a round-3.1 set in a build without them.
+pub(crate) fn not_compiled() -> Error {
+    Error::Unsupported {
+        family: "this build (its cargo features leave SPHINCS+ round 3.1 out)",
+        what: "SPHINCS+ round-3.1 sets",
+    }
 }
 
 macro_rules! spx_sets {
@@ -78,6 +89,9 @@ macro_rules! spx_sets {
             }
 
             pub(crate) fn visit<V: Visit>(self, v: V) -> V::Out {
+                if !cfg!(feature = "round31") {
+                    return v.absent();
+                }
                 match self { $(SpxAlgorithm::$ty => v.visit::<$ty>(),)* }
             }
         }
