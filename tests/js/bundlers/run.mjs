@@ -97,7 +97,7 @@ function run(argv, { cwd, env, timeout }) {
 const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 // One line, the scratch directory's path left out, at most 300 characters.
 const clip = (s) => {
-  s = s.replaceAll(`${scratch}/`, '');
+  s = s.replaceAll(`file://${scratch}/`, '').replaceAll(`${scratch}/`, '');
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 };
 
