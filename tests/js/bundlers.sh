@@ -27,7 +27,10 @@ if [[ ! -f "$tools/done" ]]; then
     (cd "$tools" && npm install --no-audit --no-fund --silent) >&2
     touch "$tools/done"
 fi
-command -v chromium >/dev/null || bash scripts/js-toolchain --browser
+if ! command -v "${CHROMIUM:-chromium}" >/dev/null; then
+    echo "bundlers.sh: no chromium (scripts/js-toolchain --browser installs Debian's)" >&2
+    exit 1
+fi
 
 scratch=target/js-bundlers
 rm -rf "$scratch" && mkdir -p "$scratch/node_modules/slh-dsa-wasm"
