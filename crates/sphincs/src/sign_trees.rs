@@ -61,7 +61,31 @@ struct Trees<'a, P: Instance> {
     fault: bool,
 }
 
-impl<P: Instance> Trees<'_, P> {
+impl<'a, P: Instance> Trees<'a, P> {
+    /// The trees of the digest split into `md`, `idx_tree`, `idx_leaf`.
+    fn new(
+        t: &'a P::Hash,
+        md: &'a [u8],
+        idx_tree: u64,
+        idx_leaf: u32,
+        cache: Option<&'a [Node]>,
+    ) -> Self {
+        let mut fors_adrs = Adrs::new();
+        fors_adrs.set_tree_address(idx_tree);
+        fors_adrs.set_type_and_clear(AdrsType::ForsTree);
+        fors_adrs.set_key_pair_address(idx_leaf);
+        Trees {
+            t,
+            md,
+            fors_adrs,
+            pos: layer_positions::<P>(idx_tree, idx_leaf),
+            cache,
+            mismatch: AtomicBool::new(false),
+            #[cfg(test)]
+            fault: crate::slh_dsa::fault_injection::fires(),
+        }
+    }
+
     /// FORS tree `i`: writes its part of `SIG_FORS`, returns its root.
     fn fors_tree(&self, i: usize, part: &mut [u8]) -> Node {
         let leaves = fors_indices::<P>(self.md);
@@ -136,20 +160,7 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
 ) -> Result<(), Error> {
     let p = P::PARAMS;
     let (k, d) = (p.k, p.d);
-    let mut fors_adrs = Adrs::new();
-    fors_adrs.set_tree_address(idx_tree);
-    fors_adrs.set_type_and_clear(AdrsType::ForsTree);
-    fors_adrs.set_key_pair_address(idx_leaf);
-    let trees = Trees::<P> {
-        t,
-        md,
-        fors_adrs,
-        pos: layer_positions::<P>(idx_tree, idx_leaf),
-        cache,
-        mismatch: AtomicBool::new(false),
-        #[cfg(test)]
-        fault: crate::slh_dsa::fault_injection::fires(),
-    };
+    let trees = Trees::<P>::new(t, md, idx_tree, idx_leaf, cache);
     let (fors_part, xmss_part, wots_bytes) =
         ((p.a + 1) * p.n, p.xmss_sig_bytes(), p.wots_len() * p.n);
     if threads <= 1 {

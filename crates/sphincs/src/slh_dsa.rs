@@ -184,23 +184,12 @@ pub(crate) fn sign_parts<P: Instance>(
     let n = p.n;
     debug_assert_eq!(sig.len(), p.sig_bytes());
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
-
-    let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
-    msg.feed(&mut |b| prf.absorb(b))?;
-    let mut r = prf.finish();
-    // Public: R is the first n bytes of the signature (and so is the digest made from it).
-    declassify(&mut r[..n]);
-    let digest = h_msg::<P>(&t, &r[..n], &sk.pk.pk_root[..n], msg)?;
+    let (r, digest) = randomizer_and_digest::<P>(&t, sk, msg, opt_rand)?;
     let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
 
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
-    let cache = sk
-        .cache
-        .as_ref()
-        .filter(|c| c.belongs_to::<P>(&sk.pk))
-        .map(|c| c.nodes());
     fors_and_ht_sign::<P>(
         &t,
         &digest[..md_len],
@@ -209,8 +198,35 @@ pub(crate) fn sign_parts<P: Instance>(
         sig_fors,
         sig_ht,
         threads,
-        cache,
+        cache_nodes::<P>(sk),
     )
+}
+
+/// The start of `slh_sign_internal` (Algorithm 19): `R = PRF_msg(SK.prf,
+/// opt_rand, M')` and `H_msg(R, PK.seed, PK.root, M')`, M' streamed twice.
+fn randomizer_and_digest<P: Instance>(
+    t: &P::Hash,
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+) -> Result<(Node, [u8; MAX_M]), Error> {
+    let n = P::PARAMS.n;
+    let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
+    msg.feed(&mut |b| prf.absorb(b))?;
+    let mut r = prf.finish();
+    // Public: R is the first n bytes of the signature (and so is the digest made from it).
+    declassify(&mut r[..n]);
+    let digest = h_msg::<P>(t, &r[..n], &sk.pk.pk_root[..n], msg)?;
+    Ok((r, digest))
+}
+
+/// The kept nodes of a one-tree set's key (draft SP 800-230), if it has a
+/// cache of its own public key.
+fn cache_nodes<P: Instance>(sk: &SecretParts) -> Option<&[Node]> {
+    sk.cache
+        .as_ref()
+        .filter(|c| c.belongs_to::<P>(&sk.pk))
+        .map(|c| c.nodes())
 }
 
 /// [`sign_parts`], and with `fault_hardened` the whole computation a second
