@@ -6,15 +6,16 @@ use core::sync::atomic::AtomicBool;
 use zeroize::Zeroizing;
 
 use crate::error::Error;
-use crate::keys::{sign_with_options, SignOptions, SigningKey, VerifyingKey};
+use crate::keys::{plan_with_options, sign_with_options, SignOptions, SigningKey, VerifyingKey};
 use crate::message::{MessageSource, MessageVerifier};
 use crate::mode::KeyMode;
 use crate::params::Algorithm;
 use crate::parts::PublicParts;
 use crate::prehash::PreHash;
+use crate::sign_trees::task_count;
 use crate::slh_dsa::{
-    check_signature_len, pending_external, pending_internal, sign_internal_vec, verify_external,
-    verify_parts, SecretParts,
+    check_signature_len, pending_external, pending_internal, sign_finish, sign_internal_vec,
+    sign_task, verify_external, verify_parts, SecretParts,
 };
 use crate::with_parameter_set;
 
@@ -239,6 +240,52 @@ impl DynSigningKey {
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
         with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts), else => Err(crate::params::not_dispatched(self.alg)))
+    }
+
+    /// Step 1 of one signature split into tree tasks, for processes that
+    /// share no memory (Web Workers) to compute its trees: `R ‖ digest`
+    /// (n + m bytes), the randomizer and `H_msg`'s output, made from `msg`
+    /// and `opts` exactly as [`sign`](Self::sign) makes them (context,
+    /// pre-hash, the key's mode, deterministic or given randomness): one pass
+    /// over `msg`, or two for pure signing. Then [`sign_task`](Self::sign_task)
+    /// for each of the [`sign_task_count`](Self::sign_task_count) tasks, in
+    /// any order and anywhere this key is, and
+    /// [`sign_finish`](Self::sign_finish). `opts.threads` is unused; with
+    /// `opts.fault_hardened` the plan is computed twice and compared
+    /// ([`Error::FaultDetected`]), and to harden the trees as `sign` does
+    /// the caller computes each task twice (on different workers) and
+    /// compares the outputs before finishing.
+    pub fn sign_plan(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
+        with_parameter_set!(self.alg, P => plan_with_options::<P>(&self.parts, self.mode, &mut &msg[..], opts))
+    }
+
+    /// How many tree tasks a signature of this set has: d (the XMSS trees,
+    /// layer 0 first) + k (the FORS trees).
+    pub fn sign_task_count(&self) -> usize {
+        task_count(&self.alg.params())
+    }
+
+    /// Step 2: task `i` of `plan` ([`sign_plan`](Self::sign_plan)): the
+    /// tree's part of the signature (an XMSS tree's authentication path, hp·n
+    /// bytes; a FORS tree's (a+1)·n bytes of `SIG_FORS`), then its root (n
+    /// bytes). A plan of the wrong length is [`Error::InvalidLength`], an `i`
+    /// past the last task [`Error::InvalidTask`]. A draft SP 800-230 key
+    /// without its tree cache recomputes its tree in task 0, as `sign` does.
+    pub fn sign_task(&self, plan: &[u8], i: usize) -> Result<Vec<u8>, Error> {
+        with_parameter_set!(self.alg, P => sign_task::<P>(&self.parts, plan, i))
+    }
+
+    /// Step 3: the signature from `plan` and every task's output in task
+    /// order: the FORS key and each layer's WOTS+ signature are computed
+    /// here. It is the signature [`sign`](Self::sign) makes from the same
+    /// message and options, byte for byte. It is verified before it is
+    /// returned (a fraction of the cost of signing): outputs of another
+    /// plan or key, a wrong root, or a secret key loaded unchecked that
+    /// does not match its public key are [`Error::InvalidSignature`] and no
+    /// signature. A wrong number of outputs is [`Error::InvalidTask`], an
+    /// output of the wrong length [`Error::InvalidLength`].
+    pub fn sign_finish(&self, plan: &[u8], parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
+        with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts))
     }
 
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.

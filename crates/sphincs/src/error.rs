@@ -73,6 +73,19 @@ pub enum Error {
         /// The length given.
         got: usize,
     },
+    /// A signature split into tree tasks (`sign_task`, `sign_finish`) given
+    /// a task its set does not have: an index past the last task, or a list
+    /// of task outputs of another length.
+    InvalidTask {
+        /// "task index" or "number of task outputs".
+        what: &'static str,
+        /// The key's parameter set.
+        algorithm: Algorithm,
+        /// How many tree tasks its signatures have (d + k).
+        tasks: usize,
+        /// The index, or the number of outputs, given.
+        got: usize,
+    },
     /// A context string longer than 255 bytes.
     ContextTooLong(usize),
     /// Caller-supplied signing randomness (`addrnd`) that is not `n` bytes.
@@ -194,6 +207,11 @@ impl fmt::Display for Error {
             Error::InvalidSignatureLength { algorithm, expected, got } => {
                 write!(f, "signature is {got} bytes; {algorithm} signatures are {expected} bytes")
             }
+            Error::InvalidTask { what, algorithm, tasks, got } => write!(
+                f,
+                "{what} is {got}; {algorithm} signatures have {tasks} tree tasks, numbered 0 to {}",
+                tasks.saturating_sub(1)
+            ),
             Error::ContextTooLong(len) => {
                 write!(f, "context string is {len} bytes; at most 255 are allowed")
             }

@@ -23,7 +23,7 @@ use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::rand::{addrnd, os_random, Randomness};
 #[cfg(feature = "alloc")]
-use crate::slh_dsa::{check_signature_len, pending_external, sign_external};
+use crate::slh_dsa::{check_signature_len, pending_external, plan_external, sign_external};
 use crate::slh_dsa::{
     keygen_parts_with_progress, root_matches, sign_external_into, verify_external, SecretParts,
 };
@@ -69,6 +69,29 @@ pub(crate) fn sign_with_options<P: ParameterSet>(
         prehash,
         rnd.as_ref().map(|r| &r[..n]),
         opts.threads,
+        opts.fault_hardened,
+    )
+}
+
+/// The first step of a signature split into tree tasks: `R ‖ digest`, made
+/// from a streamed message, `opts` and the key's `mode` as
+/// [`sign_with_options`] makes them (`opts.threads` unused).
+#[cfg(feature = "alloc")]
+pub(crate) fn plan_with_options<P: ParameterSet>(
+    sk: &SecretParts,
+    mode: KeyMode,
+    msg: &mut dyn MessageSource,
+    opts: &SignOptions<'_>,
+) -> Result<Vec<u8>, Error> {
+    let prehash = mode.resolve(P::ALGORITHM, opts.prehash)?;
+    let n = P::PARAMS.n;
+    let rnd = addrnd(opts.randomness, n)?;
+    plan_external::<P>(
+        sk,
+        msg,
+        opts.context,
+        prehash,
+        rnd.as_ref().map(|r| &r[..n]),
         opts.fault_hardened,
     )
 }

@@ -10,6 +10,10 @@
 //! WOTS+ signatures, each of which waits for the root it signs), so no thread
 //! idles while another still has a tree to compute. The result is the same
 //! whatever the thread count.
+//!
+//! The same tasks also run one at a time, each on its own ([`tree_task`]),
+//! and [`finish_trees`] makes the WOTS+ signatures from their outputs: one
+//! signature spread over processes that share no memory (Web Workers).
 
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -20,6 +24,8 @@ use crate::error::Error;
 use crate::fors::{fors_indices, fors_pk, fors_sign_tree};
 use crate::hash::Node;
 use crate::hypertree::next_layer;
+#[cfg(feature = "alloc")]
+use crate::params::Params;
 use crate::params::{Instance, MAX_D, MAX_K, MAX_N};
 use crate::tree_cache::CACHE_LEVEL;
 use crate::wots::Resume;
@@ -61,7 +67,31 @@ struct Trees<'a, P: Instance> {
     fault: bool,
 }
 
-impl<P: Instance> Trees<'_, P> {
+impl<'a, P: Instance> Trees<'a, P> {
+    /// The trees of the digest split into `md`, `idx_tree`, `idx_leaf`.
+    fn new(
+        t: &'a P::Hash,
+        md: &'a [u8],
+        idx_tree: u64,
+        idx_leaf: u32,
+        cache: Option<&'a [Node]>,
+    ) -> Self {
+        let mut fors_adrs = Adrs::new();
+        fors_adrs.set_tree_address(idx_tree);
+        fors_adrs.set_type_and_clear(AdrsType::ForsTree);
+        fors_adrs.set_key_pair_address(idx_leaf);
+        Trees {
+            t,
+            md,
+            fors_adrs,
+            pos: layer_positions::<P>(idx_tree, idx_leaf),
+            cache,
+            mismatch: AtomicBool::new(false),
+            #[cfg(test)]
+            fault: crate::slh_dsa::fault_injection::fires(),
+        }
+    }
+
     /// FORS tree `i`: writes its part of `SIG_FORS`, returns its root.
     fn fors_tree(&self, i: usize, part: &mut [u8]) -> Node {
         let leaves = fors_indices::<P>(self.md);
@@ -136,20 +166,7 @@ pub(crate) fn fors_and_ht_sign<P: Instance>(
 ) -> Result<(), Error> {
     let p = P::PARAMS;
     let (k, d) = (p.k, p.d);
-    let mut fors_adrs = Adrs::new();
-    fors_adrs.set_tree_address(idx_tree);
-    fors_adrs.set_type_and_clear(AdrsType::ForsTree);
-    fors_adrs.set_key_pair_address(idx_leaf);
-    let trees = Trees::<P> {
-        t,
-        md,
-        fors_adrs,
-        pos: layer_positions::<P>(idx_tree, idx_leaf),
-        cache,
-        mismatch: AtomicBool::new(false),
-        #[cfg(test)]
-        fault: crate::slh_dsa::fault_injection::fires(),
-    };
+    let trees = Trees::<P>::new(t, md, idx_tree, idx_leaf, cache);
     let (fors_part, xmss_part, wots_bytes) =
         ((p.a + 1) * p.n, p.xmss_sig_bytes(), p.wots_len() * p.n);
     if threads <= 1 {
@@ -238,6 +255,104 @@ impl<P: Instance> Trees<'_, P> {
         } else {
             Ok(())
         }
+    }
+}
+
+/// How many tasks [`tree_task`] splits a signature of `p` into: the d XMSS
+/// trees (layer 0 first), then the k FORS trees.
+#[cfg(feature = "alloc")]
+pub(crate) const fn task_count(p: &Params) -> usize {
+    p.d + p.k
+}
+
+/// The length of task `i`'s output ([`tree_task`]): the tree's part of the
+/// signature (an XMSS tree's authentication path, hp·n bytes; a FORS tree's
+/// (a+1)·n bytes of `SIG_FORS`), then its root (n bytes).
+#[cfg(feature = "alloc")]
+pub(crate) const fn task_len(p: &Params, i: usize) -> usize {
+    let part = if i < p.d { p.hp } else { p.a + 1 };
+    (part + 1) * p.n
+}
+
+/// One tree of the digest split into `md`, `idx_tree`, `idx_leaf`, alone:
+/// task `i` of [`fors_and_ht_sign`] (i < d: the XMSS tree of layer i;
+/// d + i: FORS tree i), for callers that spread a signature's trees over
+/// processes that share no memory. Writes the tree's part of the signature
+/// and its root into `out` ([`task_len`] bytes); a one-tree set's XMSS
+/// tree comes from `cache` when given ([`Error::KeyMismatch`], and `out`
+/// wiped, if the secret key disagrees).
+#[cfg(feature = "alloc")]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tree_task<P: Instance>(
+    t: &P::Hash,
+    md: &[u8],
+    idx_tree: u64,
+    idx_leaf: u32,
+    cache: Option<&[Node]>,
+    i: usize,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let p = P::PARAMS;
+    debug_assert!(i < task_count(&p) && out.len() == task_len(&p, i));
+    let trees = Trees::<P>::new(t, md, idx_tree, idx_leaf, cache);
+    let (part, root_out) = out.split_at_mut(out.len() - p.n);
+    let mut root = if i < p.d {
+        trees.xmss_tree(i, part, None)
+    } else {
+        trees.fors_tree(i - p.d, part)
+    };
+    // Public: the verifier recomputes every root from the signature
+    // (Algorithms 11 and 17); it leaves this process for the one that finishes.
+    crate::ct_check::declassify(&mut root[..p.n]);
+    root_out.copy_from_slice(&root[..p.n]);
+    let outcome = trees.outcome();
+    if outcome.is_err() {
+        out.fill(0);
+    }
+    outcome
+}
+
+/// The rest of the trees' work once every task's output is known
+/// ([`tree_task`], in task order, each of [`task_len`] bytes: the caller
+/// checks): copies each tree's part into `sig_fors` and `sig_ht`, computes
+/// the FORS key from the k FORS roots, and signs it and each XMSS root but
+/// the top one with the WOTS+ key of the layer above. The roots are taken
+/// as given: nothing here checks that they are the trees' roots.
+#[cfg(feature = "alloc")]
+pub(crate) fn finish_trees<P: Instance>(
+    t: &P::Hash,
+    md: &[u8],
+    idx_tree: u64,
+    idx_leaf: u32,
+    outputs: &[&[u8]],
+    sig_fors: &mut [u8],
+    sig_ht: &mut [u8],
+) {
+    let p = P::PARAMS;
+    let n = p.n;
+    let trees = Trees::<P>::new(t, md, idx_tree, idx_leaf, None);
+    let (xmss_out, fors_out) = outputs.split_at(p.d);
+    let mut roots = [[0u8; MAX_N]; MAX_K];
+    for ((out, part), root) in fors_out
+        .iter()
+        .zip(sig_fors.chunks_exact_mut((p.a + 1) * n))
+        .zip(&mut roots)
+    {
+        let (tree_part, tree_root) = out.split_at(part.len());
+        part.copy_from_slice(tree_part);
+        root[..n].copy_from_slice(tree_root);
+    }
+    let mut msg = trees.fors_key(&roots[..p.k]);
+    for (layer, (out, part)) in xmss_out
+        .iter()
+        .zip(sig_ht.chunks_exact_mut(p.xmss_sig_bytes()))
+        .enumerate()
+    {
+        let (wots, auth) = part.split_at_mut(p.wots_len() * n);
+        trees.wots(layer, &msg, wots);
+        let (path, root) = out.split_at(auth.len());
+        auth.copy_from_slice(path);
+        msg[..n].copy_from_slice(root);
     }
 }
 

@@ -23,6 +23,8 @@ use crate::params::{Algorithm, Instance, ParameterSet, Params, MAX_M, MAX_N};
 use crate::parts::{node, PublicParts};
 use crate::prehash::{PreHash, MAX_PREHASH_LEN};
 use crate::sign_trees::fors_and_ht_sign;
+#[cfg(feature = "alloc")]
+use crate::sign_trees::{finish_trees, task_count, task_len, tree_task};
 use crate::tree_cache::{root_and_cache, uses_cache, SharedCache};
 
 /// `SK.seed ‖ SK.prf` and the public key; wiped on drop. A key of a
@@ -184,23 +186,12 @@ pub(crate) fn sign_parts<P: Instance>(
     let n = p.n;
     debug_assert_eq!(sig.len(), p.sig_bytes());
     let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
-
-    let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
-    msg.feed(&mut |b| prf.absorb(b))?;
-    let mut r = prf.finish();
-    // Public: R is the first n bytes of the signature (and so is the digest made from it).
-    declassify(&mut r[..n]);
-    let digest = h_msg::<P>(&t, &r[..n], &sk.pk.pk_root[..n], msg)?;
+    let (r, digest) = randomizer_and_digest::<P>(&t, sk, msg, opt_rand)?;
     let (md_len, idx_tree, idx_leaf) = split_digest(&p, &digest);
 
     let (r_out, rest) = sig.split_at_mut(n);
     r_out.copy_from_slice(&r[..n]);
     let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
-    let cache = sk
-        .cache
-        .as_ref()
-        .filter(|c| c.belongs_to::<P>(&sk.pk))
-        .map(|c| c.nodes());
     fors_and_ht_sign::<P>(
         &t,
         &digest[..md_len],
@@ -209,8 +200,35 @@ pub(crate) fn sign_parts<P: Instance>(
         sig_fors,
         sig_ht,
         threads,
-        cache,
+        cache_nodes::<P>(sk),
     )
+}
+
+/// The start of `slh_sign_internal` (Algorithm 19): `R = PRF_msg(SK.prf,
+/// opt_rand, M')` and `H_msg(R, PK.seed, PK.root, M')`, M' streamed twice.
+fn randomizer_and_digest<P: Instance>(
+    t: &P::Hash,
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+) -> Result<(Node, [u8; MAX_M]), Error> {
+    let n = P::PARAMS.n;
+    let mut prf = t.prf_msg(&sk.sk_prf[..n], opt_rand);
+    msg.feed(&mut |b| prf.absorb(b))?;
+    let mut r = prf.finish();
+    // Public: R is the first n bytes of the signature (and so is the digest made from it).
+    declassify(&mut r[..n]);
+    let digest = h_msg::<P>(t, &r[..n], &sk.pk.pk_root[..n], msg)?;
+    Ok((r, digest))
+}
+
+/// The kept nodes of a one-tree set's key (draft SP 800-230), if it has a
+/// cache of its own public key.
+fn cache_nodes<P: Instance>(sk: &SecretParts) -> Option<&[Node]> {
+    sk.cache
+        .as_ref()
+        .filter(|c| c.belongs_to::<P>(&sk.pk))
+        .map(|c| c.nodes())
 }
 
 /// [`sign_parts`], and with `fault_hardened` the whole computation a second
@@ -704,6 +722,184 @@ pub(crate) fn sign_internal_vec<P: ParameterSet>(
     Ok(sig)
 }
 
+/// Bytes of the plan of a signature split into tree tasks
+/// ([`plan_external`]): `R ‖ digest`, n + m.
+#[cfg(feature = "alloc")]
+pub(crate) const fn plan_len(p: &Params) -> usize {
+    p.n + p.m
+}
+
+/// The first step of a signature split into tree tasks (Algorithms 22/23,
+/// and Algorithm 19 up to its digest): `R ‖ digest` ([`plan_len`] bytes),
+/// made as [`sign_external`] makes them. With `fault_hardened` it is
+/// computed twice and the two compared ([`Error::FaultDetected`] if they
+/// differ); the trees are the caller's to compute twice.
+#[cfg(feature = "alloc")]
+pub(crate) fn plan_external<P: ParameterSet>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    ctx: &[u8],
+    prehash: Option<PreHash>,
+    addrnd: Option<&[u8]>,
+    fault_hardened: bool,
+) -> Result<Vec<u8>, Error> {
+    let n = P::PARAMS.n;
+    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
+    let mut plan = vec![0u8; plan_len(&P::PARAMS)];
+    with_m_prime(ctx, prehash, msg, |m| {
+        // Every pass must read the message the first read.
+        let m = &mut SamePasses::new(m);
+        write_plan::<P>(sk, m, &r[..n], &mut plan)?;
+        if fault_hardened {
+            let mut second = [0u8; MAX_N + MAX_M];
+            let second = &mut second[..plan.len()];
+            write_plan::<P>(sk, m, &r[..n], second)?;
+            if !bool::from(plan.ct_eq(second)) {
+                plan.zeroize();
+                return Err(Error::FaultDetected);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(plan)
+}
+
+/// `R ‖ digest` of M' into `plan`, of [`plan_len`] bytes.
+#[cfg(feature = "alloc")]
+fn write_plan<P: Instance>(
+    sk: &SecretParts,
+    msg: &mut dyn MessageSource,
+    opt_rand: &[u8],
+    plan: &mut [u8],
+) -> Result<(), Error> {
+    let p = P::PARAMS;
+    let t = P::Hash::new(p.n, &sk.pk.pk_seed[..p.n], Some(&sk.sk_seed[..p.n]));
+    let (r, digest) = randomizer_and_digest::<P>(&t, sk, msg, opt_rand)?;
+    let (r_out, d_out) = plan.split_at_mut(p.n);
+    r_out.copy_from_slice(&r[..p.n]);
+    d_out.copy_from_slice(&digest[..p.m]);
+    Ok(())
+}
+
+/// A plan's R and digest ([`Error::InvalidLength`] for a plan of another
+/// length than [`plan_len`]).
+#[cfg(feature = "alloc")]
+fn read_plan<P: Instance>(plan: &[u8]) -> Result<(&[u8], &[u8]), Error> {
+    let expected = plan_len(&P::PARAMS);
+    if plan.len() != expected {
+        return Err(Error::InvalidLength {
+            what: "signing plan",
+            algorithm: P::NAME,
+            expected,
+            got: plan.len(),
+        });
+    }
+    Ok(plan.split_at(P::PARAMS.n))
+}
+
+/// [`Error::InvalidTask`]: `what` (a task index, a number of task outputs)
+/// is `got`, which does not fit the set's tasks.
+#[cfg(feature = "alloc")]
+fn invalid_task<P: ParameterSet>(what: &'static str, got: usize) -> Error {
+    Error::InvalidTask {
+        what,
+        algorithm: P::ALGORITHM,
+        tasks: task_count(&P::PARAMS),
+        got,
+    }
+}
+
+/// Task `i` of the signature `plan` is the start of
+/// ([`crate::sign_trees::tree_task`]): the tree's part of the signature,
+/// then its root.
+#[cfg(feature = "alloc")]
+pub(crate) fn sign_task<P: ParameterSet>(
+    sk: &SecretParts,
+    plan: &[u8],
+    i: usize,
+) -> Result<Vec<u8>, Error> {
+    let p = P::PARAMS;
+    let n = p.n;
+    let (_, digest) = read_plan::<P>(plan)?;
+    if i >= task_count(&p) {
+        return Err(invalid_task::<P>("task index", i));
+    }
+    let (md_len, idx_tree, idx_leaf) = split_digest(&p, digest);
+    let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
+    let mut out = vec![0u8; task_len(&p, i)];
+    tree_task::<P>(
+        &t,
+        &digest[..md_len],
+        idx_tree,
+        idx_leaf,
+        cache_nodes::<P>(sk),
+        i,
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+/// The signature `plan` is the start of, from every task's output in task
+/// order ([`sign_task`]): R, the trees' parts, the FORS key and each
+/// layer's WOTS+ signature ([`crate::sign_trees::finish_trees`]). The
+/// signature is verified before it is returned (a fraction of the cost of
+/// signing): outputs of another plan or key, or a root that is not its
+/// tree's, give [`Error::InvalidSignature`] and no signature.
+#[cfg(feature = "alloc")]
+pub(crate) fn sign_finish<P: ParameterSet>(
+    sk: &SecretParts,
+    plan: &[u8],
+    outputs: &[&[u8]],
+) -> Result<Vec<u8>, Error> {
+    let p = P::PARAMS;
+    let n = p.n;
+    let (r, digest) = read_plan::<P>(plan)?;
+    if outputs.len() != task_count(&p) {
+        return Err(invalid_task::<P>("number of task outputs", outputs.len()));
+    }
+    for (i, out) in outputs.iter().enumerate() {
+        let expected = task_len(&p, i);
+        if out.len() != expected {
+            return Err(Error::InvalidLength {
+                what: if i < p.d {
+                    "XMSS task output"
+                } else {
+                    "FORS task output"
+                },
+                algorithm: P::NAME,
+                expected,
+                got: out.len(),
+            });
+        }
+    }
+    let (md_len, idx_tree, idx_leaf) = split_digest(&p, digest);
+    let mut sig = vec![0u8; p.sig_bytes()];
+    let (r_out, rest) = sig.split_at_mut(n);
+    r_out.copy_from_slice(r);
+    let (sig_fors, sig_ht) = rest.split_at_mut(p.fors_sig_bytes());
+    let t = P::Hash::new(n, &sk.pk.pk_seed[..n], Some(&sk.sk_seed[..n]));
+    finish_trees::<P>(
+        &t,
+        &digest[..md_len],
+        idx_tree,
+        idx_leaf,
+        outputs,
+        sig_fors,
+        sig_ht,
+    );
+    let t = P::Hash::new(n, &sk.pk.pk_seed[..n], None);
+    let mut full = [0u8; MAX_M];
+    full[..p.m].copy_from_slice(digest);
+    let mut ok = [false];
+    verify_digested::<P, 1>(&t, &sk.pk.pk_root[..n], &[&sig], &[full], &mut ok);
+    if ok[0] {
+        Ok(sig)
+    } else {
+        sig.zeroize();
+        Err(Error::InvalidSignature)
+    }
+}
+
 /// Algorithms 24/25 over a streamed message: `Ok(())` if valid.
 pub(crate) fn verify_external<P: ParameterSet>(
     pk: &PublicParts,
@@ -857,6 +1053,26 @@ mod fault_tests {
         sign_128f(&sk, &mut Steady, &mut sig, 1, true).unwrap();
         sign_128f(&sk, &mut &b"same bytes"[..], &mut want, 1, false).unwrap();
         assert_eq!(sig, want);
+    }
+
+    #[test]
+    fn sign_split_verifies_before_release() {
+        let sk =
+            DynSigningKey::from_seeds(Algorithm::Shake128f, &[1; 16], &[2; 16], &[3; 16]).unwrap();
+        arm(0);
+        let plan = sk.sign_plan(b"split", &opts(false)).unwrap();
+        let outputs: Vec<_> = (0..sk.sign_task_count())
+            .map(|i| sk.sign_task(&plan, i).unwrap())
+            .collect();
+        let parts: Vec<&[u8]> = outputs.iter().map(Vec::as_slice).collect();
+        // A fault in the FORS key the bottom layer signs: not released.
+        arm(1);
+        assert_eq!(sk.sign_finish(&plan, &parts), Err(Error::InvalidSignature));
+        // The hook disarmed: the same outputs finish as `sign` signs.
+        assert_eq!(
+            sk.sign_finish(&plan, &parts).unwrap(),
+            sk.sign(b"split", &opts(false)).unwrap()
+        );
     }
 
     #[test]

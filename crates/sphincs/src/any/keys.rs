@@ -42,6 +42,7 @@ pub(super) enum Public {
 
 const ENCODING: &str = "PKCS#8/SPKI (PEM/DER) encodings: no OID is assigned, use raw bytes";
 const MODES: &str = "RFC 9909 key modes";
+const SPLIT: &str = "a signature split into tree tasks (sign_plan, sign_task, sign_finish)";
 
 /// [`Error::Unsupported`] for a tree cache asked of a key of `alg`, a set
 /// that keeps no tree.
@@ -304,6 +305,35 @@ impl AnySigningKey {
             Secret::SphincsPlus(k) => k.sign_stream(msg, &spx_options(opts)),
             Secret::Sphincs256(k) => Ok(k.sign_with_threads(&read_all(msg)?, opts.threads)),
         }
+    }
+
+    /// Step 1 of one signature split into tree tasks that processes sharing
+    /// no memory (Web Workers) compute: `R ‖ digest` (n + m bytes), made
+    /// from `msg` and `opts` as [`AnySigningKey::sign`] makes them. FIPS 205
+    /// and draft SP 800-230 keys only ([`DynSigningKey::sign_plan`]); the
+    /// other families are [`Error::Unsupported`].
+    pub fn sign_plan(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
+        self.check_options(opts)?;
+        self.fips(SPLIT)?.sign_plan(msg, opts)
+    }
+
+    /// How many tree tasks a signature has: d (the XMSS trees, layer 0
+    /// first) + k (the FORS trees); 0 for a family without split signing.
+    pub fn sign_task_count(&self) -> usize {
+        self.as_slh_dsa().map_or(0, DynSigningKey::sign_task_count)
+    }
+
+    /// Step 2: task `i` of `plan`, the tree's part of the signature then its
+    /// root ([`DynSigningKey::sign_task`]).
+    pub fn sign_task(&self, plan: &[u8], i: usize) -> Result<Vec<u8>, Error> {
+        self.fips(SPLIT)?.sign_task(plan, i)
+    }
+
+    /// Step 3: the signature from `plan` and every task's output in task
+    /// order, verified before it is returned; byte for byte what
+    /// [`AnySigningKey::sign`] gives ([`DynSigningKey::sign_finish`]).
+    pub fn sign_finish(&self, plan: &[u8], parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
+        self.fips(SPLIT)?.sign_finish(plan, parts)
     }
 
     /// Signs each message with `opts`, `opts.threads` being the budget of the
