@@ -22,7 +22,7 @@ const browser = !args.includes('--no-browser');
 const only = args.includes('--sets') ? args[args.indexOf('--sets') + 1].split(',') : null;
 const load = (p) => import(pathToFileURL(join(mods, p)));
 
-const ours = await load('slh-dsa-wasm/node.js');
+const ours = await load('slh-dsa-wasm/index.node.mjs');
 const noble = await load('@noble/post-quantum/slh-dsa.js');
 const oqs = await load('@oqs/liboqs-js/src/sig.js');
 const version = (p) => JSON.parse(readFileSync(join(mods, p, 'package.json'))).version;

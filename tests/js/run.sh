@@ -3,9 +3,11 @@
 # it from its tarball beside the peers (tests/js/peers.sh: noble and liboqs-js
 # from npm, kept in the CI cache) under target/js-test, then runs the Node
 # tests there (node --test: ACVP vectors, the peers, the API's edges) and the
-# headless chromium page (browser.mjs).
+# headless chromium page (browser.mjs), checks the sizes of the package's
+# entries (tests/js/sizes.mjs) and builds and runs apps with each bundler and
+# runtime (tests/js/bundlers.sh).
 #   SPHINCS_JS_PREBUILT=1   use target/npm/*.tgz as it is
-#   tests/js/run.sh [node|browser]   one half only
+#   tests/js/run.sh [node|browser|bundlers]   one part only
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
@@ -25,8 +27,15 @@ status=0
 if [[ $what == all || $what == node ]]; then
     (cd "$dir" && node --test --test-reporter=spec ./*.test.mjs) || status=1
 fi
+if [[ $what == all || $what == node ]]; then
+    node tests/js/sizes.mjs target/npm/package || status=1
+fi
 if [[ $what == all || $what == browser ]]; then
     bash scripts/js-toolchain --browser
     (cd "$dir" && node browser.mjs) || status=1
+fi
+if [[ $what == all || $what == bundlers ]]; then
+    bash scripts/js-toolchain --browser
+    bash tests/js/bundlers.sh "$tgz" || status=1
 fi
 exit $status

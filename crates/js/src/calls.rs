@@ -65,6 +65,7 @@ pub unsafe extern "C" fn slhjs_algorithm(name: *const u8, name_len: usize) -> *m
     }
 }
 
+#[cfg(feature = "sign")]
 /// FIPS 205 Algorithm 18 (`slh_keygen_internal`) on a seed of the set's
 /// seed length (`SK.seed ‖ SK.prf ‖ PK.seed`): public key ‖ secret key.
 #[no_mangle]
@@ -82,7 +83,11 @@ pub unsafe extern "C" fn slhjs_keygen(id: u32, seed: *const u8, seed_len: usize)
 }
 
 /// The options of one signature: `rnd` empty for deterministic signing.
-fn options<'a>(context: &'a [u8], prehash: Option<PreHash>, rnd: &'a [u8]) -> SignOptions<'a> {
+pub(crate) fn options<'a>(
+    context: &'a [u8],
+    prehash: Option<PreHash>,
+    rnd: &'a [u8],
+) -> SignOptions<'a> {
     SignOptions {
         context,
         prehash,
@@ -96,6 +101,7 @@ fn options<'a>(context: &'a [u8], prehash: Option<PreHash>, rnd: &'a [u8]) -> Si
     }
 }
 
+#[cfg(feature = "sign")]
 /// FIPS 205 Algorithm 22 (`slh_sign`), or 23 (`hash_slh_sign`) when `oid`
 /// names a pre-hash: the signature of `msg` under the raw secret key `sk`
 /// with `context`, hedged with `rnd` (n bytes) or deterministic (`rnd`
@@ -183,6 +189,7 @@ pub unsafe extern "C" fn slhjs_verify(
     }
 }
 
+#[cfg(feature = "sign")]
 /// FIPS 205 Algorithm 19 (`slh_sign_internal`) on M' as given, with
 /// `addrnd` (`rnd`, n bytes) or deterministic (`rnd` empty).
 #[no_mangle]
@@ -224,6 +231,7 @@ pub unsafe extern "C" fn slhjs_verify_internal(
     }
 }
 
+#[cfg(feature = "sign")]
 /// The secret key's public half (the last 2n bytes of a FIPS 205 secret key).
 #[no_mangle]
 pub unsafe extern "C" fn slhjs_public_key(id: u32, sk: *const u8, sk_len: usize) -> *mut u8 {

@@ -9,6 +9,7 @@ use sphincs_core::KeyMode;
 use crate::calls::{algorithm, number};
 use crate::memory::{answer, arg, failure, reply, OK};
 
+#[cfg(feature = "sign")]
 /// The raw secret key `sk` of set `id` as PKCS#8: PEM (`PRIVATE KEY`) when
 /// `pem` is non-zero, else DER. The key's public root is checked first.
 #[no_mangle]
@@ -68,6 +69,7 @@ fn header(id: u32, hash_mode: bool) -> [u8; 5] {
     h
 }
 
+#[cfg(feature = "sign")]
 /// Reads a PKCS#8 secret key, PEM or DER: header (set number, mode), then
 /// public key ‖ raw secret key.
 #[no_mangle]

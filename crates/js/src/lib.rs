@@ -19,6 +19,8 @@
 // `unsafe` is the point of this boundary, but each use is commented.
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(clippy::missing_safety_doc)]
+// The verify-only module (no `sign` feature) leaves some helpers unused.
+#![cfg_attr(not(feature = "sign"), allow(unused_imports, dead_code))]
 
 extern crate alloc;
 
@@ -27,11 +29,15 @@ mod calls;
 mod kernels;
 mod keys;
 pub mod memory;
+#[cfg(feature = "sign")]
+mod spread;
 
 pub use batch::*;
 pub use calls::*;
 pub use kernels::*;
 pub use keys::*;
+#[cfg(feature = "sign")]
+pub use spread::*;
 
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]

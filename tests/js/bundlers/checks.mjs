@@ -85,6 +85,8 @@ export function signerChecks(label, set, state = {}) {
       assert(state.sig, 'sign passed');
       const sig = await within(20_000, set.signAsync(MSG, state.keys.secretKey, SIGN), 'signAsync');
       assert(same(sig, state.sig), 'signAsync equals sign');
+      const spread = await within(20_000, set.signAsync(MSG, state.keys.secretKey, { ...SIGN, workers: 2 }), 'signAsync on 2 workers');
+      assert(same(spread, state.sig), 'signAsync on 2 workers equals sign');
     }],
   ];
 }
