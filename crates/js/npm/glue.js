@@ -362,16 +362,21 @@ function slhDsaApi(wasm, sets, workers) {
     const planned = call(wasm.slhjs_sign_plan, [request.secretKey, request.msg, request.context, request.oid, rnd], [id]);
     const tasks = new DataView(planned.buffer).getUint32(0, true);
     const plan = planned.subarray(4);
-    const parts = new Array(tasks);
+    // Runs of contiguous tasks, taken by whichever worker is free: an "s"
+    // set's trees are few and large, one per message; an "f" set's are many
+    // and small, four runs per worker (one message each way per run).
+    const runs = request.name.endsWith('s') ? tasks : Math.min(tasks, count * 4);
+    const outputs = new Array(runs);
     let next = 0;
-    const run = async (i) => {
-      while (next < tasks) {
-        const task = next++;
-        parts[task] = await post(i, { op: 'task', name: request.name, secretKey: request.secretKey, plan, task });
+    const work = async (i) => {
+      while (next < runs) {
+        const r = next++;
+        const [first, end] = [Math.floor((r * tasks) / runs), Math.floor(((r + 1) * tasks) / runs)];
+        outputs[r] = await post(i, { op: 'task', name: request.name, secretKey: request.secretKey, plan, first, end });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(count, tasks) }, (_, i) => run(i)));
-    const packed = concat(parts.flatMap((p) => [u32(p.length), p]));
+    await Promise.all(Array.from({ length: Math.min(count, runs) }, (_, i) => work(i)));
+    const packed = concat(outputs);
     return call(wasm.slhjs_sign_finish, [request.secretKey, plan, packed], [id]);
   }
 
@@ -389,7 +394,13 @@ function slhDsaApi(wasm, sets, workers) {
       const set = byName.get(request.name);
       if (!set) throw new Error(`unknown parameter set ${request.name}`);
       if (request.op === 'task') {
-        return call(wasm.slhjs_sign_task, [request.secretKey, request.plan], [set[ID]], [request.task]);
+        // Tasks first..end-1, each as a u32 length and its output.
+        const out = [];
+        for (let task = request.first; task < request.end; task++) {
+          const part = call(wasm.slhjs_sign_task, [request.secretKey, request.plan], [set[ID]], [task]);
+          out.push(u32(part.length), part);
+        }
+        return concat(out);
       }
       return call(wasm.slhjs_sign, [request.secretKey, request.msg, request.context, request.oid, request.rnd], [set[ID]]);
     } finally {

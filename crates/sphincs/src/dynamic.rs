@@ -256,7 +256,7 @@ impl DynSigningKey {
     /// the caller computes each task twice (on different workers) and
     /// compares the outputs before finishing.
     pub fn sign_plan(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => plan_with_options::<P>(&self.parts, self.mode, &mut &msg[..], opts))
+        with_parameter_set!(self.alg, P => plan_with_options::<P>(&self.parts, self.mode, &mut &msg[..], opts), else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// How many tree tasks a signature of this set has: d (the XMSS trees,
@@ -272,7 +272,7 @@ impl DynSigningKey {
     /// past the last task [`Error::InvalidTask`]. A draft SP 800-230 key
     /// without its tree cache recomputes its tree in task 0, as `sign` does.
     pub fn sign_task(&self, plan: &[u8], i: usize) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_task::<P>(&self.parts, plan, i))
+        with_parameter_set!(self.alg, P => sign_task::<P>(&self.parts, plan, i), else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// Step 3: the signature from `plan` and every task's output in task
@@ -285,7 +285,7 @@ impl DynSigningKey {
     /// signature. A wrong number of outputs is [`Error::InvalidTask`], an
     /// output of the wrong length [`Error::InvalidLength`].
     pub fn sign_finish(&self, plan: &[u8], parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts))
+        with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts), else => Err(crate::params::not_dispatched(self.alg)))
     }
 
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
