@@ -145,10 +145,13 @@ function modelSpeedup({ hp, d, a, k, len, s }, workers) {
   return tasks.reduce((x, y) => x + y, 0) / Math.max(...free);
 }
 async function raceAsync(contenders, { budget = 6000, min = 5, max = 60 } = {}) {
-  // Warm-up rounds: each worker compiles the module, and V8 tiers its hot
-  // functions up on background threads that would otherwise share the cores
-  // with the first timed rounds.
-  for (let r = 0; r < 3; r++) for (const c of contenders) await c.fn();
+  // Warm-up rounds, 5 s at least (JS_BENCH_WARM_MS): each worker compiles the module with V8's
+  // baseline compiler and tiers its hot functions up only after they have
+  // run a while (the SHA-2 chain kernel, one large function, runs 1.6× slower
+  // before: 40 against 25 ms per XMSS tree of SHA2-128s), so a fresh
+  // worker's first signatures are slower than these figures.
+  const warm = performance.now();
+  for (let r = 0; r < 3 || performance.now() - warm < (Number(process.env.JS_BENCH_WARM_MS) || 5000); r++) for (const c of contenders) await c.fn();
   const times = contenders.map(() => []);
   const start = performance.now();
   for (let r = 0; r < max && (r < min || performance.now() - start < budget); r++) {
