@@ -24,7 +24,8 @@
 ci_targets=(
     target/debug            # lint: clippy, doc
     target/release          # scripts/test-all: tests, libraries, programs
-    target/js-wasm          # scripts/build-npm: wasm32 with build-std
+    target/js-wasm-a        # scripts/build-npm: wasm32 with build-std (two builds
+    target/js-wasm-b        #   side by side, one target directory each)
     target/chroot           # .ci/aarch64.sh (in the sid chroot)
     target/chroot-embedded  # .ci/embedded.sh (in the sid chroot)
     target/chroot-cargo-home  # (not a target directory: never pruned)
