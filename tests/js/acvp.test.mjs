@@ -6,7 +6,9 @@
 // and the first case of each "s" set (a signature takes up to seconds in
 // WebAssembly; all of sigGen took 14 minutes on the loaded CI machine).
 // SPHINCS_JS_ACVP_ALL=1 runs every case of all three files (the Rust suite
-// always does, on every backend).
+// always does, on every backend). Each case runs on the full entry and on
+// its set's own entry (slh-dsa-wasm/sha2-128f, ...), sigVer also on the
+// verify-only entry: each is a module of its own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -14,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import * as slh from 'slh-dsa-wasm';
+import * as verifyOnly from 'slh-dsa-wasm/verify';
 import * as sha2 from '@noble/hashes/sha2.js';
 import * as sha3 from '@noble/hashes/sha3.js';
 
@@ -46,7 +49,19 @@ function selection(cases, f) {
 }
 
 const hex = (s) => Uint8Array.from(Buffer.from(s ?? '', 'hex'));
-const set = (name) => slh[name.toLowerCase().replaceAll('-', '_')];
+const jsName = (name) => name.toLowerCase().replaceAll('-', '_');
+// The one-set entries, by FIPS 205 name.
+const alone = new Map();
+for (const name of Object.keys(slh).filter((k) => k.startsWith('slh_dsa_'))) {
+  const entry = name.slice('slh_dsa_'.length).replace('_', '-');
+  alone.set(name, (await import(`slh-dsa-wasm/${entry}`))[name]);
+}
+const ENTRIES = {
+  full: (name) => slh[jsName(name)],
+  'one-set': (name) => alone.get(jsName(name)),
+  'verify-only': (name) => verifyOnly[jsName(name)],
+};
+let set = ENTRIES.full;
 
 // ACVP's pre-hash names -> noble-hashes' functions (which carry the OID).
 const prehashes = {
@@ -78,7 +93,8 @@ function assertEverySet(cases) {
   assert.equal(seen.size, 12, 'cases for all twelve sets');
 }
 
-test('ACVP keyGen', () => {
+for (const entry of ['full', 'one-set']) test(`ACVP keyGen (${entry} entry)`, () => {
+  set = ENTRIES[entry];
   const cases = selection(load('keygen.json.gz', 'keygen'), Infinity);
   assertEverySet(cases);
   for (const c of cases) {
@@ -89,7 +105,8 @@ test('ACVP keyGen', () => {
   }
 });
 
-test('ACVP sigVer: every case', () => {
+for (const entry of ['full', 'one-set', 'verify-only']) test(`ACVP sigVer: every case (${entry} entry)`, () => {
+  set = ENTRIES[entry];
   const cases = load('sigver.json.gz', 'sigver');
   assertEverySet(cases);
   let valid = 0;
@@ -108,7 +125,8 @@ test('ACVP sigVer: every case', () => {
   assert.ok(valid > 0 && valid < cases.length, 'both outcomes occur');
 });
 
-test('ACVP sigGen: deterministic and with given randomness', () => {
+for (const entry of ['full', 'one-set']) test(`ACVP sigGen: deterministic and with given randomness (${entry} entry)`, () => {
+  set = ENTRIES[entry];
   const cases = selection(load('siggen.json.gz', 'siggen'), 2);
   assertEverySet(cases);
   assert.ok(cases.some((c) => c.deterministic) && cases.some((c) => !c.deterministic));
