@@ -25,7 +25,43 @@ if (result.fatal) {
   failed++;
 }
 if (bench) console.log(JSON.stringify({ browser: result.userAgent, timings: result.timings }));
-const count = (result.results ?? []).length;
-const passed = (result.results ?? []).filter((r) => r.ok).length;
+
+// The package under a strict Content Security Policy (csp-page.html): what
+// docs/js.md says a page must allow, and what happens without each part.
+const NONCE = "'nonce-slh-dsa-wasm-test'";
+const csp = [
+  {
+    name: "CSP with 'wasm-unsafe-eval' and worker-src blob: loads, signs, verifies and signs in a worker",
+    policy: `script-src 'self' ${NONCE} 'wasm-unsafe-eval'; worker-src blob:; object-src 'none'; base-uri 'none'`,
+    want: (r) => r.loaded && r.verified && r.signAsync === 'same',
+  },
+  {
+    name: "CSP without worker-src blob:: everything but signAsync works, signAsync rejects",
+    policy: `script-src 'self' ${NONCE} 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'`,
+    want: (r) => r.loaded && r.verified && String(r.signAsync).startsWith('rejected'),
+  },
+  {
+    name: "CSP without 'wasm-unsafe-eval': the import fails with WebAssembly's error",
+    policy: `script-src 'self' ${NONCE}; worker-src blob:; object-src 'none'; base-uri 'none'`,
+    want: (r) => r.loaded === false && /WebAssembly|wasm/i.test(r.error),
+  },
+];
+const results = result.results ?? [];
+if (!bench) {
+  for (const c of csp) {
+    const r = await runInChromium({
+      root: process.cwd(),
+      page: 'csp-page.html',
+      timeoutMs: 60_000,
+      htmlHeaders: { 'content-security-policy': c.policy },
+    });
+    const ok = !r.fatal && c.want(r);
+    results.push({ name: c.name, ok, error: JSON.stringify(r).slice(0, 500) });
+    console.log(`${ok ? 'ok' : 'not ok'} - ${c.name}${ok ? '' : '\n  ' + JSON.stringify(r).slice(0, 500)}`);
+    if (!ok) failed++;
+  }
+}
+const count = results.length;
+const passed = results.filter((r) => r.ok).length;
 console.log(`# browser: ${passed} of ${count} passed`);
 process.exit(failed || count === 0 ? 1 : 0);

@@ -20,7 +20,7 @@ dir=target/js-test
 rm -rf "$dir" && mkdir -p "$dir/node_modules/slh-dsa-wasm"
 tar -xzf "$tgz" -C "$dir/node_modules/slh-dsa-wasm" --strip-components=1
 for p in "$peers"/*; do ln -s "$p" "$dir/node_modules/$(basename "$p")"; done
-cp tests/js/*.test.mjs tests/js/inputs.mjs tests/js/noble-fixtures.json tests/js/browser.mjs tests/js/serve-and-run-chromium.mjs tests/js/browser-page.html "$dir/"
+cp tests/js/*.test.mjs tests/js/inputs.mjs tests/js/noble-fixtures.json tests/js/browser.mjs tests/js/serve-and-run-chromium.mjs tests/js/browser-page.html tests/js/csp-page.html "$dir/"
 export SPHINCS_VECTORS="$root/crates/sphincs/tests/data"
 
 status=0

@@ -22,9 +22,11 @@ const TYPES = {
 /**
  * root: the directory served; page: its path under root; query: appended to
  * the page's URL; timeoutMs: how long to wait; headHtml: inserted at the top
- * of every HTML file served (e.g. a script that reports load errors).
+ * of every HTML file served (e.g. a script that reports load errors);
+ * htmlHeaders: extra response headers of every HTML file served (e.g. a
+ * Content-Security-Policy).
  */
-export async function runInChromium({ root, page, query = '', timeoutMs = 120_000, headHtml = '' }) {
+export async function runInChromium({ root, page, query = '', timeoutMs = 120_000, headHtml = '', htmlHeaders = {} }) {
   root = normalize(root);
   let finish;
   const done = new Promise((resolve) => (finish = resolve));
@@ -46,7 +48,8 @@ export async function runInChromium({ root, page, query = '', timeoutMs = 120_00
     try {
       let body = await readFile(file);
       if (headHtml && extname(file) === '.html') body = headHtml + body;
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      const extra = extname(file) === '.html' ? htmlHeaders : {};
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...extra }).end(body);
     } catch {
       res.writeHead(404).end();
     }
