@@ -84,7 +84,7 @@ pub fn verify_batch_until(
 pub(crate) fn verify_same_key(items: &[VerifyItem<'_>], out: &mut [Result<(), Error>]) {
     let key = items[0].key;
     with_parameter_set!(key.algorithm(), P => verify_external_many::<P>(key.parts(), items, out), else => {
-        out.fill_with(|| Err(crate::params::not_dispatched(key.algorithm())));
+        out.fill_with(|| Err(Error::not_dispatched(key.algorithm())));
     });
 }
 

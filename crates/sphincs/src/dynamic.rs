@@ -51,7 +51,7 @@ impl DynSigningKey {
 
     /// [`DynSigningKey::generate`] with the top tree spread over `threads` threads.
     pub fn generate_with_threads(alg: Algorithm, threads: usize) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_threads(threads).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_with_threads(threads).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// `slh_keygen_internal` (Algorithm 18) from n-byte seeds.
@@ -72,7 +72,7 @@ impl DynSigningKey {
         pk_seed: &[u8],
         threads: usize,
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_with_threads(sk_seed, sk_prf, pk_seed, threads).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// [`DynSigningKey::generate_with_threads`], calling `progress(done,
@@ -96,7 +96,7 @@ impl DynSigningKey {
         progress: &(dyn Fn(usize, usize) + Sync),
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::generate_until(threads, progress, stop).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::generate_until(threads, progress, stop).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// [`DynSigningKey::from_bytes`] with the seeds' tree recomputed on
@@ -158,7 +158,7 @@ impl DynSigningKey {
         stop: &AtomicBool,
     ) -> Result<Self, Error> {
         let [s, p, k] = seeds;
-        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_until(s, p, k, threads, progress, stop).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_seeds_until(s, p, k, threads, progress, stop).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// The serialized tree cache of a one-tree set's key (see
@@ -179,17 +179,17 @@ impl DynSigningKey {
             cache.check_secret::<P>(&parts.sk_seed, &parts.pk.pk_seed)?;
             parts.cache = Some(alloc::sync::Arc::new(cache));
             Ok(())
-        }, else => Err(crate::params::not_dispatched(self.alg)))
+        }, else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// Loads a raw secret key, checking that PK.root matches the seeds.
     pub fn from_bytes(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes(sk).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes(sk).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// Loads a raw secret key without the PK.root check.
     pub fn from_bytes_unchecked(alg: Algorithm, sk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes_unchecked(sk).map(Self::from_typed), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => SigningKey::<P>::from_bytes_unchecked(sk).map(Self::from_typed), else => Err(Error::not_dispatched(alg)))
     }
 
     /// The parameter set.
@@ -239,7 +239,7 @@ impl DynSigningKey {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => sign_with_options::<P>(&self.parts, self.mode, msg, opts), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// Step 1 of one signature split into tree tasks, for processes that
@@ -256,7 +256,7 @@ impl DynSigningKey {
     /// the caller computes each task twice (on different workers) and
     /// compares the outputs before finishing.
     pub fn sign_plan(&self, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => plan_with_options::<P>(&self.parts, self.mode, &mut &msg[..], opts), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => plan_with_options::<P>(&self.parts, self.mode, &mut &msg[..], opts), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// How many tree tasks a signature of this set has: d (the XMSS trees,
@@ -272,7 +272,7 @@ impl DynSigningKey {
     /// past the last task [`Error::InvalidTask`]. A draft SP 800-230 key
     /// without its tree cache recomputes its tree in task 0, as `sign` does.
     pub fn sign_task(&self, plan: &[u8], i: usize) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_task::<P>(&self.parts, plan, i), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => sign_task::<P>(&self.parts, plan, i), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// Step 3: the signature from `plan` and every task's output in task
@@ -285,12 +285,12 @@ impl DynSigningKey {
     /// signature. A wrong number of outputs is [`Error::InvalidTask`], an
     /// output of the wrong length [`Error::InvalidLength`].
     pub fn sign_finish(&self, plan: &[u8], parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
     pub fn sign_internal(&self, m: &[u8], addrnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-        with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd), else => Err(Error::not_dispatched(self.alg)))
     }
 }
 
@@ -306,7 +306,7 @@ impl core::fmt::Debug for DynSigningKey {
 impl DynVerifyingKey {
     /// Loads a raw public key `PK.seed ‖ PK.root`.
     pub fn from_bytes(alg: Algorithm, pk: &[u8]) -> Result<Self, Error> {
-        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts(), mode: KeyMode::Unrestricted }), else => Err(crate::params::not_dispatched(alg)))
+        with_parameter_set!(alg, P => VerifyingKey::<P>::from_bytes(pk).map(|k| DynVerifyingKey { alg, parts: *k.parts(), mode: KeyMode::Unrestricted }), else => Err(Error::not_dispatched(alg)))
     }
 
     /// The parameter set.
@@ -353,7 +353,7 @@ impl DynVerifyingKey {
         prehash: Option<PreHash>,
     ) -> Result<(), Error> {
         let prehash = self.mode.resolve(self.alg, prehash)?;
-        with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => verify_external::<P>(&self.parts, msg, sig, context, prehash), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// [`Self::verify`] with the message fed in pieces afterwards
@@ -366,7 +366,7 @@ impl DynVerifyingKey {
         prehash: Option<PreHash>,
     ) -> Result<MessageVerifier, Error> {
         let prehash = self.mode.resolve(self.alg, prehash)?;
-        with_parameter_set!(self.alg, P => pending_external::<P>(&self.parts, sig, context, prehash), else => Err(crate::params::not_dispatched(self.alg)))
+        with_parameter_set!(self.alg, P => pending_external::<P>(&self.parts, sig, context, prehash), else => Err(Error::not_dispatched(self.alg)))
             .map(MessageVerifier::new)
     }
 
@@ -374,7 +374,7 @@ impl DynVerifyingKey {
     pub fn verifier_internal(&self, sig: &[u8]) -> Result<MessageVerifier, Error> {
         check_signature_len(self.alg, sig.len())?;
         Ok(MessageVerifier::new(
-            with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig), else => return Err(crate::params::not_dispatched(self.alg))),
+            with_parameter_set!(self.alg, P => pending_internal::<P>(&self.parts, sig), else => return Err(Error::not_dispatched(self.alg))),
         ))
     }
 

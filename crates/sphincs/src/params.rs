@@ -414,15 +414,6 @@ pub const fn dispatched(alg: Algorithm) -> bool {
     }
 }
 
-/// The error of a call on a set this build does not dispatch to.
-#[doc(hidden)]
-pub fn not_dispatched(alg: Algorithm) -> crate::error::Error {
-    crate::error::Error::Unsupported {
-        family: "this build (its cargo features leave the set out)",
-        what: alg.name(),
-    }
-}
-
 /// Writes `2.16.840.1.101.3.4.3.{arc}`, or nothing for `None` (error
 /// messages, without a heap).
 pub(crate) struct DottedOid(pub Option<u32>);
