@@ -39,7 +39,7 @@ fn typed_dispatch(
     sig: &[u8],
 ) -> bool {
     // The core's one dispatch from the runtime set to its type.
-    sphincs::with_parameter_set!(alg, P => typed::<P>(pk, mode, ctx, msg, sig))
+    sphincs::with_parameter_set!(alg, P => typed::<P>(pk, mode, ctx, msg, sig), else => panic!("{alg} is not compiled in"))
 }
 
 /// Splits off the first `n` bytes, if there are that many.
