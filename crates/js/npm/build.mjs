@@ -65,18 +65,19 @@ import WASM from './lib/${e.module}.wasm.mjs';
 
 const SETS = ${fips(e.sets)};
 const bytes = await inflateText(WASM);
-const { instance } = await WebAssembly.instantiate(bytes, {});
-const api = slhDsaApi(instance.exports, SETS, webWorkers(WORKER, bytes, SETS));
+const { module: compiled, instance } = await WebAssembly.instantiate(bytes, {});
+const api = slhDsaApi(instance.exports, SETS, webWorkers(WORKER, { compiled, bytes }, SETS));
 ${esmExports}
 `,
   );
   const nodeBody = `const SETS = ${fips(e.sets)};
 const bytes = new Uint8Array(inflateSync(Buffer.from(WASM, 'base64')));
-const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+const compiled = new WebAssembly.Module(bytes);
+const instance = new WebAssembly.Instance(compiled, {});
 // Deno and Bun have Web Workers; Node has worker_threads.
 const workers = typeof globalThis.Worker === 'function'
-  ? webWorkers(WORKER, bytes, SETS)
-  : nodeWorkers(Worker, WORKER, bytes, SETS);
+  ? webWorkers(WORKER, { compiled, bytes }, SETS)
+  : nodeWorkers(Worker, WORKER, { compiled, bytes }, SETS);
 const api = slhDsaApi(instance.exports, SETS, workers);
 `;
   write(

@@ -1,14 +1,15 @@
 // The body of a signing worker, after glue.js in the worker's source (one
 // script, run by worker_threads with eval in Node and from a Blob URL as a
-// module Web Worker elsewhere). The first message brings the module's bytes
-// and its sets; each later one is a request that `_serve` answers:
+// module Web Worker elsewhere). The first message brings the compiled module
+// (or its bytes where a module cannot be posted) and its sets; each later one is a request that `_serve` answers:
 // { id, result } or { id, error }.
 (function () {
   'use strict';
   let api = null;
   function answer(request) {
     if (request.op === 'init') {
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(request.bytes), {});
+      const compiled = request.module ?? new WebAssembly.Module(request.bytes);
+      const instance = new WebAssembly.Instance(compiled, {});
       api = slhDsaApi(instance.exports, request.sets, null);
       return null;
     }

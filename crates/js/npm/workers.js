@@ -11,12 +11,24 @@ async function inflateText(text) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// The first message of a worker: the compiled module where the runtime can
+// post one (the workers then share its machine code, optimised tiers
+// included, instead of each compiling its own and starting on the baseline
+// tier), else its bytes.
+function initWorker(w, wasm, sets) {
+  try {
+    w.postMessage({ op: 'init', module: wasm.compiled, sets });
+  } catch {
+    w.postMessage({ op: 'init', bytes: wasm.bytes, sets });
+  }
+}
+
 // Module Web Workers from a Blob URL (browsers, Deno, Bun). In a page they
 // stay for its life; elsewhere an idle one must not keep the process alive:
 // unref'd where the runtime can (Bun), else ended and started again on the
 // next request (Deno).
 // eslint-disable-next-line no-unused-vars
-function webWorkers(source, bytes, sets) {
+function webWorkers(source, wasm, sets) {
   let url = null;
   const page = typeof window !== 'undefined' || typeof WorkerGlobalScope !== 'undefined';
   return () => {
@@ -31,7 +43,7 @@ function webWorkers(source, bytes, sets) {
         if (e.preventDefault) e.preventDefault();
         errors(new Error(e.message || 'the signing worker failed'));
       });
-      w.postMessage({ op: 'init', bytes, sets });
+      initWorker(w, wasm, sets);
     };
     return {
       post(m) {
@@ -63,13 +75,13 @@ function webWorkers(source, bytes, sets) {
 // worker_threads workers running `source` with eval (Node); unref'd while
 // idle, so that they never keep the process alive.
 // eslint-disable-next-line no-unused-vars
-function nodeWorkers(Worker, source, bytes, sets) {
+function nodeWorkers(Worker, source, wasm, sets) {
   return () => {
     // execArgv: [] — the parent's flags (--input-type=module, say) would
     // make the source an ES module, without `require`.
     const w = new Worker(source, { eval: true, execArgv: [] });
     w.unref();
-    w.postMessage({ op: 'init', bytes, sets });
+    initWorker(w, wasm, sets);
     return {
       post: (m) => w.postMessage(m),
       onReply: (cb) => w.on('message', cb),
