@@ -10,10 +10,10 @@ crates/sphincs/src/hash/backend/select.rs takes it together with a
 measurement (`hybrid_speed` in keccak_x5_hybrid.rs).
 
 The figures are llvm-mca's pipeline models of the code rustc generated, not
-measurements. The kernels are read from the release test binary of the core
+measurements. The kernels are read from the profiling (release with symbols) test binary of the core
 crate (the library alone drops kernels no backend selects), so build it first:
 
-    cargo test --release -p sphincs --lib --no-run
+    cargo test --profile profiling -p sphincs --lib --no-run
     python3 scripts/x86-mca.py [PERMUTATIONS]
 
 llvm-mca is taken from the Debian sid chroot of `.ci/aarch64.sh` when it has
@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARIES = "target/release/deps/sphincs-*"
+BINARIES = "target/profiling/deps/sphincs-*"
 # Kernel (the end of its mangled path before the hash): states one iteration
 # of its round loop advances.
 KERNELS = {"keccak_x48f1600_x4": 4,
@@ -95,7 +95,7 @@ def main():
     bins = [b for b in glob.glob(os.path.join(ROOT, BINARIES))
             if os.access(b, os.X_OK) and not b.endswith(".d")]
     if not bins:
-        sys.exit("no test binary: cargo test --release -p sphincs --lib --no-run")
+        sys.exit("no test binary: cargo test --profile profiling -p sphincs --lib --no-run")
     binary = max(bins, key=os.path.getmtime)
     syms = subprocess.run(["llvm-nm", "--defined-only", binary], check=True,
                           capture_output=True, text=True).stdout.split("\n")
