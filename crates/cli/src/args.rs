@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::CliError;
-use crate::{cert, cmd_key, cms, git, hex, sop};
+use crate::keys::key_command;
+use crate::pki::{cert, cms};
+use crate::{git, hex, sop};
 
 #[derive(Parser)]
 #[command(
@@ -343,7 +345,7 @@ pub enum Command {
     },
     /// Describe a key file; add, change or remove the passphrase of a private key.
     #[command(subcommand)]
-    Key(cmd_key::KeyCommand),
+    Key(key_command::KeyCommand),
     /// Sign git commits and tags: `git setup` configures a repository (or,
     /// with --global, the user) to use this program as git's X.509 signing
     /// program (gpg.format=x509), which git then runs with gpg's arguments.

@@ -8,8 +8,8 @@ use sphincs::any::{AnyAlgorithm, AnySigningKey};
 use sphincs::{Algorithm, Error, SignOptions};
 
 use crate::error::CliError;
-use crate::io::write_stdout;
-use crate::keyfile::parse_any;
+use crate::files::write::write_stdout;
+use crate::keys::load::parse_any;
 
 const MESSAGE: &[u8] =
     b"SLH-DSA (FIPS 205): signatures whose security rests on hash functions alone.";

@@ -31,7 +31,7 @@ impl CliError {
     pub fn cannot_check(path: &Path, why: &str) -> Self {
         CliError::Failed(format!(
             "cannot check: {}: {why}",
-            crate::quote::name(&path)
+            crate::files::quote::name(&path)
         ))
     }
 
@@ -67,7 +67,7 @@ impl CliError {
 
     /// An error about a file, prefixed with its name.
     pub fn file(path: &Path, what: impl Display) -> Self {
-        CliError::Failed(format!("{}: {what}", crate::quote::name(&path)))
+        CliError::Failed(format!("{}: {what}", crate::files::quote::name(&path)))
     }
 }
 

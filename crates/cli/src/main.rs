@@ -9,39 +9,28 @@ use std::process::ExitCode;
 use sphincs::any::AnyAlgorithm;
 use sphincs::{Randomness, SignOptions};
 
-mod acvp;
+// The command tree, a folder a subject: keygen, pubkey, list, fingerprint
+// and `key` (keys/); sign and verify, one file or many (signing/); cert and
+// cms (pki/); the OpenPGP verbs (openpgp/); git, gpg/gpgv, sop, agent; the
+// files a command reads and writes and their passphrases (files/); acvp and
+// kat (vectors/); bench (bench/).
 mod agent;
 mod args;
 mod bench;
-mod calls;
-mod cert;
-mod cmd_batch;
-mod cmd_fingerprint;
-mod cmd_key;
-mod cmd_keys;
-mod cmd_sign;
-mod cms;
-mod cosign;
 mod demo;
 mod error;
+mod files;
 mod git;
 mod gpg;
 mod hex;
-mod io;
-mod kat;
-mod keyfile;
-mod likely_cause;
+mod keys;
 mod manual;
-mod once;
-mod passphrase;
-mod pgp_files;
-mod pgp_kind;
-mod pgp_life;
-mod quote;
-mod rawkey;
+mod openpgp;
+mod pki;
 mod say;
+mod signing;
 mod sop;
-mod tree_file;
+mod vectors;
 
 use args::{Cli, Command};
 use error::CliError;
@@ -102,13 +91,13 @@ fn main() -> ExitCode {
         }
     };
     say::set_quiet(cli.quiet);
-    passphrase::set_source(passphrase::Source {
+    files::passphrase::set_source(files::passphrase::Source {
         file: cli.passphrase_file,
         fd: cli.passphrase_fd,
         tty: false,
     });
     let result = run(cli.command);
-    passphrase::forget();
+    files::passphrase::forget();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::InvalidSignature(why)) => {
@@ -124,21 +113,21 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<(), CliError> {
     match command {
-        Command::List => cmd_keys::list(),
+        Command::List => keys::keygen::list(),
         Command::Fingerprint { keys, algorithm } => {
-            cmd_fingerprint::run(&keys, algorithm.as_deref())
+            keys::fingerprint::run(&keys, algorithm.as_deref())
         }
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut cmd, "sphincs", &mut out);
-            io::write_stdout(&out, false)
+            files::write::write_stdout(&out, false)
         }
         Command::Man {
             dir: Some(dir),
             force,
         } => manual::write_all(&dir, force),
-        Command::Man { dir: None, .. } => io::write_stdout(&manual::top_page()?, false),
+        Command::Man { dir: None, .. } => files::write::write_stdout(&manual::top_page()?, false),
         Command::Keygen {
             algorithm,
             out,
@@ -153,9 +142,9 @@ fn run(command: Command) -> Result<(), CliError> {
             revocation,
         } => {
             if openpgp.is_empty() {
-                return cmd_keys::keygen(cmd_keys::KeygenArgs {
+                return keys::keygen::keygen(keys::keygen::KeygenArgs {
                     alg: &algorithm,
-                    prehash: cmd_sign::parse_prehash(prehash.as_deref())?,
+                    prehash: signing::single::parse_prehash(prehash.as_deref())?,
                     out: &out,
                     public: public.as_deref(),
                     der,
@@ -170,7 +159,7 @@ fn run(command: Command) -> Result<(), CliError> {
                         .into(),
                 ));
             }
-            pgp_life::keygen(pgp_life::KeygenArgs {
+            openpgp::life::keygen(openpgp::life::KeygenArgs {
                 alg: &algorithm,
                 user_ids: &openpgp,
                 expires: expires.as_deref(),
@@ -187,7 +176,7 @@ fn run(command: Command) -> Result<(), CliError> {
             der,
             algorithm,
             force,
-        } => cmd_keys::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
+        } => keys::keygen::pubkey(&key, out.as_deref(), der, algorithm.as_deref(), force),
         Command::Sign {
             key,
             context,
@@ -201,7 +190,7 @@ fn run(command: Command) -> Result<(), CliError> {
             out_dir,
             threads,
         } => {
-            if pgp_files::is_openpgp_file(&key) {
+            if openpgp::verbs::is_openpgp_file(&key) {
                 if deterministic
                     || fault_hardened
                     || prehash.is_some()
@@ -213,7 +202,13 @@ fn run(command: Command) -> Result<(), CliError> {
                         "an OpenPGP key signs as RFC 9980 says (hedged, pure, no context): drop --deterministic, --fault-hardened, --prehash, --context, -a and --out-dir".into(),
                     ));
                 }
-                return pgp_files::sign(&key, &files, out.as_deref(), force, thread_count(threads));
+                return openpgp::verbs::sign(
+                    &key,
+                    &files,
+                    out.as_deref(),
+                    force,
+                    thread_count(threads),
+                );
             }
             let randomness = if deterministic {
                 Randomness::Deterministic
@@ -235,11 +230,11 @@ fn run(command: Command) -> Result<(), CliError> {
             // Errors in the order the options were read before: many files
             // -a first, one file --prehash first; the key last.
             let (alg, prehash) = if many {
-                let alg = keyfile::parse_any(algorithm.as_deref())?;
-                (alg, cmd_sign::parse_prehash(prehash.as_deref())?)
+                let alg = keys::load::parse_any(algorithm.as_deref())?;
+                (alg, signing::single::parse_prehash(prehash.as_deref())?)
             } else {
-                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-                (keyfile::parse_any(algorithm.as_deref())?, prehash)
+                let prehash = signing::single::parse_prehash(prehash.as_deref())?;
+                (keys::load::parse_any(algorithm.as_deref())?, prehash)
             };
             let opts = SignOptions {
                 context: &context,
@@ -255,20 +250,26 @@ fn run(command: Command) -> Result<(), CliError> {
                     .map_err(CliError::option_refused)?;
             }
             if many {
-                let signer = cmd_batch::Signer {
-                    key: keyfile::load_any_signing_key(&key, alg)?,
+                let signer = signing::batch::Signer {
+                    key: keys::load::load_any_signing_key(&key, alg)?,
                     opts,
                 };
-                return cmd_batch::sign(&signer, &files, out_dir.as_deref(), force, opts.threads);
+                return signing::batch::sign(
+                    &signer,
+                    &files,
+                    out_dir.as_deref(),
+                    force,
+                    opts.threads,
+                );
             }
-            let args = cmd_sign::SignArgs {
+            let args = signing::single::SignArgs {
                 opts,
                 out: out.as_deref(),
                 force,
                 file,
             };
-            cmd_sign::sign(args, || {
-                agent::signing::signing_key(&key, || keyfile::load_any_signing_key(&key, alg))
+            signing::single::sign(args, || {
+                agent::signing::signing_key(&key, || keys::load::load_any_signing_key(&key, alg))
             })?;
             said_signed(file, out.as_deref(), implied)
         }
@@ -285,7 +286,7 @@ fn run(command: Command) -> Result<(), CliError> {
             out,
             force,
         } => {
-            if pgp_files::is_openpgp_file(&public) {
+            if openpgp::verbs::is_openpgp_file(&public) {
                 if prehash.is_some()
                     || algorithm.is_some()
                     || sig_dir.is_some()
@@ -295,7 +296,7 @@ fn run(command: Command) -> Result<(), CliError> {
                         "an OpenPGP certificate verifies RFC 9980 signatures: drop --prehash, --context, -a and --sig-dir".into(),
                     ));
                 }
-                return pgp_files::verify(
+                return openpgp::verbs::verify(
                     &public,
                     fingerprint.as_deref(),
                     signature.as_deref(),
@@ -310,7 +311,7 @@ fn run(command: Command) -> Result<(), CliError> {
                 ));
             }
             let ctx = context.bytes()?;
-            let pin = cmd_fingerprint::parse_pin(fingerprint.as_deref())?;
+            let pin = keys::fingerprint::parse_pin(fingerprint.as_deref())?;
             // What the named set's family lacks is refused before any key is read.
             let refuse = |alg: Option<AnyAlgorithm>, prehash| match alg {
                 Some(a) => a
@@ -319,12 +320,12 @@ fn run(command: Command) -> Result<(), CliError> {
                 None => Ok(()),
             };
             let Some(signature) = signature else {
-                let alg = keyfile::parse_any(algorithm.as_deref())?;
-                let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
+                let alg = keys::load::parse_any(algorithm.as_deref())?;
+                let prehash = signing::single::parse_prehash(prehash.as_deref())?;
                 refuse(alg, prehash)?;
-                let key = keyfile::load_any_verifying_key(&public, alg)?;
-                cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
-                let checker = cmd_batch::Checker {
+                let key = keys::load::load_any_verifying_key(&public, alg)?;
+                keys::fingerprint::check_pin(&public, &key, pin.as_deref())?;
+                let checker = signing::batch::Checker {
                     key,
                     context: &ctx,
                     prehash,
@@ -338,12 +339,12 @@ fn run(command: Command) -> Result<(), CliError> {
             }
             let file = files.first().map(PathBuf::as_path);
             // Errors in the order the options were read before: --prehash, -a, the key.
-            let prehash = cmd_sign::parse_prehash(prehash.as_deref())?;
-            let alg = keyfile::parse_any(algorithm.as_deref())?;
+            let prehash = signing::single::parse_prehash(prehash.as_deref())?;
+            let alg = keys::load::parse_any(algorithm.as_deref())?;
             refuse(alg, prehash)?;
-            let key = keyfile::load_any_verifying_key(&public, alg)?;
-            cmd_fingerprint::check_pin(&public, &key, pin.as_deref())?;
-            cmd_sign::verify(&key, &signature, &ctx, prehash, file)
+            let key = keys::load::load_any_verifying_key(&public, alg)?;
+            keys::fingerprint::check_pin(&public, &key, pin.as_deref())?;
+            signing::single::verify(&key, &signature, &ctx, prehash, file)
         }
         Command::Kat {
             algorithm,
@@ -351,15 +352,15 @@ fn run(command: Command) -> Result<(), CliError> {
             count,
             force,
             threads,
-        } => kat::kat(
-            kat::require(&algorithm)?,
+        } => vectors::kat::kat(
+            vectors::kat::require(&algorithm)?,
             out.as_deref(),
             usize::from(count),
             force,
             thread_count(threads),
         ),
         Command::Demo { algorithm } => demo::run(algorithm.as_deref()),
-        Command::Acvp { prompt, out, force } => acvp::run(&prompt, out.as_deref(), force),
+        Command::Acvp { prompt, out, force } => vectors::acvp::run(&prompt, out.as_deref(), force),
         Command::Bench {
             algorithms,
             op,
@@ -381,9 +382,9 @@ fn run(command: Command) -> Result<(), CliError> {
             calls,
             batch: batch.map(|n| n as usize),
         }),
-        Command::Cert(command) => cert::run(command),
-        Command::Cms(command) => cms::run(command),
-        Command::Key(command) => cmd_key::run(command),
+        Command::Cert(command) => pki::cert::run(command),
+        Command::Cms(command) => pki::cms::run(command),
+        Command::Key(command) => keys::key_command::run(command),
         Command::Git(command) => git::setup::run(command),
         Command::Agent(command) => agent::run(command),
         // Reached only through `manual`'s grammar (main() runs `sop` first).
@@ -391,7 +392,7 @@ fn run(command: Command) -> Result<(), CliError> {
             key,
             signature,
             file,
-        } => cosign::run(&key, signature.as_deref(), &file),
+        } => gpg::cosign::run(&key, signature.as_deref(), &file),
         // Taken before the grammar (main): gpg's options are not clap's.
         Command::Gpgv { .. } | Command::Gpg { .. } => Err(CliError::Failed(
             "gpg's command line is read before this grammar".into(),
@@ -416,7 +417,9 @@ fn signature_output(
     match (out, file) {
         (Some(o), _) if o.as_os_str() == "-" => Ok((None, false)),
         (Some(o), _) => Ok((Some(o), false)),
-        (None, Some(f)) if f.as_os_str() != "-" => Ok((Some(cmd_batch::sig_path(f, None)?), true)),
+        (None, Some(f)) if f.as_os_str() != "-" => {
+            Ok((Some(signing::batch::sig_path(f, None)?), true))
+        }
         (None, _) => Ok((None, false)),
     }
 }
@@ -430,8 +433,8 @@ fn said_signed(
     match (file, out) {
         (Some(f), Some(o)) if implied => say::status(&format!(
             "{}: signed, {}\n",
-            crate::quote::name(&f),
-            crate::quote::name(&o)
+            crate::files::quote::name(&f),
+            crate::files::quote::name(&o)
         )),
         _ => Ok(()),
     }
@@ -439,7 +442,7 @@ fn said_signed(
 
 /// `verify` without `-s`: each FILE against FILE.sig.
 fn verify_files(
-    checker: &cmd_batch::Checker<'_>,
+    checker: &signing::batch::Checker<'_>,
     files: &[PathBuf],
     sig_dir: Option<&std::path::Path>,
     threads: Option<u16>,
@@ -449,9 +452,9 @@ fn verify_files(
             "-s SIG is required to verify standard input; given files, each is checked against FILE.sig".into(),
         ));
     }
-    let (files, skipped) = cmd_batch::split_signatures(files, sig_dir);
-    cmd_batch::say_skipped(&skipped);
-    cmd_batch::verify(checker, &files, sig_dir, thread_count(threads))
+    let (files, skipped) = signing::batch::split_signatures(files, sig_dir);
+    signing::batch::say_skipped(&skipped);
+    signing::batch::verify(checker, &files, sig_dir, thread_count(threads))
 }
 
 /// `--threads N`; nothing or 0 is every core the process may use (as

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::error::CliError;
-use crate::io;
+use crate::files::write;
 
 /// Each subcommand's examples, by its path under `sphincs`; a `#` starts a
 /// comment, as in a shell.
@@ -525,14 +525,14 @@ pub fn write_all(dir: &Path, force: bool) -> Result<(), CliError> {
     let pages = all_pages()?;
     std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
     for (name, _) in &pages {
-        io::check_writable(&dir.join(name), force)?;
+        write::check_writable(&dir.join(name), force)?;
     }
     for (name, roff) in &pages {
-        io::write_output(&dir.join(name), roff, false, force)?;
+        write::write_output(&dir.join(name), roff, false, force)?;
     }
     crate::say::status(&format!(
         "{}: {} manual pages (sphincs.1 and one per subcommand)",
-        crate::quote::name(dir),
+        crate::files::quote::name(dir),
         pages.len()
     ))
 }

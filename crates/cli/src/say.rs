@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::CliError;
-use crate::io::write_stdout;
+use crate::files::write::write_stdout;
 
 static QUIET: AtomicBool = AtomicBool::new(false);
 

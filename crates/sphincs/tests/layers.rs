@@ -659,7 +659,10 @@ const FAMILY_TYPES: &[&str] = &["Dyn", "Spx", "Sphincs256"];
 
 /// Front-end files that test one family's own procedures by nature (NIST
 /// ACVP and KAT drivers) and so name its types.
-const FAMILY_DRIVERS: &[&str] = &["crates/cli/src/acvp.rs", "crates/cli/src/kat.rs"];
+const FAMILY_DRIVERS: &[&str] = &[
+    "crates/cli/src/vectors/acvp.rs",
+    "crates/cli/src/vectors/kat.rs",
+];
 
 /// `code` with the text of its string literals blanked (a Python class may
 /// be named `"SpxAlgorithm"` in a string).

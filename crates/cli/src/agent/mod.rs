@@ -83,7 +83,7 @@ pub fn run(command: AgentCommand) -> Result<(), CliError> {
             )?;
             crate::say::status(&format!(
                 "the agent holds {} for {}\n",
-                crate::quote::name(&key),
+                crate::files::quote::name(&key),
                 say_time(held)
             ))
         }
@@ -102,7 +102,7 @@ pub fn run(command: AgentCommand) -> Result<(), CliError> {
             if keys.is_empty() {
                 crate::say::status("the agent holds no keys\n")?;
             }
-            crate::io::write_stdout(out.as_bytes(), false)
+            crate::files::write::write_stdout(out.as_bytes(), false)
         }
         AgentCommand::Lock => {
             let n = Agent::required()?.lock()?;
@@ -163,10 +163,10 @@ fn start(ttl: Duration, foreground: bool) -> Result<(), CliError> {
 /// A private key unlocked for the agent: an OpenPGP secret key's signing
 /// key, or a key file's key (the passphrase asked as for signing).
 fn open_for_agent(path: &Path) -> Result<AnySigningKey, CliError> {
-    let key = if crate::pgp_files::is_openpgp_file(path) {
-        crate::pgp_files::unlock_signing_key(path)?
+    let key = if crate::openpgp::verbs::is_openpgp_file(path) {
+        crate::openpgp::verbs::unlock_signing_key(path)?
     } else {
-        crate::keyfile::load_signing_key(path, None)?
+        crate::keys::load::load_signing_key(path, None)?
     };
     if key.as_slh_dsa().is_none() {
         return Err(CliError::file(

@@ -38,7 +38,7 @@ pub fn signing_key(
     // Silently, as gpg-agent caches: a signing program's standard output
     // is the signature, and its standard error git's status lines.
     if let (Some(mut agent), Some(file)) = (agent, file) {
-        if crate::passphrase::was_read() && key.as_slh_dsa().is_some() {
+        if crate::files::passphrase::was_read() && key.as_slh_dsa().is_some() {
             if let Err(e) = agent.add(&key, &file, &display(path), None) {
                 eprintln!(
                     "sphincs: warning: the agent did not take the key: {}",

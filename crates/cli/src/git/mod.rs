@@ -36,8 +36,8 @@ use sphincs::pki::Certificate;
 use sphincs::PreHash;
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
 use crate::gpg::status::escape;
-use crate::io::{read_capped, Cap};
 
 /// The most payload bytes read from git (a commit or tag object): they are
 /// held in memory to be digested, so they are bounded.

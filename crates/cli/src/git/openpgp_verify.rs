@@ -27,9 +27,9 @@ use std::path::Path;
 use sphincs::openpgp::{self, Cert, DetachedVerifier, Fingerprint, Keyring, Signature, Window};
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
 use crate::gpg::status::{Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED};
 use crate::gpg::verdict::{self, Judge};
-use crate::io::{read_capped, Cap};
 
 /// How far in the future a signature's creation time may be.
 pub const CLOCK_SKEW: u64 = 300;

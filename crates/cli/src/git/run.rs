@@ -30,7 +30,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    crate::passphrase::set_source(crate::passphrase::Source {
+    crate::files::passphrase::set_source(crate::files::passphrase::Source {
         file: std::env::var_os(PASSPHRASE_ENV)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
@@ -49,7 +49,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
             ExitCode::from(verify(&signature, data.as_deref(), &mut status))
         }
     };
-    crate::passphrase::forget();
+    crate::files::passphrase::forget();
     code
 }
 

@@ -13,9 +13,9 @@ use clap::Subcommand;
 use sphincs::pki::chain::parse_certificates;
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
 use crate::git::config::{absolute, config_set, config_unset_all, scopes};
 use crate::git::{fingerprint, load_certificate, subject, user_config_file};
-use crate::io::{read_capped, Cap};
 
 #[derive(Subcommand)]
 pub enum GitCommand {
@@ -145,15 +145,15 @@ fn setup(
     let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
     // A public key or a certificate has the certificate's key too, but signs
     // nothing (`load_verifying_key` below reads those as well).
-    if !crate::keyfile::is_private_key(&key_bytes) {
+    if !crate::keys::load::is_private_key(&key_bytes) {
         return Err(CliError::file(
             &key,
             "is not a private key; --key needs the signing key (a public key or certificate signs nothing)",
         ));
     }
-    let encrypted = crate::keyfile::is_encrypted(&key_bytes);
+    let encrypted = crate::keys::load::is_encrypted(&key_bytes);
     if !encrypted {
-        let public = crate::keyfile::load_verifying_key(&key, None)?;
+        let public = crate::keys::load::load_verifying_key(&key, None)?;
         let of_cert =
             sphincs::pki::cert::subject_key(&cert).map_err(|e| CliError::file(&cert_path, e))?;
         if public.to_spki_der()? != of_cert.to_spki_der()? {

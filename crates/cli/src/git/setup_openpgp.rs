@@ -13,7 +13,7 @@ use sphincs::openpgp::{self, Cert};
 
 use super::config::{absolute, config_get_all, config_set, scopes};
 use crate::error::CliError;
-use crate::io::{read_capped, Cap};
+use crate::files::read::{read_capped, Cap};
 
 fn read(path: &Path) -> Result<Vec<Cert>, CliError> {
     openpgp::read_certs(&read_capped(path, Cap::Keyring)?).map_err(|e| CliError::file(path, e))
@@ -65,8 +65,8 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
         let uid = cert.primary_user_id(super::now()).unwrap_or_default();
         out += &format!(
             "git signs with {} as {} (OpenPGP {})\n",
-            crate::quote::name(k),
-            crate::quote::user_id(&uid),
+            crate::files::quote::name(k),
+            crate::files::quote::user_id(&uid),
             cert.fingerprint()
         );
         if let Some(old) = previous.filter(|o| *o != text(k).unwrap_or_default()) {
@@ -104,7 +104,7 @@ fn keep_previous(old: &Path, new: &Cert, global: bool) -> Result<String, CliErro
         Ok(_) | Err(_) => {
             return Ok(format!(
                 "  the previous key {} cannot be read: commits it signed show E (no certificate) unless its certificate is trusted (`sphincs git trust add OLD.cert`)\n",
-                crate::quote::name(old)
+                crate::files::quote::name(old)
             ))
         }
     };
@@ -113,9 +113,9 @@ fn keep_previous(old: &Path, new: &Cert, global: bool) -> Result<String, CliErro
     }
     let mut out = format!(
         "  the previous key {} (OpenPGP {}) stays trusted, so the commits it signed stay good; to stop: sphincs git trust remove {}{}\n",
-        crate::quote::name(old),
+        crate::files::quote::name(old),
         old_cert.fingerprint(),
-        crate::pgp_files::FPR_PREFIX,
+        crate::openpgp::verbs::FPR_PREFIX,
         old_cert.fingerprint()
     );
     out += &super::trust::add(&[old.to_path_buf()], true, global)?;

@@ -11,10 +11,10 @@ use sphincs::pki::chain::parse_certificates;
 use sphincs::pki::cms::{self, CmsSignOptions};
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
 use crate::git::{self, configured_digest, fingerprint, resolve};
 use crate::gpg::status::{digest_number, SigFacts, Status};
-use crate::io::{read_capped, Cap};
-use crate::keyfile::{load_signing_key, not_fips205};
+use crate::keys::load::{load_signing_key, not_fips205};
 
 /// Signs standard input with the key `key_id` names (see [`git::resolve`]).
 pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {

@@ -43,12 +43,12 @@ use sphincs::pki::Certificate;
 use sphincs::{Error, PreHash};
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
 use crate::git::{self, fingerprint, subject_text, MAX_SIGNATURE_FILE};
 use crate::gpg::status::UNKNOWN_KEY;
 use crate::gpg::status::{
     digest_number, escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED,
 };
-use crate::io::{read_capped, Cap};
 
 /// Exit status for a good signature.
 const GOOD: u8 = 0;

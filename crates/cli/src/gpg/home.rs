@@ -23,7 +23,7 @@ use sphincs::openpgp::{self, armor, Cert};
 
 use super::argv::Line;
 use crate::error::CliError;
-use crate::io::{read_capped, Cap};
+use crate::files::read::{read_capped, Cap};
 
 /// GnuPG's home directory, as gpg finds it: `--homedir`, else
 /// `$GNUPGHOME`, else `~/.gnupg`.
@@ -144,9 +144,9 @@ impl Home {
                     .join(format!("{}.pgp", c.fingerprint().to_hex()));
                 let text = armor::encode(armor::Kind::PrivateKey, &c.to_bytes(true));
                 if path.exists() {
-                    crate::io::replace_in_place(&path, text.as_bytes())?;
+                    crate::files::write::replace_in_place(&path, text.as_bytes())?;
                 } else {
-                    crate::io::write_output(&path, text.as_bytes(), true, false)?;
+                    crate::files::write::write_output(&path, text.as_bytes(), true, false)?;
                 }
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
                     .map_err(|e| CliError::file(&path, e))?;
@@ -163,9 +163,9 @@ impl Home {
         }
         let p = self.pubring();
         if p.exists() {
-            crate::io::replace_in_place(&p, &bytes)?;
+            crate::files::write::replace_in_place(&p, &bytes)?;
         } else {
-            crate::io::write_output(&p, &bytes, false, false)?;
+            crate::files::write::write_output(&p, &bytes, false, false)?;
         }
         Ok(done)
     }
@@ -219,7 +219,7 @@ impl Home {
                     .ok_or_else(|| {
                         CliError::Failed(format!(
                             "no secret key for {} in {home} (`sphincs gpg --list-secret-keys` lists them)",
-                            crate::quote::user_id(u)
+                            crate::files::quote::user_id(u)
                         ))
                     })
             }

@@ -14,11 +14,12 @@ use crate::error::CliError;
 
 fn read_inputs(line: &Line) -> Result<Vec<u8>, CliError> {
     if line.operands.is_empty() || line.operands == ["-"] {
-        return crate::io::read_stdin(crate::io::Cap::Keyring);
+        return crate::files::read::read_stdin(crate::files::read::Cap::Keyring);
     }
     let mut all = Vec::new();
     for f in &line.operands {
-        let bytes = crate::io::read_capped(Path::new(f), crate::io::Cap::Keyring)?;
+        let bytes =
+            crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::Keyring)?;
         all.extend(armor::dearmor(&bytes).map_err(|e| CliError::file(Path::new(f), e))?);
     }
     Ok(all)
@@ -39,7 +40,7 @@ pub fn import(line: &Line, status: &mut Status) -> Result<(), CliError> {
         eprintln!(
             "gpg: key {}: {what} {} imported",
             c.fingerprint(),
-            crate::quote::user_id(&uid)
+            crate::files::quote::user_id(&uid)
         );
         // IMPORT_OK 1: a new key (or one replaced); 17 with its secret.
         let flags = if c.is_secret() { 17 } else { 1 };
@@ -72,7 +73,7 @@ fn select(certs: Vec<Cert>, names: &[String]) -> Result<Vec<Cert>, CliError> {
         if found.is_empty() {
             return Err(CliError::Failed(format!(
                 "no key matches {}",
-                crate::quote::user_id(n)
+                crate::files::quote::user_id(n)
             )));
         }
         out.extend(found.into_iter().cloned());
@@ -97,8 +98,8 @@ pub fn export(line: &Line) -> Result<(), CliError> {
 
 fn write(line: &Line, data: &[u8], binary: bool) -> Result<(), CliError> {
     match super::output_path(line) {
-        None => crate::io::write_stdout(data, binary),
-        Some(p) => crate::io::write_output(&p, data, false, line.has("yes")),
+        None => crate::files::write::write_stdout(data, binary),
+        Some(p) => crate::files::write::write_output(&p, data, false, line.has("yes")),
     }
 }
 
@@ -174,7 +175,10 @@ pub fn list(line: &Line, secret: bool) -> Result<(), CliError> {
                 date(u64::from(p.created))
             );
             for u in c.valid_user_ids(now) {
-                out += &format!("uid           [ultimate] {}\n", crate::quote::user_id(&u));
+                out += &format!(
+                    "uid           [ultimate] {}\n",
+                    crate::files::quote::user_id(&u)
+                );
             }
             for s in &c.subkeys {
                 let k = &s.key.public;
@@ -217,8 +221,8 @@ fn colon_escape(s: &str) -> String {
 /// `--dearmor` / `--enarmor` of FILE or standard input.
 pub fn armor_command(line: &Line, enarmor: bool) -> Result<(), CliError> {
     let input = match line.operands.as_slice() {
-        [] => crate::io::read_stdin(crate::io::Cap::ClearSigned)?,
-        [f] => crate::io::read_capped(Path::new(f), crate::io::Cap::ClearSigned)?,
+        [] => crate::files::read::read_stdin(crate::files::read::Cap::ClearSigned)?,
+        [f] => crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::ClearSigned)?,
         _ => {
             return Err(CliError::Failed(
                 "--dearmor and --enarmor take one file".into(),

@@ -12,6 +12,7 @@
 //! exports and lists them.
 
 pub mod argv;
+pub mod cosign;
 pub mod home;
 pub mod keys;
 pub mod sign;
@@ -276,7 +277,7 @@ fn gpg(line: &Line) -> ExitCode {
             "--{other} is not supported"
         ))),
     };
-    crate::passphrase::forget();
+    crate::files::passphrase::forget();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -34,7 +34,7 @@ fn check_digest(line: &Line, key_algo: u8) -> Result<(), CliError> {
     if !STRONG.contains(&name.as_str()) {
         return Err(CliError::Failed(format!(
             "--digest-algo {}: an SLH-DSA signature needs a digest of at least 256 bits (RFC 9980); SHA256, SHA384, SHA512, SHA3-256 or SHA3-512",
-            crate::quote::text(asked)
+            crate::files::quote::text(asked)
         )));
     }
     let used = openpgp::signing_hash(key_algo).name();
@@ -50,7 +50,7 @@ fn set_passphrase_source(line: &Line) -> Result<(), CliError> {
         .map(|v| super::argv::fd("passphrase-fd", v))
         .transpose()
         .map_err(CliError::Failed)?;
-    crate::passphrase::set_source(crate::passphrase::Source {
+    crate::files::passphrase::set_source(crate::files::passphrase::Source {
         file: line.value("passphrase-file").map(PathBuf::from),
         fd,
         // In --batch a missing passphrase is an error, never a prompt.
@@ -75,8 +75,10 @@ fn data_file(line: &Line) -> Result<Option<String>, CliError> {
 /// at most a cleartext-signed file's 64 MiB.
 fn read_whole(file: Option<&str>) -> Result<Vec<u8>, CliError> {
     match file {
-        Some(f) => crate::io::read_capped(Path::new(f), crate::io::Cap::ClearSigned),
-        None => crate::io::read_stdin(crate::io::Cap::ClearSigned),
+        Some(f) => {
+            crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::ClearSigned)
+        }
+        None => crate::files::read::read_stdin(crate::files::read::Cap::ClearSigned),
     }
 }
 
@@ -92,7 +94,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             "is a certificate, not a secret key: it signs nothing",
         ));
     }
-    let key: UnlockedKey = crate::pgp_files::signing_key(&path, &cert)?;
+    let key: UnlockedKey = crate::openpgp::verbs::signing_key(&path, &cert)?;
     check_digest(line, key.public.algorithm)?;
     let file = data_file(line)?;
     let armored = line.last_of("armor", "no-armor");
@@ -120,7 +122,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             let mut signer = DetachedSigner::new(vec![key], mode, now as u32)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
             // Streamed: a release tarball of any size in bounded memory.
-            crate::pgp_files::stream(file.as_deref().map(Path::new), |b| signer.update(b))?;
+            crate::openpgp::verbs::stream(file.as_deref().map(Path::new), |b| signer.update(b))?;
             let sigs = signer
                 .finish(threads)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
@@ -165,7 +167,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
         (None, Some(f)) => Some(PathBuf::from(format!("{f}.{ext}"))),
     };
     match target {
-        None => crate::io::write_stdout(&bytes, !armored && ext != "asc")?,
+        None => crate::files::write::write_stdout(&bytes, !armored && ext != "asc")?,
         Some(t) => {
             if t.exists() && !line.has("yes") {
                 return Err(CliError::file(
@@ -173,7 +175,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
                     "exists; --yes replaces it (gpg asks; in --batch it fails)",
                 ));
             }
-            crate::io::write_output(&t, &bytes, false, true)?;
+            crate::files::write::write_output(&t, &bytes, false, true)?;
         }
     }
     let facts = SigFacts {

@@ -6,9 +6,10 @@ use std::path::Path;
 use sphincs::any::{AnySigner, AnyVerifyingKey};
 use sphincs::{Error, PreHash, SignOptions};
 
-use crate::cmd_batch::{sign_passes, with_progress};
 use crate::error::CliError;
-use crate::io::{check_writable, refuse_binary_terminal, write_output, write_stdout, Message};
+use crate::files::read::Message;
+use crate::files::write::{check_writable, refuse_binary_terminal, write_output, write_stdout};
+use crate::signing::batch::{sign_passes, with_progress};
 
 /// Parses `--prehash HASH`.
 pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
@@ -57,13 +58,16 @@ pub fn verify(
     prehash: Option<PreHash>,
     file: Option<&Path>,
 ) -> Result<(), CliError> {
-    let sig = crate::io::read_signature(signature)?;
-    let result = crate::once::verify_input(file, |m| key.verify_stream(m, &sig, context, prehash))?;
+    let sig = crate::files::read::read_signature(signature)?;
+    let result = crate::files::read_once::verify_input(file, |m| {
+        key.verify_stream(m, &sig, context, prehash)
+    })?;
     match result {
         Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => {
-            let cause = crate::likely_cause::likely_cause(1, 1, file.map(|f| (f, signature)))
-                .map_or(String::new(), |c| format!("; {c}"));
+            let cause =
+                crate::signing::likely_cause::likely_cause(1, 1, file.map(|f| (f, signature)))
+                    .map_or(String::new(), |c| format!("; {c}"));
             Err(CliError::InvalidSignature(format!(
                 "invalid signature{cause}"
             )))
@@ -75,7 +79,7 @@ pub fn verify(
             }),
         ) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",
-            crate::quote::name(&signature)
+            crate::files::quote::name(&signature)
         ))),
         Err(e) => Err(e.into()),
     }

@@ -46,11 +46,11 @@ impl OnePass {
             use std::os::unix::fs::FileTypeExt;
             meta.file_type().is_char_device() || meta.file_type().is_block_device()
         };
-        let name = crate::quote::name(&path);
+        let name = crate::files::quote::name(&path);
         let input: Box<dyn Read> = if device {
             Box::new(Capped {
-                inner: file.take(crate::io::MAX_BUFFERED_MESSAGE + 1),
-                left: crate::io::MAX_BUFFERED_MESSAGE,
+                inner: file.take(crate::files::read::MAX_BUFFERED_MESSAGE + 1),
+                left: crate::files::read::MAX_BUFFERED_MESSAGE,
             })
         } else {
             Box::new(file)
@@ -63,7 +63,7 @@ impl OnePass {
     }
 }
 
-/// A device read up to [`crate::io::MAX_BUFFERED_MESSAGE`]: one byte more
+/// A device read up to [`crate::files::read::MAX_BUFFERED_MESSAGE`]: one byte more
 /// is an error, not a silently shortened message.
 struct Capped {
     inner: io::Take<File>,
@@ -76,7 +76,7 @@ impl Read for Capped {
         if n as u64 > self.left {
             return Err(io::Error::other(format!(
                 "a device is read up to {} MiB, and this one goes on; refusing to read more",
-                crate::io::MAX_BUFFERED_MESSAGE >> 20
+                crate::files::read::MAX_BUFFERED_MESSAGE >> 20
             )));
         }
         self.left -= n as u64;
@@ -113,11 +113,11 @@ pub fn verify_input<R>(
     if let Some(mut once) = OnePass::open(file)? {
         return Ok(f(&mut once));
     }
-    let mut message = crate::io::Message::open(file)?;
-    Ok(crate::cmd_batch::with_progress(
+    let mut message = crate::files::read::Message::open(file)?;
+    Ok(crate::signing::batch::with_progress(
         &mut message,
         file,
-        crate::cmd_batch::VERIFY_PASSES,
+        crate::signing::batch::VERIFY_PASSES,
         f,
     ))
 }

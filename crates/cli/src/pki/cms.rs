@@ -13,10 +13,9 @@ use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust, SignedDataParts};
 use sphincs::{Error, MessageSource, PreHash};
 
 use crate::error::CliError;
-use crate::io::{
-    check_writable, read_capped, refuse_binary_terminal, stage_with, write_stdout, Cap, Message,
-};
-use crate::keyfile::{load_signing_key, not_fips205, parse_algorithm};
+use crate::files::read::{read_capped, Cap, Message};
+use crate::files::write::{check_writable, refuse_binary_terminal, stage_with, write_stdout};
+use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CmsCommand {
@@ -137,7 +136,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             // Detached, the content is read once (for its digest): standard
             // input or a pipe is then streamed, not held in memory.
             let mut once = if detached {
-                crate::once::OnePass::open(file.as_deref())?
+                crate::files::read_once::OnePass::open(file.as_deref())?
             } else {
                 None
             };
@@ -210,7 +209,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             .map_err(|e| match e {
                 Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
                     "invalid: {}: {msg}",
-                    crate::quote::name(&signed)
+                    crate::files::quote::name(&signed)
                 )),
                 Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
                 e => CliError::file(&signed, e),
@@ -287,7 +286,7 @@ fn report(
                         text += &format!("  chain: invalid: {msg}\n");
                         invalid.get_or_insert(format!(
                             "invalid: {}: {prefix}chain: {msg}",
-                            crate::quote::name(&signed)
+                            crate::files::quote::name(&signed)
                         ));
                     }
                     Some(Err(e)) => {
@@ -301,14 +300,14 @@ fn report(
                 text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
                     "invalid: {}: {prefix}{msg}",
-                    crate::quote::name(&signed)
+                    crate::files::quote::name(&signed)
                 ));
             }
             Err(Error::VerificationFailed(msg)) => {
                 text += &format!("{prefix}invalid: {msg}\n");
                 invalid.get_or_insert(format!(
                     "invalid: {}: {prefix}{msg}",
-                    crate::quote::name(&signed)
+                    crate::files::quote::name(&signed)
                 ));
             }
             Err(Error::CannotCheck(msg)) => {
@@ -382,7 +381,7 @@ fn write_signed(
         fill(&mut der).map_err(|e| pick(&mut failure, e))?;
         let text = cms::encode(der, true)?;
         return match out {
-            Some(o) => crate::io::write_output(o, &text, false, force),
+            Some(o) => crate::files::write::write_output(o, &text, false, force),
             None => write_stdout(&text, false),
         };
     }

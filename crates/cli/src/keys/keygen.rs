@@ -6,9 +6,11 @@ use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
 use sphincs::{Algorithm, KeyMode, PreHash};
 
 use crate::error::CliError;
-use crate::io::{check_key_outputs, check_writable, write_key_pair, write_output, write_stdout};
-use crate::keyfile::{load_any_public_half, parse_any};
-use crate::tree_file;
+use crate::files::write::{
+    check_key_outputs, check_writable, write_key_pair, write_output, write_stdout,
+};
+use crate::keys::load::{load_any_public_half, parse_any};
+use crate::keys::tree_file;
 
 /// `list`'s last columns: a set's pure and HashSLH-DSA OIDs, or how its
 /// keys are stored when it has none.
@@ -153,7 +155,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     }
     // Asked before the work, so a mistyped confirmation costs no key generation.
     let passphrase = match encrypt {
-        true => Some(crate::passphrase::for_writing(out)?),
+        true => Some(crate::files::passphrase::for_writing(out)?),
         false => None,
     };
     let key = generate(alg, threads)?;
@@ -174,7 +176,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
             "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
         );
     }
-    crate::say::status(&crate::cmd_fingerprint::line(&vk.fingerprint()?, out))
+    crate::say::status(&crate::keys::fingerprint::line(&vk.fingerprint()?, out))
 }
 
 /// A fresh key; a set that builds one whole tree (draft SP 800-230, a minute
@@ -207,7 +209,9 @@ pub fn pubkey(
     let format = format.map_err(CliError::refused("--der"))?;
     match out {
         Some(o) => check_writable(o, force)?,
-        None if der || format == Some(KeyFormat::Raw) => crate::io::refuse_binary_terminal()?,
+        None if der || format == Some(KeyFormat::Raw) => {
+            crate::files::write::refuse_binary_terminal()?
+        }
         None => {}
     }
     let vk = load_any_public_half(key, alg)?;

@@ -46,7 +46,7 @@ pub fn forget() {
 /// The passphrase to decrypt `key`: from the source, else asked once.
 pub fn for_reading(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     get(
-        &format!("Passphrase for {}: ", crate::quote::name(&key)),
+        &format!("Passphrase for {}: ", crate::files::quote::name(&key)),
         false,
     )
 }
@@ -54,7 +54,7 @@ pub fn for_reading(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
 /// The passphrase to encrypt a new key: from the source, else asked twice.
 pub fn for_writing(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
     get(
-        &format!("New passphrase for {}: ", crate::quote::name(&key)),
+        &format!("New passphrase for {}: ", crate::files::quote::name(&key)),
         true,
     )
 }
@@ -80,7 +80,7 @@ pub fn new_from(source: &Source, key: &Path) -> Result<Zeroizing<Vec<u8>>, CliEr
     }
     read_from(
         source,
-        &format!("New passphrase for {}: ", crate::quote::name(&key)),
+        &format!("New passphrase for {}: ", crate::files::quote::name(&key)),
         true,
     )
 }
@@ -105,11 +105,11 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
 fn read_from(source: &Source, prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let pass = match (&source.file, source.fd) {
         (Some(f), _) => {
-            crate::io::warn_if_readable_by_others(f, "a passphrase");
+            crate::files::read::warn_if_readable_by_others(f, "a passphrase");
             first_line(
                 std::fs::File::open(f)
                     .map_err(|e| CliError::file(f, format!("cannot read the passphrase: {e}")))?,
-                &crate::quote::name(&f),
+                &crate::files::quote::name(&f),
             )?
         }
         (None, Some(fd)) => from_descriptor(fd)?,

@@ -13,10 +13,9 @@ use sphincs::pki::Name;
 use sphincs::Error;
 
 use crate::error::CliError;
-use crate::io::{
-    check_writable, read_capped, refuse_binary_terminal, write_output, write_stdout, Cap,
-};
-use crate::keyfile::{load_signing_key, not_fips205, parse_algorithm};
+use crate::files::read::{read_capped, Cap};
+use crate::files::write::{check_writable, refuse_binary_terminal, write_output, write_stdout};
+use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CertCommand {
@@ -254,8 +253,8 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             match &out.out {
                 Some(o) => crate::say::status(&format!(
                     "{}: self-signed certificate, {}\n",
-                    crate::quote::name(&signer.key.key),
-                    crate::quote::name(o)
+                    crate::files::quote::name(&signer.key.key),
+                    crate::files::quote::name(o)
                 )),
                 None => Ok(()),
             }
@@ -293,7 +292,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     if asked.ca || !asked.options.is_default() {
                         eprintln!(
                             "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
-                            crate::quote::name(&csr)
+                            crate::files::quote::name(&csr)
                         );
                     }
                 }
@@ -418,7 +417,10 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
                 .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
                 .and_then(|b| {
                     cert::parse_certificate(&b).map_err(|e| {
-                        CliError::cannot_check(path, &format!("{}: {e}", crate::quote::name(&p)))
+                        CliError::cannot_check(
+                            path,
+                            &format!("{}: {e}", crate::files::quote::name(&p)),
+                        )
                     })
                 })?,
         ),
@@ -452,11 +454,12 @@ fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
             "invalid: {}: the signature does not verify",
-            crate::quote::name(&path)
+            crate::files::quote::name(&path)
         )),
-        Error::VerificationFailed(msg) => {
-            CliError::InvalidSignature(format!("invalid: {}: {msg}", crate::quote::name(&path)))
-        }
+        Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
+            "invalid: {}: {msg}",
+            crate::files::quote::name(&path)
+        )),
         Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use sphincs::openpgp::{self, armor};
 
-use crate::io::{read_capped, Cap};
+use crate::files::read::{read_capped, Cap};
 
 /// The prefix `fingerprint` prints before an OpenPGP v6 fingerprint.
 pub const FPR_PREFIX: &str = "openpgp4fpr:";

@@ -8,7 +8,7 @@ use sphincs::sphincsplus::kat::{rsp_file_name, write_rsp};
 use sphincs::sphincsplus::SpxAlgorithm;
 
 use crate::error::CliError;
-use crate::io::{check_writable, write_output, write_stdout};
+use crate::files::write::{check_writable, write_output, write_stdout};
 
 /// The round-3.1 set `-a` must name (for `kat`).
 pub fn require(name: &str) -> Result<SpxAlgorithm, CliError> {
@@ -43,7 +43,10 @@ pub fn kat(
         write_stdout(text.as_bytes(), false)
     } else {
         write_output(target, text.as_bytes(), false, force)?;
-        eprintln!("wrote {} ({count} entries)", crate::quote::name(&target));
+        eprintln!(
+            "wrote {} ({count} entries)",
+            crate::files::quote::name(&target)
+        );
         Ok(())
     }
 }

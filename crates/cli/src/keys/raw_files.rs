@@ -10,7 +10,7 @@ use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
-use crate::io::{read_capped, Cap};
+use crate::files::read::{read_capped, Cap};
 
 /// The set `-a` names if its keys are read here (no FIPS 205 encoding);
 /// `None` for anything `keyfile` reads, or reports as unknown.

@@ -12,8 +12,9 @@ use serde_json::{json, Map, Value};
 use sphincs::{Algorithm, DynSigningKey, DynVerifyingKey, Error, PreHash, Randomness, SignOptions};
 
 use crate::error::CliError;
+use crate::files::read::{read_capped, Cap};
+use crate::files::write::{check_writable, write_output, write_stdout};
 use crate::hex;
-use crate::io::{check_writable, read_capped, write_output, write_stdout, Cap};
 
 /// Reads PROMPT, writes the response to OUT or standard output.
 pub fn run(prompt: &Path, out: Option<&Path>, force: bool) -> Result<(), CliError> {

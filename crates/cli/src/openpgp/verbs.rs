@@ -16,9 +16,10 @@ use sphincs::openpgp::{
 };
 
 use crate::error::CliError;
-use crate::io::{read_capped, write_output, write_stdout, Cap};
+use crate::files::read::{read_capped, Cap};
+use crate::files::write::{write_output, write_stdout};
 
-pub use crate::pgp_kind::{is_openpgp_file, FPR_PREFIX};
+pub use crate::openpgp::kind::{is_openpgp_file, FPR_PREFIX};
 
 fn load(path: &Path) -> Result<Vec<Cert>, CliError> {
     openpgp::read_certs(&read_capped(path, Cap::Keyring)?).map_err(|e| CliError::file(path, e))
@@ -77,7 +78,7 @@ fn unlock(path: &Path, cert: &Cert) -> Result<(openpgp::PublicKey, AnySigningKey
         .signing_secret(now())
         .map_err(|e| CliError::file(path, e))?;
     let pass = if secret.is_protected() {
-        Some(crate::passphrase::for_reading(path)?)
+        Some(crate::files::passphrase::for_reading(path)?)
     } else {
         None
     };
@@ -121,7 +122,7 @@ pub fn sign(
 ) -> Result<(), CliError> {
     let cert = secret_key(key)?;
     if !cert.is_protected() {
-        crate::io::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
+        crate::files::read::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
     }
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
@@ -140,7 +141,7 @@ pub fn sign(
             .map(Path::to_path_buf)
             .or_else(|| file.filter(|f| f.as_os_str() != "-").map(asc_path));
         if let Some(t) = &target {
-            crate::io::check_writable(t, force)?;
+            crate::files::write::check_writable(t, force)?;
         }
         let mut signer = DetachedSigner::new(vec![unlocked], Mode::Binary, now() as u32)
             .map_err(|e| CliError::Failed(e.to_string()))?;
@@ -154,8 +155,8 @@ pub fn sign(
                 write_output(t, text.as_bytes(), false, force)?;
                 crate::say::status(&format!(
                     "{}: signed, {}\n",
-                    crate::quote::name(&f),
-                    crate::quote::name(&t)
+                    crate::files::quote::name(&f),
+                    crate::files::quote::name(&t)
                 ))?;
             }
             (Some(t), _) => write_output(t, text.as_bytes(), false, force)?,
@@ -189,7 +190,7 @@ pub fn verify(
         if certs.is_empty() {
             return Err(CliError::file(cert, format!(
                 "no certificate in it has the fingerprint {} that --fingerprint expects (the first is {FPR_PREFIX}{first}); no signature was checked",
-                crate::quote::text(pin)
+                crate::files::quote::text(pin)
             )));
         }
     }
@@ -218,8 +219,8 @@ pub fn verify(
     }
     // `dist/*` holding x and x.asc: x.asc is x's signature, not a message.
     let files = if signature.is_none() {
-        let (files, skipped) = crate::cmd_batch::split_by(files, asc_path);
-        crate::cmd_batch::say_skipped(&skipped);
+        let (files, skipped) = crate::signing::batch::split_by(files, asc_path);
+        crate::signing::batch::say_skipped(&skipped);
         files
     } else {
         files.to_vec()
@@ -251,14 +252,14 @@ pub fn verify(
         stream(file, |chunk| v.update(chunk))?;
         let (good, bad) = v.finish(&ring, &window);
         let name = file.map_or("standard input".to_string(), |f| {
-            crate::quote::name(&f).to_string()
+            crate::files::quote::name(&f).to_string()
         });
         match good.first() {
             Some(g) => crate::say::status(&format!(
                 "{name}: valid signature by {}{} ({})\n",
                 g.user_id
                     .as_deref()
-                    .map(|u| format!("{} ", crate::quote::user_id(u)))
+                    .map(|u| format!("{} ", crate::files::quote::user_id(u)))
                     .unwrap_or_default(),
                 g.primary,
                 crate::sop::date::format(u64::from(g.created))
@@ -291,12 +292,12 @@ fn verify_clearsigned(
     force: bool,
 ) -> Result<(), CliError> {
     if let Some(out) = text_out {
-        crate::io::check_writable(out, force)?;
+        crate::files::write::check_writable(out, force)?;
     }
     let data = read_capped(file, Cap::ClearSigned)?;
     let cs = openpgp::cleartext::parse(&data).map_err(|e| CliError::file(file, e))?;
     let (good, bad) = cs.verifier().finish(ring, window);
-    let name = crate::quote::name(&file);
+    let name = crate::files::quote::name(&file);
     let Some(g) = good.first() else {
         return Err(CliError::InvalidSignature(format!(
             "{name}: invalid signature: {}",
@@ -314,13 +315,13 @@ fn verify_clearsigned(
         "{name}: valid signature by {}{} ({}){}\n",
         g.user_id
             .as_deref()
-            .map(|u| format!("{} ", crate::quote::user_id(u)))
+            .map(|u| format!("{} ", crate::files::quote::user_id(u)))
             .unwrap_or_default(),
         g.primary,
         crate::sop::date::format(u64::from(g.created)),
         text_out.map_or(String::new(), |o| format!(
             ", text written to {}",
-            crate::quote::name(&o)
+            crate::files::quote::name(&o)
         ))
     ))
 }
@@ -334,7 +335,7 @@ pub fn fingerprint(path: &Path) -> Result<String, CliError> {
 /// `key show` of an OpenPGP key or certificate.
 pub fn show(path: &Path) -> Result<(), CliError> {
     let certs = load(path)?;
-    let mut text = format!("File:        {}\n", crate::quote::name(&path));
+    let mut text = format!("File:        {}\n", crate::files::quote::name(&path));
     for c in &certs {
         let p = &c.primary.public;
         let kind = if c.is_secret() {
@@ -376,7 +377,7 @@ pub fn show(path: &Path) -> Result<(), CliError> {
             Err(e) => text += &format!("Checked:     {e}\n"),
         }
         for u in c.valid_user_ids(now()) {
-            text += &format!("User ID:     {}\n", crate::quote::user_id(&u));
+            text += &format!("User ID:     {}\n", crate::files::quote::user_id(&u));
         }
         let keys = c.signing_keys(now()).unwrap_or_default();
         for s in &c.subkeys {

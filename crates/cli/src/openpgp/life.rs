@@ -11,8 +11,9 @@ use clap::Args;
 use sphincs::openpgp::{self, armor, Cert, Fingerprint, Reason};
 
 use crate::error::CliError;
-use crate::io::{read_capped, replace_in_place, write_output, write_stdout, Cap};
-use crate::pgp_files::FPR_PREFIX;
+use crate::files::read::{read_capped, Cap};
+use crate::files::write::{replace_in_place, write_output, write_stdout};
+use crate::openpgp::verbs::FPR_PREFIX;
 
 #[derive(Args)]
 pub struct ExpireArgs {
@@ -107,7 +108,7 @@ pub fn parse_when(when: &str, now: u64) -> Result<Option<u64>, CliError> {
         Ok(Some(t)) => Ok(Some(t)),
         _ => Err(CliError::Failed(format!(
             "{} is not an expiry: use a date (2028-12-31), a span (90d, 2y) or never",
-            crate::quote::text(when)
+            crate::files::quote::text(when)
         ))),
     }
 }
@@ -116,7 +117,7 @@ fn reason(name: &str) -> Result<Reason, CliError> {
     Reason::parse(name).ok_or_else(|| {
         CliError::Failed(format!(
             "{} is not a reason: use compromised, superseded, retired or unspecified",
-            crate::quote::text(name)
+            crate::files::quote::text(name)
         ))
     })
 }
@@ -130,7 +131,7 @@ fn load_key(path: &Path) -> Result<(Cert, sphincs::any::AnySigningKey), CliError
     }
     let cert = certs.remove(0);
     let pass = match &cert.primary.secret {
-        Some(s) if s.is_protected() => Some(crate::passphrase::for_reading(path)?),
+        Some(s) if s.is_protected() => Some(crate::files::passphrase::for_reading(path)?),
         _ => None,
     };
     let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
@@ -155,7 +156,7 @@ pub fn expire(args: &ExpireArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: expires {}; publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::quote::name(&args.key),
+        crate::files::quote::name(&args.key),
         when.map_or("never".to_string(), crate::sop::date::format)
     ))
 }
@@ -176,7 +177,7 @@ pub struct ExportSubkeysArgs {
 
 /// `key export-subkeys`: the primary key stays offline; the subkeys sign.
 pub fn export_subkeys(args: &ExportSubkeysArgs) -> Result<(), CliError> {
-    crate::io::check_writable(&args.out, args.force)?;
+    crate::files::write::check_writable(&args.out, args.force)?;
     let bytes = read_capped(&args.key, Cap::Key)?;
     let certs = openpgp::read_certs(&bytes).map_err(|e| CliError::file(&args.key, e))?;
     let [cert] = certs.as_slice() else {
@@ -196,8 +197,8 @@ pub fn export_subkeys(args: &ExportSubkeysArgs) -> Result<(), CliError> {
     write_output(&args.out, text.as_bytes(), true, args.force)?;
     crate::say::status(&format!(
         "{}: the subkeys' secrets without the primary key's (signs with {FPR_PREFIX}{fpr}); keep {} offline\n",
-        crate::quote::name(&args.out),
-        crate::quote::name(&args.key)
+        crate::files::quote::name(&args.out),
+        crate::files::quote::name(&args.key)
     ))
 }
 
@@ -227,7 +228,7 @@ fn publish_revocation(args: &RevokeArgs, rev: &Path) -> Result<(), CliError> {
 pub fn revoke(args: &RevokeArgs) -> Result<(), CliError> {
     let reason = reason(&args.reason)?;
     if let Some(out) = &args.out {
-        crate::io::check_writable(out, args.force)?;
+        crate::files::write::check_writable(out, args.force)?;
     }
     if let Some(rev) = &args.revocation {
         return publish_revocation(args, rev);
@@ -272,7 +273,7 @@ pub fn add_subkey(args: &AddSubkeyArgs) -> Result<(), CliError> {
     };
     // The subkey's secret is protected as the primary's is.
     let pass = match &cert.primary.secret {
-        Some(s) if s.is_protected() => Some(crate::passphrase::for_reading(&args.key)?),
+        Some(s) if s.is_protected() => Some(crate::files::passphrase::for_reading(&args.key)?),
         _ => None,
     };
     let (new, fpr) = cert
@@ -287,7 +288,7 @@ pub fn add_subkey(args: &AddSubkeyArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: signing subkey {FPR_PREFIX}{fpr} added; publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::quote::name(&args.key)
+        crate::files::quote::name(&args.key)
     ))
 }
 
@@ -297,7 +298,7 @@ pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
     let fpr = Fingerprint::from_hex(hex).ok_or_else(|| {
         CliError::Failed(format!(
             "{} is not a v6 fingerprint (64 hex digits)",
-            crate::quote::text(&args.subkey)
+            crate::files::quote::text(&args.subkey)
         ))
     })?;
     let (cert, primary) = load_key(&args.key)?;
@@ -307,7 +308,7 @@ pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: subkey {FPR_PREFIX}{fpr} revoked ({}); publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::quote::name(&args.key),
+        crate::files::quote::name(&args.key),
         args.reason
     ))
 }
@@ -332,7 +333,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         .into_iter()
         .flatten()
     {
-        crate::io::check_writable(f, args.force)?;
+        crate::files::write::check_writable(f, args.force)?;
     }
     let t = now();
     let expires = args
@@ -345,7 +346,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         .parse()
         .map_err(|e: sphincs::Error| CliError::Failed(e.to_string()))?;
     let pass = if args.encrypt {
-        Some(crate::passphrase::for_writing(args.out)?)
+        Some(crate::files::passphrase::for_writing(args.out)?)
     } else {
         None
     };
@@ -379,7 +380,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     crate::say::status(&format!(
         "{FPR_PREFIX}{}  {} (expires {})\n",
         cert.fingerprint(),
-        crate::quote::name(&args.out),
+        crate::files::quote::name(&args.out),
         expires.map_or("never".to_string(), crate::sop::date::format)
     ))
 }

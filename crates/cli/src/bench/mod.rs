@@ -2,6 +2,8 @@
 //! heap per operation (the counting allocator that main.rs installs) and,
 //! with `--stack`, the smallest thread stack each operation completes on.
 
+pub mod calls;
+
 use std::hint::black_box;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -12,7 +14,6 @@ use sphincs::any::{self, AnyAlgorithm, AnySigningKey, AnyVerifyItem, AnyVerifyin
 use sphincs::hash::backend::{cycle_counter, heap_in_use, heap_peak, reset_heap_peak, Backend};
 use sphincs::{Algorithm, Randomness, SignOptions};
 
-use crate::calls;
 use crate::error::CliError;
 
 /// The message every benchmark signs.
@@ -353,7 +354,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.calls {
         if algs == [AnyAlgorithm::Sphincs256] {
             let msg = MSG;
-            return on_backend(backend, || crate::calls::print_sphincs256(msg))?;
+            return on_backend(backend, || crate::bench::calls::print_sphincs256(msg))?;
         }
         let fips: Vec<Algorithm> = algs
             .iter()

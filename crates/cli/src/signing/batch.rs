@@ -17,7 +17,8 @@ use sphincs::any::{self, AnySigner, AnySigningKey, AnyVerifyItem, AnyVerifyingKe
 use sphincs::{Error, MessageSource, PreHash, SignOptions};
 
 use crate::error::CliError;
-use crate::io::{check_writable, read_file, stage, write_stdout, FileKeys, Message, Staged};
+use crate::files::read::{read_file, Message};
+use crate::files::write::{check_writable, stage, write_stdout, FileKeys, Staged};
 
 /// Files larger than this are streamed one at a time (bounded memory).
 const STREAM_ABOVE: u64 = 64 << 20;
@@ -136,7 +137,7 @@ fn size_of(path: &Path) -> Result<u64, CliError> {
         return Err(CliError::file(path, "is a directory"));
     }
     if !meta.is_file() {
-        return Err(crate::io::not_regular_in_batch(path));
+        return Err(crate::files::read::not_regular_in_batch(path));
     }
     Ok(meta.len())
 }
@@ -198,7 +199,7 @@ fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(&format!(
         "{} {{bar:40}} {{bytes}}/{{total_bytes}} {{eta}}",
-        crate::quote::name(&path)
+        crate::files::quote::name(&path)
     )) {
         bar.set_style(style);
     }
@@ -210,7 +211,7 @@ fn finish_bytes_bar(bar: &ProgressBar, path: &Path) {
     if std::env::var_os(REPORT_ENV).is_some() {
         eprintln!(
             "progress {}: {} of {} bytes",
-            crate::quote::name(&path),
+            crate::files::quote::name(&path),
             bar.position(),
             bar.length().unwrap_or(0)
         );
@@ -367,8 +368,8 @@ fn sign_into(
     for (f, t) in files.iter().zip(targets) {
         out.push_str(&format!(
             "{}: signed, {}\n",
-            crate::quote::name(&f),
-            crate::quote::name(&t)
+            crate::files::quote::name(&f),
+            crate::files::quote::name(&t)
         ));
     }
     crate::say::status(&out)
@@ -430,7 +431,7 @@ pub fn say_skipped(skipped: &[PathBuf]) {
                     skipped.len()
                 )
             },
-            crate::quote::name(first),
+            crate::files::quote::name(first),
             if skipped.len() > 1 { ", …" } else { "" }
         );
     }
@@ -463,7 +464,8 @@ pub fn verify(
             Err(e) => outcomes[i] = Some(unreadable(f, e)),
         }
     }
-    let signature = |f: &Path| sig_path(f, sig_dir).and_then(|p| crate::io::read_signature(&p));
+    let signature =
+        |f: &Path| sig_path(f, sig_dir).and_then(|p| crate::files::read::read_signature(&p));
     let pending: Vec<usize> = (0..files.len())
         .filter(|&i| outcomes[i].is_none())
         .collect();
@@ -538,7 +540,7 @@ pub fn verify(
 fn unreadable(f: &Path, e: CliError) -> Outcome {
     let invalid = matches!(e, CliError::InvalidSignature(_));
     let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
-    let prefix = format!("{}: ", crate::quote::name(&f));
+    let prefix = format!("{}: ", crate::files::quote::name(&f));
     let why = why
         .strip_prefix(&prefix)
         .map_or(why.clone(), str::to_string);
@@ -605,7 +607,7 @@ fn report(
                 "error: not checked".to_string()
             }
         };
-        out.push_str(&format!("{}: {line}\n", crate::quote::name(&f)));
+        out.push_str(&format!("{}: {line}\n", crate::files::quote::name(&f)));
     }
     if quiet {
         eprint!("{out}");
@@ -627,7 +629,7 @@ fn report(
             .first()
             .zip(sig.as_deref())
             .map(|(f, s)| (f.as_path(), s));
-        let cause = crate::likely_cause::likely_cause(mismatched.len(), checked, one)
+        let cause = crate::signing::likely_cause::likely_cause(mismatched.len(), checked, one)
             .map_or(String::new(), |c| format!("; {c}"));
         Err(CliError::InvalidSignature(format!(
             "invalid signature: {invalid} of {total} files{cause}"

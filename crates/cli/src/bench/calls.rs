@@ -271,7 +271,7 @@ pub fn print_sphincs256(msg: &[u8]) -> Result<(), CliError> {
     }
     out += "Floor: calls times the kernel cost per permutation per lane (mean of F and H) and per BLAKE block;\n\
             32-byte message, WOTS+ chain lengths at their expectation.\n";
-    crate::io::write_stdout(out.as_bytes(), false)
+    crate::files::write::write_stdout(out.as_bytes(), false)
 }
 
 #[cfg(test)]

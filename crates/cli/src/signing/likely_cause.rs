@@ -35,8 +35,8 @@ pub fn likely_cause(
     (modified(file)? > modified(sig)?).then(|| {
         format!(
             "{} was changed after {} was written, so a change to the data is the likely cause",
-            crate::quote::name(&file),
-            crate::quote::name(&sig)
+            crate::files::quote::name(&file),
+            crate::files::quote::name(&sig)
         )
     })
 }
