@@ -6,6 +6,8 @@
 use std::fmt::Display;
 use std::path::Path;
 
+use crate::files::quote;
+
 use sphincs::any;
 use sphincs::{Error, KeyMode, RequestedMode};
 
@@ -29,10 +31,7 @@ impl CliError {
     /// A certificate or CMS signer that could not be checked with what was
     /// given (exit 2, not 1: it is neither valid nor shown invalid).
     pub fn cannot_check(path: &Path, why: &str) -> Self {
-        CliError::Failed(format!(
-            "cannot check: {}: {why}",
-            crate::files::quote::name(&path)
-        ))
+        CliError::Failed(format!("cannot check: {}: {why}", quote::name(&path)))
     }
 
     /// The core's refusal of what a set lacks ([`Error::Unsupported`]: an
@@ -67,7 +66,7 @@ impl CliError {
 
     /// An error about a file, prefixed with its name.
     pub fn file(path: &Path, what: impl Display) -> Self {
-        CliError::Failed(format!("{}: {what}", crate::files::quote::name(&path)))
+        CliError::Failed(format!("{}: {what}", quote::name(&path)))
     }
 }
 

@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::files::quote;
+
 use sphincs::any::AnyAlgorithm;
 use sphincs::{Randomness, SignOptions};
 
@@ -433,8 +435,8 @@ fn said_signed(
     match (file, out) {
         (Some(f), Some(o)) if implied => say::status(&format!(
             "{}: signed, {}\n",
-            crate::files::quote::name(&f),
-            crate::files::quote::name(&o)
+            quote::name(&f),
+            quote::name(&o)
         )),
         _ => Ok(()),
     }

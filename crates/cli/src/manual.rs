@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::write;
 
 /// Each subcommand's examples, by its path under `sphincs`; a `#` starts a
@@ -532,7 +533,7 @@ pub fn write_all(dir: &Path, force: bool) -> Result<(), CliError> {
     }
     crate::say::status(&format!(
         "{}: {} manual pages (sphincs.1 and one per subcommand)",
-        crate::files::quote::name(dir),
+        quote::name(dir),
         pages.len()
     ))
 }

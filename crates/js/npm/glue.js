@@ -149,7 +149,7 @@ function slhDsaApi(wasm, sets, workers) {
       const { context = EMPTY, extraEntropy } = options(opts, ['context', 'extraEntropy']);
       const rnd = entropy(extraEntropy, lengths.signRand);
       const args = [bytes(secretKey, 'secretKey'), bytes(msg, 'msg'), bytes(context, 'context'), oid, rnd];
-      return call(wasm.slhjs_sign, args, [id]);
+      return call(wasm.slhjs_sign, args, [0, id]);
     };
     const publicFiles = {
       publicKeyToPem: (pk) => decodeText(call(wasm.slhjs_public_key_to_spki, [bytes(pk, 'publicKey')], [id], [1])),
@@ -359,7 +359,7 @@ function slhDsaApi(wasm, sets, workers) {
   // join them here. The same bytes as on one worker.
   async function signSpread(set, request, rnd, count) {
     const id = set[ID];
-    const planned = call(wasm.slhjs_sign_plan, [request.secretKey, request.msg, request.context, request.oid, rnd], [id]);
+    const planned = call(wasm.slhjs_sign, [request.secretKey, request.msg, request.context, request.oid, rnd], [1, id]);
     const tasks = new DataView(planned.buffer).getUint32(0, true);
     const plan = planned.subarray(4);
     // Runs of contiguous tasks, taken by whichever worker is free: an "s"
@@ -402,7 +402,7 @@ function slhDsaApi(wasm, sets, workers) {
         }
         return concat(out);
       }
-      return call(wasm.slhjs_sign, [request.secretKey, request.msg, request.context, request.oid, request.rnd], [set[ID]]);
+      return call(wasm.slhjs_sign, [request.secretKey, request.msg, request.context, request.oid, request.rnd], [0, set[ID]]);
     } finally {
       if (tagOf.call(request.secretKey) === 'Uint8Array') request.secretKey.fill(0);
     }

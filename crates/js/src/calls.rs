@@ -105,9 +105,12 @@ pub(crate) fn options<'a>(
 /// FIPS 205 Algorithm 22 (`slh_sign`), or 23 (`hash_slh_sign`) when `oid`
 /// names a pre-hash: the signature of `msg` under the raw secret key `sk`
 /// with `context`, hedged with `rnd` (n bytes) or deterministic (`rnd`
-/// empty).
+/// empty). With `plan` 1, the same signature's plan for several workers
+/// instead (for `crate::spread`): the number of tree tasks (u32 LE), then the
+/// plan the tasks take.
 #[no_mangle]
 pub unsafe extern "C" fn slhjs_sign(
+    plan: u32,
     id: u32,
     sk: *const u8,
     sk_len: usize,
@@ -136,8 +139,21 @@ pub unsafe extern "C" fn slhjs_sign(
         // Unchecked, as the NIST API's crypto_sign: the root is not rebuilt
         // on every call (the secret key is handed over each time).
         let key = AnySigningKey::from_bytes_unchecked(alg, sk)?;
-        key.sign(msg, &options(context, prehash, rnd))
+        let opts = options(context, prehash, rnd);
+        match plan {
+            0 => key.sign(msg, &opts),
+            _ => sign_plan(&key, msg, &opts),
+        }
     }))
+}
+
+/// The plan of a signature (`slhjs_sign` with `plan` 1): the number of
+/// tree tasks (u32 LE), then the plan the tasks take.
+#[cfg(feature = "sign")]
+fn sign_plan(key: &AnySigningKey, msg: &[u8], opts: &SignOptions<'_>) -> Result<Vec<u8>, Error> {
+    let plan = key.sign_plan(msg, opts)?;
+    let count = key.sign_task_count() as u32;
+    Ok([&count.to_le_bytes()[..], &plan].concat())
 }
 
 /// The answer of a verification as a reply: one byte, 1 valid, 0 not; a

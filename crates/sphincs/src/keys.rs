@@ -50,8 +50,24 @@ pub struct SignOptions<'a> {
     pub fault_hardened: bool,
 }
 
+/// What `opts` and the key's `mode` make of a signature's inputs for set
+/// `P`: the pre-hash (the mode decides when `opts.prehash` is `None`) and
+/// `addrnd` (n bytes, or `None` for the deterministic variant), handed to
+/// `f`.
+#[cfg(feature = "alloc")]
+fn with_inputs<P: ParameterSet, T>(
+    mode: KeyMode,
+    opts: &SignOptions<'_>,
+    f: impl FnOnce(Option<PreHash>, Option<&[u8]>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let prehash = mode.resolve(P::ALGORITHM, opts.prehash)?;
+    let n = P::PARAMS.n;
+    let rnd = addrnd(opts.randomness, n)?;
+    f(prehash, rnd.as_ref().map(|r| &r[..n]))
+}
+
 /// Signs a streamed message per `opts` with the key parts of set `P`, in the
-/// key's `mode` (which decides the pre-hash when `opts.prehash` is `None`).
+/// key's `mode`.
 #[cfg(feature = "alloc")]
 pub(crate) fn sign_with_options<P: ParameterSet>(
     sk: &SecretParts,
@@ -59,18 +75,10 @@ pub(crate) fn sign_with_options<P: ParameterSet>(
     msg: &mut dyn MessageSource,
     opts: &SignOptions<'_>,
 ) -> Result<Vec<u8>, Error> {
-    let prehash = mode.resolve(P::ALGORITHM, opts.prehash)?;
-    let n = P::PARAMS.n;
-    let rnd = addrnd(opts.randomness, n)?;
-    sign_external::<P>(
-        sk,
-        msg,
-        opts.context,
-        prehash,
-        rnd.as_ref().map(|r| &r[..n]),
-        opts.threads,
-        opts.fault_hardened,
-    )
+    with_inputs::<P, _>(mode, opts, |prehash, rnd| {
+        let (threads, hardened) = (opts.threads, opts.fault_hardened);
+        sign_external::<P>(sk, msg, opts.context, prehash, rnd, threads, hardened)
+    })
 }
 
 /// The first step of a signature split into tree tasks: `R ‖ digest`, made
@@ -83,17 +91,9 @@ pub(crate) fn plan_with_options<P: ParameterSet>(
     msg: &mut dyn MessageSource,
     opts: &SignOptions<'_>,
 ) -> Result<Vec<u8>, Error> {
-    let prehash = mode.resolve(P::ALGORITHM, opts.prehash)?;
-    let n = P::PARAMS.n;
-    let rnd = addrnd(opts.randomness, n)?;
-    plan_external::<P>(
-        sk,
-        msg,
-        opts.context,
-        prehash,
-        rnd.as_ref().map(|r| &r[..n]),
-        opts.fault_hardened,
-    )
+    with_inputs::<P, _>(mode, opts, |prehash, rnd| {
+        plan_external::<P>(sk, msg, opts.context, prehash, rnd, opts.fault_hardened)
+    })
 }
 
 /// An SLH-DSA secret key of parameter set `P`: SK.seed, SK.prf and the

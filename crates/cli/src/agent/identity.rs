@@ -11,6 +11,7 @@ use sphincs::KeyMode;
 
 use super::wire::{Fields, Reader};
 use crate::error::CliError;
+use crate::openpgp::kind;
 
 /// Which file a key came from: its canonical path, device, inode, size and
 /// modification time (a file replaced or rewritten is another file).
@@ -42,7 +43,7 @@ impl FileId {
     /// place is the same key).
     pub fn openpgp(signing_key: &sphincs::openpgp::Fingerprint) -> FileId {
         FileId {
-            path: format!("{}{signing_key}", crate::openpgp::kind::FPR_PREFIX),
+            path: format!("{}{signing_key}", kind::FPR_PREFIX),
             dev: 0,
             ino: 0,
             size: 0,
@@ -53,7 +54,7 @@ impl FileId {
     /// The identity of the key in `path`: an OpenPGP secret key's signing
     /// key fingerprint ([`FileId::openpgp`]), any other key file's file.
     pub fn of_key(path: &Path) -> Result<FileId, CliError> {
-        match crate::openpgp::kind::signing_fingerprint(path) {
+        match kind::signing_fingerprint(path) {
             Some(fpr) => Ok(FileId::openpgp(&fpr)),
             None => FileId::of(path),
         }
@@ -107,8 +108,8 @@ pub fn display(path: &Path) -> String {
         .unwrap_or_else(|_| path.to_path_buf())
         .display()
         .to_string();
-    match crate::openpgp::kind::signing_fingerprint(path) {
-        Some(fpr) => format!("{}{fpr} ({file})", crate::openpgp::kind::FPR_PREFIX),
+    match kind::signing_fingerprint(path) {
+        Some(fpr) => format!("{}{fpr} ({file})", kind::FPR_PREFIX),
         None => file,
     }
 }

@@ -19,6 +19,10 @@ use clap::Subcommand;
 use sphincs::any::AnySigningKey;
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::write;
+use crate::keys::load;
+use crate::openpgp::verbs;
 
 pub mod client;
 mod identity;
@@ -83,7 +87,7 @@ pub fn run(command: AgentCommand) -> Result<(), CliError> {
             )?;
             crate::say::status(&format!(
                 "the agent holds {} for {}\n",
-                crate::files::quote::name(&key),
+                quote::name(&key),
                 say_time(held)
             ))
         }
@@ -102,7 +106,7 @@ pub fn run(command: AgentCommand) -> Result<(), CliError> {
             if keys.is_empty() {
                 crate::say::status("the agent holds no keys\n")?;
             }
-            crate::files::write::write_stdout(out.as_bytes(), false)
+            write::write_stdout(out.as_bytes(), false)
         }
         AgentCommand::Lock => {
             let n = Agent::required()?.lock()?;
@@ -163,10 +167,10 @@ fn start(ttl: Duration, foreground: bool) -> Result<(), CliError> {
 /// A private key unlocked for the agent: an OpenPGP secret key's signing
 /// key, or a key file's key (the passphrase asked as for signing).
 fn open_for_agent(path: &Path) -> Result<AnySigningKey, CliError> {
-    let key = if crate::openpgp::verbs::is_openpgp_file(path) {
-        crate::openpgp::verbs::unlock_signing_key(path)?
+    let key = if verbs::is_openpgp_file(path) {
+        verbs::unlock_signing_key(path)?
     } else {
-        crate::keys::load::load_signing_key(path, None)?
+        load::load_signing_key(path, None)?
     };
     if key.as_slh_dsa().is_none() {
         return Err(CliError::file(

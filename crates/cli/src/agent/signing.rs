@@ -8,6 +8,7 @@ use sphincs::any::{AnySigner, AnySigningKey};
 use super::client::{self, Agent};
 use super::identity::{display, FileId};
 use crate::error::CliError;
+use crate::files::passphrase;
 
 /// The key of `path` to sign with: the agent's, if one runs and holds the
 /// key of that file (nothing is asked then); else `open`'s, which an agent
@@ -38,7 +39,7 @@ pub fn signing_key(
     // Silently, as gpg-agent caches: a signing program's standard output
     // is the signature, and its standard error git's status lines.
     if let (Some(mut agent), Some(file)) = (agent, file) {
-        if crate::files::passphrase::was_read() && key.as_slh_dsa().is_some() {
+        if passphrase::was_read() && key.as_slh_dsa().is_some() {
             if let Err(e) = agent.add(&key, &file, &display(path), None) {
                 eprintln!(
                     "sphincs: warning: the agent did not take the key: {}",

@@ -18,6 +18,7 @@ use sphincs::hash::backend::cycle_counter;
 use sphincs::Algorithm;
 
 use crate::error::CliError;
+use crate::files::write;
 
 use sphincs::hash::backend::calibrate::CallCosts;
 
@@ -271,7 +272,7 @@ pub fn print_sphincs256(msg: &[u8]) -> Result<(), CliError> {
     }
     out += "Floor: calls times the kernel cost per permutation per lane (mean of F and H) and per BLAKE block;\n\
             32-byte message, WOTS+ chain lengths at their expectation.\n";
-    crate::files::write::write_stdout(out.as_bytes(), false)
+    write::write_stdout(out.as_bytes(), false)
 }
 
 #[cfg(test)]

@@ -354,7 +354,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.calls {
         if algs == [AnyAlgorithm::Sphincs256] {
             let msg = MSG;
-            return on_backend(backend, || crate::bench::calls::print_sphincs256(msg))?;
+            return on_backend(backend, || calls::print_sphincs256(msg))?;
         }
         let fips: Vec<Algorithm> = algs
             .iter()

@@ -10,6 +10,8 @@ use std::sync::Mutex;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::read;
 
 /// Where the passphrase comes from (the global options).
 #[derive(Clone, Debug, Default)]
@@ -45,18 +47,12 @@ pub fn forget() {
 
 /// The passphrase to decrypt `key`: from the source, else asked once.
 pub fn for_reading(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    get(
-        &format!("Passphrase for {}: ", crate::files::quote::name(&key)),
-        false,
-    )
+    get(&format!("Passphrase for {}: ", quote::name(&key)), false)
 }
 
 /// The passphrase to encrypt a new key: from the source, else asked twice.
 pub fn for_writing(key: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    get(
-        &format!("New passphrase for {}: ", crate::files::quote::name(&key)),
-        true,
-    )
+    get(&format!("New passphrase for {}: ", quote::name(&key)), true)
 }
 
 /// Whether `--passphrase-file` or `--passphrase-fd` was given (`key show`
@@ -80,7 +76,7 @@ pub fn new_from(source: &Source, key: &Path) -> Result<Zeroizing<Vec<u8>>, CliEr
     }
     read_from(
         source,
-        &format!("New passphrase for {}: ", crate::files::quote::name(&key)),
+        &format!("New passphrase for {}: ", quote::name(&key)),
         true,
     )
 }
@@ -105,11 +101,11 @@ fn get(prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
 fn read_from(source: &Source, prompt: &str, confirm: bool) -> Result<Zeroizing<Vec<u8>>, CliError> {
     let pass = match (&source.file, source.fd) {
         (Some(f), _) => {
-            crate::files::read::warn_if_readable_by_others(f, "a passphrase");
+            read::warn_if_readable_by_others(f, "a passphrase");
             first_line(
                 std::fs::File::open(f)
                     .map_err(|e| CliError::file(f, format!("cannot read the passphrase: {e}")))?,
-                &crate::files::quote::name(&f),
+                &quote::name(&f),
             )?
         }
         (None, Some(fd)) => from_descriptor(fd)?,

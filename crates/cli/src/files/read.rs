@@ -12,6 +12,7 @@ use std::time::SystemTime;
 use sphincs::MessageSource;
 
 use crate::error::CliError;
+use crate::files::quote;
 
 /// Reads a whole message file (small ones, signed or verified in batches):
 /// a regular file, as the opened descriptor says.
@@ -154,7 +155,7 @@ pub fn read_signature(path: &Path) -> Result<Vec<u8>, CliError> {
     read_within(path, Cap::Signature)?.map_err(|(limit, _)| {
         CliError::InvalidSignature(format!(
             "invalid signature: {}: longer than any signature (at most {limit} bytes)",
-            crate::files::quote::name(path)
+            quote::name(path)
         ))
     })
 }
@@ -279,7 +280,7 @@ impl Message {
                 } else {
                     // A pipe or device cannot be rewound: read it once.
                     let mut file = source.file;
-                    Self::buffer(&mut file, &crate::files::quote::name(&p))
+                    Self::buffer(&mut file, &quote::name(&p))
                 }
             }
         }
@@ -351,7 +352,7 @@ impl FileSource {
     }
 
     fn io_error(&self, e: impl std::fmt::Display) -> sphincs::Error {
-        sphincs::Error::Io(format!("{}: {e}", crate::files::quote::name(&self.path)))
+        sphincs::Error::Io(format!("{}: {e}", quote::name(&self.path)))
     }
 }
 
@@ -389,7 +390,7 @@ pub fn warn_if_readable_by_others(path: &Path, what: &str) {
         if meta.is_file() && mode & 0o044 != 0 {
             eprintln!(
                 "sphincs: warning: {} ({what}) is readable by {} (mode {mode:04o}); chmod 600 it",
-                crate::files::quote::name(path),
+                quote::name(path),
                 match (mode & 0o040 != 0, mode & 0o004 != 0) {
                     (true, true) => "its group and others",
                     (true, false) => "its group",

@@ -10,6 +10,8 @@ use std::path::Path;
 use sphincs::{Error, MessageSource};
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::signing::batch;
 
 /// Standard input or a pipe, fed once in 64 KiB pieces.
 pub struct OnePass {
@@ -46,7 +48,7 @@ impl OnePass {
             use std::os::unix::fs::FileTypeExt;
             meta.file_type().is_char_device() || meta.file_type().is_block_device()
         };
-        let name = crate::files::quote::name(&path);
+        let name = quote::name(&path);
         let input: Box<dyn Read> = if device {
             Box::new(Capped {
                 inner: file.take(crate::files::read::MAX_BUFFERED_MESSAGE + 1),
@@ -114,10 +116,10 @@ pub fn verify_input<R>(
         return Ok(f(&mut once));
     }
     let mut message = crate::files::read::Message::open(file)?;
-    Ok(crate::signing::batch::with_progress(
+    Ok(batch::with_progress(
         &mut message,
         file,
-        crate::signing::batch::VERIFY_PASSES,
+        batch::VERIFY_PASSES,
         f,
     ))
 }

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
 use crate::error::CliError;
+use crate::files::quote;
 
 /// A complete output, written and synced under a temporary name, waiting to
 /// be moved to its target. Dropping it uncommitted removes the temporary file.
@@ -361,7 +362,7 @@ fn same_as_input(target: &Path, input: &Path) -> CliError {
         target,
         format!(
             "is the same file as the input {}; refusing to overwrite an input (even with --force)",
-            crate::files::quote::name(&input)
+            quote::name(&input)
         ),
     )
 }

@@ -37,6 +37,7 @@ use sphincs::PreHash;
 
 use crate::error::CliError;
 use crate::files::read::{read_capped, Cap};
+use crate::gpg::argv;
 use crate::gpg::status::escape;
 
 /// The most payload bytes read from git (a commit or tag object): they are
@@ -105,7 +106,7 @@ pub fn is_gpg_shape(args: &[OsString]) -> bool {
 /// `--verify SIGFILE [DATA]` to verify, `--status-fd N`, `--armor` and
 /// `--keyid-format` (no effect here). Any other option is refused.
 pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
-    let line = crate::gpg::argv::parse(args)?;
+    let line = argv::parse(args)?;
     const GIT: [&str; 7] = [
         "status-fd",
         "local-user",
@@ -120,7 +121,7 @@ pub fn parse(args: &[OsString]) -> Result<GpgArgs, String> {
     }
     let status_fd = line
         .value("status-fd")
-        .map(|v| crate::gpg::argv::fd("status-fd", v))
+        .map(|v| argv::fd("status-fd", v))
         .transpose()?;
     let user = line.value("local-user").map(str::to_string);
     let files = &line.operands;

@@ -12,6 +12,7 @@ use sphincs::openpgp::{self, Cert, DetachedSigner, Mode};
 use crate::error::CliError;
 use crate::files::read::{read_capped, Cap};
 use crate::gpg::status::{SigFacts, Status};
+use crate::openpgp::verbs;
 
 /// The configured OpenPGP secret key: its path and what it holds.
 pub fn configured_key() -> Result<Option<(PathBuf, Cert)>, CliError> {
@@ -83,7 +84,7 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     let now = super::now();
     // The agent's key when one runs and holds it; else unlocked here, the
     // passphrase from SPHINCS_PASSPHRASE_FILE or /dev/tty.
-    let key = crate::openpgp::verbs::signing_key(&path, &cert)?;
+    let key = verbs::signing_key(&path, &cert)?;
     let facts = SigFacts {
         pk_algo: key.public.algorithm,
         digest: openpgp::signing_hash(key.public.algorithm).id(),

@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::git::openpgp_sign;
+use crate::git::openpgp_verify;
 use crate::git::{parse, Request, PASSPHRASE_ENV};
 use crate::gpg::status::Status;
 
@@ -30,7 +33,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    crate::files::passphrase::set_source(crate::files::passphrase::Source {
+    passphrase::set_source(passphrase::Source {
         file: std::env::var_os(PASSPHRASE_ENV)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
@@ -49,7 +52,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
             ExitCode::from(verify(&signature, data.as_deref(), &mut status))
         }
     };
-    crate::files::passphrase::forget();
+    passphrase::forget();
     code
 }
 
@@ -63,7 +66,7 @@ fn sign(key: &str, status: &mut Status) -> Result<(), CliError> {
         None => crate::git::config_value("sphincs.openpgpKey")?.is_some(),
     };
     if openpgp {
-        crate::git::openpgp_sign::sign(key, status)
+        openpgp_sign::sign(key, status)
     } else {
         crate::git::x509_sign::sign(key, status)
     }
@@ -80,9 +83,9 @@ fn verify(signature: &std::path::Path, data: Option<&std::path::Path>, status: &
     match read {
         Ok(_)
             if head.len() as u64 <= crate::git::MAX_SIGNATURE_FILE
-                && crate::git::openpgp_verify::is_openpgp(&head) =>
+                && openpgp_verify::is_openpgp(&head) =>
         {
-            crate::git::openpgp_verify::verify(&head, data, status)
+            openpgp_verify::verify(&head, data, status)
         }
         _ => crate::git::x509_verify::verify(signature, data, status),
     }

@@ -15,7 +15,10 @@ use sphincs::pki::chain::parse_certificates;
 use crate::error::CliError;
 use crate::files::read::{read_capped, Cap};
 use crate::git::config::{absolute, config_set, config_unset_all, scopes};
+use crate::git::setup_openpgp;
+use crate::git::trust;
 use crate::git::{fingerprint, load_certificate, subject, user_config_file};
+use crate::keys::load;
 
 #[derive(Subcommand)]
 pub enum GitCommand {
@@ -65,7 +68,7 @@ pub enum GitCommand {
     /// touching the signing set-up.
     Trust {
         #[command(subcommand)]
-        action: crate::git::trust::TrustAction,
+        action: trust::TrustAction,
     },
 }
 
@@ -77,7 +80,7 @@ pub fn run(command: GitCommand) -> Result<(), CliError> {
             trust,
             global,
             ..
-        } => crate::git::setup_openpgp::setup(key.as_deref(), &trust, global),
+        } => setup_openpgp::setup(key.as_deref(), &trust, global),
         GitCommand::Setup {
             key: Some(key),
             cert: Some(cert),
@@ -96,7 +99,7 @@ pub fn run(command: GitCommand) -> Result<(), CliError> {
         GitCommand::Setup { .. } => Err(CliError::Failed(
             "--key and --cert are required to sign (or --trust CERT alone for a clone that only verifies, or --openpgp)".into(),
         )),
-        GitCommand::Trust { action } => crate::git::trust::run(action),
+        GitCommand::Trust { action } => trust::run(action),
     }
 }
 
@@ -115,7 +118,7 @@ fn program_path() -> Result<String, CliError> {
 /// this program, trusting CERT… (added to those already trusted); nothing
 /// about signing is set or changed.
 fn verify_only(trust: &[PathBuf], global: bool) -> Result<(), CliError> {
-    let added = crate::git::trust::add(trust, false, global)?;
+    let added = trust::add(trust, false, global)?;
     let (git_scope, _) = scopes(global)?;
     let program = program_path()?;
     config_set(&git_scope, "gpg.format", "x509")?;
@@ -140,20 +143,20 @@ fn setup(
         parse_certificates(&read_capped(c, Cap::Certificate)?).map_err(|e| CliError::file(c, e))?;
     }
     for t in trust {
-        crate::git::trust::read_anchor(&absolute(t)?, false)?;
+        trust::read_anchor(&absolute(t)?, false)?;
     }
     let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
     // A public key or a certificate has the certificate's key too, but signs
     // nothing (`load_verifying_key` below reads those as well).
-    if !crate::keys::load::is_private_key(&key_bytes) {
+    if !load::is_private_key(&key_bytes) {
         return Err(CliError::file(
             &key,
             "is not a private key; --key needs the signing key (a public key or certificate signs nothing)",
         ));
     }
-    let encrypted = crate::keys::load::is_encrypted(&key_bytes);
+    let encrypted = load::is_encrypted(&key_bytes);
     if !encrypted {
-        let public = crate::keys::load::load_verifying_key(&key, None)?;
+        let public = load::load_verifying_key(&key, None)?;
         let of_cert =
             sphincs::pki::cert::subject_key(&cert).map_err(|e| CliError::file(&cert_path, e))?;
         if public.to_spki_der()? != of_cert.to_spki_der()? {
@@ -187,7 +190,7 @@ fn setup(
     // Trust is added to, never replaced: re-running set-up with a new CA
     // keeps the older anchors, so older commits stay G (`git trust remove`
     // takes one away).
-    let added = crate::git::trust::add(trust, false, global)?;
+    let added = trust::add(trust, false, global)?;
 
     let mut out = format!(
         "git signs with {} as \"{}\" (certificate {}, SHA-256 {fpr})\n",

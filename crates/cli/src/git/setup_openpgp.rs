@@ -13,7 +13,9 @@ use sphincs::openpgp::{self, Cert};
 
 use super::config::{absolute, config_get_all, config_set, scopes};
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::openpgp::verbs;
 
 fn read(path: &Path) -> Result<Vec<Cert>, CliError> {
     openpgp::read_certs(&read_capped(path, Cap::Keyring)?).map_err(|e| CliError::file(path, e))
@@ -65,8 +67,8 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
         let uid = cert.primary_user_id(super::now()).unwrap_or_default();
         out += &format!(
             "git signs with {} as {} (OpenPGP {})\n",
-            crate::files::quote::name(k),
-            crate::files::quote::user_id(&uid),
+            quote::name(k),
+            quote::user_id(&uid),
             cert.fingerprint()
         );
         if let Some(old) = previous.filter(|o| *o != text(k).unwrap_or_default()) {
@@ -104,7 +106,7 @@ fn keep_previous(old: &Path, new: &Cert, global: bool) -> Result<String, CliErro
         Ok(_) | Err(_) => {
             return Ok(format!(
                 "  the previous key {} cannot be read: commits it signed show E (no certificate) unless its certificate is trusted (`sphincs git trust add OLD.cert`)\n",
-                crate::files::quote::name(old)
+                quote::name(old)
             ))
         }
     };
@@ -113,9 +115,9 @@ fn keep_previous(old: &Path, new: &Cert, global: bool) -> Result<String, CliErro
     }
     let mut out = format!(
         "  the previous key {} (OpenPGP {}) stays trusted, so the commits it signed stay good; to stop: sphincs git trust remove {}{}\n",
-        crate::files::quote::name(old),
+        quote::name(old),
         old_cert.fingerprint(),
-        crate::openpgp::verbs::FPR_PREFIX,
+        verbs::FPR_PREFIX,
         old_cert.fingerprint()
     );
     out += &super::trust::add(&[old.to_path_buf()], true, global)?;

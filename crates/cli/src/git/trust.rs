@@ -14,7 +14,10 @@ use sphincs::pki::chain::parse_certificates;
 
 use super::config::{absolute, config_add, config_get_all, git, scopes};
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
+use crate::openpgp::verbs;
 
 #[derive(Subcommand)]
 pub enum TrustAction {
@@ -96,7 +99,7 @@ pub fn read_anchor(path: &Path, openpgp: bool) -> Result<Vec<Anchor>, CliError> 
             .map(|c| {
                 c.primary_info(now).map_err(|e| CliError::file(path, e))?;
                 Ok(Anchor {
-                    name: crate::files::quote::user_id(&c.primary_user_id(now).unwrap_or_default()),
+                    name: quote::user_id(&c.primary_user_id(now).unwrap_or_default()),
                     fingerprint: c.fingerprint().to_hex(),
                 })
             })
@@ -129,7 +132,7 @@ pub fn add(paths: &[PathBuf], openpgp: bool, global: bool) -> Result<String, Cli
     let mut checked = Vec::new();
     for p in paths {
         let p = absolute(p)?;
-        let pgp = openpgp || crate::openpgp::verbs::is_openpgp_file(&p);
+        let pgp = openpgp || verbs::is_openpgp_file(&p);
         let anchors = read_anchor(&p, pgp)?;
         checked.push((text(&p)?, pgp, anchors));
     }
@@ -212,7 +215,7 @@ fn list(openpgp: bool, global: bool) -> Result<(), CliError> {
             names.join(" and ")
         );
     }
-    crate::files::write::write_stdout(out.as_bytes(), false)
+    write::write_stdout(out.as_bytes(), false)
 }
 
 /// Whether `which` names the anchor file `file`: its path (as configured,
@@ -228,7 +231,7 @@ fn names(which: &str, file: &str, openpgp: bool) -> bool {
         return true;
     }
     let wanted: String = which
-        .strip_prefix(crate::openpgp::verbs::FPR_PREFIX)
+        .strip_prefix(verbs::FPR_PREFIX)
         .unwrap_or(which)
         .chars()
         .filter(|c| c.is_ascii_hexdigit())
@@ -259,7 +262,7 @@ fn remove(which: &[String], openpgp: bool, global: bool) -> Result<(), CliError>
             let names: Vec<&str> = kinds(openpgp).iter().map(|&k| setting(k)).collect();
             return Err(CliError::Failed(format!(
                 "{}: not a trusted certificate file or fingerprint of {} (see `sphincs git trust list`); nothing removed",
-                crate::files::quote::text(w),
+                quote::text(w),
                 names.join(" or ")
             )));
         }

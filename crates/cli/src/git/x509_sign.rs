@@ -10,6 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sphincs::pki::chain::parse_certificates;
 use sphincs::pki::cms::{self, CmsSignOptions};
 
+use crate::agent::signing;
 use crate::error::CliError;
 use crate::files::read::{read_capped, Cap};
 use crate::git::{self, configured_digest, fingerprint, resolve};
@@ -31,8 +32,7 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     // The passphrase of an encrypted key is read here (SPHINCS_PASSPHRASE_FILE
     // or /dev/tty), after the payload: git waits for the program to read it.
     // The agent's key when one runs and holds it; else opened here.
-    let key =
-        crate::agent::signing::signing_key(&pairing.key, || load_signing_key(&pairing.key, None))?;
+    let key = signing::signing_key(&pairing.key, || load_signing_key(&pairing.key, None))?;
     let public = key.verifying_key();
     let Some(&vk) = public.as_slh_dsa() else {
         return Err(not_fips205(&pairing.key));

@@ -12,8 +12,10 @@ use std::path::Path;
 use sphincs::openpgp::{self, armor, cleartext, foreign, DetachedSigner, Mode};
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write::replace_in_place;
+use crate::openpgp::verbs;
 
 fn refuse_second(
     existing: &[openpgp::Signature],
@@ -35,8 +37,8 @@ fn refuse_second(
 /// Adds a signature by the OpenPGP key in `key` to `signature` (a detached
 /// signature of `file`) or, without it, to the cleartext-signed `file`.
 pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliError> {
-    let cert = crate::openpgp::verbs::secret_key(key)?;
-    let unlocked = crate::openpgp::verbs::signing_key(key, &cert)?;
+    let cert = verbs::secret_key(key)?;
+    let unlocked = verbs::signing_key(key, &cert)?;
     let signer_fpr = unlocked.public.fingerprint();
     let now = crate::git::now() as u32;
     let threads = sphincs::resolve_threads(0);
@@ -50,7 +52,7 @@ pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliE
             refuse_second(&split.ours, &signer_fpr, sig_path)?;
             let mut signer =
                 DetachedSigner::new(vec![unlocked], Mode::Binary, now).map_err(fail)?;
-            crate::openpgp::verbs::stream(Some(file), |b| signer.update(b))?;
+            verbs::stream(Some(file), |b| signer.update(b))?;
             let ours = signer.finish(threads).map_err(fail)?;
             let mut all = binary;
             all.extend(openpgp::signatures_to_bytes(&ours));
@@ -62,7 +64,7 @@ pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliE
             replace_in_place(sig_path, &out)?;
             crate::say::status(&format!(
                 "{}: signature by {signer_fpr} added ({} there before)\n",
-                crate::files::quote::name(sig_path),
+                quote::name(sig_path),
                 split.ours.len() + split.other_count + split.unreadable.len()
             ))?;
         }
@@ -85,7 +87,7 @@ pub fn run(key: &Path, signature: Option<&Path>, file: &Path) -> Result<(), CliE
             replace_in_place(file, &out)?;
             crate::say::status(&format!(
                 "{}: signature by {signer_fpr} added to its signature block\n",
-                crate::files::quote::name(file)
+                quote::name(file)
             ))?;
         }
     }

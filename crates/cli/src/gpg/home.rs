@@ -23,7 +23,10 @@ use sphincs::openpgp::{self, armor, Cert};
 
 use super::argv::Line;
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
+use crate::git::openpgp_sign;
 
 /// GnuPG's home directory, as gpg finds it: `--homedir`, else
 /// `$GNUPGHOME`, else `~/.gnupg`.
@@ -144,9 +147,9 @@ impl Home {
                     .join(format!("{}.pgp", c.fingerprint().to_hex()));
                 let text = armor::encode(armor::Kind::PrivateKey, &c.to_bytes(true));
                 if path.exists() {
-                    crate::files::write::replace_in_place(&path, text.as_bytes())?;
+                    write::replace_in_place(&path, text.as_bytes())?;
                 } else {
-                    crate::files::write::write_output(&path, text.as_bytes(), true, false)?;
+                    write::write_output(&path, text.as_bytes(), true, false)?;
                 }
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
                     .map_err(|e| CliError::file(&path, e))?;
@@ -163,9 +166,9 @@ impl Home {
         }
         let p = self.pubring();
         if p.exists() {
-            crate::files::write::replace_in_place(&p, &bytes)?;
+            write::replace_in_place(&p, &bytes)?;
         } else {
-            crate::files::write::write_output(&p, &bytes, false, false)?;
+            write::write_output(&p, &bytes, false, false)?;
         }
         Ok(done)
     }
@@ -215,11 +218,11 @@ impl Home {
                 };
                 keys.into_iter()
                     .filter(|(_, c)| could(c))
-                    .find(|(p, c)| crate::git::openpgp_sign::names(c, p, u))
+                    .find(|(p, c)| openpgp_sign::names(c, p, u))
                     .ok_or_else(|| {
                         CliError::Failed(format!(
                             "no secret key for {} in {home} (`sphincs gpg --list-secret-keys` lists them)",
-                            crate::files::quote::user_id(u)
+                            quote::user_id(u)
                         ))
                     })
             }

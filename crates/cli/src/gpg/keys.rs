@@ -11,15 +11,17 @@ use super::argv::Line;
 use super::home::Home;
 use super::status::Status;
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::read;
+use crate::git::openpgp_sign;
 
 fn read_inputs(line: &Line) -> Result<Vec<u8>, CliError> {
     if line.operands.is_empty() || line.operands == ["-"] {
-        return crate::files::read::read_stdin(crate::files::read::Cap::Keyring);
+        return read::read_stdin(read::Cap::Keyring);
     }
     let mut all = Vec::new();
     for f in &line.operands {
-        let bytes =
-            crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::Keyring)?;
+        let bytes = read::read_capped(Path::new(f), read::Cap::Keyring)?;
         all.extend(armor::dearmor(&bytes).map_err(|e| CliError::file(Path::new(f), e))?);
     }
     Ok(all)
@@ -40,7 +42,7 @@ pub fn import(line: &Line, status: &mut Status) -> Result<(), CliError> {
         eprintln!(
             "gpg: key {}: {what} {} imported",
             c.fingerprint(),
-            crate::files::quote::user_id(&uid)
+            quote::user_id(&uid)
         );
         // IMPORT_OK 1: a new key (or one replaced); 17 with its secret.
         let flags = if c.is_secret() { 17 } else { 1 };
@@ -68,12 +70,12 @@ fn select(certs: Vec<Cert>, names: &[String]) -> Result<Vec<Cert>, CliError> {
     for n in names {
         let found: Vec<&Cert> = certs
             .iter()
-            .filter(|c| crate::git::openpgp_sign::names(c, Path::new(""), n))
+            .filter(|c| openpgp_sign::names(c, Path::new(""), n))
             .collect();
         if found.is_empty() {
             return Err(CliError::Failed(format!(
                 "no key matches {}",
-                crate::files::quote::user_id(n)
+                quote::user_id(n)
             )));
         }
         out.extend(found.into_iter().cloned());
@@ -175,10 +177,7 @@ pub fn list(line: &Line, secret: bool) -> Result<(), CliError> {
                 date(u64::from(p.created))
             );
             for u in c.valid_user_ids(now) {
-                out += &format!(
-                    "uid           [ultimate] {}\n",
-                    crate::files::quote::user_id(&u)
-                );
+                out += &format!("uid           [ultimate] {}\n", quote::user_id(&u));
             }
             for s in &c.subkeys {
                 let k = &s.key.public;
@@ -221,8 +220,8 @@ fn colon_escape(s: &str) -> String {
 /// `--dearmor` / `--enarmor` of FILE or standard input.
 pub fn armor_command(line: &Line, enarmor: bool) -> Result<(), CliError> {
     let input = match line.operands.as_slice() {
-        [] => crate::files::read::read_stdin(crate::files::read::Cap::ClearSigned)?,
-        [f] => crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::ClearSigned)?,
+        [] => read::read_stdin(read::Cap::ClearSigned)?,
+        [f] => read::read_capped(Path::new(f), read::Cap::ClearSigned)?,
         _ => {
             return Err(CliError::Failed(
                 "--dearmor and --enarmor take one file".into(),

@@ -25,6 +25,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::files::passphrase;
+
 use argv::Line;
 use status::Status;
 use system::Program;
@@ -277,7 +279,7 @@ fn gpg(line: &Line) -> ExitCode {
             "--{other} is not supported"
         ))),
     };
-    crate::files::passphrase::forget();
+    passphrase::forget();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -18,6 +18,11 @@ use super::argv::Line;
 use super::home::Home;
 use super::status::{SigFacts, Status};
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::files::quote;
+use crate::files::read;
+use crate::files::write;
+use crate::openpgp::verbs;
 
 /// Hashes `--digest-algo` may name: OpenPGP's of 256 bits and more.
 const STRONG: [&str; 5] = ["SHA256", "SHA384", "SHA512", "SHA3-256", "SHA3-512"];
@@ -34,7 +39,7 @@ fn check_digest(line: &Line, key_algo: u8) -> Result<(), CliError> {
     if !STRONG.contains(&name.as_str()) {
         return Err(CliError::Failed(format!(
             "--digest-algo {}: an SLH-DSA signature needs a digest of at least 256 bits (RFC 9980); SHA256, SHA384, SHA512, SHA3-256 or SHA3-512",
-            crate::files::quote::text(asked)
+            quote::text(asked)
         )));
     }
     let used = openpgp::signing_hash(key_algo).name();
@@ -50,7 +55,7 @@ fn set_passphrase_source(line: &Line) -> Result<(), CliError> {
         .map(|v| super::argv::fd("passphrase-fd", v))
         .transpose()
         .map_err(CliError::Failed)?;
-    crate::files::passphrase::set_source(crate::files::passphrase::Source {
+    passphrase::set_source(passphrase::Source {
         file: line.value("passphrase-file").map(PathBuf::from),
         fd,
         // In --batch a missing passphrase is an error, never a prompt.
@@ -75,10 +80,8 @@ fn data_file(line: &Line) -> Result<Option<String>, CliError> {
 /// at most a cleartext-signed file's 64 MiB.
 fn read_whole(file: Option<&str>) -> Result<Vec<u8>, CliError> {
     match file {
-        Some(f) => {
-            crate::files::read::read_capped(Path::new(f), crate::files::read::Cap::ClearSigned)
-        }
-        None => crate::files::read::read_stdin(crate::files::read::Cap::ClearSigned),
+        Some(f) => read::read_capped(Path::new(f), read::Cap::ClearSigned),
+        None => read::read_stdin(read::Cap::ClearSigned),
     }
 }
 
@@ -94,7 +97,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             "is a certificate, not a secret key: it signs nothing",
         ));
     }
-    let key: UnlockedKey = crate::openpgp::verbs::signing_key(&path, &cert)?;
+    let key: UnlockedKey = verbs::signing_key(&path, &cert)?;
     check_digest(line, key.public.algorithm)?;
     let file = data_file(line)?;
     let armored = line.last_of("armor", "no-armor");
@@ -122,7 +125,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
             let mut signer = DetachedSigner::new(vec![key], mode, now as u32)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
             // Streamed: a release tarball of any size in bounded memory.
-            crate::openpgp::verbs::stream(file.as_deref().map(Path::new), |b| signer.update(b))?;
+            verbs::stream(file.as_deref().map(Path::new), |b| signer.update(b))?;
             let sigs = signer
                 .finish(threads)
                 .map_err(|e| CliError::Failed(e.to_string()))?;
@@ -167,7 +170,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
         (None, Some(f)) => Some(PathBuf::from(format!("{f}.{ext}"))),
     };
     match target {
-        None => crate::files::write::write_stdout(&bytes, !armored && ext != "asc")?,
+        None => write::write_stdout(&bytes, !armored && ext != "asc")?,
         Some(t) => {
             if t.exists() && !line.has("yes") {
                 return Err(CliError::file(
@@ -175,7 +178,7 @@ pub fn run(line: &Line, command: &str, status: &mut Status) -> Result<(), CliErr
                     "exists; --yes replaces it (gpg asks; in --batch it fails)",
                 ));
             }
-            crate::files::write::write_output(&t, &bytes, false, true)?;
+            write::write_output(&t, &bytes, false, true)?;
         }
     }
     let facts = SigFacts {

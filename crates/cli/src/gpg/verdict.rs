@@ -16,6 +16,8 @@
 
 use std::io;
 
+use crate::sop::date;
+
 use sphincs::openpgp::{self, Fingerprint, Outcome, Signature};
 
 use super::status::{escape, SigFacts, Status, Trust, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED};
@@ -98,7 +100,7 @@ pub fn say(
 ) -> io::Result<u8> {
     let f = facts(sig);
     let program = judge.program;
-    let made = crate::sop::date::format(f.time);
+    let made = date::format(f.time);
     let named = issuer(sig).unwrap_or_else(|| super::status::UNKNOWN_KEY.to_string());
     eprintln!(
         "{program}: Signature made {made} with {} key {named}",

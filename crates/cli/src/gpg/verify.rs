@@ -24,10 +24,14 @@ use super::argv::Line;
 use super::status::{Status, ERRSIG_NO_KEY, ERRSIG_UNSUPPORTED};
 use super::system::{self, Program};
 use super::verdict::{self, Judge, BAD, ERROR, GOOD};
+use crate::files::quote;
+use crate::files::read;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
+use crate::git::openpgp_verify;
 
 /// How far in the future a signature's creation time may be.
-pub const CLOCK_SKEW: u64 = crate::git::openpgp_verify::CLOCK_SKEW;
+pub const CLOCK_SKEW: u64 = openpgp_verify::CLOCK_SKEW;
 
 /// A verification asked for.
 pub struct Request<'a> {
@@ -82,7 +86,7 @@ fn load_keyrings(program: Program, line: &Line, certs: &mut Vec<Cert>) -> Vec<Ri
     let name = program.name();
     let mut rings = Vec::new();
     for (path, found) in keyring_files(program, line) {
-        let shown = crate::files::quote::text(&found.to_string_lossy());
+        let shown = quote::text(&found.to_string_lossy());
         let bytes = match read_capped(&found, Cap::Keyring) {
             Ok(b) => b,
             Err(e) => {
@@ -153,7 +157,7 @@ fn read_input(operands: &[String]) -> Result<Input, String> {
         vec![implied_data(first).ok_or_else(|| {
             format!(
                 "{} is not cleartext-signed and no data file is given (SIGFILE DATA)",
-                crate::files::quote::text(first)
+                quote::text(first)
             )
         })?]
     } else {
@@ -176,14 +180,13 @@ fn feed(
             ("-", Some(copy)) => Box::new(std::fs::File::open(copy).map_err(|e| e.to_string())?),
             ("-", None) => Box::new(std::io::stdin().lock()),
             (path, _) => Box::new(
-                std::fs::File::open(path)
-                    .map_err(|e| format!("{}: {e}", crate::files::quote::text(path)))?,
+                std::fs::File::open(path).map_err(|e| format!("{}: {e}", quote::text(path)))?,
             ),
         };
         loop {
             let n = reader
                 .read(&mut buf)
-                .map_err(|e| format!("{}: {e}", crate::files::quote::text(d)))?;
+                .map_err(|e| format!("{}: {e}", quote::text(d)))?;
             if n == 0 {
                 break;
             }
@@ -306,7 +309,7 @@ pub fn run(req: Request<'_>) -> u8 {
             std::io::copy(
                 &mut std::io::stdin()
                     .lock()
-                    .take(crate::files::read::cap_bytes(Cap::ClearSigned) + 1),
+                    .take(read::cap_bytes(Cap::ClearSigned) + 1),
                 &mut std::io::BufWriter::new(f),
             )
         });
@@ -383,9 +386,9 @@ pub fn run(req: Request<'_>) -> u8 {
     if let (Input::Clear { msg, .. }, Some(out)) = (&input, line.value("output")) {
         if any_good {
             let written = if out == "-" {
-                crate::files::write::write_stdout(&msg.text, false)
+                write::write_stdout(&msg.text, false)
             } else {
-                crate::files::write::write_output(Path::new(out), &msg.text, false, true)
+                write::write_output(Path::new(out), &msg.text, false, true)
             };
             if let Err(e) = written {
                 eprintln!("{program}: {}", e.into_message());
@@ -497,7 +500,7 @@ fn check_ours(
             if !ok {
                 eprintln!(
                     "{program}: the key's algorithm {name} is not in --assert-pubkey-algo {}",
-                    crate::files::quote::text(list)
+                    quote::text(list)
                 );
                 said = said.max(BAD);
             }
@@ -598,7 +601,7 @@ fn hand_over(
     stdin_file: bool,
 ) -> u8 {
     let Some(exe) = system::find(program).filter(|_| !system::is_nested()) else {
-        eprintln!("{name}: cannot check the signature: {} (and no system {name}, GnuPG, was found for what is not SLH-DSA)", crate::files::quote::text(why));
+        eprintln!("{name}: cannot check the signature: {} (and no system {name}, GnuPG, was found for what is not SLH-DSA)", quote::text(why));
         let _ = status.no_data(1);
         return ERROR;
     };

@@ -4,21 +4,25 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::write;
+use crate::keys::load;
+use crate::openpgp::verbs;
 
 /// The fingerprint of the public key in (or of) `key`: `-a` names the set of
 /// a raw key, as for `verify`.
 pub fn of_file(key: &Path, alg: Option<&str>) -> Result<String, CliError> {
-    if crate::openpgp::verbs::is_openpgp_file(key) {
-        return crate::openpgp::verbs::fingerprint(key);
+    if verbs::is_openpgp_file(key) {
+        return verbs::fingerprint(key);
     }
-    let alg = crate::keys::load::parse_any(alg)?;
-    Ok(crate::keys::load::load_any_public_half(key, alg)?.fingerprint()?)
+    let alg = load::parse_any(alg)?;
+    Ok(load::load_any_public_half(key, alg)?.fingerprint()?)
 }
 
 /// The line printed for one key: `SHA256:<hex>  NAME`, as `sha256sum` lays
 /// out a digest and its file.
 pub fn line(fingerprint: &str, key: &Path) -> String {
-    format!("{fingerprint}  {}\n", crate::files::quote::name(&key))
+    format!("{fingerprint}  {}\n", quote::name(&key))
 }
 
 /// `sphincs fingerprint KEY...`.
@@ -27,7 +31,7 @@ pub fn run(keys: &[PathBuf], alg: Option<&str>) -> Result<(), CliError> {
     for k in keys {
         out += &line(&of_file(k, alg)?, k);
     }
-    crate::files::write::write_stdout(out.as_bytes(), false)
+    write::write_stdout(out.as_bytes(), false)
 }
 
 /// `verify --fingerprint SHA256:<hex>`: the form `fingerprint` prints (hex

@@ -16,12 +16,17 @@ use zeroize::Zeroizing;
 
 use crate::error::CliError;
 use crate::files::passphrase;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
 use crate::files::write::{check_writable, replace_in_place, write_output};
 use crate::keys::load::{
     decrypt, decrypt_limited, inspect, is_encrypted, is_encrypted_limited, load_signing_key,
     parse_any,
 };
+use crate::keys::tree_file;
+use crate::openpgp::life;
+use crate::openpgp::verbs;
 use crate::say;
 
 #[derive(Subcommand)]
@@ -51,22 +56,22 @@ pub enum KeyCommand {
     Show(ShowArgs),
     /// Change when an OpenPGP key expires (a new self-signature; the key
     /// file is replaced in place). Publish the certificate again afterwards.
-    Expire(crate::openpgp::life::ExpireArgs),
+    Expire(life::ExpireArgs),
     /// Revoke an OpenPGP key: print the revoked certificate to publish, or
     /// with --signature-only a revocation certificate to keep apart (made
     /// on the day the key is made, it revokes the key if the key is lost).
-    Revoke(crate::openpgp::life::RevokeArgs),
+    Revoke(life::RevokeArgs),
     /// Add a signing subkey to an OpenPGP key (the key file is replaced in
     /// place): day-to-day signing then uses the newest signing subkey, and
     /// the primary key can be kept offline.
-    AddSubkey(crate::openpgp::life::AddSubkeyArgs),
+    AddSubkey(life::AddSubkeyArgs),
     /// Revoke a subkey of an OpenPGP key (retired by default: its earlier
     /// signatures stay good where validity is judged at signing time).
-    RetireSubkey(crate::openpgp::life::RetireSubkeyArgs),
+    RetireSubkey(life::RetireSubkeyArgs),
     /// Write an OpenPGP key without its primary key's secret, for the
     /// machine that signs day to day: the subkeys sign, the primary key
     /// (which changes expiry, adds and revokes subkeys) stays offline.
-    ExportSubkeys(crate::openpgp::life::ExportSubkeysArgs),
+    ExportSubkeys(life::ExportSubkeysArgs),
 }
 
 #[derive(clap::Args)]
@@ -121,11 +126,11 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
         KeyCommand::Decrypt(a) => (a, false),
         KeyCommand::Passwd(a) => return passwd(&a),
         KeyCommand::Show(a) => return show(&a),
-        KeyCommand::Expire(a) => return crate::openpgp::life::expire(&a),
-        KeyCommand::Revoke(a) => return crate::openpgp::life::revoke(&a),
-        KeyCommand::AddSubkey(a) => return crate::openpgp::life::add_subkey(&a),
-        KeyCommand::RetireSubkey(a) => return crate::openpgp::life::retire_subkey(&a),
-        KeyCommand::ExportSubkeys(a) => return crate::openpgp::life::export_subkeys(&a),
+        KeyCommand::Expire(a) => return life::expire(&a),
+        KeyCommand::Revoke(a) => return life::revoke(&a),
+        KeyCommand::AddSubkey(a) => return life::add_subkey(&a),
+        KeyCommand::RetireSubkey(a) => return life::retire_subkey(&a),
+        KeyCommand::ExportSubkeys(a) => return life::export_subkeys(&a),
     };
     check_writable(&args.out, args.force)?;
     let bytes = Zeroizing::new(read_capped(&args.key, Cap::Key)?);
@@ -159,9 +164,9 @@ pub fn run(command: KeyCommand) -> Result<(), CliError> {
     // As `sign` reports FILE.sig: the key, then what was written.
     say::status(&format!(
         "{}: {}, {}\n",
-        crate::files::quote::name(&args.key),
+        quote::name(&args.key),
         if encrypt { "encrypted" } else { "decrypted" },
-        crate::files::quote::name(&args.out)
+        quote::name(&args.out)
     ))
 }
 
@@ -185,7 +190,7 @@ fn limited(
             "--der: an encrypted draft SP 800-230 key is PEM only (its label tells it from a standard key), and a decrypted one raw bytes".into(),
         ));
     }
-    let cache = crate::keys::tree_file::cache_path(&args.out);
+    let cache = tree_file::cache_path(&args.out);
     check_writable(&cache, args.force)?;
     // Asked before the key's tree is loaded, which may take minutes.
     let pass = match encrypt {
@@ -195,13 +200,13 @@ fn limited(
     let key = load_signing_key(&args.key, alg.and_then(AnyAlgorithm::slh_dsa))?;
     let out = key.to_key_file(KeyFormat::Raw, pass.as_ref().map(|p| &p[..]))?;
     write_output(&args.out, &out, true, args.force)?;
-    crate::keys::tree_file::write_cache(&args.out, key.tree_cache())?;
+    tree_file::write_cache(&args.out, key.tree_cache())?;
     say::status(&format!(
         "{}: {}, {} (tree cache {})\n",
-        crate::files::quote::name(&args.key),
+        quote::name(&args.key),
         if encrypt { "encrypted" } else { "decrypted" },
-        crate::files::quote::name(&args.out),
-        crate::files::quote::name(&cache)
+        quote::name(&args.out),
+        quote::name(&cache)
     ))
 }
 
@@ -249,10 +254,7 @@ fn passwd(args: &PasswdArgs) -> Result<(), CliError> {
             encrypted::encrypt_private_key_der(&plain, &new)?
         });
     replace_in_place(path, &out)?;
-    say::status(&format!(
-        "{}: passphrase changed\n",
-        crate::files::quote::name(path)
-    ))
+    say::status(&format!("{}: passphrase changed\n", quote::name(path)))
 }
 
 /// `key passwd` of a draft SP 800-230 key: the same set and raw key under
@@ -269,10 +271,7 @@ fn passwd_limited(args: &PasswdArgs, bytes: &[u8], old: &[u8]) -> Result<(), Cli
     }
     let pem = limited_key::encrypt_limited_key(key.algorithm, &key.secret, &new)?;
     replace_in_place(path, pem.as_bytes())?;
-    say::status(&format!(
-        "{}: passphrase changed\n",
-        crate::files::quote::name(path)
-    ))
+    say::status(&format!("{}: passphrase changed\n", quote::name(path)))
 }
 
 /// The new passphrase of `key passwd`, from its own options or the terminal.
@@ -287,12 +286,12 @@ fn new_passphrase(args: &PasswdArgs) -> Result<Zeroizing<Vec<u8>>, CliError> {
 
 /// `key show KEY`: what the file is and holds, one `Name: value` per line.
 fn show(args: &ShowArgs) -> Result<(), CliError> {
-    if crate::openpgp::verbs::is_openpgp_file(&args.key) {
-        return crate::openpgp::verbs::show(&args.key);
+    if verbs::is_openpgp_file(&args.key) {
+        return verbs::show(&args.key);
     }
     let alg = parse_any(args.algorithm.as_deref())?;
     let info = inspect(&args.key, alg, passphrase::given())?;
-    let mut text = format!("File:        {}\n", crate::files::quote::name(&args.key));
+    let mut text = format!("File:        {}\n", quote::name(&args.key));
     let encrypted = match (info.what, info.encrypted) {
         ("private key", true) => ", encrypted",
         ("private key", false) => ", not encrypted",
@@ -322,5 +321,5 @@ fn show(args: &ShowArgs) -> Result<(), CliError> {
     if let Some(state) = &info.tree_cache {
         text += &format!("Tree cache:  {state}\n");
     }
-    crate::files::write::write_stdout(text.as_bytes(), false)
+    write::write_stdout(text.as_bytes(), false)
 }

@@ -6,9 +6,12 @@ use sphincs::any::{AnyAlgorithm, AnySigningKey, KeyFormat};
 use sphincs::{Algorithm, KeyMode, PreHash};
 
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::files::write;
 use crate::files::write::{
     check_key_outputs, check_writable, write_key_pair, write_output, write_stdout,
 };
+use crate::keys::fingerprint;
 use crate::keys::load::{load_any_public_half, parse_any};
 use crate::keys::tree_file;
 
@@ -155,7 +158,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     }
     // Asked before the work, so a mistyped confirmation costs no key generation.
     let passphrase = match encrypt {
-        true => Some(crate::files::passphrase::for_writing(out)?),
+        true => Some(passphrase::for_writing(out)?),
         false => None,
     };
     let key = generate(alg, threads)?;
@@ -176,7 +179,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
             "sphincs: {alg} is a draft SP 800-230 (ipd) set: this key must never make more than 2^24 signatures"
         );
     }
-    crate::say::status(&crate::keys::fingerprint::line(&vk.fingerprint()?, out))
+    crate::say::status(&fingerprint::line(&vk.fingerprint()?, out))
 }
 
 /// A fresh key; a set that builds one whole tree (draft SP 800-230, a minute
@@ -209,9 +212,7 @@ pub fn pubkey(
     let format = format.map_err(CliError::refused("--der"))?;
     match out {
         Some(o) => check_writable(o, force)?,
-        None if der || format == Some(KeyFormat::Raw) => {
-            crate::files::write::refuse_binary_terminal()?
-        }
+        None if der || format == Some(KeyFormat::Raw) => write::refuse_binary_terminal()?,
         None => {}
     }
     let vk = load_any_public_half(key, alg)?;

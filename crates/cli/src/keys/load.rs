@@ -19,7 +19,11 @@ use sphincs::Algorithm;
 use zeroize::Zeroizing;
 
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::files::read;
 use crate::files::read::{read_capped, Cap};
+use crate::keys::raw_files;
+use crate::keys::tree_file;
 
 /// Parses `-a ALG`: a FIPS 205 set or a draft SP 800-230 set (both run on
 /// the FIPS 205 engine, `Algorithm`); any other family's name gets
@@ -37,7 +41,7 @@ pub fn parse_algorithm(name: Option<&str>) -> Result<Option<Algorithm>, CliError
 /// are raw bytes only (round 3.1, SPHINCS-256) is read by `rawkey`, any
 /// other name by [`parse_algorithm`] (with its errors).
 pub fn parse_any(name: Option<&str>) -> Result<Option<AnyAlgorithm>, CliError> {
-    match crate::keys::raw_files::parse(name) {
+    match raw_files::parse(name) {
         Some(alg) => Ok(Some(alg)),
         None => Ok(parse_algorithm(name)?.map(AnyAlgorithm::from)),
     }
@@ -53,12 +57,7 @@ pub fn load_any_signing_key(
     path: &Path,
     alg: Option<AnyAlgorithm>,
 ) -> Result<AnySigningKey, CliError> {
-    by_reader(
-        path,
-        alg,
-        crate::keys::raw_files::load_secret,
-        load_signing_key,
-    )
+    by_reader(path, alg, raw_files::load_secret, load_signing_key)
 }
 
 /// [`load_verifying_key`] for a key of any family (see [`parse_any`]).
@@ -66,12 +65,7 @@ pub fn load_any_verifying_key(
     path: &Path,
     alg: Option<AnyAlgorithm>,
 ) -> Result<AnyVerifyingKey, CliError> {
-    by_reader(
-        path,
-        alg,
-        crate::keys::raw_files::load_public,
-        load_verifying_key,
-    )
+    by_reader(path, alg, raw_files::load_public, load_verifying_key)
 }
 
 /// [`load_public_half`] for a key of any family (see [`parse_any`]).
@@ -79,12 +73,7 @@ pub fn load_any_public_half(
     path: &Path,
     alg: Option<AnyAlgorithm>,
 ) -> Result<AnyVerifyingKey, CliError> {
-    by_reader(
-        path,
-        alg,
-        crate::keys::raw_files::load_public_half,
-        load_public_half,
-    )
+    by_reader(path, alg, raw_files::load_public_half, load_public_half)
 }
 
 /// Sends a key to the reader of its set: `rawkey` for a set without a FIPS
@@ -110,7 +99,7 @@ pub fn load_signing_key(path: &Path, alg: Option<Algorithm>) -> Result<AnySignin
         opener.open_signing_key(&bytes).map(|o| o.key)
     })?;
     // Only once it is known to be a private key.
-    crate::files::read::warn_if_readable_by_others(path, "a private key");
+    read::warn_if_readable_by_others(path, "a private key");
     Ok(key)
 }
 
@@ -136,7 +125,7 @@ pub fn load_public_half(path: &Path, alg: Option<Algorithm>) -> Result<AnyVerify
         kind => kind.is_private(),
     };
     if private {
-        crate::files::read::warn_if_readable_by_others(path, "a private key");
+        read::warn_if_readable_by_others(path, "a private key");
     }
     Ok(key)
 }
@@ -165,7 +154,7 @@ fn opened<T>(
     // the command's, kept here while the core sees a stop.
     let asked: RefCell<Option<CliError>> = RefCell::new(None);
     let bar = OnceLock::new();
-    let mut store = crate::keys::tree_file::FileStore::new(path, &bar);
+    let mut store = tree_file::FileStore::new(path, &bar);
     let progress = |done: usize, total: usize| {
         if let Some(bar) = bar.get() {
             bar.set_length(total as u64);
@@ -174,13 +163,13 @@ fn opened<T>(
     };
     let mut opener = KeyOpener::new(alg.map(AnyAlgorithm::from))
         .with_passphrase(|| {
-            crate::files::passphrase::for_reading(path).map_err(|e| {
+            passphrase::for_reading(path).map_err(|e| {
                 *asked.borrow_mut() = Some(e);
                 sphincs::Error::Cancelled
             })
         })
         .with_tree_cache(&mut store)
-        .with_threads(crate::keys::tree_file::threads())
+        .with_threads(tree_file::threads())
         .with_progress(&progress);
     let result = open(&mut opener);
     drop(opener);
@@ -209,7 +198,7 @@ fn open_error(path: &Path, bytes: &[u8], alg: Option<Algorithm>, e: OpenError) -
         (OpenError::Key(sphincs::Error::KeyMismatch), Some(a))
             if !a.is_sp800_230() && KeyFileKind::of(bytes) == KeyFileKind::Raw =>
         {
-            crate::keys::raw_files::raw_mismatch(path, a.into(), bytes)
+            raw_files::raw_mismatch(path, a.into(), bytes)
         }
         (e, _) => CliError::file(path, e),
     }
@@ -261,7 +250,7 @@ pub fn inspect(
             Ok(info(
                 "public key",
                 raw,
-                Some(crate::keys::raw_files::load_public(path, set)?),
+                Some(raw_files::load_public(path, set)?),
                 false,
             ))
         };
@@ -311,7 +300,7 @@ pub fn inspect(
                     AnySigningKey::from_bytes_unchecked(plain.algorithm.into(), &plain.secret)
                         .map_err(|e| CliError::file(path, e))?;
                 shown.key = Some(key.verifying_key());
-                shown.tree_cache = Some(crate::keys::tree_file::cache_state(path, key));
+                shown.tree_cache = Some(tree_file::cache_state(path, key));
             }
             shown
         }
@@ -344,7 +333,7 @@ pub fn inspect(
             if set.is_limited() {
                 let secret = AnySigningKey::from_bytes_unchecked(set, &bytes)
                     .map_err(|e| CliError::file(path, e))?;
-                shown.tree_cache = Some(crate::keys::tree_file::cache_state(path, secret));
+                shown.tree_cache = Some(tree_file::cache_state(path, secret));
             }
             shown
         }
@@ -353,14 +342,14 @@ pub fn inspect(
 
 /// The plain PKCS#8 of an encrypted key, with the run's passphrase.
 pub fn decrypt(path: &Path, bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let pass = crate::files::passphrase::for_reading(path)?;
+    let pass = passphrase::for_reading(path)?;
     encoding::encrypted::decrypt_private_key(bytes, &pass).map_err(|e| CliError::file(path, e))
 }
 
 /// The set and raw secret key of an encrypted draft SP 800-230 key, with
 /// the run's passphrase (PK.root unchecked: the tree cache checks it).
 pub fn decrypt_limited(path: &Path, bytes: &[u8]) -> Result<DecryptedLimitedKey, CliError> {
-    let pass = crate::files::passphrase::for_reading(path)?;
+    let pass = passphrase::for_reading(path)?;
     encoding::limited::decrypt_limited_key(bytes, &pass).map_err(|e| CliError::file(path, e))
 }
 

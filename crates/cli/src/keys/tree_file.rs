@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sphincs::any::{AnyAlgorithm, AnySigningKey, CacheProblem, TreeCacheStore};
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_replaceable, Cap};
 use crate::files::write::write_output;
 
@@ -83,7 +84,7 @@ impl TreeCacheStore for FileStore<'_> {
     }
 
     fn recomputing(&mut self, alg: AnyAlgorithm, why: &CacheProblem) -> Result<(), sphincs::Error> {
-        let name = crate::files::quote::name(&self.cache);
+        let name = quote::name(&self.cache);
         let problem = match why {
             CacheProblem::Absent => format!("no tree cache at {name}"),
             CacheProblem::Unreadable(e) => format!("{e}; not using it"),
@@ -100,7 +101,7 @@ impl TreeCacheStore for FileStore<'_> {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
-        let name = crate::files::quote::name(&self.cache);
+        let name = quote::name(&self.cache);
         // Written over nothing or a regular file only: not into a FIFO or
         // device a symlink names (which would take it and keep nothing).
         let failed = if std::fs::metadata(&self.cache).is_ok_and(|m| !m.is_file()) {
@@ -124,7 +125,7 @@ impl TreeCacheStore for FileStore<'_> {
 /// accepted by the core's checks, or present and refused (with why).
 pub fn cache_state(path: &Path, mut key: AnySigningKey) -> String {
     let cache = cache_path(path);
-    let name = crate::files::quote::name(&cache);
+    let name = quote::name(&cache);
     if std::fs::symlink_metadata(&cache).is_err() {
         return format!("absent ({name}); `sign` recomputes the tree (minutes) and writes it");
     }

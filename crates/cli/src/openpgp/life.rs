@@ -11,9 +11,13 @@ use clap::Args;
 use sphincs::openpgp::{self, armor, Cert, Fingerprint, Reason};
 
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
 use crate::files::write::{replace_in_place, write_output, write_stdout};
 use crate::openpgp::verbs::FPR_PREFIX;
+use crate::sop::date;
 
 #[derive(Args)]
 pub struct ExpireArgs {
@@ -104,11 +108,11 @@ pub fn parse_when(when: &str, now: u64) -> Result<Option<u64>, CliError> {
     if let Some(s) = span('d', 86_400).or_else(|| span('y', 365 * 86_400)) {
         return Ok(Some(now.saturating_add(s)));
     }
-    match crate::sop::date::parse(when, now) {
+    match date::parse(when, now) {
         Ok(Some(t)) => Ok(Some(t)),
         _ => Err(CliError::Failed(format!(
             "{} is not an expiry: use a date (2028-12-31), a span (90d, 2y) or never",
-            crate::files::quote::text(when)
+            quote::text(when)
         ))),
     }
 }
@@ -117,7 +121,7 @@ fn reason(name: &str) -> Result<Reason, CliError> {
     Reason::parse(name).ok_or_else(|| {
         CliError::Failed(format!(
             "{} is not a reason: use compromised, superseded, retired or unspecified",
-            crate::files::quote::text(name)
+            quote::text(name)
         ))
     })
 }
@@ -131,7 +135,7 @@ fn load_key(path: &Path) -> Result<(Cert, sphincs::any::AnySigningKey), CliError
     }
     let cert = certs.remove(0);
     let pass = match &cert.primary.secret {
-        Some(s) if s.is_protected() => Some(crate::files::passphrase::for_reading(path)?),
+        Some(s) if s.is_protected() => Some(passphrase::for_reading(path)?),
         _ => None,
     };
     let passes: Vec<&[u8]> = pass.iter().map(|p| &p[..]).collect();
@@ -156,8 +160,8 @@ pub fn expire(args: &ExpireArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: expires {}; publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::files::quote::name(&args.key),
-        when.map_or("never".to_string(), crate::sop::date::format)
+        quote::name(&args.key),
+        when.map_or("never".to_string(), date::format)
     ))
 }
 
@@ -177,7 +181,7 @@ pub struct ExportSubkeysArgs {
 
 /// `key export-subkeys`: the primary key stays offline; the subkeys sign.
 pub fn export_subkeys(args: &ExportSubkeysArgs) -> Result<(), CliError> {
-    crate::files::write::check_writable(&args.out, args.force)?;
+    write::check_writable(&args.out, args.force)?;
     let bytes = read_capped(&args.key, Cap::Key)?;
     let certs = openpgp::read_certs(&bytes).map_err(|e| CliError::file(&args.key, e))?;
     let [cert] = certs.as_slice() else {
@@ -197,8 +201,8 @@ pub fn export_subkeys(args: &ExportSubkeysArgs) -> Result<(), CliError> {
     write_output(&args.out, text.as_bytes(), true, args.force)?;
     crate::say::status(&format!(
         "{}: the subkeys' secrets without the primary key's (signs with {FPR_PREFIX}{fpr}); keep {} offline\n",
-        crate::files::quote::name(&args.out),
-        crate::files::quote::name(&args.key)
+        quote::name(&args.out),
+        quote::name(&args.key)
     ))
 }
 
@@ -228,7 +232,7 @@ fn publish_revocation(args: &RevokeArgs, rev: &Path) -> Result<(), CliError> {
 pub fn revoke(args: &RevokeArgs) -> Result<(), CliError> {
     let reason = reason(&args.reason)?;
     if let Some(out) = &args.out {
-        crate::files::write::check_writable(out, args.force)?;
+        write::check_writable(out, args.force)?;
     }
     if let Some(rev) = &args.revocation {
         return publish_revocation(args, rev);
@@ -273,7 +277,7 @@ pub fn add_subkey(args: &AddSubkeyArgs) -> Result<(), CliError> {
     };
     // The subkey's secret is protected as the primary's is.
     let pass = match &cert.primary.secret {
-        Some(s) if s.is_protected() => Some(crate::files::passphrase::for_reading(&args.key)?),
+        Some(s) if s.is_protected() => Some(passphrase::for_reading(&args.key)?),
         _ => None,
     };
     let (new, fpr) = cert
@@ -288,7 +292,7 @@ pub fn add_subkey(args: &AddSubkeyArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: signing subkey {FPR_PREFIX}{fpr} added; publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::files::quote::name(&args.key)
+        quote::name(&args.key)
     ))
 }
 
@@ -298,7 +302,7 @@ pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
     let fpr = Fingerprint::from_hex(hex).ok_or_else(|| {
         CliError::Failed(format!(
             "{} is not a v6 fingerprint (64 hex digits)",
-            crate::files::quote::text(&args.subkey)
+            quote::text(&args.subkey)
         ))
     })?;
     let (cert, primary) = load_key(&args.key)?;
@@ -308,7 +312,7 @@ pub fn retire_subkey(args: &RetireSubkeyArgs) -> Result<(), CliError> {
     save_key(&args.key, &new)?;
     crate::say::status(&format!(
         "{}: subkey {FPR_PREFIX}{fpr} revoked ({}); publish the certificate again (sphincs sop extract-cert < KEY)\n",
-        crate::files::quote::name(&args.key),
+        quote::name(&args.key),
         args.reason
     ))
 }
@@ -333,7 +337,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         .into_iter()
         .flatten()
     {
-        crate::files::write::check_writable(f, args.force)?;
+        write::check_writable(f, args.force)?;
     }
     let t = now();
     let expires = args
@@ -346,7 +350,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
         .parse()
         .map_err(|e: sphincs::Error| CliError::Failed(e.to_string()))?;
     let pass = if args.encrypt {
-        Some(crate::files::passphrase::for_writing(args.out)?)
+        Some(passphrase::for_writing(args.out)?)
     } else {
         None
     };
@@ -380,7 +384,7 @@ pub fn keygen(args: KeygenArgs<'_>) -> Result<(), CliError> {
     crate::say::status(&format!(
         "{FPR_PREFIX}{}  {} (expires {})\n",
         cert.fingerprint(),
-        crate::files::quote::name(&args.out),
-        expires.map_or("never".to_string(), crate::sop::date::format)
+        quote::name(&args.out),
+        expires.map_or("never".to_string(), date::format)
     ))
 }

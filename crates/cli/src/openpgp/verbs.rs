@@ -15,9 +15,16 @@ use sphincs::openpgp::{
     self, armor, Cert, DetachedSigner, DetachedVerifier, Keyring, Mode, UnlockedKey, Window,
 };
 
+use crate::agent::signing;
 use crate::error::CliError;
+use crate::files::passphrase;
+use crate::files::quote;
+use crate::files::read;
 use crate::files::read::{read_capped, Cap};
+use crate::files::write;
 use crate::files::write::{write_output, write_stdout};
+use crate::signing::batch;
+use crate::sop::date;
 
 pub use crate::openpgp::kind::{is_openpgp_file, FPR_PREFIX};
 
@@ -78,7 +85,7 @@ fn unlock(path: &Path, cert: &Cert) -> Result<(openpgp::PublicKey, AnySigningKey
         .signing_secret(now())
         .map_err(|e| CliError::file(path, e))?;
     let pass = if secret.is_protected() {
-        Some(crate::files::passphrase::for_reading(path)?)
+        Some(passphrase::for_reading(path)?)
     } else {
         None
     };
@@ -107,7 +114,7 @@ pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
         .map_err(|e| CliError::file(path, e))?;
     let public = secret.public.clone();
     // (DetachedSigner refuses a key that is not `public`'s.)
-    let key = crate::agent::signing::signing_key(path, || Ok(unlock(path, cert)?.1))?;
+    let key = signing::signing_key(path, || Ok(unlock(path, cert)?.1))?;
     Ok(UnlockedKey { public, key })
 }
 
@@ -122,7 +129,7 @@ pub fn sign(
 ) -> Result<(), CliError> {
     let cert = secret_key(key)?;
     if !cert.is_protected() {
-        crate::files::read::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
+        read::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
     }
     let targets: Vec<Option<&Path>> = if files.is_empty() {
         vec![None]
@@ -141,7 +148,7 @@ pub fn sign(
             .map(Path::to_path_buf)
             .or_else(|| file.filter(|f| f.as_os_str() != "-").map(asc_path));
         if let Some(t) = &target {
-            crate::files::write::check_writable(t, force)?;
+            write::check_writable(t, force)?;
         }
         let mut signer = DetachedSigner::new(vec![unlocked], Mode::Binary, now() as u32)
             .map_err(|e| CliError::Failed(e.to_string()))?;
@@ -155,8 +162,8 @@ pub fn sign(
                 write_output(t, text.as_bytes(), false, force)?;
                 crate::say::status(&format!(
                     "{}: signed, {}\n",
-                    crate::files::quote::name(&f),
-                    crate::files::quote::name(&t)
+                    quote::name(&f),
+                    quote::name(&t)
                 ))?;
             }
             (Some(t), _) => write_output(t, text.as_bytes(), false, force)?,
@@ -190,7 +197,7 @@ pub fn verify(
         if certs.is_empty() {
             return Err(CliError::file(cert, format!(
                 "no certificate in it has the fingerprint {} that --fingerprint expects (the first is {FPR_PREFIX}{first}); no signature was checked",
-                crate::files::quote::text(pin)
+                quote::text(pin)
             )));
         }
     }
@@ -219,8 +226,8 @@ pub fn verify(
     }
     // `dist/*` holding x and x.asc: x.asc is x's signature, not a message.
     let files = if signature.is_none() {
-        let (files, skipped) = crate::signing::batch::split_by(files, asc_path);
-        crate::signing::batch::say_skipped(&skipped);
+        let (files, skipped) = batch::split_by(files, asc_path);
+        batch::say_skipped(&skipped);
         files
     } else {
         files.to_vec()
@@ -252,17 +259,17 @@ pub fn verify(
         stream(file, |chunk| v.update(chunk))?;
         let (good, bad) = v.finish(&ring, &window);
         let name = file.map_or("standard input".to_string(), |f| {
-            crate::files::quote::name(&f).to_string()
+            quote::name(&f).to_string()
         });
         match good.first() {
             Some(g) => crate::say::status(&format!(
                 "{name}: valid signature by {}{} ({})\n",
                 g.user_id
                     .as_deref()
-                    .map(|u| format!("{} ", crate::files::quote::user_id(u)))
+                    .map(|u| format!("{} ", quote::user_id(u)))
                     .unwrap_or_default(),
                 g.primary,
-                crate::sop::date::format(u64::from(g.created))
+                date::format(u64::from(g.created))
             ))?,
             None => failures.push(format!("{name}: invalid signature: {}", bad.join("; "))),
         }
@@ -292,12 +299,12 @@ fn verify_clearsigned(
     force: bool,
 ) -> Result<(), CliError> {
     if let Some(out) = text_out {
-        crate::files::write::check_writable(out, force)?;
+        write::check_writable(out, force)?;
     }
     let data = read_capped(file, Cap::ClearSigned)?;
     let cs = openpgp::cleartext::parse(&data).map_err(|e| CliError::file(file, e))?;
     let (good, bad) = cs.verifier().finish(ring, window);
-    let name = crate::files::quote::name(&file);
+    let name = quote::name(&file);
     let Some(g) = good.first() else {
         return Err(CliError::InvalidSignature(format!(
             "{name}: invalid signature: {}",
@@ -315,13 +322,13 @@ fn verify_clearsigned(
         "{name}: valid signature by {}{} ({}){}\n",
         g.user_id
             .as_deref()
-            .map(|u| format!("{} ", crate::files::quote::user_id(u)))
+            .map(|u| format!("{} ", quote::user_id(u)))
             .unwrap_or_default(),
         g.primary,
-        crate::sop::date::format(u64::from(g.created)),
+        date::format(u64::from(g.created)),
         text_out.map_or(String::new(), |o| format!(
             ", text written to {}",
-            crate::files::quote::name(&o)
+            quote::name(&o)
         ))
     ))
 }
@@ -335,7 +342,7 @@ pub fn fingerprint(path: &Path) -> Result<String, CliError> {
 /// `key show` of an OpenPGP key or certificate.
 pub fn show(path: &Path) -> Result<(), CliError> {
     let certs = load(path)?;
-    let mut text = format!("File:        {}\n", crate::files::quote::name(&path));
+    let mut text = format!("File:        {}\n", quote::name(&path));
     for c in &certs {
         let p = &c.primary.public;
         let kind = if c.is_secret() {
@@ -354,15 +361,10 @@ pub fn show(path: &Path) -> Result<(), CliError> {
             openpgp::public_key_algorithm_name(p.algorithm)
         );
         text += &format!("Fingerprint: {FPR_PREFIX}{}\n", c.fingerprint());
-        text += &format!(
-            "Created:     {}\n",
-            crate::sop::date::format(u64::from(p.created))
-        );
+        text += &format!("Created:     {}\n", date::format(u64::from(p.created)));
         match c.primary_info(now()) {
             Ok(info) => {
-                let exp = info
-                    .expires
-                    .map_or("never".to_string(), crate::sop::date::format);
+                let exp = info.expires.map_or("never".to_string(), date::format);
                 text += &format!("Expires:     {exp}\n");
                 text += &format!("Revoked:     {}\n", revoked_text(&info));
                 text += &format!(
@@ -377,7 +379,7 @@ pub fn show(path: &Path) -> Result<(), CliError> {
             Err(e) => text += &format!("Checked:     {e}\n"),
         }
         for u in c.valid_user_ids(now()) {
-            text += &format!("User ID:     {}\n", crate::files::quote::user_id(&u));
+            text += &format!("User ID:     {}\n", quote::user_id(&u));
         }
         let keys = c.signing_keys(now()).unwrap_or_default();
         for s in &c.subkeys {
@@ -390,8 +392,7 @@ pub fn show(path: &Path) -> Result<(), CliError> {
                 Some(k) => format!(
                     " (signs: {}, expires: {}, revoked: {})",
                     if k.can_sign { "yes" } else { "no" },
-                    k.expires
-                        .map_or("never".to_string(), crate::sop::date::format),
+                    k.expires.map_or("never".to_string(), date::format),
                     revoked_text(k)
                 ),
             };
@@ -410,7 +411,7 @@ fn revoked_text(info: &openpgp::SigningKeyInfo) -> String {
         (true, _) => "yes".to_string(),
         (false, Some(t)) => format!(
             "retired or superseded {} (signatures made before then stay good under sop verify)",
-            crate::sop::date::format(t)
+            date::format(t)
         ),
         (false, None) => "no".to_string(),
     }

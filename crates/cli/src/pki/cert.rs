@@ -13,6 +13,7 @@ use sphincs::pki::Name;
 use sphincs::Error;
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write::{check_writable, refuse_binary_terminal, write_output, write_stdout};
 use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
@@ -253,8 +254,8 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
             match &out.out {
                 Some(o) => crate::say::status(&format!(
                     "{}: self-signed certificate, {}\n",
-                    crate::files::quote::name(&signer.key.key),
-                    crate::files::quote::name(o)
+                    quote::name(&signer.key.key),
+                    quote::name(o)
                 )),
                 None => Ok(()),
             }
@@ -292,7 +293,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     if asked.ca || !asked.options.is_default() {
                         eprintln!(
                             "sphincs: note: {}: the request asks for extensions, not copied without --copy-extensions",
-                            crate::files::quote::name(&csr)
+                            quote::name(&csr)
                         );
                     }
                 }
@@ -417,10 +418,7 @@ fn verify(path: &Path, issuer: Option<&Path>) -> Result<(), CliError> {
                 .map_err(|e| CliError::cannot_check(path, &failed_text(e)))
                 .and_then(|b| {
                     cert::parse_certificate(&b).map_err(|e| {
-                        CliError::cannot_check(
-                            path,
-                            &format!("{}: {e}", crate::files::quote::name(&p)),
-                        )
+                        CliError::cannot_check(path, &format!("{}: {e}", quote::name(&p)))
                     })
                 })?,
         ),
@@ -454,12 +452,11 @@ fn outcome(path: &Path, e: Error) -> CliError {
     match e {
         Error::InvalidSignature => CliError::InvalidSignature(format!(
             "invalid: {}: the signature does not verify",
-            crate::files::quote::name(&path)
+            quote::name(&path)
         )),
-        Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
-            "invalid: {}: {msg}",
-            crate::files::quote::name(&path)
-        )),
+        Error::VerificationFailed(msg) => {
+            CliError::InvalidSignature(format!("invalid: {}: {msg}", quote::name(&path)))
+        }
         Error::CannotCheck(msg) => CliError::cannot_check(path, &msg),
         e => CliError::file(path, e),
     }

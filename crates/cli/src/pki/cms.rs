@@ -13,7 +13,10 @@ use sphincs::pki::cms::{self, CmsSignOptions, CmsTrust, SignedDataParts};
 use sphincs::{Error, MessageSource, PreHash};
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::read::{read_capped, Cap, Message};
+use crate::files::read_once;
+use crate::files::write;
 use crate::files::write::{check_writable, refuse_binary_terminal, stage_with, write_stdout};
 use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
 
@@ -136,7 +139,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
             // Detached, the content is read once (for its digest): standard
             // input or a pipe is then streamed, not held in memory.
             let mut once = if detached {
-                crate::files::read_once::OnePass::open(file.as_deref())?
+                read_once::OnePass::open(file.as_deref())?
             } else {
                 None
             };
@@ -207,10 +210,9 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 SystemTime::now(),
             )
             .map_err(|e| match e {
-                Error::VerificationFailed(msg) => CliError::InvalidSignature(format!(
-                    "invalid: {}: {msg}",
-                    crate::files::quote::name(&signed)
-                )),
+                Error::VerificationFailed(msg) => {
+                    CliError::InvalidSignature(format!("invalid: {}: {msg}", quote::name(&signed)))
+                }
                 Error::CannotCheck(msg) => CliError::cannot_check(&signed, &msg),
                 e => CliError::file(&signed, e),
             })?;
@@ -286,7 +288,7 @@ fn report(
                         text += &format!("  chain: invalid: {msg}\n");
                         invalid.get_or_insert(format!(
                             "invalid: {}: {prefix}chain: {msg}",
-                            crate::files::quote::name(&signed)
+                            quote::name(&signed)
                         ));
                     }
                     Some(Err(e)) => {
@@ -298,17 +300,11 @@ fn report(
             Err(Error::InvalidSignature) => {
                 let msg = "the signature does not verify";
                 text += &format!("{prefix}invalid: {msg}\n");
-                invalid.get_or_insert(format!(
-                    "invalid: {}: {prefix}{msg}",
-                    crate::files::quote::name(&signed)
-                ));
+                invalid.get_or_insert(format!("invalid: {}: {prefix}{msg}", quote::name(&signed)));
             }
             Err(Error::VerificationFailed(msg)) => {
                 text += &format!("{prefix}invalid: {msg}\n");
-                invalid.get_or_insert(format!(
-                    "invalid: {}: {prefix}{msg}",
-                    crate::files::quote::name(&signed)
-                ));
+                invalid.get_or_insert(format!("invalid: {}: {prefix}{msg}", quote::name(&signed)));
             }
             Err(Error::CannotCheck(msg)) => {
                 text += &format!("{prefix}cannot check: {msg}\n");
@@ -381,7 +377,7 @@ fn write_signed(
         fill(&mut der).map_err(|e| pick(&mut failure, e))?;
         let text = cms::encode(der, true)?;
         return match out {
-            Some(o) => crate::files::write::write_output(o, &text, false, force),
+            Some(o) => write::write_output(o, &text, false, force),
             None => write_stdout(&text, false),
         };
     }

@@ -17,8 +17,11 @@ use sphincs::any::{self, AnySigner, AnySigningKey, AnyVerifyItem, AnyVerifyingKe
 use sphincs::{Error, MessageSource, PreHash, SignOptions};
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::read;
 use crate::files::read::{read_file, Message};
 use crate::files::write::{check_writable, stage, write_stdout, FileKeys, Staged};
+use crate::signing::likely_cause;
 
 /// Files larger than this are streamed one at a time (bounded memory).
 const STREAM_ABOVE: u64 = 64 << 20;
@@ -137,7 +140,7 @@ fn size_of(path: &Path) -> Result<u64, CliError> {
         return Err(CliError::file(path, "is a directory"));
     }
     if !meta.is_file() {
-        return Err(crate::files::read::not_regular_in_batch(path));
+        return Err(read::not_regular_in_batch(path));
     }
     Ok(meta.len())
 }
@@ -199,7 +202,7 @@ fn bytes_bar(path: &Path, size: u64, passes: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(size * passes), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(&format!(
         "{} {{bar:40}} {{bytes}}/{{total_bytes}} {{eta}}",
-        crate::files::quote::name(&path)
+        quote::name(&path)
     )) {
         bar.set_style(style);
     }
@@ -211,7 +214,7 @@ fn finish_bytes_bar(bar: &ProgressBar, path: &Path) {
     if std::env::var_os(REPORT_ENV).is_some() {
         eprintln!(
             "progress {}: {} of {} bytes",
-            crate::files::quote::name(&path),
+            quote::name(&path),
             bar.position(),
             bar.length().unwrap_or(0)
         );
@@ -368,8 +371,8 @@ fn sign_into(
     for (f, t) in files.iter().zip(targets) {
         out.push_str(&format!(
             "{}: signed, {}\n",
-            crate::files::quote::name(&f),
-            crate::files::quote::name(&t)
+            quote::name(&f),
+            quote::name(&t)
         ));
     }
     crate::say::status(&out)
@@ -431,7 +434,7 @@ pub fn say_skipped(skipped: &[PathBuf]) {
                     skipped.len()
                 )
             },
-            crate::files::quote::name(first),
+            quote::name(first),
             if skipped.len() > 1 { ", …" } else { "" }
         );
     }
@@ -464,8 +467,7 @@ pub fn verify(
             Err(e) => outcomes[i] = Some(unreadable(f, e)),
         }
     }
-    let signature =
-        |f: &Path| sig_path(f, sig_dir).and_then(|p| crate::files::read::read_signature(&p));
+    let signature = |f: &Path| sig_path(f, sig_dir).and_then(|p| read::read_signature(&p));
     let pending: Vec<usize> = (0..files.len())
         .filter(|&i| outcomes[i].is_none())
         .collect();
@@ -540,7 +542,7 @@ pub fn verify(
 fn unreadable(f: &Path, e: CliError) -> Outcome {
     let invalid = matches!(e, CliError::InvalidSignature(_));
     let (CliError::Failed(why) | CliError::InvalidSignature(why)) = e;
-    let prefix = format!("{}: ", crate::files::quote::name(&f));
+    let prefix = format!("{}: ", quote::name(&f));
     let why = why
         .strip_prefix(&prefix)
         .map_or(why.clone(), str::to_string);
@@ -607,7 +609,7 @@ fn report(
                 "error: not checked".to_string()
             }
         };
-        out.push_str(&format!("{}: {line}\n", crate::files::quote::name(&f)));
+        out.push_str(&format!("{}: {line}\n", quote::name(&f)));
     }
     if quiet {
         eprint!("{out}");
@@ -629,7 +631,7 @@ fn report(
             .first()
             .zip(sig.as_deref())
             .map(|(f, s)| (f.as_path(), s));
-        let cause = crate::signing::likely_cause::likely_cause(mismatched.len(), checked, one)
+        let cause = likely_cause::likely_cause(mismatched.len(), checked, one)
             .map_or(String::new(), |c| format!("; {c}"));
         Err(CliError::InvalidSignature(format!(
             "invalid signature: {invalid} of {total} files{cause}"

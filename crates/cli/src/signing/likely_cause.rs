@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::time::SystemTime;
 
+use crate::files::quote;
+
 /// The likely cause of `mismatched` signatures that did not verify among
 /// `checked` files whose signatures were all checked with one key (the rest
 /// verified). `one` is the file and its signature when a single file was
@@ -35,8 +37,8 @@ pub fn likely_cause(
     (modified(file)? > modified(sig)?).then(|| {
         format!(
             "{} was changed after {} was written, so a change to the data is the likely cause",
-            crate::files::quote::name(&file),
-            crate::files::quote::name(&sig)
+            quote::name(&file),
+            quote::name(&sig)
         )
     })
 }

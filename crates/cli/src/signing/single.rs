@@ -7,9 +7,13 @@ use sphincs::any::{AnySigner, AnyVerifyingKey};
 use sphincs::{Error, PreHash, SignOptions};
 
 use crate::error::CliError;
+use crate::files::quote;
+use crate::files::read;
 use crate::files::read::Message;
+use crate::files::read_once;
 use crate::files::write::{check_writable, refuse_binary_terminal, write_output, write_stdout};
 use crate::signing::batch::{sign_passes, with_progress};
+use crate::signing::likely_cause;
 
 /// Parses `--prehash HASH`.
 pub fn parse_prehash(name: Option<&str>) -> Result<Option<PreHash>, CliError> {
@@ -58,16 +62,13 @@ pub fn verify(
     prehash: Option<PreHash>,
     file: Option<&Path>,
 ) -> Result<(), CliError> {
-    let sig = crate::files::read::read_signature(signature)?;
-    let result = crate::files::read_once::verify_input(file, |m| {
-        key.verify_stream(m, &sig, context, prehash)
-    })?;
+    let sig = read::read_signature(signature)?;
+    let result = read_once::verify_input(file, |m| key.verify_stream(m, &sig, context, prehash))?;
     match result {
         Ok(()) => crate::say::status("valid signature\n"),
         Err(Error::InvalidSignature) => {
-            let cause =
-                crate::signing::likely_cause::likely_cause(1, 1, file.map(|f| (f, signature)))
-                    .map_or(String::new(), |c| format!("; {c}"));
+            let cause = likely_cause::likely_cause(1, 1, file.map(|f| (f, signature)))
+                .map_or(String::new(), |c| format!("; {c}"));
             Err(CliError::InvalidSignature(format!(
                 "invalid signature{cause}"
             )))
@@ -79,7 +80,7 @@ pub fn verify(
             }),
         ) => Err(CliError::InvalidSignature(format!(
             "invalid signature: {}: {e}",
-            crate::files::quote::name(&signature)
+            quote::name(&signature)
         ))),
         Err(e) => Err(e.into()),
     }

@@ -8,6 +8,7 @@ use sphincs::sphincsplus::kat::{rsp_file_name, write_rsp};
 use sphincs::sphincsplus::SpxAlgorithm;
 
 use crate::error::CliError;
+use crate::files::quote;
 use crate::files::write::{check_writable, write_output, write_stdout};
 
 /// The round-3.1 set `-a` must name (for `kat`).
@@ -43,10 +44,7 @@ pub fn kat(
         write_stdout(text.as_bytes(), false)
     } else {
         write_output(target, text.as_bytes(), false, force)?;
-        eprintln!(
-            "wrote {} ({count} entries)",
-            crate::files::quote::name(&target)
-        );
+        eprintln!("wrote {} ({count} entries)", quote::name(&target));
         Ok(())
     }
 }
