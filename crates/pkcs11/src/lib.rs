@@ -1,0 +1,23 @@
+//! A PKCS#11 3.2 module (`libsphincs_pkcs11.so`) over the sphincs core:
+//! one slot with one software token that generates, imports and uses
+//! SLH-DSA keys of the twelve FIPS 205 sets with CKM_SLH_DSA,
+//! CKM_HASH_SLH_DSA and the ten CKM_HASH_SLH_DSA_<hash> mechanisms.
+//!
+//! Applications load the library and call `C_GetInterface` (3.2) or
+//! `C_GetFunctionList` (2.40). The scheme itself is the core's
+//! (`sphincs::any`); this crate is the C ABI (`ffi`, the only `unsafe`),
+//! sessions, objects and the token's PINs. Token objects live in memory for
+//! the life of the process: there is no persistent storage yet.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod attributes;
+mod ffi;
+mod mechanism;
+mod object;
+mod operations;
+mod session;
+mod state;
+mod token;
+
+pub use ffi::{C_GetFunctionList, C_GetInterface, C_GetInterfaceList};
