@@ -6,8 +6,10 @@
 //! Applications load the library and call `C_GetInterface` (3.2) or
 //! `C_GetFunctionList` (2.40). The scheme itself is the core's
 //! (`sphincs::any`); this crate is the C ABI (`ffi`, the only `unsafe`),
-//! sessions, objects and the token's PINs. Token objects live in memory for
-//! the life of the process: there is no persistent storage yet.
+//! sessions, objects and the token's PINs. With `SPHINCS_PKCS11_DIR` set,
+//! the token (PIN verifiers, retry counters) and its token objects are kept
+//! in that directory, private keys encrypted under the user PIN
+//! (`store.rs`); without it, in memory for the life of the process.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -18,6 +20,7 @@ mod object;
 mod operations;
 mod session;
 mod state;
+mod store;
 mod token;
 
 pub use ffi::{C_GetFunctionList, C_GetInterface, C_GetInterfaceList};

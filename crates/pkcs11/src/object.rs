@@ -12,11 +12,15 @@ use zeroize::Zeroizing;
 
 use crate::attributes::{decode_bool, decode_ulong, encode_bool, encode_ulong, Template};
 use crate::mechanism::{algorithm, parameter_set};
+use crate::store::{Reader, Writer};
 
 /// The key an object holds, shared with operations running outside the lock.
 #[derive(Clone)]
 pub(crate) enum Key {
     Private(Arc<AnySigningKey>),
+    /// A stored private key not yet decrypted: its encrypted PKCS#8 under
+    /// the user PIN (unlocked at the user's C_Login).
+    Locked(Vec<u8>),
     Public(Arc<AnyVerifyingKey>),
     None,
 }
@@ -29,6 +33,8 @@ pub(crate) struct Object {
     pub(crate) key: Key,
     /// The session a session object belongs to; `None` for token objects.
     pub(crate) owner: Option<CK_SESSION_HANDLE>,
+    /// The file of a stored token object (`store.rs`).
+    pub(crate) store_id: Option<u64>,
 }
 
 /// What C_GetAttributeValue finds for one attribute.
@@ -318,6 +324,7 @@ impl Object {
             attrs: merge(t, &defaults, Vec::new()),
             key: Key::None,
             owner: None,
+            store_id: None,
         })
     }
 
@@ -345,6 +352,7 @@ impl Object {
             attrs,
             key,
             owner: None,
+            store_id: None,
         })
     }
 
@@ -393,6 +401,7 @@ impl Object {
             attrs: merge(public, &key_defaults(false), pub_fixed),
             key: Key::Public(Arc::new(vk)),
             owner: None,
+            store_id: None,
         };
         let mut attrs = merge(private, &key_defaults(true), fixed(CKO_PRIVATE_KEY));
         history(&mut attrs, true);
@@ -400,6 +409,7 @@ impl Object {
             attrs,
             key: Key::Private(Arc::new(sk)),
             owner: None,
+            store_id: None,
         };
         Ok((pub_obj, priv_obj))
     }
@@ -432,11 +442,16 @@ impl Object {
     /// (`SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`) is given only when the key
     /// is neither sensitive nor unextractable.
     pub(crate) fn read(&self, t: CK_ATTRIBUTE_TYPE) -> Read {
-        if let (CKA_VALUE, Key::Private(k)) = (t, &self.key) {
-            if self.flag(CKA_SENSITIVE) || !self.flag(CKA_EXTRACTABLE) {
-                return Read::Sensitive;
+        match (t, &self.key) {
+            (CKA_VALUE, Key::Private(k)) => {
+                if self.flag(CKA_SENSITIVE) || !self.flag(CKA_EXTRACTABLE) {
+                    return Read::Sensitive;
+                }
+                return Read::Value(k.to_bytes());
             }
-            return Read::Value(k.to_bytes());
+            // Still encrypted: nothing to give.
+            (CKA_VALUE, Key::Locked(_)) => return Read::Sensitive,
+            _ => {}
         }
         match self.attrs.get(&t) {
             Some(v) => Read::Value(Zeroizing::new(v.clone())),
@@ -449,4 +464,98 @@ impl Object {
         t.0.iter()
             .all(|(ty, v)| self.attrs.get(ty).is_some_and(|mine| mine[..] == v[..]))
     }
+}
+
+const OBJECT_MAGIC: &[u8; 8] = b"SPHOBJ1\0";
+
+impl Object {
+    /// The object as its file keeps it: attributes, and a private key
+    /// encrypted under `user_pin` (or kept as it was read, if still locked).
+    /// CKR_USER_NOT_LOGGED_IN for a private key without the PIN.
+    pub(crate) fn to_record(&self, user_pin: Option<&[u8]>) -> Result<Vec<u8>, CK_RV> {
+        let mut w = Writer::default();
+        w.0.extend_from_slice(OBJECT_MAGIC);
+        let (kind, blob) = match &self.key {
+            Key::None => (0, Vec::new()),
+            Key::Public(_) => (1, Vec::new()),
+            Key::Private(k) => {
+                let pin = user_pin.ok_or(CKR_USER_NOT_LOGGED_IN)?;
+                (
+                    2,
+                    k.to_encrypted_pkcs8_der(pin)
+                        .map_err(|_| CKR_FUNCTION_FAILED)?,
+                )
+            }
+            Key::Locked(blob) => (2, blob.clone()),
+        };
+        w.u8(kind);
+        w.u32(self.attrs.len() as u32);
+        for (t, v) in &self.attrs {
+            // CK_ULONG is 64 bits here, 32 on some targets: files are 64.
+            #[allow(clippy::unnecessary_cast)]
+            w.u64(*t as u64);
+            w.bytes(v);
+        }
+        w.bytes(&blob);
+        Ok(w.0)
+    }
+
+    /// A token object read back from its file (a private key stays locked
+    /// until [`Object::unlock`]); `None` for a damaged file.
+    pub(crate) fn from_record(b: &[u8], id: u64) -> Option<Object> {
+        let mut r = Reader(b.strip_prefix(OBJECT_MAGIC)?);
+        let kind = r.u8()?;
+        let n = r.u32()?;
+        let mut attrs = BTreeMap::new();
+        for _ in 0..n {
+            let t = r.ulong()?;
+            attrs.insert(t, r.bytes()?.to_vec());
+        }
+        let blob = r.bytes()?.to_vec();
+        if !r.done() {
+            return None;
+        }
+        let key = match kind {
+            0 => Key::None,
+            1 => {
+                let alg = stored_algorithm(&attrs)?;
+                let value = attrs.get(&CKA_VALUE)?;
+                Key::Public(Arc::new(AnyVerifyingKey::from_bytes(alg, value).ok()?))
+            }
+            2 => Key::Locked(blob),
+            _ => return None,
+        };
+        Some(Object {
+            attrs,
+            key,
+            owner: None,
+            store_id: Some(id),
+        })
+    }
+
+    /// Decrypts a locked private key with the user PIN; a key that does not
+    /// decrypt stays locked (and unusable).
+    pub(crate) fn unlock(&mut self, pin: &[u8]) {
+        let Key::Locked(blob) = &self.key else { return };
+        let Some(alg) = stored_algorithm(&self.attrs) else {
+            return;
+        };
+        // The PKCS#8 comes back in the pure OID's mode; the raw bytes make
+        // the key again as generated (pure or any pre-hash).
+        let key = AnySigningKey::from_pkcs8_with_passphrase(blob, pin)
+            .and_then(|k| AnySigningKey::from_bytes(alg, &k.to_bytes()));
+        if let Ok(k) = key {
+            self.key = Key::Private(Arc::new(k));
+        }
+    }
+
+    /// Whether this is a private key (locked or not).
+    pub(crate) fn is_private_key(&self) -> bool {
+        matches!(self.key, Key::Private(_) | Key::Locked(_))
+    }
+}
+
+fn stored_algorithm(attrs: &BTreeMap<CK_ATTRIBUTE_TYPE, Vec<u8>>) -> Option<AnyAlgorithm> {
+    let set = decode_ulong(attrs.get(&CKA_PARAMETER_SET)?).ok()?;
+    algorithm(set).map(AnyAlgorithm::SlhDsa)
 }

@@ -47,7 +47,9 @@ impl Global {
         let k = match &o.key {
             Key::Private(k) => k.clone(),
             Key::Public(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
-            Key::None => return Err(CKR_KEY_HANDLE_INVALID),
+            // A stored key the user PIN did not decrypt (C_InitPIN set a
+            // new PIN since it was stored): unusable.
+            Key::Locked(_) | Key::None => return Err(CKR_KEY_HANDLE_INVALID),
         };
         if !o.may(CKA_SIGN) {
             return Err(CKR_KEY_FUNCTION_NOT_PERMITTED);
@@ -84,7 +86,7 @@ impl Global {
         let o = self.key_object(key)?;
         let k = match &o.key {
             Key::Public(k) => k.clone(),
-            Key::Private(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
+            Key::Private(_) | Key::Locked(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
             Key::None => return Err(CKR_KEY_HANDLE_INVALID),
         };
         if !o.may(CKA_VERIFY) {

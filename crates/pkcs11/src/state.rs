@@ -1,16 +1,21 @@
 //! The module's state behind one lock: whether C_Initialize ran, the token,
-//! the sessions and the objects. Token objects live as long as the process
-//! (C_Finalize ends sessions and session objects only): nothing is written
-//! to disk yet.
+//! the sessions and the objects. With `SPHINCS_PKCS11_DIR` set the token
+//! and its token objects are written to that directory on every change and
+//! read back at C_Initialize (`store.rs`); without it they live in memory
+//! for the life of the process (C_Finalize ends sessions and session
+//! objects only).
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use cryptoki_sys::*;
 
+use zeroize::Zeroizing;
+
 use crate::attributes::Template;
 use crate::object::Object;
 use crate::session::Session;
+use crate::store::Store;
 use crate::token::{Login, Token};
 
 /// The one slot's ID.
@@ -23,6 +28,11 @@ pub(crate) struct Global {
     pub(crate) objects: BTreeMap<CK_OBJECT_HANDLE, Object>,
     /// Session and object handles come from one counter and are never reused.
     next_handle: CK_ULONG,
+    /// Where the token is kept, if anywhere.
+    store: Option<Store>,
+    /// The user PIN while the user is logged in: new private token keys
+    /// are encrypted under it.
+    user_pin: Option<Zeroizing<Vec<u8>>>,
 }
 
 static GLOBAL: Mutex<Global> = Mutex::new(Global {
@@ -31,6 +41,8 @@ static GLOBAL: Mutex<Global> = Mutex::new(Global {
     sessions: BTreeMap::new(),
     objects: BTreeMap::new(),
     next_handle: 1,
+    store: None,
+    user_pin: None,
 });
 
 /// The state, locked. A panic caught at the FFI boundary may have poisoned
@@ -64,8 +76,54 @@ impl Global {
         if self.initialized {
             return Err(CKR_CRYPTOKI_ALREADY_INITIALIZED);
         }
+        self.store = Store::from_env().map_err(|_| CKR_DEVICE_ERROR)?;
+        self.load()?;
         self.initialized = true;
         Ok(())
+    }
+
+    /// Reads the token and its objects from the store, if there is one
+    /// (the directory is the truth: what memory held is replaced). A
+    /// damaged object file is skipped; a damaged token file is
+    /// CKR_DEVICE_ERROR.
+    fn load(&mut self) -> Result<(), CK_RV> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let token = store.load_token().map_err(|_| CKR_DEVICE_ERROR)?;
+        let objects = store.load_objects().map_err(|_| CKR_DEVICE_ERROR)?;
+        self.token = match token {
+            Some(b) => Token::from_bytes(&b).ok_or(CKR_DEVICE_ERROR)?,
+            None => Token::new(),
+        };
+        self.objects.retain(|_, o| o.owner.is_some());
+        for (id, bytes) in objects {
+            if let Some(o) = Object::from_record(&bytes, id) {
+                let h = self.new_handle();
+                self.objects.insert(h, o);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the token file (PINs, counters), if there is a store.
+    fn save_token(&self) -> Result<(), CK_RV> {
+        match &self.store {
+            Some(s) => s
+                .save_token(&self.token.to_bytes())
+                .map_err(|_| CKR_DEVICE_ERROR),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes a token object's file, if there is a store.
+    fn save_object(&self, o: &Object, pin: Option<&[u8]>) -> Result<(), CK_RV> {
+        match (&self.store, o.store_id) {
+            (Some(s), Some(id)) => s
+                .save_object(id, &o.to_record(pin)?)
+                .map_err(|_| CKR_DEVICE_ERROR),
+            _ => Ok(()),
+        }
     }
 
     /// Ends every session (and its objects), logs out, and marks the
@@ -74,6 +132,12 @@ impl Global {
     pub(crate) fn finalize(&mut self) {
         self.close_all_sessions();
         self.initialized = false;
+    }
+
+    /// Logs out (the token's login and the user PIN held for storage).
+    fn log_out(&mut self) {
+        self.token.login = Login::Public;
+        self.user_pin = None;
     }
 
     fn new_handle(&mut self) -> CK_ULONG {
@@ -104,7 +168,7 @@ impl Global {
         self.objects.retain(|_, o| o.owner != Some(h));
         if self.sessions.is_empty() {
             // Closing an application's last session logs it out.
-            self.token.login = Login::Public;
+            self.log_out();
         }
         Ok(())
     }
@@ -112,7 +176,7 @@ impl Global {
     pub(crate) fn close_all_sessions(&mut self) {
         self.sessions.clear();
         self.objects.retain(|_, o| o.owner.is_none());
-        self.token.login = Login::Public;
+        self.log_out();
     }
 
     /// CK_SESSION_INFO's state of a session.
@@ -133,14 +197,19 @@ impl Global {
             return Err(CKR_SESSION_EXISTS);
         }
         if let Some(pin) = &mut self.token.so_pin {
-            pin.check(so_pin)?;
+            let checked = pin.check(so_pin);
+            self.save_token()?;
+            checked?;
         }
         let pin = crate::token::Pin::new(so_pin)?;
+        if let Some(s) = &self.store {
+            s.clear_objects().map_err(|_| CKR_DEVICE_ERROR)?;
+        }
         self.token.so_pin = Some(pin);
         self.token.user_pin = None;
         self.token.label = *label;
         self.objects.clear();
-        Ok(())
+        self.save_token()
     }
 
     /// C_InitPIN: the SO, in a read/write session, sets the user PIN.
@@ -149,8 +218,10 @@ impl Global {
         if self.token.login != Login::So || !rw {
             return Err(CKR_USER_NOT_LOGGED_IN);
         }
+        // Private token keys stored under the old user PIN cannot be
+        // decrypted under the new one; they stay, locked and unusable.
         self.token.user_pin = Some(crate::token::Pin::new(pin)?);
-        Ok(())
+        self.save_token()
     }
 
     /// C_SetPIN: the SO's PIN when the SO is logged in, else the user's.
@@ -164,14 +235,52 @@ impl Global {
             return Err(CKR_SESSION_READ_ONLY);
         }
         crate::token::check_len(new)?;
-        let slot = if self.token.login == Login::So {
+        let so = self.token.login == Login::So;
+        let slot = if so {
             &mut self.token.so_pin
         } else {
             &mut self.token.user_pin
         };
         let pin = slot.as_mut().ok_or(CKR_USER_PIN_NOT_INITIALIZED)?;
-        pin.check(old)?;
+        let checked = pin.check(old);
+        self.save_token()?;
+        checked?;
+        if !so {
+            self.reencrypt(old, new)?;
+        }
+        let slot = if so {
+            &mut self.token.so_pin
+        } else {
+            &mut self.token.user_pin
+        };
         *slot = Some(crate::token::Pin::new(new)?);
+        if !so && self.user_pin.is_some() {
+            self.user_pin = Some(Zeroizing::new(new.to_vec()));
+        }
+        self.save_token()
+    }
+
+    /// Re-encrypts every stored private key under the new user PIN (each
+    /// file replaced atomically; keys not yet decrypted are decrypted with
+    /// the old PIN first).
+    fn reencrypt(&mut self, old: &[u8], new: &[u8]) -> Result<(), CK_RV> {
+        if self.store.is_none() {
+            return Ok(());
+        }
+        let handles: Vec<_> = self
+            .objects
+            .iter()
+            .filter(|(_, o)| o.store_id.is_some() && o.is_private_key())
+            .map(|(h, _)| *h)
+            .collect();
+        for h in handles {
+            let Some(o) = self.objects.get_mut(&h) else {
+                continue;
+            };
+            o.unlock(old);
+            let o = o.clone();
+            self.save_object(&o, Some(new))?;
+        }
         Ok(())
     }
 
@@ -209,8 +318,16 @@ impl Global {
                 .as_mut()
                 .ok_or(CKR_USER_PIN_NOT_INITIALIZED)?,
         };
-        slot.check(pin)?;
+        let checked = slot.check(pin);
+        self.save_token()?;
+        checked?;
         self.token.login = who;
+        if who == Login::User {
+            self.user_pin = Some(Zeroizing::new(pin.to_vec()));
+            for o in self.objects.values_mut() {
+                o.unlock(pin);
+            }
+        }
         Ok(())
     }
 
@@ -219,7 +336,7 @@ impl Global {
         if self.token.login == Login::Public {
             return Err(CKR_USER_NOT_LOGGED_IN);
         }
-        self.token.login = Login::Public;
+        self.log_out();
         // Private objects are out of reach again: end what uses them.
         for s in self.sessions.values_mut() {
             s.sign = None;
@@ -274,6 +391,12 @@ impl Global {
         self.may_write(h, &o)?;
         if !o.is_token() {
             o.owner = Some(h);
+        } else if self.store.is_some() {
+            let mut id = [0u8; 8];
+            getrandom::fill(&mut id).map_err(|_| CKR_DEVICE_ERROR)?;
+            o.store_id = Some(u64::from_le_bytes(id));
+            let pin = self.user_pin.clone();
+            self.save_object(&o, pin.as_deref().map(|p| p.as_slice()))?;
         }
         let handle = self.new_handle();
         self.objects.insert(handle, o);
@@ -300,6 +423,9 @@ impl Global {
         self.may_write(h, &o)?;
         if !o.is_destroyable() {
             return Err(CKR_ACTION_PROHIBITED);
+        }
+        if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+            s.remove_object(id).map_err(|_| CKR_DEVICE_ERROR)?;
         }
         self.objects.remove(&object);
         Ok(())

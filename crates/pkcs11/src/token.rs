@@ -1,11 +1,15 @@
 //! The one token: its label, its two PINs with their retry counters, and
-//! who is logged in. PINs are kept as salted SHA-256 verifiers compared in
-//! constant time (in memory only: this module does not persist yet).
+//! who is logged in. PINs are kept as salted PBKDF2-HMAC-SHA256 verifiers
+//! compared in constant time; `store.rs` writes them with the counters.
 
 use cryptoki_sys::*;
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 use subtle::ConstantTimeEq;
-use zeroize::Zeroizing;
+
+use crate::store::{Reader, Writer};
+
+/// PBKDF2 iterations of a PIN verifier.
+const PIN_ROUNDS: u32 = 100_000;
 
 /// Shortest and longest PIN, in bytes.
 pub(crate) const MIN_PIN_LEN: usize = 4;
@@ -31,6 +35,20 @@ impl Pin {
             salt,
             hash: hash(&salt, pin),
             failures: 0,
+        })
+    }
+
+    fn write(&self, w: &mut Writer) {
+        w.0.extend_from_slice(&self.salt);
+        w.0.extend_from_slice(&self.hash);
+        w.u32(self.failures);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<Pin> {
+        Some(Pin {
+            salt: r.array()?,
+            hash: r.array()?,
+            failures: r.u32()?,
         })
     }
 
@@ -73,13 +91,9 @@ impl Pin {
 }
 
 fn hash(salt: &[u8], pin: &[u8]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(salt);
-    h.update(pin);
-    let out = Zeroizing::new(h.finalize());
-    let mut r = [0u8; 32];
-    r.copy_from_slice(&out);
-    r
+    let mut out = [0u8; 32];
+    pbkdf2::pbkdf2_hmac::<Sha256>(pin, salt, PIN_ROUNDS, &mut out);
+    out
 }
 
 /// CKR_PIN_LEN_RANGE for a PIN outside MIN_PIN_LEN..=MAX_PIN_LEN.
@@ -90,6 +104,8 @@ pub(crate) fn check_len(pin: &[u8]) -> Result<(), CK_RV> {
         Err(CKR_PIN_LEN_RANGE)
     }
 }
+
+const TOKEN_MAGIC: &[u8; 8] = b"SPHTOK1\0";
 
 /// Who is logged in to the token (shared by every session, as PKCS#11 has it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +137,43 @@ impl Token {
     /// Whether C_InitToken has run.
     pub(crate) fn initialized(&self) -> bool {
         self.so_pin.is_some()
+    }
+
+    /// The token as `token.bin` keeps it (label, PIN verifiers, counters).
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.0.extend_from_slice(TOKEN_MAGIC);
+        w.0.extend_from_slice(&self.label);
+        for pin in [&self.so_pin, &self.user_pin] {
+            match pin {
+                Some(p) => {
+                    w.u8(1);
+                    p.write(&mut w);
+                }
+                None => w.u8(0),
+            }
+        }
+        w.0
+    }
+
+    /// A token read back from [`Token::to_bytes`] (nobody logged in);
+    /// `None` if the bytes are not one.
+    pub(crate) fn from_bytes(b: &[u8]) -> Option<Token> {
+        let mut r = Reader(b.strip_prefix(TOKEN_MAGIC)?);
+        let label = r.array()?;
+        let mut pins = [None, None];
+        for pin in &mut pins {
+            if r.u8()? == 1 {
+                *pin = Some(Pin::read(&mut r)?);
+            }
+        }
+        let [so_pin, user_pin] = pins;
+        r.done().then_some(Token {
+            label,
+            so_pin,
+            user_pin,
+            login: Login::Public,
+        })
     }
 
     /// The flags of CK_TOKEN_INFO.
@@ -164,5 +217,21 @@ mod tests {
         assert_eq!(p.flags(1, 2, 4), 1 | 4);
         assert_eq!(p.check(b"1234"), Err(CKR_PIN_LOCKED));
         assert!(Pin::new(b"123").is_err());
+    }
+
+    #[test]
+    fn tokens_round_trip() {
+        let mut t = Token::new();
+        t.label[0] = b'x';
+        t.so_pin = Some(Pin::new(b"so-pin").unwrap());
+        let mut user = Pin::new(b"user-pin").unwrap();
+        let _ = user.check(b"wrong");
+        t.user_pin = Some(user);
+        let mut back = Token::from_bytes(&t.to_bytes()).unwrap();
+        assert_eq!(back.label, t.label);
+        assert_eq!(back.flags(), t.flags());
+        assert_eq!(back.user_pin.as_mut().unwrap().check(b"user-pin"), Ok(()));
+        let bytes = t.to_bytes();
+        assert!(Token::from_bytes(&bytes[..bytes.len() - 1]).is_none());
     }
 }
