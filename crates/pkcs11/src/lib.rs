@@ -6,7 +6,8 @@
 //! Applications load the library and call `C_GetInterface` (3.2) or
 //! `C_GetFunctionList` (2.40). The scheme itself is the core's
 //! (`sphincs::any`); this crate is the C ABI (`ffi`, the only `unsafe`),
-//! sessions, objects and the token's PINs. With `SPHINCS_PKCS11_DIR` set,
+//! sessions, objects and the token's PINs. With `SPHINCS_PKCS11_DIR` (or a
+//! `SPHINCS_PKCS11_CONF` file's `directory = <path>`) set,
 //! the token (PIN verifiers, retry counters) and its token objects are kept
 //! in that directory, private keys encrypted under the user PIN
 //! (`store.rs`); without it, in memory for the life of the process.

@@ -1,4 +1,5 @@
-//! Persistence: one directory per token, named by `SPHINCS_PKCS11_DIR`.
+//! Persistence: one directory per token, named by `SPHINCS_PKCS11_DIR` (or
+//! by the `directory` line of the file `SPHINCS_PKCS11_CONF` names).
 //! `token.bin` holds the label, the two PIN verifiers and their retry
 //! counters; each token object is one `obj-<id>.bin`: its attributes, and
 //! for a private key the key encrypted under the user PIN with the core's
@@ -25,13 +26,22 @@ const OBJECT_PREFIX: &str = "obj-";
 const SUFFIX: &str = ".bin";
 
 impl Store {
-    /// The store `SPHINCS_PKCS11_DIR` names (created, owner-only, if
-    /// missing); `None` without the variable: the token lives in memory.
+    /// The store `SPHINCS_PKCS11_DIR` names, or else the `directory` of
+    /// the configuration file `SPHINCS_PKCS11_CONF` names (created,
+    /// owner-only, if missing); `None` with neither: the token lives in
+    /// memory. A configuration file that cannot be read or has a line it
+    /// does not know is an error.
     pub(crate) fn from_env() -> Result<Option<Store>, std::io::Error> {
-        let Some(dir) = std::env::var_os("SPHINCS_PKCS11_DIR") else {
-            return Ok(None);
+        let dir = match std::env::var_os("SPHINCS_PKCS11_DIR") {
+            Some(dir) => PathBuf::from(dir),
+            None => match std::env::var_os("SPHINCS_PKCS11_CONF") {
+                Some(conf) => match directory_of(&fs::read_to_string(conf)?)? {
+                    Some(dir) => dir,
+                    None => return Ok(None),
+                },
+                None => return Ok(None),
+            },
         };
-        let dir = PathBuf::from(dir);
         if !dir.exists() {
             fs::create_dir_all(&dir)?;
             #[cfg(unix)]
@@ -115,6 +125,31 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// The `directory = <path>` of a configuration file: one `key = value` a
+/// line, `#` comments and blank lines ignored, `directory` the one key.
+fn directory_of(conf: &str) -> Result<Option<PathBuf>, std::io::Error> {
+    let mut dir = None;
+    for (n, line) in conf.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match line.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+            Some(("directory", v)) if !v.is_empty() => dir = Some(PathBuf::from(v)),
+            _ => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "SPHINCS_PKCS11_CONF line {}: expected `directory = <path>`",
+                        n + 1
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(dir)
 }
 
 fn read_if_present(p: &Path) -> Result<Option<Vec<u8>>, std::io::Error> {
@@ -218,6 +253,19 @@ mod tests {
         short.u32();
         short.u64();
         assert_eq!(short.bytes(), None);
+    }
+
+    #[test]
+    fn configuration_files() {
+        let conf = "# the token\n\ndirectory = /var/lib/sphincs-token\n";
+        assert_eq!(
+            directory_of(conf).unwrap(),
+            Some(PathBuf::from("/var/lib/sphincs-token"))
+        );
+        assert_eq!(directory_of("# nothing\n").unwrap(), None);
+        assert!(directory_of("dir = /x\n").is_err());
+        assert!(directory_of("directory =\n").is_err());
+        assert!(directory_of("directory /x\n").is_err());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! retry counters survive C_Finalize / C_Initialize (read back from the
 //! directory); private keys are stored encrypted under the user PIN (the
 //! raw key is in no file) and re-encrypted by C_SetPIN; writes leave no
-//! temporary files; C_InitToken empties the directory.
+//! temporary files; C_InitToken empties the directory. The directory may
+//! come from SPHINCS_PKCS11_CONF's file instead.
 
 #[macro_use]
 mod common;
@@ -311,4 +312,33 @@ fn the_token_survives_finalize_in_its_directory() {
     let _ = cert;
     assert_eq!(call!(C_Finalize(null_mut())), CKR_OK);
     std::fs::remove_dir_all(&dir).unwrap();
+
+    // The directory from SPHINCS_PKCS11_CONF's `directory = ` line.
+    let conf_dir = dir.with_extension("conf-dir");
+    let conf = dir.with_extension("conf");
+    std::fs::write(
+        &conf,
+        format!("# token\ndirectory = {}\n", conf_dir.display()),
+    )
+    .unwrap();
+    std::env::remove_var("SPHINCS_PKCS11_DIR");
+    std::env::set_var("SPHINCS_PKCS11_CONF", &conf);
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_OK);
+    assert_eq!(
+        call!(C_InitToken(
+            SLOT,
+            so.as_ptr() as *mut _,
+            so.len() as CK_ULONG,
+            label.as_mut_ptr()
+        )),
+        CKR_OK
+    );
+    assert!(conf_dir.join("token.bin").is_file());
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_OK);
+    // A line it does not know: C_Initialize fails, nothing is half set up.
+    std::fs::write(&conf, "dir = /nowhere\n").unwrap();
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_DEVICE_ERROR);
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_CRYPTOKI_NOT_INITIALIZED);
+    std::fs::remove_dir_all(&conf_dir).unwrap();
+    std::fs::remove_file(&conf).unwrap();
 }
