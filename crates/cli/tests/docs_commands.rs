@@ -40,6 +40,7 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
     ("ct-and-fuzzing.md", 2, "the dudect timing runs: measurements of minutes, not tests"),
     ("ct-and-fuzzing.md", 3, "cargo-fuzz: .ci/fuzz-smoke.sh"),
     ("c.md", 0, "building and installing libsphincs: crates/capi/tests/run.sh"),
+    ("pkcs11.md", 0, "cargo builds and tests of the module: `cargo test -p sphincs-pkcs11` is the suite"),
 ];
 
 /// Commands of a run block left out: benchmarks are not tests.

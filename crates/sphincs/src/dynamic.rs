@@ -14,8 +14,8 @@ use crate::parts::PublicParts;
 use crate::prehash::PreHash;
 use crate::sign_trees::task_count;
 use crate::slh_dsa::{
-    check_signature_len, pending_external, pending_internal, sign_finish, sign_internal_vec,
-    sign_task, verify_external, verify_parts, SecretParts,
+    check_signature_len, pending_external, pending_internal, sign_digest, sign_finish,
+    sign_internal_vec, sign_task, verify_digest, verify_external, verify_parts, SecretParts,
 };
 use crate::with_parameter_set;
 
@@ -288,6 +288,26 @@ impl DynSigningKey {
         with_parameter_set!(self.alg, P => sign_finish::<P>(&self.parts, plan, parts), else => Err(Error::not_dispatched(self.alg)))
     }
 
+    /// HashSLH-DSA (Algorithm 23) of a digest `digest` the caller computed
+    /// with `prehash` (PKCS#11's `CKM_HASH_SLH_DSA`): the signature
+    /// [`sign`](Self::sign) with `opts.prehash = Some(prehash)` makes of the
+    /// message itself. `opts.prehash` is ignored; `opts.context`,
+    /// `opts.randomness`, `opts.threads` and `opts.fault_hardened` apply. A
+    /// digest of the wrong length is [`Error::InvalidLength`], a pre-hash
+    /// against the key's mode [`Error::WrongKeyMode`].
+    pub fn sign_digest(
+        &self,
+        digest: &[u8],
+        prehash: PreHash,
+        opts: &SignOptions<'_>,
+    ) -> Result<Vec<u8>, Error> {
+        self.mode.require(self.alg, Some(prehash))?;
+        let n = self.alg.params().n;
+        let rnd = crate::rand::addrnd(opts.randomness, n)?;
+        let rnd = rnd.as_ref().map(|r| &r[..n]);
+        with_parameter_set!(self.alg, P => sign_digest::<P>(&self.parts, digest, opts.context, prehash, rnd, opts.threads, opts.fault_hardened), else => Err(Error::not_dispatched(self.alg)))
+    }
+
     /// `slh_sign_internal` (Algorithm 19) on M' as given; `None` is deterministic.
     pub fn sign_internal(&self, m: &[u8], addrnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
         with_parameter_set!(self.alg, P => sign_internal_vec::<P>(&self.parts, m, addrnd), else => Err(Error::not_dispatched(self.alg)))
@@ -381,6 +401,22 @@ impl DynVerifyingKey {
     /// The key's `PK.seed ‖ PK.root`, for the batch verifier.
     pub(crate) fn parts(&self) -> &PublicParts {
         &self.parts
+    }
+
+    /// HashSLH-DSA verification (Algorithm 25) of a digest the caller
+    /// computed with `prehash`: `Ok(())` if `sig` signs that digest under
+    /// `context`, [`Error::InvalidSignature`] if not; a signature or digest
+    /// of the wrong length, an oversize context or a pre-hash against the
+    /// key's mode are the errors [`verify`](Self::verify) gives.
+    pub fn verify_digest(
+        &self,
+        digest: &[u8],
+        sig: &[u8],
+        context: &[u8],
+        prehash: PreHash,
+    ) -> Result<(), Error> {
+        self.mode.require(self.alg, Some(prehash))?;
+        with_parameter_set!(self.alg, P => verify_digest::<P>(&self.parts, digest, sig, context, prehash), else => Err(Error::not_dispatched(self.alg)))
     }
 
     /// `slh_verify_internal` (Algorithm 20) on M' as given.

@@ -507,6 +507,68 @@ pub(crate) fn check_signature_len(alg: Algorithm, got: usize) -> Result<(), Erro
     })
 }
 
+/// HashSLH-DSA's M' (Algorithms 23 and 25) from a digest the caller made
+/// with `ph`: `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)`, handed to `f`. A context over
+/// 255 bytes is [`Error::ContextTooLong`], a digest that is not `ph`'s
+/// output length [`Error::InvalidLength`].
+pub(crate) fn with_digest_m_prime<R>(
+    ctx: &[u8],
+    ph: PreHash,
+    digest: &[u8],
+    f: impl FnOnce(&mut dyn MessageSource) -> Result<R, Error>,
+) -> Result<R, Error> {
+    if ctx.len() > 255 {
+        return Err(Error::ContextTooLong(ctx.len()));
+    }
+    if digest.len() != ph.output_len() {
+        return Err(Error::InvalidLength {
+            what: "pre-hash digest",
+            algorithm: ph.name(),
+            expected: ph.output_len(),
+            got: digest.len(),
+        });
+    }
+    let (prefix, len) = prehashed_m_prime(ctx, ph, digest);
+    f(&mut &prefix[..len])
+}
+
+/// Algorithm 23 on a digest the caller made with `ph` (the pre-hash step
+/// done elsewhere, e.g. a PKCS#11 application's `CKM_HASH_SLH_DSA`).
+#[cfg(feature = "alloc")]
+pub(crate) fn sign_digest<P: ParameterSet>(
+    sk: &SecretParts,
+    digest: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+    addrnd: Option<&[u8]>,
+    threads: usize,
+    fault_hardened: bool,
+) -> Result<Vec<u8>, Error> {
+    let n = P::PARAMS.n;
+    let r = Zeroizing::new(opt_rand(addrnd, n, &sk.pk)?);
+    let mut sig = vec![0u8; P::PARAMS.sig_bytes()];
+    with_digest_m_prime(ctx, ph, digest, |m| {
+        sign_parts_checked::<P>(sk, m, &r[..n], &mut sig, threads, fault_hardened)
+    })?;
+    Ok(sig)
+}
+
+/// Algorithm 25 on a digest the caller made with `ph`: `Ok(())` if valid.
+pub(crate) fn verify_digest<P: ParameterSet>(
+    pk: &PublicParts,
+    digest: &[u8],
+    sig: &[u8],
+    ctx: &[u8],
+    ph: PreHash,
+) -> Result<(), Error> {
+    check_signature_len(P::ALGORITHM, sig.len())?;
+    if with_digest_m_prime(ctx, ph, digest, |m| verify_parts::<P>(pk, m, sig))? {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
+}
+
 /// `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)` (Algorithms 23 and 25) in a buffer of
 /// the longest, and its length; `ctx` is at most 255 bytes.
 fn prehashed_m_prime(ctx: &[u8], ph: PreHash, digest: &[u8]) -> ([u8; MAX_PREFIX], usize) {

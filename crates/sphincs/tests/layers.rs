@@ -592,7 +592,7 @@ fn front_end(name: &str) -> Sources {
     )
 }
 
-/// Each binding's crate (Python, C, CLI, OpenSSL provider, JavaScript), checked as the
+/// Each binding's crate (Python, C, CLI, OpenSSL provider, JavaScript, PKCS#11), checked as the
 /// core is.
 #[test]
 fn front_ends_have_no_import_circles() {
@@ -602,6 +602,7 @@ fn front_ends_have_no_import_circles() {
         ("cli", 11),
         ("openssl-provider", 11),
         ("js", 5),
+        ("pkcs11", 11),
     ] {
         assert_no_circles(&front_end(name), &[], at_least);
     }
@@ -716,7 +717,7 @@ fn own_names(code: &str) -> BTreeSet<String> {
 #[test]
 fn front_ends_use_only_the_front_door() {
     let mut bad = Vec::new();
-    for name in ["cli", "python", "capi", "openssl-provider", "js"] {
+    for name in ["cli", "python", "capi", "openssl-provider", "js", "pkcs11"] {
         let src = front_end(name);
         let code: BTreeMap<String, String> = src
             .files

@@ -1,0 +1,115 @@
+//! The module's function list called directly (libloading opens the same
+//! .so), for what cryptoki's typed API cannot say: NULL pointers, short
+//! buffers, malformed templates and parameters, exact return values.
+
+#![allow(dead_code)]
+
+use std::ptr::{null, null_mut};
+use std::sync::OnceLock;
+
+use cryptoki_sys::*;
+
+pub struct Raw {
+    _lib: libloading::Library,
+    pub f: &'static CK_FUNCTION_LIST_3_2,
+}
+
+/// The loaded module's 3.2 function list (C_GetInterface, default interface).
+pub fn raw() -> &'static Raw {
+    static RAW: OnceLock<Raw> = OnceLock::new();
+    RAW.get_or_init(|| {
+        // SAFETY: loading our own module runs no initialisers of note.
+        let lib = unsafe { libloading::Library::new(super::library()) }.expect("dlopen");
+        // SAFETY: C_GetInterface has this signature (PKCS#11 3.x).
+        let get: libloading::Symbol<
+            unsafe extern "C" fn(
+                *mut u8,
+                *mut CK_VERSION,
+                *mut *mut CK_INTERFACE,
+                CK_FLAGS,
+            ) -> CK_RV,
+        > = unsafe { lib.get(b"C_GetInterface\0") }.expect("C_GetInterface");
+        let mut itf: *mut CK_INTERFACE = null_mut();
+        // SAFETY: valid out-pointer; NULL name and version ask for the default.
+        assert_eq!(unsafe { get(null_mut(), null_mut(), &mut itf, 0) }, CKR_OK);
+        // SAFETY: the module returned a pointer to a static CK_INTERFACE whose
+        // list is a static CK_FUNCTION_LIST_3_2 (version 3.2, checked by the tests).
+        let f = unsafe { &*((*itf).pFunctionList as *const CK_FUNCTION_LIST_3_2) };
+        Raw { _lib: lib, f }
+    })
+}
+
+/// Calls one function of the list: `call!(C_Login(h, CKU_USER, p, n))`.
+/// The arguments are expanded inside the `unsafe` call on purpose: they
+/// are the raw pointers and lengths under test, and calling with them is
+/// the unsafe operation.
+#[allow(unused_macros)] // tests/conformance.rs calls none
+macro_rules! call {
+    ($name:ident ( $($arg:expr),* $(,)? )) => {{
+        let f = common::raw::raw().f.$name.expect(stringify!($name));
+        #[allow(unused_unsafe)]
+        // SAFETY: the tests pass what each function's contract asks for
+        // (or the NULLs and lengths the module must refuse).
+        unsafe { f($($arg),*) }
+    }};
+}
+
+pub fn ulong(v: &CK_ULONG) -> CK_ATTRIBUTE {
+    CK_ATTRIBUTE {
+        type_: 0,
+        pValue: v as *const CK_ULONG as *mut _,
+        ulValueLen: std::mem::size_of::<CK_ULONG>() as CK_ULONG,
+    }
+}
+
+/// A template entry over `bytes`.
+pub fn attr(t: CK_ATTRIBUTE_TYPE, bytes: &[u8]) -> CK_ATTRIBUTE {
+    CK_ATTRIBUTE {
+        type_: t,
+        pValue: if bytes.is_empty() {
+            null_mut()
+        } else {
+            bytes.as_ptr() as *mut _
+        },
+        ulValueLen: bytes.len() as CK_ULONG,
+    }
+}
+
+pub fn ul(v: CK_ULONG) -> Vec<u8> {
+    v.to_ne_bytes().to_vec()
+}
+
+pub fn b(v: bool) -> Vec<u8> {
+    vec![u8::from(v)]
+}
+
+/// Owned template: types and value bytes; `.raw()` gives CK_ATTRIBUTEs
+/// pointing into it.
+pub struct Tmpl(pub Vec<(CK_ATTRIBUTE_TYPE, Vec<u8>)>);
+
+impl Tmpl {
+    pub fn raw(&self) -> Vec<CK_ATTRIBUTE> {
+        self.0.iter().map(|(t, v)| attr(*t, v)).collect()
+    }
+}
+
+pub fn mech(m: CK_MECHANISM_TYPE) -> CK_MECHANISM {
+    CK_MECHANISM {
+        mechanism: m,
+        pParameter: null_mut(),
+        ulParameterLen: 0,
+    }
+}
+
+/// A CK_MECHANISM over a parameter structure `p` (kept alive by the caller).
+pub fn mech_with<T>(m: CK_MECHANISM_TYPE, p: &T) -> CK_MECHANISM {
+    CK_MECHANISM {
+        mechanism: m,
+        pParameter: p as *const T as *mut _,
+        ulParameterLen: std::mem::size_of::<T>() as CK_ULONG,
+    }
+}
+
+pub fn null_ptr<T>() -> *const T {
+    null()
+}

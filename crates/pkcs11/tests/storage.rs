@@ -1,0 +1,344 @@
+//! The token kept in `SPHINCS_PKCS11_DIR`: token objects, PIN verifiers and
+//! retry counters survive C_Finalize / C_Initialize (read back from the
+//! directory); private keys are stored encrypted under the user PIN (the
+//! raw key is in no file) and re-encrypted by C_SetPIN; writes leave no
+//! temporary files; C_InitToken empties the directory. The directory may
+//! come from SPHINCS_PKCS11_CONF's file instead.
+
+#[macro_use]
+mod common;
+
+use std::ptr::null_mut;
+
+use common::raw::{b, mech, ul, Tmpl};
+use cryptoki_sys::*;
+
+const SLOT: CK_SLOT_ID = 1;
+
+fn open() -> CK_SESSION_HANDLE {
+    let mut h = 0;
+    let flags = CKF_SERIAL_SESSION | CKF_RW_SESSION;
+    assert_eq!(
+        call!(C_OpenSession(SLOT, flags, null_mut(), None, &mut h)),
+        CKR_OK
+    );
+    h
+}
+
+fn login(h: CK_SESSION_HANDLE, user: CK_USER_TYPE, pin: &str) -> CK_RV {
+    call!(C_Login(
+        h,
+        user,
+        pin.as_ptr() as *mut _,
+        pin.len() as CK_ULONG
+    ))
+}
+
+fn create(h: CK_SESSION_HANDLE, t: &Tmpl) -> CK_OBJECT_HANDLE {
+    let raw = t.raw();
+    let mut o = 0;
+    let rv = call!(C_CreateObject(
+        h,
+        raw.as_ptr() as *mut _,
+        raw.len() as CK_ULONG,
+        &mut o
+    ));
+    assert_eq!(rv, CKR_OK);
+    o
+}
+
+fn find(h: CK_SESSION_HANDLE, t: &Tmpl) -> Vec<CK_OBJECT_HANDLE> {
+    let raw = t.raw();
+    assert_eq!(
+        call!(C_FindObjectsInit(
+            h,
+            raw.as_ptr() as *mut _,
+            raw.len() as CK_ULONG
+        )),
+        CKR_OK
+    );
+    let mut out = [0 as CK_OBJECT_HANDLE; 16];
+    let mut n: CK_ULONG = 0;
+    assert_eq!(
+        call!(C_FindObjects(h, out.as_mut_ptr(), 16, &mut n)),
+        CKR_OK
+    );
+    assert_eq!(call!(C_FindObjectsFinal(h)), CKR_OK);
+    out[..n as usize].to_vec()
+}
+
+fn value(h: CK_SESSION_HANDLE, o: CK_OBJECT_HANDLE) -> Vec<u8> {
+    let mut v = vec![0u8; 200];
+    let mut a = CK_ATTRIBUTE {
+        type_: CKA_VALUE,
+        pValue: v.as_mut_ptr() as *mut _,
+        ulValueLen: 200,
+    };
+    assert_eq!(call!(C_GetAttributeValue(h, o, &mut a, 1)), CKR_OK);
+    v.truncate(a.ulValueLen as usize);
+    v
+}
+
+/// A deterministic CKM_SLH_DSA signature.
+fn sign(h: CK_SESSION_HANDLE, key: CK_OBJECT_HANDLE) -> Result<Vec<u8>, CK_RV> {
+    let p = CK_SIGN_ADDITIONAL_CONTEXT {
+        hedgeVariant: CKH_DETERMINISTIC_REQUIRED,
+        pContext: null_mut(),
+        ulContextLen: 0,
+    };
+    let m = common::raw::mech_with(CKM_SLH_DSA, &p);
+    let rv = call!(C_SignInit(h, &m as *const _ as *mut _, key));
+    if rv != CKR_OK {
+        return Err(rv);
+    }
+    let msg = b"kept on disk";
+    let mut sig = vec![0u8; 17088];
+    let mut n = sig.len() as CK_ULONG;
+    let rv = call!(C_Sign(
+        h,
+        msg.as_ptr() as *mut _,
+        msg.len() as CK_ULONG,
+        sig.as_mut_ptr(),
+        &mut n
+    ));
+    if rv != CKR_OK {
+        return Err(rv);
+    }
+    Ok(sig)
+}
+
+fn restart() {
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_OK);
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_OK);
+}
+
+fn token_flags() -> CK_FLAGS {
+    let mut info = CK_TOKEN_INFO::default();
+    assert_eq!(call!(C_GetTokenInfo(SLOT, &mut info)), CKR_OK);
+    info.flags
+}
+
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_token_survives_finalize_in_its_directory() {
+    let dir = std::env::temp_dir().join(format!("sphincs-pkcs11-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // SAFETY (edition 2021: safe): the one test of this binary, set before
+    // the module is loaded or any thread starts.
+    std::env::set_var("SPHINCS_PKCS11_DIR", &dir);
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_OK);
+    assert!(dir.is_dir(), "created at C_Initialize");
+
+    let so = common::SO_PIN;
+    let mut label = [b' '; 32];
+    assert_eq!(
+        call!(C_InitToken(
+            SLOT,
+            so.as_ptr() as *mut _,
+            so.len() as CK_ULONG,
+            label.as_mut_ptr()
+        )),
+        CKR_OK
+    );
+    let h = open();
+    assert_eq!(login(h, CKU_SO, so), CKR_OK);
+    let user = common::USER_PIN;
+    assert_eq!(
+        call!(C_InitPIN(
+            h,
+            user.as_ptr() as *mut _,
+            user.len() as CK_ULONG
+        )),
+        CKR_OK
+    );
+    assert_eq!(call!(C_Logout(h)), CKR_OK);
+    assert_eq!(login(h, CKU_USER, user), CKR_OK);
+
+    // A token key pair (readable, to compare after the restart), a token
+    // certificate and a session object.
+    let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
+    let public = Tmpl(vec![
+        (CKA_TOKEN, b(true)),
+        (CKA_PARAMETER_SET, ul(CKP_SLH_DSA_SHA2_128F)),
+        (CKA_LABEL, b"kept".to_vec()),
+    ]);
+    let private = Tmpl(vec![
+        (CKA_TOKEN, b(true)),
+        (CKA_SENSITIVE, b(false)),
+        (CKA_EXTRACTABLE, b(true)),
+        (CKA_LABEL, b"kept".to_vec()),
+    ]);
+    let (pt, st) = (public.raw(), private.raw());
+    let (mut hp, mut hs) = (0, 0);
+    assert_eq!(
+        call!(C_GenerateKeyPair(
+            h,
+            &m as *const _ as *mut _,
+            pt.as_ptr() as *mut _,
+            pt.len() as CK_ULONG,
+            st.as_ptr() as *mut _,
+            st.len() as CK_ULONG,
+            &mut hp,
+            &mut hs
+        )),
+        CKR_OK
+    );
+    let cert = create(
+        h,
+        &Tmpl(vec![
+            (CKA_CLASS, ul(CKO_CERTIFICATE)),
+            (CKA_CERTIFICATE_TYPE, ul(CKC_X_509)),
+            (CKA_TOKEN, b(true)),
+            (CKA_SUBJECT, b"s".to_vec()),
+            (CKA_VALUE, b"certificate DER".to_vec()),
+        ]),
+    );
+    let pk = value(h, hp);
+    create(
+        h,
+        &Tmpl(vec![
+            (CKA_CLASS, ul(CKO_PUBLIC_KEY)),
+            (CKA_KEY_TYPE, ul(CKK_SLH_DSA)),
+            (CKA_PARAMETER_SET, ul(CKP_SLH_DSA_SHA2_128F)),
+            (CKA_VALUE, pk.clone()),
+        ]),
+    );
+    let sk = value(h, hs);
+    let sig = sign(h, hs).unwrap();
+
+    // On disk: token.bin and three object files; the secret key in none.
+    let on_disk = files(&dir);
+    let names: Vec<_> = on_disk.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert!(names.contains(&"token.bin"));
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")));
+    for (n, bytes) in &on_disk {
+        assert!(!bytes.windows(16).any(|w| w == &sk[..16]), "SK.seed in {n}");
+        assert!(
+            !bytes.windows(user.len()).any(|w| w == user.as_bytes()),
+            "user PIN in {n}"
+        );
+    }
+    // One wrong PIN, counted on disk.
+    assert_eq!(call!(C_Logout(h)), CKR_OK);
+    assert_eq!(login(h, CKU_USER, "wrong-pin"), CKR_PIN_INCORRECT);
+
+    restart();
+    assert_ne!(
+        token_flags() & CKF_USER_PIN_COUNT_LOW,
+        0,
+        "the retry counter was kept"
+    );
+    assert_ne!(token_flags() & CKF_TOKEN_INITIALIZED, 0);
+    let h = open();
+    // Before login only the public token objects are there.
+    assert_eq!(find(h, &Tmpl(vec![])).len(), 2);
+    assert_eq!(login(h, CKU_USER, user), CKR_OK);
+    assert_eq!(token_flags() & CKF_USER_PIN_COUNT_LOW, 0);
+    let all = find(h, &Tmpl(vec![]));
+    assert_eq!(
+        all.len(),
+        3,
+        "the session object is gone, the token objects are back"
+    );
+    let hs = find(
+        h,
+        &Tmpl(vec![
+            (CKA_CLASS, ul(CKO_PRIVATE_KEY)),
+            (CKA_LABEL, b"kept".to_vec()),
+        ]),
+    )[0];
+    let hp = find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_PUBLIC_KEY))]))[0];
+    assert_eq!(value(h, hs), sk);
+    assert_eq!(value(h, hp), pk);
+    assert_eq!(sign(h, hs).unwrap(), sig, "the same key signs the same");
+
+    // C_SetPIN re-encrypts the stored key under the new PIN.
+    let new = "a-new-user-pin";
+    assert_eq!(
+        call!(C_SetPIN(
+            h,
+            user.as_ptr() as *mut _,
+            user.len() as CK_ULONG,
+            new.as_ptr() as *mut _,
+            new.len() as CK_ULONG
+        )),
+        CKR_OK
+    );
+    let cert_h = find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_CERTIFICATE))]))[0];
+    assert_eq!(value(h, cert_h), b"certificate DER".to_vec());
+    assert_eq!(call!(C_DestroyObject(h, cert_h)), CKR_OK);
+    restart();
+    let h = open();
+    assert_eq!(login(h, CKU_USER, user), CKR_PIN_INCORRECT);
+    assert_eq!(login(h, CKU_USER, new), CKR_OK);
+    let hs = find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_PRIVATE_KEY))]))[0];
+    assert_eq!(sign(h, hs).unwrap(), sig);
+    assert!(
+        find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_CERTIFICATE))])).is_empty(),
+        "destroyed on disk too"
+    );
+    assert_eq!(files(&dir).len(), 3);
+
+    // C_InitToken empties the directory but token.bin.
+    assert_eq!(call!(C_CloseAllSessions(SLOT)), CKR_OK);
+    assert_eq!(
+        call!(C_InitToken(
+            SLOT,
+            so.as_ptr() as *mut _,
+            so.len() as CK_ULONG,
+            label.as_mut_ptr()
+        )),
+        CKR_OK
+    );
+    let names: Vec<_> = files(&dir).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, vec!["token.bin".to_string()]);
+    restart();
+    assert_eq!(token_flags() & CKF_USER_PIN_INITIALIZED, 0);
+    let _ = cert;
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_OK);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // The directory from SPHINCS_PKCS11_CONF's `directory = ` line.
+    let conf_dir = dir.with_extension("conf-dir");
+    let conf = dir.with_extension("conf");
+    std::fs::write(
+        &conf,
+        format!("# token\ndirectory = {}\n", conf_dir.display()),
+    )
+    .unwrap();
+    std::env::remove_var("SPHINCS_PKCS11_DIR");
+    std::env::set_var("SPHINCS_PKCS11_CONF", &conf);
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_OK);
+    assert_eq!(
+        call!(C_InitToken(
+            SLOT,
+            so.as_ptr() as *mut _,
+            so.len() as CK_ULONG,
+            label.as_mut_ptr()
+        )),
+        CKR_OK
+    );
+    assert!(conf_dir.join("token.bin").is_file());
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_OK);
+    // A line it does not know: C_Initialize fails, nothing is half set up.
+    std::fs::write(&conf, "dir = /nowhere\n").unwrap();
+    assert_eq!(call!(C_Initialize(null_mut())), CKR_DEVICE_ERROR);
+    assert_eq!(call!(C_Finalize(null_mut())), CKR_CRYPTOKI_NOT_INITIALIZED);
+    std::fs::remove_dir_all(&conf_dir).unwrap();
+    std::fs::remove_file(&conf).unwrap();
+}
