@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::error::CliError;
-use crate::keys::key_command;
+use crate::keys::{key_command, token_command};
 use crate::pki::{cert, cms};
 use crate::{git, hex, sop};
 
@@ -346,6 +346,10 @@ pub enum Command {
     /// Describe a key file; add, change or remove the passphrase of a private key.
     #[command(subcommand)]
     Key(key_command::KeyCommand),
+    /// Keys in a PKCS#11 token (an HSM): list, generate, import. Sign with
+    /// one by giving its `pkcs11:` URI as the key (`sphincs sign -k`).
+    #[command(subcommand)]
+    Pkcs11(token_command::Pkcs11Command),
     /// Sign git commits and tags: `git setup` configures a repository (or,
     /// with --global, the user) to use this program as git's X.509 signing
     /// program (gpg.format=x509), which git then runs with gpg's arguments.

@@ -252,6 +252,11 @@ fn run(command: Command) -> Result<(), CliError> {
                     .map_err(CliError::option_refused)?;
             }
             if many {
+                if keys::token_uri::is_token_uri(&key) {
+                    return Err(CliError::Failed(
+                        "a key in a PKCS#11 token signs one file per run".into(),
+                    ));
+                }
                 let signer = signing::batch::Signer {
                     key: keys::load::load_any_signing_key(&key, alg)?,
                     opts,
@@ -387,6 +392,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Cert(command) => pki::cert::run(command),
         Command::Cms(command) => pki::cms::run(command),
         Command::Key(command) => keys::key_command::run(command),
+        Command::Pkcs11(command) => keys::token_command::run(command),
         Command::Git(command) => git::setup::run(command),
         Command::Agent(command) => agent::run(command),
         // Reached only through `manual`'s grammar (main() runs `sop` first).

@@ -164,6 +164,26 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "pkcs11",
+        &[
+            "sphincs pkcs11 list 'pkcs11:token=Release?module-path=/usr/lib/x86_64-linux-gnu/libsphincs_pkcs11.so'",
+            "sphincs pkcs11 keygen -a SLH-DSA-SHA2-128s 'pkcs11:token=Release;object=release-2027' --pub release.pub",
+            "sphincs sign -k 'pkcs11:token=Release;object=release-2027' app.tar.gz   # asks for the token's PIN",
+        ],
+    ),
+    (
+        "pkcs11 list",
+        &["SPHINCS_PKCS11_MODULE=/usr/lib/softhsm/libsofthsm2.so sphincs pkcs11 list pkcs11:token=Release"],
+    ),
+    (
+        "pkcs11 keygen",
+        &["sphincs pkcs11 keygen -a SLH-DSA-SHAKE-128f 'pkcs11:token=Release;object=fw;id=%01?module-path=/opt/hsm/pkcs11.so' --pub fw.pub"],
+    ),
+    (
+        "pkcs11 import",
+        &["sphincs pkcs11 import -k release.key 'pkcs11:token=Release;object=release?pin-source=/run/secrets/pin'"],
+    ),
+    (
         "key encrypt",
         &[
             "sphincs key encrypt plain.pem -o key.pem   # asks for the new passphrase twice",

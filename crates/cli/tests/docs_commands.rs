@@ -41,6 +41,7 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
     ("ct-and-fuzzing.md", 3, "cargo-fuzz: .ci/fuzz-smoke.sh"),
     ("c.md", 0, "building and installing libsphincs: crates/capi/tests/run.sh"),
     ("pkcs11.md", 0, "cargo builds and tests of the module: `cargo test -p sphincs-pkcs11` is the suite"),
+    ("pkcs11.md", 1, "needs a PKCS#11 module with a set-up token: crates/cli/tests/pkcs11_keys.rs runs these commands against ours"),
 ];
 
 /// Commands of a run block left out: benchmarks are not tests.

@@ -25,3 +25,9 @@ mod store;
 mod token;
 
 pub use ffi::{C_GetFunctionList, C_GetInterface, C_GetInterfaceList};
+
+/// The PKCS#11 names of the core's sets, for clients of any token (the
+/// `sphincs` command signing with a key in a token).
+pub mod names {
+    pub use crate::mechanism::{algorithm, parameter_set};
+}

@@ -58,7 +58,7 @@ pub(crate) const PARAMETER_SETS: [(CK_SLH_DSA_PARAMETER_SET_TYPE, Algorithm); 12
 ];
 
 /// The set of a `CKA_PARAMETER_SET` value.
-pub(crate) fn algorithm(set: CK_SLH_DSA_PARAMETER_SET_TYPE) -> Option<Algorithm> {
+pub fn algorithm(set: CK_SLH_DSA_PARAMETER_SET_TYPE) -> Option<Algorithm> {
     PARAMETER_SETS
         .iter()
         .find(|(p, _)| *p == set)
@@ -66,7 +66,7 @@ pub(crate) fn algorithm(set: CK_SLH_DSA_PARAMETER_SET_TYPE) -> Option<Algorithm>
 }
 
 /// The `CKA_PARAMETER_SET` value of a set.
-pub(crate) fn parameter_set(alg: Algorithm) -> Option<CK_SLH_DSA_PARAMETER_SET_TYPE> {
+pub fn parameter_set(alg: Algorithm) -> Option<CK_SLH_DSA_PARAMETER_SET_TYPE> {
     PARAMETER_SETS
         .iter()
         .find(|(_, a)| *a == alg)

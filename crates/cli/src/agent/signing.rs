@@ -9,6 +9,8 @@ use super::client::{self, Agent};
 use super::identity::{display, FileId};
 use crate::error::CliError;
 use crate::files::passphrase;
+use crate::keys::token::TokenKey;
+use crate::keys::token_uri::is_token_uri;
 
 /// The key of `path` to sign with: the agent's, if one runs and holds the
 /// key of that file (nothing is asked then); else `open`'s, which an agent
@@ -18,6 +20,10 @@ pub fn signing_key(
     path: &Path,
     open: impl FnOnce() -> Result<AnySigningKey, CliError>,
 ) -> Result<Box<dyn AnySigner>, CliError> {
+    // A key in a PKCS#11 token signs there; the agent holds key files only.
+    if is_token_uri(path) {
+        return Ok(Box::new(TokenKey::open(path)?));
+    }
     // An agent that cannot be used safely is passed over, said once.
     let agent = Agent::connect().unwrap_or_else(|e| {
         eprintln!(

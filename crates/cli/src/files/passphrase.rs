@@ -35,6 +35,21 @@ pub fn set_source(source: Source) {
     *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = Some(source);
 }
 
+/// The user PIN of the token labelled `token`: from the passphrase options,
+/// else asked (once per run, as a passphrase is).
+pub fn pin_for(token: &str) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    get(&format!("PIN for token {}: ", quote::text(token)), false)
+}
+
+/// A PIN from a file (a PKCS#11 URI's `pin-source`): its first line.
+pub fn pin_from_file(file: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let source = Source {
+        file: Some(file.to_path_buf()),
+        ..Source::default()
+    };
+    read_from(&source, "", false)
+}
+
 /// Whether a passphrase was read during this run (an encrypted key was opened).
 pub fn was_read() -> bool {
     CACHED.lock().unwrap_or_else(|e| e.into_inner()).is_some()

@@ -1,0 +1,275 @@
+//! Keys held in a PKCS#11 token (an HSM, a smart card, a software token
+//! such as ours, `libsphincs_pkcs11.so`, or kryoptic), named by an RFC 7512
+//! URI where a key file is accepted: the token signs, through CKM_SLH_DSA
+//! (pure) or CKM_HASH_SLH_DSA_<hash> (HashSLH-DSA, the message streamed to
+//! the token), with the context and the hedging the signing options ask
+//! for; the signature is verified here with the key's public half before
+//! it is released.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
+use cryptoki::mechanism::dsa::{HedgeType, SignAdditionalContext};
+use cryptoki::mechanism::Mechanism;
+use cryptoki::object::{Attribute, AttributeType, ObjectClass, ObjectHandle};
+use cryptoki::session::{Session, UserType};
+use cryptoki::types::AuthPin;
+use sphincs::any::{AnyAlgorithm, AnySigner, AnyVerifyingKey};
+use sphincs::{Error, MessageSource, PreHash, Randomness, SignOptions};
+
+use crate::error::CliError;
+use crate::files::{passphrase, quote};
+use crate::keys::token_uri::TokenUri;
+
+/// A private key in a token, with its public half (read from the token's
+/// public key object of the same label or id).
+pub struct TokenKey {
+    session: Mutex<Session>,
+    key: ObjectHandle,
+    public: AnyVerifyingKey,
+}
+
+/// The longest message signed with pure SLH-DSA in one call (the token
+/// reads it twice, so it is sent whole): as the CLI buffers a piped message.
+const MAX_PURE_MESSAGE: u64 = crate::files::read::MAX_BUFFERED_MESSAGE;
+
+fn token_error(what: &str) -> impl Fn(cryptoki::error::Error) -> CliError + '_ {
+    move |e| CliError::Failed(format!("PKCS#11: {what}: {e}"))
+}
+
+/// Loads the module a URI names and opens a session on the token it names
+/// (the only token, when it names none), logged in as its user when `login`.
+pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
+    let module = uri.module()?;
+    let pkcs11 = Pkcs11::new(&module).map_err(|e| {
+        CliError::Failed(format!(
+            "cannot load the PKCS#11 module {}: {e}",
+            quote::text(&module)
+        ))
+    })?;
+    pkcs11
+        .initialize(CInitializeArgs::new(CInitializeFlags::OS_LOCKING_OK))
+        .map_err(token_error("C_Initialize"))?;
+    let mut found = Vec::new();
+    for slot in pkcs11
+        .get_slots_with_token()
+        .map_err(token_error("C_GetSlotList"))?
+    {
+        let info = pkcs11
+            .get_token_info(slot)
+            .map_err(token_error("C_GetTokenInfo"))?;
+        let label_ok = uri.token.as_deref().is_none_or(|t| info.label() == t);
+        let serial_ok = uri
+            .serial
+            .as_deref()
+            .is_none_or(|s| info.serial_number() == s);
+        if label_ok && serial_ok {
+            found.push((slot, info.label().to_string()));
+        }
+    }
+    let (slot, label) = match found.len() {
+        1 => found.remove(0),
+        0 => {
+            return Err(CliError::Failed(format!(
+                "PKCS#11: no token {} in {}",
+                uri.token
+                    .as_deref()
+                    .map_or("at all".into(), |t| quote::text(t)),
+                quote::text(&module)
+            )))
+        }
+        _ => {
+            return Err(CliError::Failed(format!(
+                "PKCS#11: {} tokens match; name one with token=LABEL",
+                found.len()
+            )))
+        }
+    };
+    let session = pkcs11
+        .open_rw_session(slot)
+        .or_else(|_| pkcs11.open_ro_session(slot))
+        .map_err(token_error("C_OpenSession"))?;
+    if login {
+        let pin = match (&uri.pin_value, &uri.pin_source) {
+            (Some(v), _) => zeroize::Zeroizing::new(v.as_bytes().to_vec()),
+            (None, Some(f)) => passphrase::pin_from_file(Path::new(f))?,
+            (None, None) => passphrase::pin_for(&label)?,
+        };
+        let pin = String::from_utf8(pin.to_vec())
+            .map_err(|_| CliError::Failed("the PIN is not UTF-8".into()))?;
+        session
+            .login(UserType::User, Some(&AuthPin::from(pin)))
+            .map_err(token_error("C_Login"))?;
+    }
+    Ok(session)
+}
+
+/// The one object of `class` the URI names (by label and/or id).
+fn find(session: &Session, uri: &TokenUri, class: ObjectClass) -> Result<ObjectHandle, CliError> {
+    let mut template = vec![Attribute::Class(class)];
+    if let Some(label) = &uri.object {
+        template.push(Attribute::Label(label.as_bytes().to_vec()));
+    }
+    if let Some(id) = &uri.id {
+        template.push(Attribute::Id(id.clone()));
+    }
+    let found = session
+        .find_objects(&template)
+        .map_err(token_error("C_FindObjects"))?;
+    match found[..] {
+        [one] => Ok(one),
+        [] => Err(CliError::Failed(format!(
+            "PKCS#11: the token has no {} {}",
+            if class == ObjectClass::PRIVATE_KEY {
+                "private key"
+            } else {
+                "public key"
+            },
+            uri.object
+                .as_deref()
+                .map_or("with that id".into(), quote::text)
+        ))),
+        _ => Err(CliError::Failed(format!(
+            "PKCS#11: {} objects match; name one by object=LABEL and id=…",
+            found.len()
+        ))),
+    }
+}
+
+/// The public half of an SLH-DSA public key object: its set and bytes.
+pub fn public_key(session: &Session, key: ObjectHandle) -> Result<AnyVerifyingKey, CliError> {
+    let attrs = session
+        .get_attributes(key, &[AttributeType::ParameterSet, AttributeType::Value])
+        .map_err(token_error("C_GetAttributeValue"))?;
+    let (mut set, mut value) = (None, None);
+    for a in attrs {
+        match a {
+            Attribute::ParameterSet(p) => set = Some(*cryptoki::types::Ulong::from(p)),
+            Attribute::Value(v) => value = Some(v),
+            _ => {}
+        }
+    }
+    let (Some(set), Some(value)) = (set, value) else {
+        return Err(CliError::Failed(
+            "PKCS#11: the public key has no CKA_PARAMETER_SET or CKA_VALUE (not an SLH-DSA key?)"
+                .into(),
+        ));
+    };
+    let alg = sphincs_pkcs11::names::algorithm(set).ok_or_else(|| {
+        CliError::Failed(format!(
+            "PKCS#11: CKA_PARAMETER_SET {set:#x} is none of the twelve FIPS 205 sets"
+        ))
+    })?;
+    AnyVerifyingKey::from_bytes(AnyAlgorithm::from(alg), &value)
+        .map_err(|e| CliError::Failed(format!("PKCS#11: the public key: {e}")))
+}
+
+impl TokenKey {
+    /// Opens the key a `pkcs11:` URI names, logging in to its token.
+    pub fn open(key: &Path) -> Result<Self, CliError> {
+        let uri = TokenUri::parse(key)?;
+        let session = open_session(&uri, true)?;
+        let private = find(&session, &uri, ObjectClass::PRIVATE_KEY)?;
+        let public = find(&session, &uri, ObjectClass::PUBLIC_KEY)?;
+        let public = public_key(&session, public)?;
+        Ok(TokenKey {
+            session: Mutex::new(session),
+            key: private,
+            public,
+        })
+    }
+}
+
+/// The token's mechanism for a pre-hash (HashSLH-DSA with the token hashing).
+fn prehash_mechanism(ph: PreHash, c: SignAdditionalContext<'_>) -> Option<Mechanism<'_>> {
+    Some(match ph {
+        PreHash::Sha2_224 => Mechanism::HashSlhDsaSha224(c),
+        PreHash::Sha2_256 => Mechanism::HashSlhDsaSha256(c),
+        PreHash::Sha2_384 => Mechanism::HashSlhDsaSha384(c),
+        PreHash::Sha2_512 => Mechanism::HashSlhDsaSha512(c),
+        PreHash::Sha3_224 => Mechanism::HashSlhDsaSha3_224(c),
+        PreHash::Sha3_256 => Mechanism::HashSlhDsaSha3_256(c),
+        PreHash::Sha3_384 => Mechanism::HashSlhDsaSha3_384(c),
+        PreHash::Sha3_512 => Mechanism::HashSlhDsaSha3_512(c),
+        PreHash::Shake128 => Mechanism::HashSlhDsaShake128(c),
+        PreHash::Shake256 => Mechanism::HashSlhDsaShake256(c),
+        _ => return None,
+    })
+}
+
+impl AnySigner for TokenKey {
+    fn verifying_key(&self) -> AnyVerifyingKey {
+        self.public.clone()
+    }
+
+    fn sign_stream(
+        &self,
+        msg: &mut dyn MessageSource,
+        opts: &SignOptions<'_>,
+    ) -> Result<Vec<u8>, Error> {
+        self.public.algorithm().check_sign_options(opts)?;
+        let hedge = match opts.randomness {
+            Randomness::Hedged => HedgeType::Required,
+            Randomness::Deterministic => HedgeType::DeterministicRequired,
+            Randomness::Given(_) => {
+                return Err(Error::Io(
+                    "a PKCS#11 token takes no caller-given signing randomness".into(),
+                ))
+            }
+        };
+        let ctx = (!opts.context.is_empty()).then_some(opts.context);
+        let params = SignAdditionalContext::new(hedge, ctx);
+        let failed = |e: cryptoki::error::Error| Error::Io(format!("the PKCS#11 token: {e}"));
+        let session = self.session.lock().unwrap_or_else(|e| e.into_inner());
+        let mut whole_or_empty = Vec::new();
+        let sig = match opts.prehash {
+            None => {
+                // Pure SLH-DSA reads the message twice: sent whole, bounded.
+                let whole = &mut whole_or_empty;
+                let mut too_long = false;
+                msg.feed(&mut |b| {
+                    if (whole.len() + b.len()) as u64 > MAX_PURE_MESSAGE {
+                        too_long = true;
+                    } else if !too_long {
+                        whole.extend_from_slice(b);
+                    }
+                })?;
+                if too_long {
+                    return Err(Error::Io(format!(
+                        "a message over {} MiB is signed through a token with a pre-hash only (--prehash)",
+                        MAX_PURE_MESSAGE >> 20
+                    )));
+                }
+                session
+                    .sign(&Mechanism::SlhDsa(params), self.key, whole)
+                    .map_err(failed)?
+            }
+            Some(ph) => {
+                let mech = prehash_mechanism(ph, params).ok_or_else(|| {
+                    Error::Io(format!("PKCS#11 has no CKM_HASH_SLH_DSA_<hash> for {ph}"))
+                })?;
+                session.sign_init(&mech, self.key).map_err(failed)?;
+                let mut update = Ok(());
+                msg.feed(&mut |b| {
+                    if update.is_ok() && !b.is_empty() {
+                        update = session.sign_update(b);
+                    }
+                })?;
+                update.map_err(failed)?;
+                session.sign_final().map_err(failed)?
+            }
+        };
+        drop(session);
+        // What a token returns is released only if it verifies (a faulty
+        // or wrong token, a key whose public object is not its pair).
+        match opts.prehash {
+            None => self
+                .public
+                .verify(&whole_or_empty, &sig, opts.context, None),
+            Some(ph) => self.public.verify_stream(msg, &sig, opts.context, Some(ph)),
+        }
+        .map_err(|e| Error::Io(format!("the token's signature does not verify: {e}")))?;
+        Ok(sig)
+    }
+}

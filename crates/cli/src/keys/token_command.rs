@@ -1,0 +1,231 @@
+//! `sphincs pkcs11 list|keygen|import`: the chores before signing with a
+//! key in a PKCS#11 token. The token is named by a `pkcs11:` URI (its
+//! module by `module-path=` or SPHINCS_PKCS11_MODULE); a new key's label and
+//! id by the URI's `object` and `id`. Setting up the token itself (its
+//! label, SO PIN and user PIN) is the token's own tool's job.
+
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use cryptoki::mechanism::Mechanism;
+use cryptoki::object::{Attribute, AttributeType, KeyType, ObjectClass, ObjectHandle};
+use cryptoki::session::Session;
+
+use crate::error::CliError;
+use crate::files::{quote, write};
+use crate::keys::load;
+use crate::keys::token::{open_session, public_key};
+use crate::keys::token_uri::TokenUri;
+use crate::say;
+
+#[derive(Subcommand)]
+pub enum Pkcs11Command {
+    /// List the SLH-DSA public keys of a token: label, id (hex), parameter set.
+    List {
+        /// The token: `pkcs11:token=LABEL?module-path=/path/module.so`
+        /// (no token: the only one).
+        #[arg(value_name = "URI")]
+        uri: PathBuf,
+    },
+    /// Generate an SLH-DSA key pair in a token (the private key never
+    /// leaves it), labelled and identified by the URI's object= and id=.
+    Keygen {
+        /// Parameter set, e.g. SLH-DSA-SHA2-128s.
+        #[arg(short = 'a', long = "algorithm", value_name = "ALG")]
+        algorithm: String,
+        /// The new key: `pkcs11:token=T;object=LABEL;id=%01?module-path=…`.
+        #[arg(value_name = "URI")]
+        uri: PathBuf,
+        /// Also write the public key here (SPKI PEM), for `sphincs verify -p`.
+        #[arg(long = "pub", value_name = "PUB")]
+        public: Option<PathBuf>,
+        /// Replace an existing --pub file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Import an SLH-DSA private key file (and its public half) into a
+    /// token, as a sensitive key that cannot be read back.
+    Import {
+        /// The private key file (PEM, DER; encrypted ones ask their passphrase).
+        #[arg(short = 'k', long = "key", value_name = "KEY")]
+        key: PathBuf,
+        /// Where: `pkcs11:token=T;object=LABEL;id=%01?module-path=…`.
+        #[arg(value_name = "URI")]
+        uri: PathBuf,
+    },
+}
+
+pub fn run(command: Pkcs11Command) -> Result<(), CliError> {
+    match command {
+        Pkcs11Command::List { uri } => list(&TokenUri::parse_token(&uri)?),
+        Pkcs11Command::Keygen {
+            algorithm,
+            uri,
+            public,
+            force,
+        } => keygen(
+            &algorithm,
+            &TokenUri::parse(&uri)?,
+            public.as_deref(),
+            force,
+        ),
+        Pkcs11Command::Import { key, uri } => import(&key, &TokenUri::parse(&uri)?),
+    }
+}
+
+fn failed(what: &'static str) -> impl Fn(cryptoki::error::Error) -> CliError {
+    move |e| CliError::Failed(format!("PKCS#11: {what}: {e}"))
+}
+
+fn list(uri: &TokenUri) -> Result<(), CliError> {
+    let session = open_session(uri, false)?;
+    let keys = session
+        .find_objects(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::KeyType(KeyType::SLH_DSA),
+        ])
+        .map_err(failed("C_FindObjects"))?;
+    let mut out = String::new();
+    for key in keys {
+        let (label, id) = label_and_id(&session, key)?;
+        let set = match public_key(&session, key) {
+            Ok(k) => k.algorithm().to_string(),
+            Err(e) => e.into_message(),
+        };
+        out.push_str(&format!(
+            "{}\tid={}\t{set}\n",
+            quote::text(&label),
+            crate::hex::encode_upper(&id)
+        ));
+    }
+    write::write_stdout(out.as_bytes(), false)
+}
+
+fn label_and_id(session: &Session, key: ObjectHandle) -> Result<(String, Vec<u8>), CliError> {
+    let attrs = session
+        .get_attributes(key, &[AttributeType::Label, AttributeType::Id])
+        .map_err(failed("C_GetAttributeValue"))?;
+    let (mut label, mut id) = (String::new(), Vec::new());
+    for a in attrs {
+        match a {
+            Attribute::Label(l) => label = String::from_utf8_lossy(&l).into_owned(),
+            Attribute::Id(i) => id = i,
+            _ => {}
+        }
+    }
+    Ok((label, id))
+}
+
+/// The attributes both halves of a new key carry: its label and id.
+fn names(uri: &TokenUri) -> Vec<Attribute> {
+    let mut names = Vec::new();
+    if let Some(label) = &uri.object {
+        names.push(Attribute::Label(label.as_bytes().to_vec()));
+    }
+    if let Some(id) = &uri.id {
+        names.push(Attribute::Id(id.clone()));
+    }
+    names
+}
+
+fn parameter_set(
+    name: &str,
+) -> Result<(sphincs::Algorithm, cryptoki::object::Attribute), CliError> {
+    let alg = load::parse_algorithm(Some(name))?
+        .ok_or_else(|| CliError::Failed("-a names no parameter set".into()))?;
+    let set = sphincs_pkcs11::names::parameter_set(alg).ok_or_else(|| {
+        CliError::Failed(format!(
+            "{alg} has no PKCS#11 parameter set (PKCS#11 3.2 names the twelve FIPS 205 sets)"
+        ))
+    })?;
+    let set = cryptoki::object::SlhDsaParameterSetType::try_from(set)
+        .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?;
+    Ok((alg, Attribute::ParameterSet(set.into())))
+}
+
+fn keygen(name: &str, uri: &TokenUri, public: Option<&Path>, force: bool) -> Result<(), CliError> {
+    if let Some(p) = public {
+        write::check_writable(p, force)?;
+    }
+    let (_, set) = parameter_set(name)?;
+    let session = open_session(uri, true)?;
+    let mut pub_template = vec![
+        Attribute::Token(true),
+        Attribute::Verify(true),
+        Attribute::KeyType(KeyType::SLH_DSA),
+        set,
+    ];
+    pub_template.extend(names(uri));
+    let mut priv_template = vec![
+        Attribute::Token(true),
+        Attribute::Private(true),
+        Attribute::Sensitive(true),
+        Attribute::Extractable(false),
+        Attribute::Sign(true),
+        Attribute::KeyType(KeyType::SLH_DSA),
+    ];
+    priv_template.extend(names(uri));
+    let (pub_key, _) = session
+        .generate_key_pair(&Mechanism::SlhDsaKeyPairGen, &pub_template, &priv_template)
+        .map_err(failed("C_GenerateKeyPair"))?;
+    let key = public_key(&session, pub_key)?;
+    if let Some(p) = public {
+        let pem = key
+            .to_spki_pem()
+            .map_err(|e| CliError::Failed(e.to_string()))?;
+        write::write_output(p, pem.as_bytes(), false, force)?;
+    }
+    say::status(&format!(
+        "generated {} in the token ({})",
+        key.algorithm(),
+        uri.object.as_deref().map_or("no label".into(), quote::text)
+    ))
+}
+
+fn import(file: &Path, uri: &TokenUri) -> Result<(), CliError> {
+    let key = load::load_signing_key(file, None)?;
+    let alg = key
+        .algorithm()
+        .slh_dsa()
+        .ok_or_else(|| load::not_fips205(file))?;
+    let (_, set) = parameter_set(&alg.to_string())?;
+    let session = open_session(uri, true)?;
+    let mut private = vec![
+        Attribute::Class(ObjectClass::PRIVATE_KEY),
+        Attribute::KeyType(KeyType::SLH_DSA),
+        Attribute::Token(true),
+        Attribute::Private(true),
+        Attribute::Sensitive(true),
+        Attribute::Extractable(false),
+        Attribute::Sign(true),
+        set.clone(),
+        Attribute::Value(key.to_bytes().to_vec()),
+    ];
+    private.extend(names(uri));
+    let mut public = vec![
+        Attribute::Class(ObjectClass::PUBLIC_KEY),
+        Attribute::KeyType(KeyType::SLH_DSA),
+        Attribute::Token(true),
+        Attribute::Verify(true),
+        set,
+        Attribute::Value(key.verifying_key().to_bytes()),
+    ];
+    public.extend(names(uri));
+    session
+        .create_object(&public)
+        .map_err(failed("C_CreateObject (public key)"))?;
+    let made = session.create_object(&private);
+    // The private value's copy in the template is wiped either way.
+    if let Some(Attribute::Value(v)) = private
+        .iter_mut()
+        .find(|a| matches!(a, Attribute::Value(_)))
+    {
+        zeroize::Zeroize::zeroize(v);
+    }
+    made.map_err(failed("C_CreateObject (private key)"))?;
+    say::status(&format!(
+        "imported {} into the token ({})",
+        alg,
+        uri.object.as_deref().map_or("no label".into(), quote::text)
+    ))
+}

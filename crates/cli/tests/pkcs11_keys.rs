@@ -1,0 +1,190 @@
+//! `sphincs` with keys in a PKCS#11 token: our own module
+//! (libsphincs_pkcs11.so, built beside this test) as the token, set up
+//! through its C ABI by cryptoki as a token's own tool would (label, SO
+//! PIN, user PIN), then `sphincs pkcs11 keygen|import|list` and
+//! `sphincs sign -k pkcs11:…`, each signature checked by `sphincs verify`
+//! with the public key; a key imported from a file signs deterministically
+//! byte for byte as the file does.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
+use cryptoki::session::UserType;
+use cryptoki::types::AuthPin;
+
+const SO_PIN: &str = "so-secret-1";
+const USER_PIN: &str = "user-secret-1";
+
+/// libsphincs_pkcs11.so of this build (cargo builds the workspace's cdylib
+/// into the profile directory, one up from this test binary's deps/).
+fn module() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    for dir in [deps.to_path_buf(), deps.join("..")] {
+        let p = dir.join("libsphincs_pkcs11.so");
+        if p.exists() {
+            return p;
+        }
+    }
+    panic!(
+        "libsphincs_pkcs11.so not found beside {} (cargo build -p sphincs-pkcs11)",
+        exe.display()
+    );
+}
+
+/// A token labelled "Release" in `dir`, with its SO and user PINs set.
+fn init_token(module: &PathBuf, dir: &str) {
+    // The module reads its directory at C_Initialize; this test binary runs
+    // this one test, so the variable is set for it alone.
+    std::env::set_var("SPHINCS_PKCS11_DIR", dir);
+    let p = Pkcs11::new(module).unwrap();
+    p.initialize(CInitializeArgs::new(CInitializeFlags::OS_LOCKING_OK))
+        .unwrap();
+    let slot = p.get_slots_with_token().unwrap()[0];
+    p.init_token(slot, &AuthPin::from(SO_PIN), "Release")
+        .unwrap();
+    let s = p.open_rw_session(slot).unwrap();
+    s.login(UserType::So, Some(&AuthPin::from(SO_PIN))).unwrap();
+    s.init_pin(&AuthPin::from(USER_PIN)).unwrap();
+    drop(s);
+    p.finalize().unwrap();
+}
+
+#[test]
+fn sign_with_keys_in_a_token() {
+    let t = Scratch::new("token");
+    let module = module();
+    let m = module.to_str().unwrap();
+    let dir = t.p("token-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    init_token(&module, &dir);
+    let env = [("SPHINCS_PKCS11_DIR", dir.as_str())];
+    let pin = t.write("pin", format!("{USER_PIN}\n").as_bytes());
+    let uri = |object: &str| {
+        format!("pkcs11:token=Release;object={object}?module-path={m}&pin-source={pin}")
+    };
+    let msg = t.write("release.tar", b"the release\n");
+
+    // A key made in the token: its public half written for verify.
+    let pubf = t.p("gen.pub");
+    sphincs_env(
+        &[
+            "pkcs11",
+            "keygen",
+            "-a",
+            "SLH-DSA-SHA2-128f",
+            &uri("gen"),
+            "--pub",
+            &pubf,
+        ],
+        &env,
+    )
+    .ok();
+    for extra in [
+        &[][..],
+        &["--prehash", "SHA2-256"][..],
+        &["--context", "v1"][..],
+    ] {
+        let sig = t.p("gen.sig");
+        let mut args = vec!["sign", "-k", &uri("gen"), "-o", &sig, "--force"];
+        args.extend_from_slice(extra);
+        args.push(&msg);
+        sphincs_env(&args, &env).ok();
+        let mut check = vec!["verify", "-p", &pubf, "-s", &sig];
+        check.extend_from_slice(extra);
+        check.push(&msg);
+        sphincs(&check).ok();
+        // Not under another context or pre-hash.
+        let other = if extra.is_empty() {
+            vec!["--context", "x"]
+        } else {
+            vec![]
+        };
+        let mut wrong = vec!["verify", "-p", &pubf, "-s", &sig];
+        wrong.extend_from_slice(&other);
+        wrong.push(&msg);
+        sphincs(&wrong).code(1);
+    }
+
+    // A key imported from a file: the token's deterministic signature is
+    // the file's, byte for byte, plain and with a pre-hash.
+    let key = t.p("file.key");
+    let filepub = t.p("file.pub");
+    sphincs(&[
+        "keygen",
+        "-a",
+        "SLH-DSA-SHAKE-128f",
+        "-o",
+        &key,
+        "--pub",
+        &filepub,
+    ])
+    .ok();
+    sphincs_env(&["pkcs11", "import", "-k", &key, &uri("imported")], &env).ok();
+    for extra in [&[][..], &["--prehash", "SHAKE-128"][..]] {
+        let (a, b) = (t.p("a.sig"), t.p("b.sig"));
+        let mut from_token = vec![
+            "sign",
+            "--deterministic",
+            "-k",
+            &uri("imported"),
+            "-o",
+            &a,
+            "--force",
+        ];
+        from_token.extend_from_slice(extra);
+        from_token.push(&msg);
+        sphincs_env(&from_token, &env).ok();
+        let mut from_file = vec!["sign", "--deterministic", "-k", &key, "-o", &b, "--force"];
+        from_file.extend_from_slice(extra);
+        from_file.push(&msg);
+        sphincs(&from_file).ok();
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "{extra:?}"
+        );
+    }
+
+    // The list names both keys, with their sets.
+    let listed = sphincs_env(
+        &[
+            "pkcs11",
+            "list",
+            &format!("pkcs11:token=Release?module-path={m}"),
+        ],
+        &env,
+    )
+    .ok()
+    .text();
+    assert!(
+        listed.contains("gen") && listed.contains("SLH-DSA-SHA2-128f"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("imported") && listed.contains("SLH-DSA-SHAKE-128f"),
+        "{listed}"
+    );
+
+    // Errors: a wrong PIN, a key that is not there, no module, many files.
+    let wrong_pin = t.write("wrong-pin", b"nope\n");
+    let bad = format!("pkcs11:token=Release;object=gen?module-path={m}&pin-source={wrong_pin}");
+    sphincs_env(&["sign", "-k", &bad, "-o", &t.p("x.sig"), &msg], &env).usage_error("C_Login");
+    assert!(!t.path("x.sig").exists(), "a failed signature left a file");
+    sphincs_env(
+        &["sign", "-k", &uri("missing"), "-o", &t.p("x.sig"), &msg],
+        &env,
+    )
+    .usage_error("no private key");
+    sphincs_env(
+        &["sign", "-k", "pkcs11:object=gen", "-o", &t.p("x.sig"), &msg],
+        &[],
+    )
+    .usage_error("no PKCS#11 module");
+    sphincs_env(&["sign", "-k", &uri("gen"), &msg, &msg], &env).usage_error("one file per run");
+    sphincs(&["sign", "-k", "pkcs11:object=a;colour=red", &msg])
+        .usage_error("unknown path attribute");
+}
