@@ -53,6 +53,14 @@ fn init_token(module: &PathBuf, dir: &str) {
     p.finalize().unwrap();
 }
 
+/// A file only its owner reads (a PIN file; others draw a warning).
+fn private_file(t: &Scratch, name: &str, data: &[u8]) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let p = t.write(name, data);
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
+    p
+}
+
 #[test]
 fn sign_with_keys_in_a_token() {
     let t = Scratch::new("token");
@@ -62,7 +70,7 @@ fn sign_with_keys_in_a_token() {
     std::fs::create_dir_all(&dir).unwrap();
     init_token(&module, &dir);
     let env = [("SPHINCS_PKCS11_DIR", dir.as_str())];
-    let pin = t.write("pin", format!("{USER_PIN}\n").as_bytes());
+    let pin = private_file(&t, "pin", format!("{USER_PIN}\n").as_bytes());
     let uri = |object: &str| {
         format!("pkcs11:token=Release;object={object}?module-path={m}&pin-source={pin}")
     };
@@ -83,13 +91,10 @@ fn sign_with_keys_in_a_token() {
         &env,
     )
     .ok();
-    for extra in [
-        &[][..],
-        &["--prehash", "SHA2-256"][..],
-        &["--context", "v1"][..],
-    ] {
+    for extra in [&[][..], &["--context", "v1"][..]] {
         let sig = t.p("gen.sig");
-        let mut args = vec!["sign", "-k", &uri("gen"), "-o", &sig, "--force"];
+        let gen = uri("gen");
+        let mut args = vec!["sign", "-k", &gen, "-o", &sig, "--force"];
         args.extend_from_slice(extra);
         args.push(&msg);
         sphincs_env(&args, &env).ok();
@@ -109,47 +114,43 @@ fn sign_with_keys_in_a_token() {
         sphincs(&wrong).code(1);
     }
 
-    // A key imported from a file: the token's deterministic signature is
-    // the file's, byte for byte, plain and with a pre-hash.
-    let key = t.p("file.key");
-    let filepub = t.p("file.pub");
-    sphincs(&[
-        "keygen",
-        "-a",
-        "SLH-DSA-SHAKE-128f",
-        "-o",
-        &key,
-        "--pub",
-        &filepub,
-    ])
-    .ok();
-    sphincs_env(&["pkcs11", "import", "-k", &key, &uri("imported")], &env).ok();
-    for extra in [&[][..], &["--prehash", "SHAKE-128"][..]] {
+    // Keys imported from files, one pure and one HashSLH-DSA (RFC 9909
+    // binds a key file to one mode): the token's deterministic signatures
+    // are the files', byte for byte, and verify with the files' public keys.
+    for (name, set, extra) in [
+        ("imported", "SLH-DSA-SHAKE-128f", &[][..]),
+        (
+            "hashed",
+            "SLH-DSA-SHA2-128f",
+            &["--prehash", "SHA2-256"][..],
+        ),
+    ] {
+        let key = t.p(&format!("{name}.key"));
+        let public = t.p(&format!("{name}.pub"));
+        let mut keygen = vec!["keygen", "-a", set, "-o", &key, "--pub", &public];
+        keygen.extend_from_slice(extra);
+        sphincs(&keygen).ok();
+        let in_token = uri(name);
+        sphincs_env(&["pkcs11", "import", "-k", &key, &in_token], &env).ok();
         let (a, b) = (t.p("a.sig"), t.p("b.sig"));
-        let mut from_token = vec![
-            "sign",
-            "--deterministic",
-            "-k",
-            &uri("imported"),
-            "-o",
-            &a,
-            "--force",
-        ];
-        from_token.extend_from_slice(extra);
-        from_token.push(&msg);
-        sphincs_env(&from_token, &env).ok();
-        let mut from_file = vec!["sign", "--deterministic", "-k", &key, "-o", &b, "--force"];
-        from_file.extend_from_slice(extra);
-        from_file.push(&msg);
-        sphincs(&from_file).ok();
+        for (k, sig) in [(&in_token, &a), (&key, &b)] {
+            let mut args = vec!["sign", "--deterministic", "-k", k, "-o", sig, "--force"];
+            args.extend_from_slice(extra);
+            args.push(&msg);
+            sphincs_env(&args, &env).ok();
+        }
         assert_eq!(
             std::fs::read(&a).unwrap(),
             std::fs::read(&b).unwrap(),
-            "{extra:?}"
+            "{name}"
         );
+        let mut check = vec!["verify", "-p", &public, "-s", &a];
+        check.extend_from_slice(extra);
+        check.push(&msg);
+        sphincs(&check).ok();
     }
 
-    // The list names both keys, with their sets.
+    // The list names the three keys, with their sets.
     let listed = sphincs_env(
         &[
             "pkcs11",
@@ -170,7 +171,7 @@ fn sign_with_keys_in_a_token() {
     );
 
     // Errors: a wrong PIN, a key that is not there, no module, many files.
-    let wrong_pin = t.write("wrong-pin", b"nope\n");
+    let wrong_pin = private_file(&t, "wrong-pin", b"nope\n");
     let bad = format!("pkcs11:token=Release;object=gen?module-path={m}&pin-source={wrong_pin}");
     sphincs_env(&["sign", "-k", &bad, "-o", &t.p("x.sig"), &msg], &env).usage_error("C_Login");
     assert!(!t.path("x.sig").exists(), "a failed signature left a file");

@@ -208,6 +208,7 @@ fn measured_with(args: &[&str], fed: bool) -> (Out, Duration, i64) {
         f.join().unwrap();
     }
     let out = Out {
+        args: String::new(),
         code,
         stdout: Vec::new(),
         stderr: reader.join().unwrap(),

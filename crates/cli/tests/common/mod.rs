@@ -73,6 +73,8 @@ impl Drop for Scratch {
 
 /// What a run of `sphincs` did.
 pub struct Out {
+    /// The command line, for the failure messages (empty if not known).
+    pub args: String,
     pub code: i32,
     pub stdout: Vec<u8>,
     pub stderr: String,
@@ -82,6 +84,7 @@ impl Out {
     /// What a finished run reported, from std's own record of it.
     pub fn of(out: Output) -> Out {
         Out {
+            args: String::new(),
             code: out.status.code().expect("exited, not killed"),
             stdout: out.stdout,
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -94,7 +97,8 @@ impl Out {
         assert_eq!(
             self.code,
             want,
-            "stderr: {} stdout: {}",
+            "sphincs {}\nstderr: {} stdout: {}",
+            self.args,
             self.stderr,
             String::from_utf8_lossy(&self.stdout)
         );
@@ -176,7 +180,10 @@ fn sphincs_with(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Ou
     if let Some(data) = stdin {
         child.stdin.take().unwrap().write_all(data).unwrap();
     }
-    Out::of(child.wait_with_output().unwrap())
+    Out {
+        args: args.join(" "),
+        ..Out::of(child.wait_with_output().unwrap())
+    }
 }
 
 /// Starts `sphincs ARGS` with its standard output discarded and its standard
