@@ -136,7 +136,7 @@ pub(crate) enum Param {
 pub(crate) enum Input {
     /// The message M, pure SLH-DSA (CKM_SLH_DSA).
     Message,
-    /// The message M, hashed on the token (CKM_HASH_SLH_DSA_<hash>).
+    /// The message M, hashed on the token (`CKM_HASH_SLH_DSA_<hash>`).
     HashedHere(PreHash),
     /// A digest the caller made (CKM_HASH_SLH_DSA): single-part only.
     Digest(PreHash),
@@ -215,21 +215,21 @@ impl SignSpec {
 
     /// Whether C_SignUpdate / C_SignFinal may be used. The spec's table
     /// marks CKM_HASH_SLH_DSA single-part only; CKM_SLH_DSA and the
-    /// CKM_HASH_SLH_DSA_<hash> mechanisms sign in several parts (for the
+    /// `CKM_HASH_SLH_DSA_<hash>` mechanisms sign in several parts (for the
     /// pure mechanism the footnote restricts verification only).
     pub(crate) fn multi_part_sign(&self) -> bool {
         !matches!(self.input, Input::Digest(_))
     }
 
     /// Whether C_VerifyUpdate / C_VerifyFinal may be used: the
-    /// CKM_HASH_SLH_DSA_<hash> mechanisms only (CKM_SLH_DSA verifies in
+    /// `CKM_HASH_SLH_DSA_<hash>` mechanisms only (CKM_SLH_DSA verifies in
     /// parts only through C_VerifySignature*, CKM_HASH_SLH_DSA not at all).
     pub(crate) fn multi_part_verify(&self) -> bool {
         matches!(self.input, Input::HashedHere(_))
     }
 
     /// Whether C_VerifySignatureUpdate may be used: CKM_SLH_DSA and the
-    /// CKM_HASH_SLH_DSA_<hash> mechanisms.
+    /// `CKM_HASH_SLH_DSA_<hash>` mechanisms.
     pub(crate) fn multi_part_verify_signature(&self) -> bool {
         !matches!(self.input, Input::Digest(_))
     }

@@ -282,6 +282,7 @@ impl From<Error> for signature::Error {
 impl Error {
     /// The error of a call on a set this build does not dispatch to (its
     /// cargo features leave it out: [`crate::params::dispatched`]).
+    #[cfg(feature = "alloc")]
     pub(crate) fn not_dispatched(alg: Algorithm) -> Error {
         Error::Unsupported {
             family: "this build (its cargo features leave the set out)",

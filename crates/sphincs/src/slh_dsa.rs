@@ -511,6 +511,7 @@ pub(crate) fn check_signature_len(alg: Algorithm, got: usize) -> Result<(), Erro
 /// with `ph`: `1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)`, handed to `f`. A context over
 /// 255 bytes is [`Error::ContextTooLong`], a digest that is not `ph`'s
 /// output length [`Error::InvalidLength`].
+#[cfg(feature = "alloc")]
 pub(crate) fn with_digest_m_prime<R>(
     ctx: &[u8],
     ph: PreHash,
@@ -554,6 +555,7 @@ pub(crate) fn sign_digest<P: ParameterSet>(
 }
 
 /// Algorithm 25 on a digest the caller made with `ph`: `Ok(())` if valid.
+#[cfg(feature = "alloc")]
 pub(crate) fn verify_digest<P: ParameterSet>(
     pk: &PublicParts,
     digest: &[u8],

@@ -1,7 +1,7 @@
 //! Keys held in a PKCS#11 token (an HSM, a smart card, a software token
 //! such as ours, `libsphincs_pkcs11.so`, or kryoptic), named by an RFC 7512
 //! URI where a key file is accepted: the token signs, through CKM_SLH_DSA
-//! (pure) or CKM_HASH_SLH_DSA_<hash> (HashSLH-DSA, the message streamed to
+//! (pure) or `CKM_HASH_SLH_DSA_<hash>` (HashSLH-DSA, the message streamed to
 //! the token), with the context and the hedging the signing options ask
 //! for; the signature is verified here with the key's public half before
 //! it is released.
@@ -73,9 +73,7 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
         0 => {
             return Err(CliError::Failed(format!(
                 "PKCS#11: no token {} in {}",
-                uri.token
-                    .as_deref()
-                    .map_or("at all".into(), |t| quote::text(t)),
+                uri.token.as_deref().map_or("at all".into(), quote::text),
                 quote::text(&module)
             )))
         }
@@ -247,7 +245,7 @@ impl AnySigner for TokenKey {
             }
             Some(ph) => {
                 let mech = prehash_mechanism(ph, params).ok_or_else(|| {
-                    Error::Io(format!("PKCS#11 has no CKM_HASH_SLH_DSA_<hash> for {ph}"))
+                    Error::Io(format!("PKCS#11 has no `CKM_HASH_SLH_DSA_<hash>` for {ph}"))
                 })?;
                 session.sign_init(&mech, self.key).map_err(failed)?;
                 let mut update = Ok(());

@@ -142,6 +142,46 @@ impl AnyVerifyingKey {
     }
 }
 
+/// What the other families lack, for [`Error::Unsupported`].
+const DIGEST: &str =
+    "signing a caller-made pre-hash digest (HashSLH-DSA, FIPS 205 Algorithms 23 and 25)";
+
+impl AnySigningKey {
+    /// HashSLH-DSA of a digest the caller computed with `prehash`
+    /// ([`DynSigningKey::sign_digest`]): what a PKCS#11 token's
+    /// `CKM_HASH_SLH_DSA` signs. FIPS 205 keys only.
+    pub fn sign_digest(
+        &self,
+        digest: &[u8],
+        prehash: crate::prehash::PreHash,
+        opts: &SignOptions<'_>,
+    ) -> Result<Vec<u8>, Error> {
+        self.check_options(opts)?;
+        match self.as_slh_dsa() {
+            Some(k) => k.sign_digest(digest, prehash, opts),
+            None => Err(unsupported(self.algorithm(), DIGEST)),
+        }
+    }
+}
+
+impl AnyVerifyingKey {
+    /// Verifies a HashSLH-DSA signature of a digest the caller computed
+    /// with `prehash` ([`crate::DynVerifyingKey::verify_digest`]). FIPS 205
+    /// keys only.
+    pub fn verify_digest(
+        &self,
+        digest: &[u8],
+        sig: &[u8],
+        context: &[u8],
+        prehash: crate::prehash::PreHash,
+    ) -> Result<(), Error> {
+        match self.as_slh_dsa() {
+            Some(k) => k.verify_digest(digest, sig, context, prehash),
+            None => Err(unsupported(self.algorithm(), DIGEST)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,45 +259,5 @@ mod tests {
         let stop = AtomicBool::new(true);
         let got = AnySigningKey::generate_until(alg, 1, &never, &stop);
         assert!(matches!(got, Err(Error::Cancelled)), "{got:?}");
-    }
-}
-
-/// What the other families lack, for [`Error::Unsupported`].
-const DIGEST: &str =
-    "signing a caller-made pre-hash digest (HashSLH-DSA, FIPS 205 Algorithms 23 and 25)";
-
-impl AnySigningKey {
-    /// HashSLH-DSA of a digest the caller computed with `prehash`
-    /// ([`DynSigningKey::sign_digest`]): what a PKCS#11 token's
-    /// `CKM_HASH_SLH_DSA` signs. FIPS 205 keys only.
-    pub fn sign_digest(
-        &self,
-        digest: &[u8],
-        prehash: crate::prehash::PreHash,
-        opts: &SignOptions<'_>,
-    ) -> Result<Vec<u8>, Error> {
-        self.check_options(opts)?;
-        match self.as_slh_dsa() {
-            Some(k) => k.sign_digest(digest, prehash, opts),
-            None => Err(unsupported(self.algorithm(), DIGEST)),
-        }
-    }
-}
-
-impl AnyVerifyingKey {
-    /// Verifies a HashSLH-DSA signature of a digest the caller computed
-    /// with `prehash` ([`crate::DynVerifyingKey::verify_digest`]). FIPS 205
-    /// keys only.
-    pub fn verify_digest(
-        &self,
-        digest: &[u8],
-        sig: &[u8],
-        context: &[u8],
-        prehash: crate::prehash::PreHash,
-    ) -> Result<(), Error> {
-        match self.as_slh_dsa() {
-            Some(k) => k.verify_digest(digest, sig, context, prehash),
-            None => Err(unsupported(self.algorithm(), DIGEST)),
-        }
     }
 }
