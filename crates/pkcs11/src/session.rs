@@ -22,8 +22,9 @@ pub(crate) enum Pending {
     /// bytes. (Also the empty placeholder of operations that take their
     /// data in one call.)
     Buffer(Vec<u8>),
-    /// CKM_HASH_SLH_DSA_<hash>: PH(M) so far.
-    Hash(PreHashState),
+    /// CKM_HASH_SLH_DSA_<hash>: PH(M) so far (boxed: a hash state is
+    /// some hundred bytes).
+    Hash(Box<PreHashState>),
     /// Pure CKM_SLH_DSA through C_VerifySignature*: the core's streaming
     /// verification, the signature known at init.
     Stream(MessageVerifier),
@@ -44,7 +45,7 @@ impl Pending {
     /// token hashes, else an empty buffer.
     pub(crate) fn start(input: Input) -> Pending {
         match input {
-            Input::HashedHere(ph) => Pending::Hash(ph.hasher()),
+            Input::HashedHere(ph) => Pending::Hash(Box::new(ph.hasher())),
             Input::Message | Input::Digest(_) => Pending::Buffer(Vec::new()),
         }
     }
