@@ -1,7 +1,7 @@
 //! A PKCS#11 3.2 module (`libsphincs_pkcs11.so`) over the sphincs core:
 //! one slot with one software token that generates, imports and uses
 //! SLH-DSA keys of the twelve FIPS 205 sets with CKM_SLH_DSA,
-//! CKM_HASH_SLH_DSA and the ten CKM_HASH_SLH_DSA_<hash> mechanisms.
+//! CKM_HASH_SLH_DSA and the ten `CKM_HASH_SLH_DSA_<hash>` mechanisms.
 //!
 //! Applications load the library and call `C_GetInterface` (3.2) or
 //! `C_GetFunctionList` (2.40). The scheme itself is the core's

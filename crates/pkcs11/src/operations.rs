@@ -153,7 +153,7 @@ impl Global {
         s.sign.take().map(SignStep::Run).ok_or(CKR_GENERAL_ERROR)
     }
 
-    /// C_SignUpdate: hashes the part (CKM_HASH_SLH_DSA_<hash>) or appends
+    /// C_SignUpdate: hashes the part (`CKM_HASH_SLH_DSA_<hash>`) or appends
     /// it to the message (CKM_SLH_DSA; past MAX_BUFFERED bytes the
     /// operation ends with CKR_DATA_LEN_RANGE). A single-part mechanism
     /// (CKM_HASH_SLH_DSA) ends the operation with

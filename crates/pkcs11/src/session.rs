@@ -22,7 +22,7 @@ pub(crate) enum Pending {
     /// bytes. (Also the empty placeholder of operations that take their
     /// data in one call.)
     Buffer(Vec<u8>),
-    /// CKM_HASH_SLH_DSA_<hash>: PH(M) so far (boxed: a hash state is
+    /// `CKM_HASH_SLH_DSA_<hash>`: PH(M) so far (boxed: a hash state is
     /// some hundred bytes).
     Hash(Box<PreHashState>),
     /// Pure CKM_SLH_DSA through C_VerifySignature*: the core's streaming
