@@ -52,8 +52,14 @@ impl Pending {
 
     /// Takes the next part of the message.
     pub(crate) fn update(&mut self, data: &[u8]) -> Result<(), CK_RV> {
+        self.update_capped(data, MAX_BUFFERED)
+    }
+
+    /// [`update`](Self::update) with the buffer's cap given (tests use a
+    /// small one); a hash state or streaming verifier has none.
+    fn update_capped(&mut self, data: &[u8], cap: usize) -> Result<(), CK_RV> {
         match self {
-            Pending::Buffer(b) => append_capped(b, data, MAX_BUFFERED),
+            Pending::Buffer(b) => append_capped(b, data, cap),
             Pending::Hash(h) => {
                 h.update(data);
                 Ok(())
@@ -234,5 +240,28 @@ mod tests {
         assert_eq!(append_capped(&mut c, &[0; 8], 10), Err(CKR_DATA_LEN_RANGE));
         assert_eq!(c.len(), 3);
         assert_eq!(MAX_BUFFERED, 256 * 1024 * 1024);
+    }
+
+    #[test]
+    fn only_pure_signing_buffers() {
+        use sphincs::PreHash;
+        let mut pure = Pending::start(Input::Message);
+        pure.update_capped(&[0; 8], 10).unwrap();
+        assert_eq!(pure.update_capped(&[0; 3], 10), Err(CKR_DATA_LEN_RANGE));
+        match &pure {
+            Pending::Buffer(b) => assert_eq!(b.len(), 8),
+            _ => panic!("pure signing buffers"),
+        }
+        // The token's hash takes any length under the same small cap.
+        let mut hashed = Pending::start(Input::HashedHere(PreHash::Sha2_256));
+        for _ in 0..4 {
+            hashed.update_capped(&[0; 8], 10).unwrap();
+        }
+        let Pending::Hash(h) = hashed else {
+            panic!("the token's hash keeps a hash state")
+        };
+        let mut whole = PreHash::Sha2_256.hasher();
+        whole.update(&[0; 32]);
+        assert_eq!(h.finish(), whole.finish());
     }
 }
