@@ -5,9 +5,9 @@
 
 use cryptoki_sys::*;
 
-use crate::mechanism::{Param, SignSpec};
+use crate::mechanism::{Input, Param, SignSpec};
 use crate::object::Key;
-use crate::session::{SignOp, VerifyOp};
+use crate::session::{rv, Pending, SignOp, VerifyOp};
 use crate::state::Global;
 
 /// Which verification a session runs.
@@ -55,11 +55,12 @@ impl Global {
             return Err(CKR_KEY_FUNCTION_NOT_PERMITTED);
         }
         let sig_len = k.algorithm().signature_len();
+        let data = Pending::start(spec.input);
         self.session(h)?.sign = Some(SignOp {
             spec,
             key: k,
             sig_len,
-            data: Vec::new(),
+            data,
             updated: false,
         });
         Ok(())
@@ -96,11 +97,20 @@ impl Global {
         if signature.as_ref().is_some_and(|s| s.len() != sig_len) {
             return Err(CKR_SIGNATURE_LEN_RANGE);
         }
+        // Pure SLH-DSA through C_VerifySignature*: the signature is known,
+        // so the message streams into the core's verifier (constant
+        // memory); C_VerifyUpdate does not exist for it.
+        let data = match (&signature, spec.input) {
+            (Some(sig), Input::Message) => {
+                Pending::Stream(k.verifier(sig, &spec.context, None).map_err(rv)?)
+            }
+            _ => Pending::start(spec.input),
+        };
         let op = VerifyOp {
             spec,
             key: k,
             sig_len,
-            data: Vec::new(),
+            data,
             updated: false,
             signature,
         };
@@ -143,7 +153,9 @@ impl Global {
         s.sign.take().map(SignStep::Run).ok_or(CKR_GENERAL_ERROR)
     }
 
-    /// C_SignUpdate: appends to the message. A single-part mechanism
+    /// C_SignUpdate: hashes the part (`CKM_HASH_SLH_DSA_<hash>`) or appends
+    /// it to the message (CKM_SLH_DSA; past MAX_BUFFERED bytes the
+    /// operation ends with CKR_DATA_LEN_RANGE). A single-part mechanism
     /// (CKM_HASH_SLH_DSA) ends the operation with
     /// CKR_OPERATION_NOT_INITIALIZED, as kryoptic does for its single-part
     /// mechanisms (the spec names no code).
@@ -154,7 +166,10 @@ impl Global {
             s.sign = None;
             return Err(CKR_OPERATION_NOT_INITIALIZED);
         }
-        op.data.extend_from_slice(data);
+        if let Err(e) = op.data.update(data) {
+            s.sign = None;
+            return Err(e);
+        }
         op.updated = true;
         Ok(())
     }
@@ -171,7 +186,8 @@ impl Global {
         })
     }
 
-    /// C_VerifyUpdate / C_VerifySignatureUpdate: appends to the message;
+    /// C_VerifyUpdate / C_VerifySignatureUpdate: feeds the pre-hash or the
+    /// core's streaming verifier (nothing is kept);
     /// a mechanism the spec verifies in one part only there ends the
     /// operation with CKR_OPERATION_NOT_INITIALIZED.
     pub(crate) fn verify_update(
@@ -190,7 +206,10 @@ impl Global {
             *slot = None;
             return Err(CKR_OPERATION_NOT_INITIALIZED);
         }
-        op.data.extend_from_slice(data);
+        if let Err(e) = op.data.update(data) {
+            *slot = None;
+            return Err(e);
+        }
         op.updated = true;
         Ok(())
     }

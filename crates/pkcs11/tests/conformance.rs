@@ -314,6 +314,32 @@ fn run_set(p: &Pkcs11, set: SlhDsaParameterSetType, alg: Algorithm, full: bool) 
                 rv(s.verify(&mech, hp, &data, &bad[1..]).unwrap_err()),
                 RvError::SignatureLenRange
             );
+            // Nor in several parts (the pre-hash state, the streaming
+            // verifier), nor the right signature over a changed message.
+            let mut other = data.clone();
+            other[0] ^= 1;
+            for (sig, msg) in [(&bad, &data), (&deterministic, &other)] {
+                if case.multi_sign() {
+                    s.verify_signature_init(&mech, hp, sig).unwrap();
+                    for chunk in msg.chunks(89) {
+                        s.verify_signature_update(chunk).unwrap();
+                    }
+                    assert_eq!(
+                        rv(s.verify_signature_final().unwrap_err()),
+                        RvError::SignatureInvalid
+                    );
+                }
+                if case.multi_verify() {
+                    s.verify_init(&mech, hp).unwrap();
+                    for chunk in msg.chunks(101) {
+                        s.verify_update(chunk).unwrap();
+                    }
+                    assert_eq!(
+                        rv(s.verify_final(sig).unwrap_err()),
+                        RvError::SignatureInvalid
+                    );
+                }
+            }
         }
         // Contexts of 256 bytes are refused when the operation starts.
         let long = vec![0u8; 256];

@@ -108,6 +108,7 @@ pub use keys::{SignOptions, SigningKey, VerifyingKey};
 pub use message::MessageSource;
 #[cfg(feature = "alloc")]
 pub use message::MessageVerifier;
+pub use message::{PreHashDigest, PreHashState};
 pub use mode::{KeyMode, RequestedMode};
 #[cfg(feature = "alloc")]
 pub use names::fips205_algorithm;

@@ -105,6 +105,84 @@ impl PreHash {
     }
 }
 
+impl PreHash {
+    /// An incremental `PH(M)`: feed M in pieces with
+    /// [`PreHashState::update`], take the digest with
+    /// [`PreHashState::finish`] and sign or verify it with
+    /// `sign_digest` / `verify_digest` under the same pre-hash. Memory stays
+    /// constant however long M is.
+    pub fn hasher(self) -> PreHashState {
+        PreHashState {
+            prehash: self,
+            inner: PreHasher::new(self),
+        }
+    }
+}
+
+/// The state of an incremental `PH(M)` (FIPS 205 §10.2.2), made by
+/// [`PreHash::hasher`]. `Clone` copies the state so far.
+#[derive(Clone)]
+pub struct PreHashState {
+    prehash: PreHash,
+    inner: PreHasher,
+}
+
+impl PreHashState {
+    /// The pre-hash this state computes.
+    pub fn prehash(&self) -> PreHash {
+        self.prehash
+    }
+
+    /// Feeds the next bytes of M (pieces of any size).
+    pub fn update(&mut self, piece: &[u8]) {
+        self.inner.update(piece);
+    }
+
+    /// `PH(M)` of everything fed: [`PreHash::output_len`] bytes (SHAKE128
+    /// squeezed to 256 bits, SHAKE256 to 512).
+    pub fn finish(self) -> PreHashDigest {
+        let (bytes, len) = self.inner.finish();
+        PreHashDigest { bytes, len }
+    }
+}
+
+impl core::fmt::Debug for PreHashState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PreHashState")
+            .field("prehash", &self.prehash)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A digest `PH(M)` from [`PreHashState::finish`]; its bytes by
+/// [`as_bytes`](Self::as_bytes) or `AsRef<[u8]>`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PreHashDigest {
+    bytes: [u8; MAX_PREHASH_LEN],
+    len: usize,
+}
+
+impl PreHashDigest {
+    /// The digest's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl AsRef<[u8]> for PreHashDigest {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl core::fmt::Debug for PreHashDigest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("PreHashDigest")
+            .field(&self.as_bytes())
+            .finish()
+    }
+}
+
 /// `PH(M)` (FIPS 205 §10.2.2) computed as M arrives: the state of one of
 /// the twelve pre-hash functions.
 #[derive(Clone)]

@@ -84,3 +84,51 @@ fn other_families_say_they_lack_it() {
     let r = sk.sign_digest(&[0u8; 32], PreHash::Sha2_256, &SignOptions::default());
     assert!(matches!(r, Err(Error::Unsupported { .. })));
 }
+
+#[test]
+fn incremental_prehash_equals_the_one_shot_digest() {
+    let msg: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+    for ph in PreHash::ALL {
+        let whole = digest_of(ph, &msg);
+        assert_eq!(whole.len(), ph.output_len(), "{ph}");
+        for piece in [1, 7, 64, 999, 1000] {
+            let mut h = ph.hasher();
+            assert_eq!(h.prehash(), ph);
+            for chunk in msg.chunks(piece) {
+                h.update(chunk);
+            }
+            // A clone taken before the end goes on independently.
+            let mut fork = h.clone();
+            fork.update(b"tail");
+            assert_eq!(h.finish().as_bytes(), &whole[..], "{ph} pieces of {piece}");
+            let mut with_tail = msg.clone();
+            with_tail.extend_from_slice(b"tail");
+            assert_eq!(fork.finish().as_ref(), &digest_of(ph, &with_tail)[..]);
+        }
+        let empty = ph.hasher().finish();
+        assert_eq!(empty.as_bytes(), &digest_of(ph, b"")[..], "{ph} empty");
+    }
+}
+
+#[test]
+fn incremental_prehash_digest_signs_as_the_message() {
+    let msg = b"a message fed to the pre-hash in pieces";
+    let alg = Algorithm::Sha2_128f;
+    let sk = AnySigningKey::generate(AnyAlgorithm::SlhDsa(alg), 1).unwrap();
+    let vk = sk.verifying_key();
+    let ph = PreHash::Sha2_256;
+    let opts = SignOptions {
+        context: b"ctx",
+        prehash: Some(ph),
+        randomness: Randomness::Deterministic,
+        ..SignOptions::default()
+    };
+    let mut h = ph.hasher();
+    for chunk in msg.chunks(5) {
+        h.update(chunk);
+    }
+    let digest = h.finish();
+    let sig = sk.sign_digest(digest.as_bytes(), ph, &opts).unwrap();
+    assert_eq!(sig, sk.sign(msg, &opts).unwrap());
+    vk.verify(msg, &sig, b"ctx", Some(ph)).unwrap();
+}

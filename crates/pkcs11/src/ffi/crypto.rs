@@ -57,7 +57,7 @@ unsafe fn sign_out(
     };
     let sig = match message {
         Some(m) => op.sign(m)?,
-        None => op.sign(&op.data)?,
+        None => op.sign_pending()?,
     };
     // SAFETY: `p` is non-NULL (else SignStep::Length) with room for
     // `*len >= sig_len` bytes; `sig` is our own buffer.
@@ -165,7 +165,7 @@ pub(crate) unsafe extern "C" fn C_VerifyFinal(
         // SAFETY: NULL (with length 0) or valid for `ulSignatureLen` bytes.
         let sig = unsafe { bytes(pSignature, ulSignatureLen) }?;
         let op = ready()?.verify_take(hSession, VerifyKind::Verify, false)?;
-        op.verify(&op.data, sig)
+        op.verify_pending(Some(sig))
     })
 }
 
@@ -213,6 +213,6 @@ pub(crate) unsafe extern "C" fn C_VerifySignatureUpdate(
 pub(crate) unsafe extern "C" fn C_VerifySignatureFinal(hSession: CK_SESSION_HANDLE) -> CK_RV {
     guard(|| {
         let op = ready()?.verify_take(hSession, VerifyKind::VerifySignature, false)?;
-        op.verify(&op.data, op.signature.as_deref().unwrap_or_default())
+        op.verify_pending(None)
     })
 }
