@@ -13,6 +13,14 @@ if [ ! -f "$module" ]; then
     echo "pkcs11-tool.sh: no module at $module (cargo build -p sphincs-pkcs11 --release)" >&2
     exit 1
 fi
+# Debian's opensc, installed with apt-get if it is missing (as
+# .ci/ct-valgrind.sh installs valgrind).
+if ! command -v pkcs11-tool >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends opensc
+fi
 command -v pkcs11-tool >/dev/null || {
     echo "pkcs11-tool.sh: pkcs11-tool not found (apt-get install opensc)" >&2
     exit 1
