@@ -268,6 +268,35 @@ mod tests {
         assert!(directory_of("directory /x\n").is_err());
     }
 
+    /// A write cut short leaves the old state whole: a crash mid-write
+    /// leaves a partial temporary file, which loading passes over; a write
+    /// that fails before its rename (as a full disk fails, at the write or
+    /// the fsync of the temporary file; here its name is taken by a
+    /// directory) is an error and replaces nothing.
+    #[test]
+    fn a_failed_or_interrupted_write_keeps_the_old_state() {
+        let dir = std::env::temp_dir().join(format!("sphincs-p11-fault-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let s = Store { dir: dir.clone() };
+        s.save_object(7, b"old object").unwrap();
+        s.save_token(b"old token").unwrap();
+        let tmp = |name: &str| dir.join(format!(".{name}.tmp"));
+        let object = tmp(&Store::object_name(7));
+        fs::write(&object, b"new obj").unwrap();
+        fs::write(tmp(TOKEN_FILE), b"new").unwrap();
+        assert_eq!(s.load_objects().unwrap(), vec![(7, b"old object".to_vec())]);
+        assert_eq!(s.load_token().unwrap(), Some(b"old token".to_vec()));
+        fs::remove_file(&object).unwrap();
+        fs::create_dir(&object).unwrap();
+        assert!(s.save_object(7, b"new object").is_err());
+        assert_eq!(s.load_objects().unwrap(), vec![(7, b"old object".to_vec())]);
+        fs::remove_dir(&object).unwrap();
+        s.save_object(7, b"new object").unwrap();
+        assert_eq!(s.load_objects().unwrap(), vec![(7, b"new object".to_vec())]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn writes_are_atomic_replacements() {
         let dir = std::env::temp_dir().join(format!("sphincs-p11-store-{}", std::process::id()));
