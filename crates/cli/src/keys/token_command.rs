@@ -176,7 +176,7 @@ fn keygen(name: &str, uri: &TokenUri, public: Option<&Path>, force: bool) -> Res
         write::write_output(p, pem.as_bytes(), false, force)?;
     }
     say::status(&format!(
-        "generated {} in the token ({})",
+        "generated {} in the token ({})\n",
         key.algorithm(),
         uri.object.as_deref().map_or("no label".into(), quote::text)
     ))
@@ -224,7 +224,7 @@ fn import(file: &Path, uri: &TokenUri) -> Result<(), CliError> {
     }
     made.map_err(failed("C_CreateObject (private key)"))?;
     say::status(&format!(
-        "imported {} into the token ({})",
+        "imported {} into the token ({})\n",
         alg,
         uri.object.as_deref().map_or("no label".into(), quote::text)
     ))
