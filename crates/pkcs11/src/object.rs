@@ -19,7 +19,7 @@ use crate::store::{Reader, Writer};
 pub(crate) enum Key {
     Private(Arc<AnySigningKey>),
     /// A stored private key not yet decrypted: its encrypted PKCS#8 under
-    /// the user PIN (unlocked at the user's C_Login).
+    /// the user PIN (unlocked at its first use after the user's C_Login).
     Locked(Vec<u8>),
     Public(Arc<AnyVerifyingKey>),
     None,

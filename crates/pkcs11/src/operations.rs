@@ -43,6 +43,7 @@ impl Global {
             return Err(CKR_OPERATION_ACTIVE);
         }
         let spec = SignSpec::new(mech, param)?;
+        self.unlock_for_use(key);
         let o = self.key_object(key)?;
         let k = match &o.key {
             Key::Private(k) => k.clone(),

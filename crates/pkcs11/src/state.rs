@@ -323,10 +323,10 @@ impl Global {
         checked?;
         self.token.login = who;
         if who == Login::User {
+            // Each stored private key is decrypted when it is first used
+            // (`unlock_for_use`), not here: one scrypt a key, paid only for
+            // the keys a session signs with.
             self.user_pin = Some(Zeroizing::new(pin.to_vec()));
-            for o in self.objects.values_mut() {
-                o.unlock(pin);
-            }
         }
         Ok(())
     }
@@ -351,6 +351,18 @@ impl Global {
     }
 
     /// An object the caller may see (else CKR_OBJECT_HANDLE_INVALID).
+    /// Decrypts object `h`, a stored private key, with the logged-in
+    /// user's PIN if it is still locked (a key the PIN does not decrypt
+    /// stays locked, and unusable).
+    pub(crate) fn unlock_for_use(&mut self, h: CK_OBJECT_HANDLE) {
+        let Some(pin) = self.user_pin.clone() else {
+            return;
+        };
+        if let Some(o) = self.objects.get_mut(&h) {
+            o.unlock(&pin);
+        }
+    }
+
     pub(crate) fn object(&self, h: CK_OBJECT_HANDLE) -> Result<&Object, CK_RV> {
         match self.objects.get(&h) {
             Some(o) if self.visible(o) => Ok(o),

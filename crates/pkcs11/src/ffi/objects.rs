@@ -50,6 +50,10 @@ pub(crate) unsafe extern "C" fn C_GetAttributeValue(
     guard(|| {
         let mut g = ready()?;
         g.session(hSession)?;
+        // A stored private key's attributes read as they did before it was
+        // stored (a non-sensitive one's value included): decrypted first.
+        g.object(hObject)?;
+        g.unlock_for_use(hObject);
         let o = g.object(hObject)?;
         if ulCount == 0 {
             return Ok(());
