@@ -9,7 +9,7 @@ mod common;
 use std::ptr::{null, null_mut};
 use std::sync::{Mutex, MutexGuard};
 
-use common::raw::{b, mech, mech_with, ul, Tmpl};
+use common::raw::{b, find, init_pin, login, mech, mech_with, open, token_flags, ul, Tmpl, SLOT};
 use common::{SO_PIN, USER_PIN};
 use cryptoki_sys::*;
 use sphincs::any::{AnyAlgorithm, AnySigningKey};
@@ -17,8 +17,6 @@ use sphincs::{Algorithm, PreHash, Randomness, SignOptions};
 
 /// The module's state is the process's: one test at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
-
-const SLOT: CK_SLOT_ID = 1;
 
 /// Initialises the module for one test and finalises it after.
 struct Up(#[allow(dead_code)] MutexGuard<'static, ()>);
@@ -55,42 +53,9 @@ fn fresh_token() {
     assert_eq!(rv, CKR_OK);
     let h = open(true);
     assert_eq!(login(h, CKU_SO, SO_PIN), CKR_OK);
-    let user = USER_PIN.as_bytes();
-    assert_eq!(
-        call!(C_InitPIN(
-            h,
-            user.as_ptr() as *mut _,
-            user.len() as CK_ULONG
-        )),
-        CKR_OK
-    );
+    assert_eq!(init_pin(h, USER_PIN), CKR_OK);
     assert_eq!(call!(C_Logout(h)), CKR_OK);
     assert_eq!(call!(C_CloseSession(h)), CKR_OK);
-}
-
-fn open(rw: bool) -> CK_SESSION_HANDLE {
-    let mut h = 0;
-    let flags = CKF_SERIAL_SESSION | if rw { CKF_RW_SESSION } else { 0 };
-    assert_eq!(
-        call!(C_OpenSession(SLOT, flags, null_mut(), None, &mut h)),
-        CKR_OK
-    );
-    h
-}
-
-fn login(h: CK_SESSION_HANDLE, user: CK_USER_TYPE, pin: &str) -> CK_RV {
-    call!(C_Login(
-        h,
-        user,
-        pin.as_ptr() as *mut _,
-        pin.len() as CK_ULONG
-    ))
-}
-
-fn token_flags() -> CK_FLAGS {
-    let mut info = CK_TOKEN_INFO::default();
-    assert_eq!(call!(C_GetTokenInfo(SLOT, &mut info)), CKR_OK);
-    info.flags
 }
 
 fn state(h: CK_SESSION_HANDLE) -> CK_STATE {
@@ -821,25 +786,7 @@ fn templates_objects_and_attributes() {
     assert_eq!(create(&Tmpl(trusted)).0, CKR_ATTRIBUTE_READ_ONLY);
 
     // Finding.
-    let find = |t: &Tmpl| {
-        let raw = t.raw();
-        assert_eq!(
-            call!(C_FindObjectsInit(
-                h,
-                raw.as_ptr() as *mut _,
-                raw.len() as CK_ULONG
-            )),
-            CKR_OK
-        );
-        let mut out = [0 as CK_OBJECT_HANDLE; 16];
-        let mut n: CK_ULONG = 0;
-        assert_eq!(
-            call!(C_FindObjects(h, out.as_mut_ptr(), 16, &mut n)),
-            CKR_OK
-        );
-        assert_eq!(call!(C_FindObjectsFinal(h)), CKR_OK);
-        out[..n as usize].to_vec()
-    };
+    let find = |t: &Tmpl| find(h, t);
     assert_eq!(
         find(&Tmpl(vec![(CKA_CLASS, ul(CKO_CERTIFICATE))])),
         vec![hc]

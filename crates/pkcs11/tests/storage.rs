@@ -10,29 +10,8 @@ mod common;
 
 use std::ptr::null_mut;
 
-use common::raw::{b, mech, ul, Tmpl};
+use common::raw::{b, find, init_pin, login, mech, open, token_flags, ul, Tmpl, SLOT};
 use cryptoki_sys::*;
-
-const SLOT: CK_SLOT_ID = 1;
-
-fn open() -> CK_SESSION_HANDLE {
-    let mut h = 0;
-    let flags = CKF_SERIAL_SESSION | CKF_RW_SESSION;
-    assert_eq!(
-        call!(C_OpenSession(SLOT, flags, null_mut(), None, &mut h)),
-        CKR_OK
-    );
-    h
-}
-
-fn login(h: CK_SESSION_HANDLE, user: CK_USER_TYPE, pin: &str) -> CK_RV {
-    call!(C_Login(
-        h,
-        user,
-        pin.as_ptr() as *mut _,
-        pin.len() as CK_ULONG
-    ))
-}
 
 fn create(h: CK_SESSION_HANDLE, t: &Tmpl) -> CK_OBJECT_HANDLE {
     let raw = t.raw();
@@ -45,26 +24,6 @@ fn create(h: CK_SESSION_HANDLE, t: &Tmpl) -> CK_OBJECT_HANDLE {
     ));
     assert_eq!(rv, CKR_OK);
     o
-}
-
-fn find(h: CK_SESSION_HANDLE, t: &Tmpl) -> Vec<CK_OBJECT_HANDLE> {
-    let raw = t.raw();
-    assert_eq!(
-        call!(C_FindObjectsInit(
-            h,
-            raw.as_ptr() as *mut _,
-            raw.len() as CK_ULONG
-        )),
-        CKR_OK
-    );
-    let mut out = [0 as CK_OBJECT_HANDLE; 16];
-    let mut n: CK_ULONG = 0;
-    assert_eq!(
-        call!(C_FindObjects(h, out.as_mut_ptr(), 16, &mut n)),
-        CKR_OK
-    );
-    assert_eq!(call!(C_FindObjectsFinal(h)), CKR_OK);
-    out[..n as usize].to_vec()
 }
 
 fn value(h: CK_SESSION_HANDLE, o: CK_OBJECT_HANDLE) -> Vec<u8> {
@@ -112,12 +71,6 @@ fn restart() {
     assert_eq!(call!(C_Initialize(null_mut())), CKR_OK);
 }
 
-fn token_flags() -> CK_FLAGS {
-    let mut info = CK_TOKEN_INFO::default();
-    assert_eq!(call!(C_GetTokenInfo(SLOT, &mut info)), CKR_OK);
-    info.flags
-}
-
 fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -154,17 +107,10 @@ fn the_token_survives_finalize_in_its_directory() {
         )),
         CKR_OK
     );
-    let h = open();
+    let h = open(true);
     assert_eq!(login(h, CKU_SO, so), CKR_OK);
     let user = common::USER_PIN;
-    assert_eq!(
-        call!(C_InitPIN(
-            h,
-            user.as_ptr() as *mut _,
-            user.len() as CK_ULONG
-        )),
-        CKR_OK
-    );
+    assert_eq!(init_pin(h, user), CKR_OK);
     assert_eq!(call!(C_Logout(h)), CKR_OK);
     assert_eq!(login(h, CKU_USER, user), CKR_OK);
 
@@ -244,7 +190,7 @@ fn the_token_survives_finalize_in_its_directory() {
         "the retry counter was kept"
     );
     assert_ne!(token_flags() & CKF_TOKEN_INITIALIZED, 0);
-    let h = open();
+    let h = open(true);
     // Before login only the public token objects are there.
     assert_eq!(find(h, &Tmpl(vec![])).len(), 2);
     assert_eq!(login(h, CKU_USER, user), CKR_OK);
@@ -283,7 +229,7 @@ fn the_token_survives_finalize_in_its_directory() {
     assert_eq!(value(h, cert_h), b"certificate DER".to_vec());
     assert_eq!(call!(C_DestroyObject(h, cert_h)), CKR_OK);
     restart();
-    let h = open();
+    let h = open(true);
     assert_eq!(login(h, CKU_USER, user), CKR_PIN_INCORRECT);
     assert_eq!(login(h, CKU_USER, new), CKR_OK);
     let hs = find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_PRIVATE_KEY))]))[0];

@@ -113,3 +113,64 @@ pub fn mech_with<T>(m: CK_MECHANISM_TYPE, p: &T) -> CK_MECHANISM {
 pub fn null_ptr<T>() -> *const T {
     null()
 }
+
+/// The module's one slot.
+pub const SLOT: CK_SLOT_ID = 1;
+
+/// Calls one function of the list, from this module (where `call!`'s
+/// `common::` path does not resolve).
+macro_rules! here {
+    ($name:ident ( $($arg:expr),* $(,)? )) => {{
+        let f = raw().f.$name.expect(stringify!($name));
+        // SAFETY: the helpers below pass valid buffers and out-pointers.
+        unsafe { f($($arg),*) }
+    }};
+}
+
+/// A serial session, read/write when `rw`.
+pub fn open(rw: bool) -> CK_SESSION_HANDLE {
+    let mut h = 0;
+    let flags = CKF_SERIAL_SESSION | if rw { CKF_RW_SESSION } else { 0 };
+    assert_eq!(
+        here!(C_OpenSession(SLOT, flags, null_mut(), None, &mut h)),
+        CKR_OK
+    );
+    h
+}
+
+/// C_Login's return value.
+pub fn login(h: CK_SESSION_HANDLE, user: CK_USER_TYPE, pin: &str) -> CK_RV {
+    here!(C_Login(
+        h,
+        user,
+        pin.as_ptr() as *mut _,
+        pin.len() as CK_ULONG
+    ))
+}
+
+/// The objects C_FindObjects* finds for `t` (at most 16).
+pub fn find(h: CK_SESSION_HANDLE, t: &Tmpl) -> Vec<CK_OBJECT_HANDLE> {
+    let raw = t.raw();
+    let (ptr, len) = (raw.as_ptr() as *mut _, raw.len() as CK_ULONG);
+    assert_eq!(here!(C_FindObjectsInit(h, ptr, len)), CKR_OK);
+    let mut out = [0 as CK_OBJECT_HANDLE; 16];
+    let mut n: CK_ULONG = 0;
+    assert_eq!(
+        here!(C_FindObjects(h, out.as_mut_ptr(), 16, &mut n)),
+        CKR_OK
+    );
+    assert_eq!(here!(C_FindObjectsFinal(h)), CKR_OK);
+    out[..n as usize].to_vec()
+}
+
+/// The token's flags (C_GetTokenInfo).
+pub fn token_flags() -> CK_FLAGS {
+    let mut info = CK_TOKEN_INFO::default();
+    assert_eq!(here!(C_GetTokenInfo(SLOT, &mut info)), CKR_OK);
+    info.flags
+}
+
+/// C_InitPIN's return value (the SO logged in on `h`).
+pub fn init_pin(h: CK_SESSION_HANDLE, pin: &str) -> CK_RV {
+    here!(C_InitPIN(h, pin.as_ptr() as *mut _, pin.len() as CK_ULONG))
+}
