@@ -128,11 +128,8 @@ fn names(uri: &TokenUri) -> Vec<Attribute> {
     names
 }
 
-fn parameter_set(
-    name: &str,
-) -> Result<(sphincs::Algorithm, cryptoki::object::Attribute), CliError> {
-    let alg = load::parse_algorithm(Some(name))?
-        .ok_or_else(|| CliError::Failed("-a names no parameter set".into()))?;
+/// The `CKA_PARAMETER_SET` attribute of a set.
+fn parameter_set(alg: sphincs::Algorithm) -> Result<Attribute, CliError> {
     let set = sphincs_pkcs11::names::parameter_set(alg).ok_or_else(|| {
         CliError::Failed(format!(
             "{alg} has no PKCS#11 parameter set (PKCS#11 3.2 names the twelve FIPS 205 sets)"
@@ -140,14 +137,16 @@ fn parameter_set(
     })?;
     let set = cryptoki::object::SlhDsaParameterSetType::try_from(set)
         .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?;
-    Ok((alg, Attribute::ParameterSet(set.into())))
+    Ok(Attribute::ParameterSet(set.into()))
 }
 
 fn keygen(name: &str, uri: &TokenUri, public: Option<&Path>, force: bool) -> Result<(), CliError> {
     if let Some(p) = public {
         write::check_writable(p, force)?;
     }
-    let (_, set) = parameter_set(name)?;
+    let alg = load::parse_algorithm(Some(name))?
+        .ok_or_else(|| CliError::Failed("-a names no parameter set".into()))?;
+    let set = parameter_set(alg)?;
     let session = open_session(uri, true)?;
     let mut pub_template = vec![
         Attribute::Token(true),
@@ -188,7 +187,7 @@ fn import(file: &Path, uri: &TokenUri) -> Result<(), CliError> {
         .algorithm()
         .slh_dsa()
         .ok_or_else(|| load::not_fips205(file))?;
-    let (_, set) = parameter_set(&alg.to_string())?;
+    let set = parameter_set(alg)?;
     let session = open_session(uri, true)?;
     let mut private = vec![
         Attribute::Class(ObjectClass::PRIVATE_KEY),
