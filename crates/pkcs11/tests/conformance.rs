@@ -11,13 +11,15 @@
 
 mod common;
 
+use common::matrix::{all_cases, digest, rv, Case, HEDGES, SETS};
+
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use cryptoki::context::Pkcs11;
-use cryptoki::error::{Error as CkError, RvError};
-use cryptoki::mechanism::dsa::{HashSignAdditionalContext, HedgeType, SignAdditionalContext};
-use cryptoki::mechanism::{Mechanism, MechanismType};
+use cryptoki::error::RvError;
+use cryptoki::mechanism::dsa::HedgeType;
+use cryptoki::mechanism::Mechanism;
 use cryptoki::object::{
     Attribute, AttributeType, ObjectHandle, ParameterSetType, SlhDsaParameterSetType,
 };
@@ -25,131 +27,11 @@ use cryptoki::session::Session;
 use sphincs::any::{AnyAlgorithm, AnySigningKey, AnyVerifyingKey};
 use sphincs::{Algorithm, PreHash, Randomness, SignOptions};
 
-/// What a mechanism signs, for the core.
-#[derive(Clone, Copy, Debug)]
-enum Case {
-    Pure,
-    /// CKM_HASH_SLH_DSA with the caller's digest.
-    Digest(PreHash),
-    /// CKM_HASH_SLH_DSA_<hash>.
-    Token(PreHash),
-}
-
-impl Case {
-    fn name(self) -> String {
-        match self {
-            Case::Pure => "CKM_SLH_DSA".into(),
-            Case::Digest(p) => format!("CKM_HASH_SLH_DSA({p})"),
-            Case::Token(p) => format!("CKM_HASH_SLH_DSA_{p}"),
-        }
-    }
-
-    fn prehash(self) -> Option<PreHash> {
-        match self {
-            Case::Pure => None,
-            Case::Digest(p) | Case::Token(p) => Some(p),
-        }
-    }
-
-    fn multi_sign(self) -> bool {
-        !matches!(self, Case::Digest(_))
-    }
-
-    fn multi_verify(self) -> bool {
-        matches!(self, Case::Token(_))
-    }
-
-    fn mechanism<'a>(self, hedge: HedgeType, ctx: Option<&'a [u8]>) -> Mechanism<'a> {
-        let c = SignAdditionalContext::new(hedge, ctx);
-        match self {
-            Case::Pure => Mechanism::SlhDsa(c),
-            Case::Digest(p) => {
-                let hash = match p {
-                    PreHash::Sha2_224 => MechanismType::SHA224,
-                    PreHash::Sha2_256 => MechanismType::SHA256,
-                    PreHash::Sha2_384 => MechanismType::SHA384,
-                    PreHash::Sha2_512 => MechanismType::SHA512,
-                    _ => unreachable!("cryptoki names only these"),
-                };
-                Mechanism::HashSlhDsa(HashSignAdditionalContext::new(hedge, ctx, hash))
-            }
-            Case::Token(p) => match p {
-                PreHash::Sha2_224 => Mechanism::HashSlhDsaSha224(c),
-                PreHash::Sha2_256 => Mechanism::HashSlhDsaSha256(c),
-                PreHash::Sha2_384 => Mechanism::HashSlhDsaSha384(c),
-                PreHash::Sha2_512 => Mechanism::HashSlhDsaSha512(c),
-                PreHash::Sha3_224 => Mechanism::HashSlhDsaSha3_224(c),
-                PreHash::Sha3_256 => Mechanism::HashSlhDsaSha3_256(c),
-                PreHash::Sha3_384 => Mechanism::HashSlhDsaSha3_384(c),
-                PreHash::Sha3_512 => Mechanism::HashSlhDsaSha3_512(c),
-                PreHash::Shake128 => Mechanism::HashSlhDsaShake128(c),
-                PreHash::Shake256 => Mechanism::HashSlhDsaShake256(c),
-                _ => unreachable!("no such mechanism"),
-            },
-        }
-    }
-}
-
-fn all_cases() -> Vec<Case> {
-    let mut v = vec![Case::Pure];
-    for p in [
-        PreHash::Sha2_224,
-        PreHash::Sha2_256,
-        PreHash::Sha2_384,
-        PreHash::Sha2_512,
-    ] {
-        v.push(Case::Digest(p));
-    }
-    for p in [
-        PreHash::Sha2_224,
-        PreHash::Sha2_256,
-        PreHash::Sha2_384,
-        PreHash::Sha2_512,
-        PreHash::Sha3_224,
-        PreHash::Sha3_256,
-        PreHash::Sha3_384,
-        PreHash::Sha3_512,
-        PreHash::Shake128,
-        PreHash::Shake256,
-    ] {
-        v.push(Case::Token(p));
-    }
-    v
-}
-
-const SETS: [(SlhDsaParameterSetType, Algorithm); 12] = [
-    (SlhDsaParameterSetType::SHA2_128F, Algorithm::Sha2_128f),
-    (SlhDsaParameterSetType::SHAKE_128F, Algorithm::Shake128f),
-    (SlhDsaParameterSetType::SHA2_192F, Algorithm::Sha2_192f),
-    (SlhDsaParameterSetType::SHAKE_192F, Algorithm::Shake192f),
-    (SlhDsaParameterSetType::SHA2_256F, Algorithm::Sha2_256f),
-    (SlhDsaParameterSetType::SHAKE_256F, Algorithm::Shake256f),
-    (SlhDsaParameterSetType::SHA2_128S, Algorithm::Sha2_128s),
-    (SlhDsaParameterSetType::SHAKE_128S, Algorithm::Shake128s),
-    (SlhDsaParameterSetType::SHA2_192S, Algorithm::Sha2_192s),
-    (SlhDsaParameterSetType::SHAKE_192S, Algorithm::Shake192s),
-    (SlhDsaParameterSetType::SHA2_256S, Algorithm::Sha2_256s),
-    (SlhDsaParameterSetType::SHAKE_256S, Algorithm::Shake256s),
-];
-
-const HEDGES: [HedgeType; 3] = [
-    HedgeType::Preferred,
-    HedgeType::Required,
-    HedgeType::DeterministicRequired,
-];
-
 /// Signatures made and checked, by mechanism.
 static COUNTS: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
 
 fn count(case: Case) {
     *COUNTS.lock().unwrap().entry(case.name()).or_default() += 1;
-}
-
-fn rv(e: CkError) -> RvError {
-    match e {
-        CkError::Pkcs11(rv, _) => rv,
-        other => panic!("not a PKCS#11 return value: {other}"),
-    }
 }
 
 /// A key pair on the module whose private half can be read (to compare
@@ -183,11 +65,6 @@ fn key_pair(
     let vk = AnyVerifyingKey::from_bytes(any, &value(hp)).expect("public CKA_VALUE");
     assert_eq!(sk.verifying_key(), vk);
     (hp, hs, sk, vk)
-}
-
-fn digest(ph: PreHash, msg: &[u8]) -> Vec<u8> {
-    let (d, n) = ph.digest(&mut &msg[..]).unwrap();
-    d[..n].to_vec()
 }
 
 /// Signs on the module, one part or several.

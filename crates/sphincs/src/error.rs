@@ -118,6 +118,9 @@ pub enum Error {
     Rng(Text),
     /// Reading the message failed.
     Io(Text),
+    /// The key's holder outside this process (a PKCS#11 token, the CLI's
+    /// agent) did not sign: what it answered.
+    Signer(Text),
     /// A hash backend name that is none of [`Backend::ALL`].
     UnknownBackend(Text),
     /// A hash backend this CPU cannot run.
@@ -230,6 +233,7 @@ impl fmt::Display for Error {
             Error::KdfTooCostly(msg) => write!(f, "encrypted private key refused: {msg}"),
             Error::Rng(msg) => write!(f, "random number generator failed: {msg}"),
             Error::Io(msg) => write!(f, "reading the message failed: {msg}"),
+            Error::Signer(msg) => write!(f, "the key's holder did not sign: {msg}"),
             Error::UnknownBackend(name) => {
                 write!(f, "unknown hash backend {name:?}: expected one of")?;
                 for (i, b) in Backend::ALL.iter().enumerate() {

@@ -219,7 +219,7 @@ impl Agent {
         msg: &mut dyn MessageSource,
         opts: &SignOptions<'_>,
     ) -> Result<Vec<u8>, Error> {
-        let agent_error = |e: CliError| Error::Io(e.into_message());
+        let agent_error = |e: CliError| Error::Signer(e.into_message());
         let fields = Fields::new()
             .number(handle)
             .bytes(opts.context)
@@ -228,7 +228,7 @@ impl Agent {
                 Randomness::Hedged => 0,
                 Randomness::Deterministic => 1,
                 _ => {
-                    return Err(Error::Io(
+                    return Err(Error::Signer(
                         "the agent makes hedged or deterministic signatures; given randomness stays in this process".into(),
                     ))
                 }
@@ -250,7 +250,11 @@ impl Agent {
                         .map_err(|e| agent_error(self.lost(e)));
                 }
                 Kind::Error => return Err(agent_failure(&body)),
-                other => return Err(Error::Io(format!("the agent sent {other:?} while signing"))),
+                other => {
+                    return Err(Error::Signer(format!(
+                        "the agent sent {other:?} while signing"
+                    )))
+                }
             }
         }
     }
@@ -270,13 +274,13 @@ impl Agent {
             }
         });
         if let Some(e) = failed {
-            return Err(Error::Io(format!(
+            return Err(Error::Signer(format!(
                 "cannot send the message to the agent: {e}"
             )));
         }
         match fed {
             Ok(()) => wire::send(&mut self.stream, Kind::End, &[])
-                .map_err(|e| Error::Io(format!("cannot send the message to the agent: {e}"))),
+                .map_err(|e| Error::Signer(format!("cannot send the message to the agent: {e}"))),
             Err(e) => {
                 let _ = wire::send(&mut self.stream, Kind::Error, e.to_string().as_bytes());
                 Err(e)
@@ -296,7 +300,7 @@ fn agent_failure(body: &[u8]) -> Error {
     if why == Error::MessageChanged.to_string() {
         Error::MessageChanged
     } else {
-        Error::Io(format!("the agent: {why}"))
+        Error::Signer(format!("the agent: {why}"))
     }
 }
 

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
+use cryptoki::error::RvError;
 use cryptoki::mechanism::dsa::{HedgeType, SignAdditionalContext};
 use cryptoki::mechanism::Mechanism;
 use cryptoki::object::{Attribute, AttributeType, ObjectClass, ObjectHandle};
@@ -35,7 +36,16 @@ pub struct TokenKey {
 const MAX_PURE_MESSAGE: u64 = crate::files::read::MAX_BUFFERED_MESSAGE;
 
 fn token_error(what: &str) -> impl Fn(cryptoki::error::Error) -> CliError + '_ {
-    move |e| CliError::Failed(format!("PKCS#11: {what}: {e}"))
+    move |e| CliError::Failed(format!("PKCS#11: {what}: {}", describe(&e)))
+}
+
+/// A token's answer, short: the return value's name (`MechanismInvalid`
+/// for CKR_MECHANISM_INVALID), or cryptoki's own text for the rest.
+fn describe(e: &cryptoki::error::Error) -> String {
+    match e {
+        cryptoki::error::Error::Pkcs11(rv, _) => format!("the token answered {rv:?}"),
+        other => other.to_string(),
+    }
 }
 
 /// Loads the module a URI names and opens a session on the token it names
@@ -180,6 +190,23 @@ impl TokenKey {
 }
 
 /// The token's mechanism for a pre-hash (HashSLH-DSA with the token hashing).
+/// The `<hash>` of a `CKM_HASH_SLH_DSA_<hash>` name.
+fn mechanism_hash_name(ph: PreHash) -> &'static str {
+    match ph {
+        PreHash::Sha2_224 => "SHA224",
+        PreHash::Sha2_256 => "SHA256",
+        PreHash::Sha2_384 => "SHA384",
+        PreHash::Sha2_512 => "SHA512",
+        PreHash::Sha3_224 => "SHA3_224",
+        PreHash::Sha3_256 => "SHA3_256",
+        PreHash::Sha3_384 => "SHA3_384",
+        PreHash::Sha3_512 => "SHA3_512",
+        PreHash::Shake128 => "SHAKE128",
+        PreHash::Shake256 => "SHAKE256",
+        _ => "?",
+    }
+}
+
 fn prehash_mechanism(ph: PreHash, c: SignAdditionalContext<'_>) -> Option<Mechanism<'_>> {
     Some(match ph {
         PreHash::Sha2_224 => Mechanism::HashSlhDsaSha224(c),
@@ -211,14 +238,15 @@ impl AnySigner for TokenKey {
             Randomness::Hedged => HedgeType::Required,
             Randomness::Deterministic => HedgeType::DeterministicRequired,
             Randomness::Given(_) => {
-                return Err(Error::Io(
+                return Err(Error::Signer(
                     "a PKCS#11 token takes no caller-given signing randomness".into(),
                 ))
             }
         };
         let ctx = (!opts.context.is_empty()).then_some(opts.context);
         let params = SignAdditionalContext::new(hedge, ctx);
-        let failed = |e: cryptoki::error::Error| Error::Io(format!("the PKCS#11 token: {e}"));
+        let failed =
+            |e: cryptoki::error::Error| Error::Signer(format!("PKCS#11: {}", describe(&e)));
         let session = self.session.lock().unwrap_or_else(|e| e.into_inner());
         let mut whole_or_empty = Vec::new();
         let sig = match opts.prehash {
@@ -234,7 +262,7 @@ impl AnySigner for TokenKey {
                     }
                 })?;
                 if too_long {
-                    return Err(Error::Io(format!(
+                    return Err(Error::Signer(format!(
                         "a message over {} MiB is signed through a token with a pre-hash only (--prehash)",
                         MAX_PURE_MESSAGE >> 20
                     )));
@@ -245,9 +273,15 @@ impl AnySigner for TokenKey {
             }
             Some(ph) => {
                 let mech = prehash_mechanism(ph, params).ok_or_else(|| {
-                    Error::Io(format!("PKCS#11 has no `CKM_HASH_SLH_DSA_<hash>` for {ph}"))
+                    Error::Signer(format!("PKCS#11 has no `CKM_HASH_SLH_DSA_<hash>` for {ph}"))
                 })?;
-                session.sign_init(&mech, self.key).map_err(failed)?;
+                session.sign_init(&mech, self.key).map_err(|e| match e {
+                    cryptoki::error::Error::Pkcs11(RvError::MechanismInvalid, _) => Error::Signer(format!(
+                        "the token has no CKM_HASH_SLH_DSA_{} (it answered MechanismInvalid); sign with another --prehash, or none",
+                        mechanism_hash_name(ph)
+                    )),
+                    e => failed(e),
+                })?;
                 let mut update = Ok(());
                 msg.feed(&mut |b| {
                     if update.is_ok() && !b.is_empty() {
@@ -267,7 +301,7 @@ impl AnySigner for TokenKey {
                 .verify(&whole_or_empty, &sig, opts.context, None),
             Some(ph) => self.public.verify_stream(msg, &sig, opts.context, Some(ph)),
         }
-        .map_err(|e| Error::Io(format!("the token's signature does not verify: {e}")))?;
+        .map_err(|e| Error::Signer(format!("the token's signature does not verify: {e}")))?;
         Ok(sig)
     }
 }

@@ -6,6 +6,8 @@
 #[macro_use]
 pub mod raw;
 
+pub mod matrix;
+
 use std::path::PathBuf;
 
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
@@ -17,18 +19,26 @@ pub const SO_PIN: &str = "so-pin-1234";
 pub const USER_PIN: &str = "user-pin-1234";
 
 /// libsphincs_pkcs11.so of this build: cargo builds the cdylib with the
-/// rlib the tests link, next to the test binary (`deps/`) and one up.
+/// rlib the tests link, next to the test binary (`deps/`) and one up. (The
+/// binary is argv[0] when a dynamic loader runs it, as for kryoptic.rs.)
 pub fn library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps directory");
-    let candidates = [deps.to_path_buf(), deps.join("..")];
-    for dir in candidates {
-        let p = dir.join("libsphincs_pkcs11.so");
-        if p.exists() {
-            return p;
+    let exes = [
+        std::env::current_exe().expect("test binary path"),
+        PathBuf::from(std::env::args_os().next().expect("argv[0]")),
+    ];
+    for exe in &exes {
+        let deps = exe.parent().expect("deps directory");
+        for dir in [deps.to_path_buf(), deps.join("..")] {
+            let p = dir.join("libsphincs_pkcs11.so");
+            if p.exists() {
+                return p;
+            }
         }
     }
-    panic!("libsphincs_pkcs11.so not found next to {}", exe.display());
+    panic!(
+        "libsphincs_pkcs11.so not found next to {}",
+        exes[0].display()
+    );
 }
 
 /// The module, initialised with OS locking, through C_GetInterface.
