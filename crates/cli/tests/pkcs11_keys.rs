@@ -4,7 +4,9 @@
 //! PIN, user PIN), then `sphincs pkcs11 keygen|import|list` and
 //! `sphincs sign -k pkcs11:…`, each signature checked by `sphincs verify`
 //! with the public key; a key imported from a file signs deterministically
-//! byte for byte as the file does.
+//! byte for byte as the file does; a CA key and a signing key in the token
+//! make a self-signed CA certificate, a request, the certificate issued for
+//! it, and a CMS signature, each checked by `sphincs cert|cms verify`.
 
 mod common;
 
@@ -168,6 +170,98 @@ fn sign_with_keys_in_a_token() {
     assert!(
         listed.contains("imported") && listed.contains("SLH-DSA-SHAKE-128f"),
         "{listed}"
+    );
+
+    // X.509 and CMS with keys in the token: the CA key ("gen") certifies
+    // itself and issues a certificate for the request of the key
+    // "imported", which then signs a CMS message.
+    let ca = t.p("ca.pem");
+    let gen = uri("gen");
+    sphincs_env(
+        &[
+            "cert",
+            "self-signed",
+            "-k",
+            &gen,
+            "--subject",
+            "CN=Token CA",
+            "--ca",
+            "-o",
+            &ca,
+        ],
+        &env,
+    )
+    .ok();
+    sphincs(&["cert", "verify", &ca]).ok();
+    let (csr, leaf) = (t.p("leaf.csr"), t.p("leaf.pem"));
+    let imported = uri("imported");
+    sphincs_env(
+        &[
+            "cert",
+            "request",
+            "-k",
+            &imported,
+            "--subject",
+            "CN=Token signer",
+            "-o",
+            &csr,
+        ],
+        &env,
+    )
+    .ok();
+    sphincs_env(
+        &[
+            "cert",
+            "issue",
+            "--ca-key",
+            &gen,
+            "--ca-cert",
+            &ca,
+            &csr,
+            "-o",
+            &leaf,
+        ],
+        &env,
+    )
+    .ok();
+    sphincs(&["cert", "verify", &leaf, "--issuer", &ca]).ok();
+    let p7s = t.p("release.p7s");
+    sphincs_env(
+        &[
+            "cms",
+            "sign",
+            "-k",
+            &imported,
+            "--cert",
+            &leaf,
+            "--detached",
+            &msg,
+            "-o",
+            &p7s,
+        ],
+        &env,
+    )
+    .ok();
+    sphincs(&["cms", "verify", "--ca", &ca, "--content", &msg, &p7s]).ok();
+    // The certificate of another key is refused before the token signs.
+    sphincs_env(
+        &[
+            "cms",
+            "sign",
+            "-k",
+            &gen,
+            "--cert",
+            &leaf,
+            &msg,
+            "-o",
+            &t.p("x.p7s"),
+        ],
+        &env,
+    )
+    .usage_error("not the key of the certificate");
+    assert!(
+        !t.path("x.p7s").exists(),
+        "a refused CMS signature left a file"
     );
 
     // Errors: a wrong PIN, a key that is not there, no module, many files.

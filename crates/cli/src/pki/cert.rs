@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use clap::{Args, Subcommand};
-use sphincs::any::{AnySigningKey, AnyVerifyingKey};
+use sphincs::any::{AnySigner, AnyVerifyingKey};
 use sphincs::pki::cert::{self, CertOptions};
 use sphincs::pki::extensions::{self, ExtensionOptions};
 use sphincs::pki::Name;
@@ -16,7 +16,6 @@ use crate::error::CliError;
 use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write::{check_writable, refuse_binary_terminal, write_output, write_stdout};
-use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CertCommand {
@@ -118,7 +117,7 @@ impl SignerArgs {
     /// The subject's name and the opened key. The name and the output are
     /// checked first, so no passphrase is asked for a command that would
     /// fail anyway.
-    fn open(&self, out: &OutArgs) -> Result<(Name, AnySigningKey), CliError> {
+    fn open(&self, out: &OutArgs) -> Result<(Name, Box<dyn AnySigner>), CliError> {
         let name = cert::parse_name(&self.subject)?;
         out.check()?;
         Ok((name, self.key.open()?))
@@ -126,9 +125,10 @@ impl SignerArgs {
 }
 
 impl KeyArgs {
-    /// Opens the private key (asking for its passphrase if it has one).
-    fn open(&self) -> Result<AnySigningKey, CliError> {
-        load_signing_key(&self.key, parse_algorithm(self.algorithm.as_deref())?)
+    /// Opens the private key (asking for its passphrase if it has one), or
+    /// the token's key a `pkcs11:` URI names.
+    fn open(&self) -> Result<Box<dyn AnySigner>, CliError> {
+        super::fips205_signer(&self.key, self.algorithm.as_deref())
     }
 }
 
@@ -243,12 +243,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         } => {
             let opts = profile.options(signer.ext.options()?, false)?;
             let (name, sk) = signer.open(&out)?;
-            let c = cert::self_signed(
-                sk.as_slh_dsa()
-                    .ok_or_else(|| not_fips205(&signer.key.key))?,
-                &name,
-                opts,
-            )?;
+            let c = cert::self_signed(&*sk, &name, opts)?;
             out.write(&cert::encode_certificate(&c, !out.der)?)?;
             // As `sign` reports FILE.sig: the key, then what was written.
             match &out.out {
@@ -263,13 +258,7 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
         CertCommand::Request { signer, ca, out } => {
             let wanted = signer.ext.options()?;
             let (name, sk) = signer.open(&out)?;
-            let csr = cert::request_with(
-                sk.as_slh_dsa()
-                    .ok_or_else(|| not_fips205(&signer.key.key))?,
-                &name,
-                &wanted,
-                ca,
-            )?;
+            let csr = cert::request_with(&*sk, &name, &wanted, ca)?;
             out.write(&cert::encode_request(&csr, !out.der)?)
         }
         CertCommand::Issue {
@@ -298,14 +287,8 @@ pub fn run(command: CertCommand) -> Result<(), CliError> {
                     }
                 }
             }
-            let sk = load_signing_key(&ca_key, parse_algorithm(algorithm.as_deref())?)?;
-            let c = cert::issue(
-                sk.as_slh_dsa().ok_or_else(|| not_fips205(&ca_key))?,
-                &ca,
-                &request,
-                opts,
-            )
-            .map_err(|e| match e {
+            let sk = super::fips205_signer(&ca_key, algorithm.as_deref())?;
+            let c = cert::issue(&*sk, &ca, &request, opts).map_err(|e| match e {
                 Error::InvalidSignature => {
                     CliError::file(&csr, "the request's signature does not verify")
                 }

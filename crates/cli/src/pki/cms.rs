@@ -18,7 +18,6 @@ use crate::files::read::{read_capped, Cap, Message};
 use crate::files::read_once;
 use crate::files::write;
 use crate::files::write::{check_writable, refuse_binary_terminal, stage_with, write_stdout};
-use crate::keys::load::{load_signing_key, not_fips205, parse_algorithm};
 
 #[derive(Subcommand)]
 pub enum CmsCommand {
@@ -134,8 +133,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                         .map_err(|e| CliError::file(p, e))?,
                 );
             }
-            let opened = load_signing_key(&key, parse_algorithm(algorithm.as_deref())?)?;
-            let sk = opened.as_slh_dsa().ok_or_else(|| not_fips205(&key))?;
+            let signer = super::fips205_signer(&key, algorithm.as_deref())?;
             // Detached, the content is read once (for its digest): standard
             // input or a pipe is then streamed, not held in memory.
             let mut once = if detached {
@@ -153,7 +151,7 @@ pub fn run(command: CmsCommand) -> Result<(), CliError> {
                 (None, None) => unreachable!("one of the two is open"),
             };
             let parts = cms::sign_with_chain(
-                sk,
+                &*signer,
                 &signer_cert,
                 &intermediates,
                 source,

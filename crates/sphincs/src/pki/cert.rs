@@ -35,7 +35,8 @@ use super::{
     der_or_pem, from_der, from_der_exact, pem_or_der, to_der, verify_rfc9909, verifying_key_of,
     PkiSigner,
 };
-use crate::{DynSigningKey, Error, KeyMode};
+use crate::any::AnySigner;
+use crate::{Error, KeyMode};
 
 /// PEM label of a certificate (RFC 7468 §5).
 pub const CERTIFICATE_LABEL: &str = "CERTIFICATE";
@@ -125,7 +126,7 @@ pub fn parse_name(text: &str) -> Result<Name, Error> {
 
 /// A self-signed certificate for `key` with subject (and issuer) `subject`.
 pub fn self_signed(
-    key: &DynSigningKey,
+    key: &dyn AnySigner,
     subject: &Name,
     opts: CertOptions,
 ) -> Result<Certificate, Error> {
@@ -134,7 +135,7 @@ pub fn self_signed(
 }
 
 /// A PKCS#10 request for `key` with subject `subject`, signed by `key`.
-pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
+pub fn request(key: &dyn AnySigner, subject: &Name) -> Result<CertReq, Error> {
     request_with(key, subject, &ExtensionOptions::default(), false)
 }
 
@@ -143,7 +144,7 @@ pub fn request(key: &DynSigningKey, subject: &Name) -> Result<CertReq, Error> {
 /// (basicConstraints cA). Only what is asked for is written: no keyUsage
 /// unless `extensions.key_usage` is set.
 pub fn request_with(
-    key: &DynSigningKey,
+    key: &dyn AnySigner,
     subject: &Name,
     extensions: &ExtensionOptions,
     ca: bool,
@@ -156,7 +157,7 @@ pub fn request_with(
             .map_err(|e| Error::Pki(format!("adding a requested extension failed: {e}")))?;
     }
     builder
-        .build::<_, super::PkiSignature>(&PkiSigner(key))
+        .build::<_, super::PkiSignature>(&PkiSigner::new(key)?)
         .map_err(builder_error)
 }
 
@@ -170,14 +171,14 @@ pub fn verify_request(csr: &CertReq) -> Result<(), Error> {
 /// A certificate for the key and subject of `csr` (whose signature is checked
 /// first), issued by the CA `ca_cert` with its key `ca_key`.
 pub fn issue(
-    ca_key: &DynSigningKey,
+    ca_key: &dyn AnySigner,
     ca_cert: &Certificate,
     csr: &CertReq,
     opts: CertOptions,
 ) -> Result<Certificate, Error> {
     verify_request(csr)?;
     let ca_spki = ca_cert.tbs_certificate().subject_public_key_info();
-    if to_der(ca_spki, "CA key")? != ca_key.verifying_key().to_spki_der()? {
+    if to_der(ca_spki, "CA key")? != super::fips205_public(ca_key)?.to_spki_der()? {
         return Err(Error::Pki(
             "the CA key is not the key of the CA certificate".into(),
         ));
@@ -581,8 +582,8 @@ fn bits<'a>(bits: &'a der::asn1::BitString, what: &str) -> Result<&'a [u8], Erro
     })
 }
 
-fn spki_of(key: &DynSigningKey) -> Result<spki::SubjectPublicKeyInfoOwned, Error> {
-    from_der(&key.verifying_key().to_spki_der()?, "public key")
+fn spki_of(key: &dyn AnySigner) -> Result<spki::SubjectPublicKeyInfoOwned, Error> {
+    from_der(&super::fips205_public(key)?.to_spki_der()?, "public key")
 }
 
 fn builder_error(e: x509_cert::builder::Error) -> Error {
@@ -598,7 +599,7 @@ fn random_serial() -> Result<SerialNumber, Error> {
 }
 
 fn build(
-    signer: &DynSigningKey,
+    signer: &dyn AnySigner,
     subject: Name,
     issuer: Name,
     spki: spki::SubjectPublicKeyInfoOwned,
@@ -627,7 +628,7 @@ fn build(
     let builder =
         CertificateBuilder::new(profile, serial, validity, spki).map_err(builder_error)?;
     builder
-        .build::<_, super::PkiSignature>(&PkiSigner(signer))
+        .build::<_, super::PkiSignature>(&PkiSigner::new(signer)?)
         .map_err(builder_error)
 }
 

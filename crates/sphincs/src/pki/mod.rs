@@ -15,7 +15,7 @@ use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoRef};
 
 use crate::any::AnySigner;
 use crate::encoding::{algorithm_of, algorithm_oid, decode_spki_ref};
-use crate::{DynSigningKey, DynVerifyingKey, Error, KeyMode, Randomness, SignOptions};
+use crate::{DynVerifyingKey, Error, KeyMode, Randomness, SignOptions};
 
 mod ber;
 pub mod cert;
@@ -87,9 +87,22 @@ pub(crate) fn malformed(what: &str, e: der::Error) -> Error {
 }
 
 /// The `AlgorithmIdentifier` a key signs under (RFC 9909: OID of its mode,
-/// parameters absent); an error for a set without an OID (draft SP 800-230).
-pub fn signature_algorithm(key: &DynSigningKey) -> Result<AlgorithmIdentifierOwned, Error> {
-    signature_algorithm_of(&key.verifying_key())
+/// parameters absent); an error for a set without an OID (draft SP 800-230)
+/// or a key that is not a FIPS 205 key.
+pub fn signature_algorithm(key: &dyn AnySigner) -> Result<AlgorithmIdentifierOwned, Error> {
+    signature_algorithm_of(&fips205_public(key)?)
+}
+
+/// The FIPS 205 public key of a signer; [`Error::Pki`] for a key of another
+/// family (X.509 per RFC 9909 signs with FIPS 205 SLH-DSA keys only).
+pub(crate) fn fips205_public(key: &dyn AnySigner) -> Result<DynVerifyingKey, Error> {
+    let public = key.verifying_key();
+    public.as_slh_dsa().copied().ok_or_else(|| {
+        Error::Pki(format!(
+            "X.509 (RFC 9909) signs with FIPS 205 SLH-DSA keys; this is a {} key",
+            public.algorithm()
+        ))
+    })
 }
 
 /// [`signature_algorithm`] of a key by its public half (which carries the mode).

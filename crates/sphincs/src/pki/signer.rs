@@ -8,11 +8,26 @@ use spki::{
     SignatureBitStringEncoding,
 };
 
-use super::{sign_rfc9909, signature_algorithm};
-use crate::{DynSigningKey, DynVerifyingKey};
+use super::{fips205_public, sign_rfc9909, signature_algorithm_of};
+use crate::any::AnySigner;
+use crate::{DynVerifyingKey, Error};
 
-/// A signing key as the `x509-cert` builders want it.
-pub struct PkiSigner<'a>(pub &'a DynSigningKey);
+/// A signing key as the `x509-cert` builders want it: a FIPS 205 key in
+/// this process or held elsewhere (a PKCS#11 token, the CLI's agent).
+pub struct PkiSigner<'a> {
+    key: &'a dyn AnySigner,
+    public: DynVerifyingKey,
+}
+
+impl<'a> PkiSigner<'a> {
+    /// `key`, which must be a FIPS 205 key ([`Error::Pki`] otherwise).
+    pub fn new(key: &'a dyn AnySigner) -> Result<Self, Error> {
+        Ok(PkiSigner {
+            key,
+            public: fips205_public(key)?,
+        })
+    }
+}
 
 /// The public half of a [`PkiSigner`], encodable as SPKI under its mode's OID.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +40,7 @@ pub struct PkiSignature(pub Vec<u8>);
 impl signature::Keypair for PkiSigner<'_> {
     type VerifyingKey = PkiPublicKey;
     fn verifying_key(&self) -> PkiPublicKey {
-        PkiPublicKey(self.0.verifying_key())
+        PkiPublicKey(self.public)
     }
 }
 
@@ -33,13 +48,14 @@ impl DynSignatureAlgorithmIdentifier for PkiSigner<'_> {
     fn signature_algorithm_identifier(&self) -> spki::Result<AlgorithmIdentifierOwned> {
         // The callers check first (for a clear error): only a set without
         // an OID fails here.
-        signature_algorithm(self.0).map_err(|_| spki::Error::Asn1(der::ErrorKind::Failed.into()))
+        signature_algorithm_of(&self.public)
+            .map_err(|_| spki::Error::Asn1(der::ErrorKind::Failed.into()))
     }
 }
 
 impl signature::Signer<PkiSignature> for PkiSigner<'_> {
     fn try_sign(&self, msg: &[u8]) -> Result<PkiSignature, signature::Error> {
-        sign_rfc9909(self.0, msg)
+        sign_rfc9909(self.key, msg)
             .map(PkiSignature)
             .map_err(signature::Error::from)
     }
