@@ -11,6 +11,7 @@
 mod common;
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use common::*;
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
@@ -262,6 +263,80 @@ fn sign_with_keys_in_a_token() {
     assert!(
         !t.path("x.p7s").exists(),
         "a refused CMS signature left a file"
+    );
+
+    // git's X.509 signing with the token's key: `git setup` records the
+    // URI (checking the token's public key against the certificate), git
+    // signs a commit through it and verifies it against the CA.
+    let repo = t.path("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(&repo)
+            .env("HOME", t.path("home"))
+            .env("XDG_CONFIG_HOME", t.path("xdg"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
+            .env("SPHINCS_PKCS11_DIR", &dir)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "git {args:?}: {text}");
+        text
+    };
+    git(&["init", "-q"]);
+    let setup = sphincs_command()
+        .args([
+            "git", "setup", "--key", &imported, "--cert", &leaf, "--trust", &ca,
+        ])
+        .current_dir(&repo)
+        .env("HOME", t.path("home"))
+        .env("XDG_CONFIG_HOME", t.path("xdg"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
+        .env("SPHINCS_PKCS11_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    assert_eq!(git(&["config", "sphincs.key"]).trim(), imported);
+    git(&[
+        "-c",
+        "user.name=Token signer",
+        "-c",
+        "user.email=signer@example.org",
+        "commit",
+        "-q",
+        "-S",
+        "--allow-empty",
+        "-m",
+        "signed in the token",
+    ]);
+    let checked = git(&["verify-commit", "-v", "HEAD"]);
+    assert!(
+        checked.contains("GOODSIG") || checked.contains("Good signature"),
+        "{checked}"
+    );
+    // The certificate of another key is refused at set-up.
+    let wrong = sphincs_command()
+        .args(["git", "setup", "--key", &gen, "--cert", &leaf])
+        .current_dir(&repo)
+        .env("HOME", t.path("home"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
+        .env("SPHINCS_PKCS11_DIR", &dir)
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("is not the key of the certificate"),
+        "{}",
+        String::from_utf8_lossy(&wrong.stderr)
     );
 
     // Errors: a wrong PIN, a key that is not there, no module, many files.

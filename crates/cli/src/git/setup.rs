@@ -19,6 +19,8 @@ use crate::git::setup_openpgp;
 use crate::git::trust;
 use crate::git::{fingerprint, load_certificate, subject, user_config_file};
 use crate::keys::load;
+use crate::keys::token;
+use crate::keys::token_uri::is_token_uri;
 
 #[derive(Subcommand)]
 pub enum GitCommand {
@@ -136,7 +138,14 @@ fn setup(
     trust: &[PathBuf],
     global: bool,
 ) -> Result<(), CliError> {
-    let (key, cert_path) = (absolute(key)?, absolute(cert_path)?);
+    // A key in a PKCS#11 token is kept as its URI.
+    let in_token = is_token_uri(key);
+    let key = if in_token {
+        key.to_path_buf()
+    } else {
+        absolute(key)?
+    };
+    let cert_path = absolute(cert_path)?;
     let cert = load_certificate(&cert_path)?;
     let chain = chain.map(absolute).transpose()?;
     if let Some(c) = &chain {
@@ -145,18 +154,25 @@ fn setup(
     for t in trust {
         trust::read_anchor(&absolute(t)?, false)?;
     }
-    let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
-    // A public key or a certificate has the certificate's key too, but signs
-    // nothing (`load_verifying_key` below reads those as well).
-    if !load::is_private_key(&key_bytes) {
-        return Err(CliError::file(
-            &key,
-            "is not a private key; --key needs the signing key (a public key or certificate signs nothing)",
-        ));
-    }
-    let encrypted = load::is_encrypted(&key_bytes);
-    if !encrypted {
-        let public = load::load_verifying_key(&key, None)?;
+    let (public, encrypted) = if in_token {
+        (Some(token::public_of(&key)?), false)
+    } else {
+        let key_bytes = zeroize::Zeroizing::new(read_capped(&key, Cap::Key)?);
+        // A public key or a certificate has the certificate's key too, but
+        // signs nothing (`load_verifying_key` below reads those as well).
+        if !load::is_private_key(&key_bytes) {
+            return Err(CliError::file(
+                &key,
+                "is not a private key; --key needs the signing key (a public key or certificate signs nothing)",
+            ));
+        }
+        let encrypted = load::is_encrypted(&key_bytes);
+        let public = (!encrypted)
+            .then(|| load::load_verifying_key(&key, None))
+            .transpose()?;
+        (public, encrypted)
+    };
+    if let Some(public) = public {
         let of_cert =
             sphincs::pki::cert::subject_key(&cert).map_err(|e| CliError::file(&cert_path, e))?;
         if public.to_spki_der()? != of_cert.to_spki_der()? {

@@ -173,6 +173,15 @@ pub fn public_key(session: &Session, key: ObjectHandle) -> Result<AnyVerifyingKe
         .map_err(|e| CliError::Failed(format!("PKCS#11: the public key: {e}")))
 }
 
+/// The public half of the key a `pkcs11:` URI names, read without logging
+/// in (public key objects are readable in a public session).
+pub fn public_of(key: &Path) -> Result<AnyVerifyingKey, CliError> {
+    let uri = TokenUri::parse(key)?;
+    let session = open_session(&uri, false)?;
+    let public = find(&session, &uri, ObjectClass::PUBLIC_KEY)?;
+    public_key(&session, public)
+}
+
 impl TokenKey {
     /// Opens the key a `pkcs11:` URI names, logging in to its token.
     pub fn open(key: &Path) -> Result<Self, CliError> {
@@ -189,7 +198,6 @@ impl TokenKey {
     }
 }
 
-/// The token's mechanism for a pre-hash (HashSLH-DSA with the token hashing).
 /// The `<hash>` of a `CKM_HASH_SLH_DSA_<hash>` name.
 fn mechanism_hash_name(ph: PreHash) -> &'static str {
     match ph {
@@ -207,6 +215,7 @@ fn mechanism_hash_name(ph: PreHash) -> &'static str {
     }
 }
 
+/// The token's mechanism for a pre-hash (HashSLH-DSA with the token hashing).
 fn prehash_mechanism(ph: PreHash, c: SignAdditionalContext<'_>) -> Option<Mechanism<'_>> {
     Some(match ph {
         PreHash::Sha2_224 => Mechanism::HashSlhDsaSha224(c),

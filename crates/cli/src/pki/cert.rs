@@ -41,7 +41,7 @@ pub enum CertCommand {
     },
     /// Issue a certificate for a request, signed by a CA key and certificate.
     Issue {
-        /// The CA's private key.
+        /// The CA's private key: a key file, or a `pkcs11:` URI of a key in a token.
         #[arg(long = "ca-key", value_name = "KEY")]
         ca_key: PathBuf,
         /// The CA's certificate (PEM or DER).
@@ -104,7 +104,8 @@ pub struct SignerArgs {
 
 #[derive(Args)]
 pub struct KeyArgs {
-    /// Private key: PEM, DER, or raw bytes (raw needs -a). Its OID decides
+    /// Private key: PEM, DER, raw bytes (raw needs -a), or a `pkcs11:` URI
+    /// of a key in a token (docs/pkcs11.md). Its OID decides
     /// pure SLH-DSA or HashSLH-DSA signatures (RFC 9909).
     #[arg(short = 'k', long = "key", value_name = "KEY")]
     key: PathBuf,

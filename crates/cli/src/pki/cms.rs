@@ -23,7 +23,8 @@ use crate::files::write::{check_writable, refuse_binary_terminal, stage_with, wr
 pub enum CmsCommand {
     /// Sign a file as CMS SignedData (DER unless --pem), with the signer's certificate inside.
     Sign {
-        /// Private key (pure SLH-DSA: RFC 9814): PEM, DER, or raw bytes (raw needs -a).
+        /// Private key (pure SLH-DSA: RFC 9814): PEM, DER, raw bytes (raw needs
+        /// -a), or a `pkcs11:` URI of a key in a token (docs/pkcs11.md).
         #[arg(short = 'k', long = "key", value_name = "KEY")]
         key: PathBuf,
         /// The key's certificate (PEM or DER); it names the signer and is embedded.
