@@ -7,6 +7,11 @@
 #   step NAME CMD...   run CMD in the foreground as step NAME
 #   bg NAME CMD...     start CMD in the background; its output goes to a log
 #   join NAME          wait for a background step, print its log, fail if it failed
+#   ci_if_changed NAME "PATH..." CMD...
+#                      run CMD unless a run of NAME with the same inputs (the
+#                      contents of the git-tracked files under PATH..., the
+#                      toolchains) passed on this machine before; CI_FULL=1
+#                      runs it anyway
 #
 # A background step's output is printed whole when it is joined, so the log
 # reads step by step however the steps overlapped. A step that fails ends
@@ -187,4 +192,31 @@ join() {
 ci_cache="${SPHINCS_CI_CACHE:-/var/cache/sphincs-ci}"
 ci_key() { # FILE... -> 16 hex digits
     cat "$@" | sha256sum | cut -c1-16
+}
+
+# The key of a lane's inputs: the contents of the tracked files under the
+# paths (read from the work tree, so that uncommitted edits count), their
+# names, and the Rust toolchains that build them.
+ci_inputs_key() { # "PATH..." -> 16 hex digits
+    local paths=$1
+    # shellcheck disable=SC2086
+    {
+        git ls-files -z -- $paths | xargs -0 sha256sum
+        rustc -V
+        rustup run nightly rustc -V 2>/dev/null || true
+    } | sha256sum | cut -c1-16
+}
+
+ci_if_changed() { # NAME "PATH..." CMD...
+    local name=$1 paths=$2 key stamp
+    shift 2
+    key="$(ci_inputs_key "$paths")"
+    stamp="$ci_cache/passed/$name-$key"
+    if [[ "${CI_FULL:-0}" != 1 && -f "$stamp" ]]; then
+        echo "$name: not run: its inputs ($paths; key $key) are those of the run that passed on this machine at $(cat "$stamp"). CI_FULL=1 runs it."
+        return 0
+    fi
+    "$@" || return
+    mkdir -p "$ci_cache/passed"
+    date -u +%Y-%m-%dT%H:%M:%SZ >"$stamp"
 }
