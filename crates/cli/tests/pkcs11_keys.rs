@@ -270,35 +270,29 @@ fn sign_with_keys_in_a_token() {
     // signs a commit through it and verifies it against the CA.
     let repo = t.path("repo");
     std::fs::create_dir_all(&repo).unwrap();
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(&repo)
+    // git and `sphincs git setup` in the repository, with no system or user
+    // configuration of the host.
+    let in_repo = |cmd: &mut Command| -> std::process::Output {
+        cmd.current_dir(&repo)
             .env("HOME", t.path("home"))
             .env("XDG_CONFIG_HOME", t.path("xdg"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
             .env("SPHINCS_PKCS11_DIR", &dir)
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    let git = |args: &[&str]| {
+        let out = in_repo(Command::new("git").args(args));
         let text = String::from_utf8_lossy(&out.stdout).into_owned()
             + &String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "git {args:?}: {text}");
         text
     };
     git(&["init", "-q"]);
-    let setup = sphincs_command()
-        .args([
-            "git", "setup", "--key", &imported, "--cert", &leaf, "--trust", &ca,
-        ])
-        .current_dir(&repo)
-        .env("HOME", t.path("home"))
-        .env("XDG_CONFIG_HOME", t.path("xdg"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
-        .env("SPHINCS_PKCS11_DIR", &dir)
-        .output()
-        .unwrap();
+    let setup = in_repo(sphincs_command().args([
+        "git", "setup", "--key", &imported, "--cert", &leaf, "--trust", &ca,
+    ]));
     assert!(
         setup.status.success(),
         "{}",
@@ -323,15 +317,7 @@ fn sign_with_keys_in_a_token() {
         "{checked}"
     );
     // The certificate of another key is refused at set-up.
-    let wrong = sphincs_command()
-        .args(["git", "setup", "--key", &gen, "--cert", &leaf])
-        .current_dir(&repo)
-        .env("HOME", t.path("home"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
-        .env("SPHINCS_PKCS11_DIR", &dir)
-        .output()
-        .unwrap();
+    let wrong = in_repo(sphincs_command().args(["git", "setup", "--key", &gen, "--cert", &leaf]));
     assert_eq!(wrong.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&wrong.stderr).contains("is not the key of the certificate"),
