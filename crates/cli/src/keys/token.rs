@@ -198,36 +198,23 @@ impl TokenKey {
     }
 }
 
-/// The `<hash>` of a `CKM_HASH_SLH_DSA_<hash>` name.
-fn mechanism_hash_name(ph: PreHash) -> &'static str {
-    match ph {
-        PreHash::Sha2_224 => "SHA224",
-        PreHash::Sha2_256 => "SHA256",
-        PreHash::Sha2_384 => "SHA384",
-        PreHash::Sha2_512 => "SHA512",
-        PreHash::Sha3_224 => "SHA3_224",
-        PreHash::Sha3_256 => "SHA3_256",
-        PreHash::Sha3_384 => "SHA3_384",
-        PreHash::Sha3_512 => "SHA3_512",
-        PreHash::Shake128 => "SHAKE128",
-        PreHash::Shake256 => "SHAKE256",
-        _ => "?",
-    }
-}
-
-/// The token's mechanism for a pre-hash (HashSLH-DSA with the token hashing).
-fn prehash_mechanism(ph: PreHash, c: SignAdditionalContext<'_>) -> Option<Mechanism<'_>> {
+/// The token's mechanism for a pre-hash (HashSLH-DSA with the token
+/// hashing), and the `<hash>` of its name `CKM_HASH_SLH_DSA_<hash>`.
+fn prehash_mechanism(
+    ph: PreHash,
+    c: SignAdditionalContext<'_>,
+) -> Option<(Mechanism<'_>, &'static str)> {
     Some(match ph {
-        PreHash::Sha2_224 => Mechanism::HashSlhDsaSha224(c),
-        PreHash::Sha2_256 => Mechanism::HashSlhDsaSha256(c),
-        PreHash::Sha2_384 => Mechanism::HashSlhDsaSha384(c),
-        PreHash::Sha2_512 => Mechanism::HashSlhDsaSha512(c),
-        PreHash::Sha3_224 => Mechanism::HashSlhDsaSha3_224(c),
-        PreHash::Sha3_256 => Mechanism::HashSlhDsaSha3_256(c),
-        PreHash::Sha3_384 => Mechanism::HashSlhDsaSha3_384(c),
-        PreHash::Sha3_512 => Mechanism::HashSlhDsaSha3_512(c),
-        PreHash::Shake128 => Mechanism::HashSlhDsaShake128(c),
-        PreHash::Shake256 => Mechanism::HashSlhDsaShake256(c),
+        PreHash::Sha2_224 => (Mechanism::HashSlhDsaSha224(c), "SHA224"),
+        PreHash::Sha2_256 => (Mechanism::HashSlhDsaSha256(c), "SHA256"),
+        PreHash::Sha2_384 => (Mechanism::HashSlhDsaSha384(c), "SHA384"),
+        PreHash::Sha2_512 => (Mechanism::HashSlhDsaSha512(c), "SHA512"),
+        PreHash::Sha3_224 => (Mechanism::HashSlhDsaSha3_224(c), "SHA3_224"),
+        PreHash::Sha3_256 => (Mechanism::HashSlhDsaSha3_256(c), "SHA3_256"),
+        PreHash::Sha3_384 => (Mechanism::HashSlhDsaSha3_384(c), "SHA3_384"),
+        PreHash::Sha3_512 => (Mechanism::HashSlhDsaSha3_512(c), "SHA3_512"),
+        PreHash::Shake128 => (Mechanism::HashSlhDsaShake128(c), "SHAKE128"),
+        PreHash::Shake256 => (Mechanism::HashSlhDsaShake256(c), "SHAKE256"),
         _ => return None,
     })
 }
@@ -281,13 +268,12 @@ impl AnySigner for TokenKey {
                     .map_err(failed)?
             }
             Some(ph) => {
-                let mech = prehash_mechanism(ph, params).ok_or_else(|| {
+                let (mech, hash_name) = prehash_mechanism(ph, params).ok_or_else(|| {
                     Error::Signer(format!("PKCS#11 has no `CKM_HASH_SLH_DSA_<hash>` for {ph}"))
                 })?;
                 session.sign_init(&mech, self.key).map_err(|e| match e {
                     cryptoki::error::Error::Pkcs11(RvError::MechanismInvalid, _) => Error::Signer(format!(
-                        "the token has no CKM_HASH_SLH_DSA_{} (it answered MechanismInvalid); sign with another --prehash, or none",
-                        mechanism_hash_name(ph)
+                        "the token has no CKM_HASH_SLH_DSA_{hash_name} (it answered MechanismInvalid); sign with another --prehash, or none"
                     )),
                     e => failed(e),
                 })?;
