@@ -1,5 +1,6 @@
-//! Objects: SLH-DSA public and private keys and opaque X.509 certificates,
-//! built from a template with the checks and return codes of PKCS#11 §4.1
+//! Objects: SLH-DSA public and private keys, opaque X.509 certificates and
+//! data objects (an application's bytes, such as a key's OpenPGP
+//! certificate kept beside it), built from a template with the checks and return codes of PKCS#11 §4.1
 //! ("Creating, modifying, and copying objects") and the SLH-DSA key tables.
 
 use std::collections::BTreeMap;
@@ -97,6 +98,7 @@ const CERTIFICATE: &[CK_ATTRIBUTE_TYPE] = &[
     CKA_JAVA_MIDP_SECURITY_DOMAIN,
     CKA_NAME_HASH_ALGORITHM,
 ];
+const DATA: &[CK_ATTRIBUTE_TYPE] = &[CKA_APPLICATION, CKA_OBJECT_ID, CKA_VALUE];
 /// Set by the token only: a template that names one is CKR_ATTRIBUTE_READ_ONLY.
 const TOKEN_SET: &[CK_ATTRIBUTE_TYPE] = &[
     CKA_LOCAL,
@@ -153,6 +155,7 @@ fn check_types(t: &Template, class: CK_OBJECT_CLASS) -> Result<(), CK_RV> {
         CKO_PUBLIC_KEY => &[STORAGE, KEY, PUBLIC],
         CKO_PRIVATE_KEY => &[STORAGE, KEY, PRIVATE],
         CKO_CERTIFICATE => &[STORAGE, CERTIFICATE],
+        CKO_DATA => &[STORAGE, DATA],
         _ => return Err(CKR_ATTRIBUTE_VALUE_INVALID),
     };
     for (ty, v) in &t.0 {
@@ -297,6 +300,7 @@ impl Object {
         check_types(t, class)?;
         match class {
             CKO_CERTIFICATE => Self::certificate(t),
+            CKO_DATA => Ok(Self::data(t)),
             _ => Self::import_key(t, class),
         }
     }
@@ -326,6 +330,23 @@ impl Object {
             owner: None,
             store_id: None,
         })
+    }
+
+    /// A data object (§4.5): every attribute may be left out, defaulting
+    /// to empty (CKA_PRIVATE too, false: a private one is read after login).
+    fn data(t: &Template) -> Object {
+        let mut defaults = storage_defaults(false);
+        defaults.extend([
+            (CKA_APPLICATION, Vec::new()),
+            (CKA_OBJECT_ID, Vec::new()),
+            (CKA_VALUE, Vec::new()),
+        ]);
+        Object {
+            attrs: merge(t, &defaults, Vec::new()),
+            key: Key::None,
+            owner: None,
+            store_id: None,
+        }
     }
 
     fn import_key(t: &Template, class: CK_OBJECT_CLASS) -> Result<Object, CK_RV> {

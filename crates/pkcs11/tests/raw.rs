@@ -784,6 +784,20 @@ fn templates_objects_and_attributes() {
     let mut trusted = cert.0.clone();
     trusted.push((CKA_TRUSTED, b(true)));
     assert_eq!(create(&Tmpl(trusted)).0, CKR_ATTRIBUTE_READ_ONLY);
+    // A data object: everything optional, no key attributes.
+    let (rv, hd) = create(&Tmpl(vec![(CKA_CLASS, ul(CKO_DATA))]));
+    assert_eq!(rv, CKR_OK);
+    assert_eq!(get(h, hd, CKA_VALUE), (CKR_OK, Vec::new()));
+    assert_eq!(get(h, hd, CKA_APPLICATION), (CKR_OK, Vec::new()));
+    assert_eq!(call!(C_DestroyObject(h, hd)), CKR_OK);
+    assert_eq!(
+        create(&Tmpl(vec![
+            (CKA_CLASS, ul(CKO_DATA)),
+            (CKA_KEY_TYPE, ul(CKK_SLH_DSA))
+        ]))
+        .0,
+        CKR_ATTRIBUTE_TYPE_INVALID
+    );
 
     // Finding.
     let find = |t: &Tmpl| find(h, t);

@@ -115,7 +115,7 @@ fn the_token_survives_finalize_in_its_directory() {
     assert_eq!(login(h, CKU_USER, user), CKR_OK);
 
     // A token key pair (readable, to compare after the restart), a token
-    // certificate and a session object.
+    // certificate, a token data object and a session object.
     let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
     let public = Tmpl(vec![
         (CKA_TOKEN, b(true)),
@@ -153,6 +153,16 @@ fn the_token_survives_finalize_in_its_directory() {
             (CKA_VALUE, b"certificate DER".to_vec()),
         ]),
     );
+    create(
+        h,
+        &Tmpl(vec![
+            (CKA_CLASS, ul(CKO_DATA)),
+            (CKA_TOKEN, b(true)),
+            (CKA_LABEL, b"kept".to_vec()),
+            (CKA_APPLICATION, b"OpenPGP certificate".to_vec()),
+            (CKA_VALUE, b"certificate packets".to_vec()),
+        ]),
+    );
     let pk = value(h, hp);
     create(
         h,
@@ -166,10 +176,10 @@ fn the_token_survives_finalize_in_its_directory() {
     let sk = value(h, hs);
     let sig = sign(h, hs).unwrap();
 
-    // On disk: token.bin and three object files; the secret key in none.
+    // On disk: token.bin and four object files; the secret key in none.
     let on_disk = files(&dir);
     let names: Vec<_> = on_disk.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names.len(), 5, "{names:?}");
     assert!(names.contains(&"token.bin"));
     assert!(names.iter().all(|n| !n.ends_with(".tmp")));
     for (n, bytes) in &on_disk {
@@ -192,13 +202,13 @@ fn the_token_survives_finalize_in_its_directory() {
     assert_ne!(token_flags() & CKF_TOKEN_INITIALIZED, 0);
     let h = open(true);
     // Before login only the public token objects are there.
-    assert_eq!(find(h, &Tmpl(vec![])).len(), 2);
+    assert_eq!(find(h, &Tmpl(vec![])).len(), 3);
     assert_eq!(login(h, CKU_USER, user), CKR_OK);
     assert_eq!(token_flags() & CKF_USER_PIN_COUNT_LOW, 0);
     let all = find(h, &Tmpl(vec![]));
     assert_eq!(
         all.len(),
-        3,
+        4,
         "the session object is gone, the token objects are back"
     );
     let hs = find(
@@ -227,6 +237,15 @@ fn the_token_survives_finalize_in_its_directory() {
     );
     let cert_h = find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_CERTIFICATE))]))[0];
     assert_eq!(value(h, cert_h), b"certificate DER".to_vec());
+    let data = find(
+        h,
+        &Tmpl(vec![
+            (CKA_CLASS, ul(CKO_DATA)),
+            (CKA_APPLICATION, b"OpenPGP certificate".to_vec()),
+        ]),
+    );
+    assert_eq!(data.len(), 1);
+    assert_eq!(value(h, data[0]), b"certificate packets".to_vec());
     assert_eq!(call!(C_DestroyObject(h, cert_h)), CKR_OK);
     restart();
     let h = open(true);
@@ -238,7 +257,7 @@ fn the_token_survives_finalize_in_its_directory() {
         find(h, &Tmpl(vec![(CKA_CLASS, ul(CKO_CERTIFICATE))])).is_empty(),
         "destroyed on disk too"
     );
-    assert_eq!(files(&dir).len(), 3);
+    assert_eq!(files(&dir).len(), 4);
 
     // C_InitToken empties the directory but token.bin.
     assert_eq!(call!(C_CloseAllSessions(SLOT)), CKR_OK);
