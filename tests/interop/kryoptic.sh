@@ -8,7 +8,10 @@
 #   2. `sphincs` with keys in kryoptic: `pkcs11 keygen`, `pkcs11 import`,
 #      `pkcs11 list`, `sign -k pkcs11:…` (pure and pre-hashed, deterministic
 #      signatures identical to the key file's), what kryoptic lacks (SHAKE
-#      pre-hash) and a wrong PIN refused with no signature file left.
+#      pre-hash) and a wrong PIN refused with no signature file left;
+#   3. OpenPGP with a key in kryoptic: `pkcs11 openpgp` certifies it and
+#      keeps the certificate on kryoptic (a CKO_DATA object), `sop sign`
+#      with the URI signs, `sop verify` accepts it with that certificate.
 # kryoptic links Debian 13's OpenSSL 3.5 and C library, unpacked beside
 # this host's (.ci/openssl35.sh): every process that loads it is started
 # through their dynamic loader (`run`). Usage: kryoptic.sh [SPHINCS-BINARY]
@@ -87,4 +90,13 @@ fi
 grep -q "C_Login: the token answered PinIncorrect" <<<"$out" || fail "wrong PIN: $out"
 [[ ! -e wrong.sig ]] || fail "a wrong PIN left wrong.sig"
 echo "SHAKE pre-hash (not in kryoptic) and a wrong PIN refused, no file left: ok"
+
+k pkcs11 openpgp -q "$(uri made)" --userid 'Release <release@example.org>' -o made.cert
+k sop sign "$(uri made)" <release.tar >release.asc
+"$sphincs" sop verify release.asc made.cert <release.tar >/dev/null ||
+    fail "an OpenPGP signature made through kryoptic does not verify"
+if "$sphincs" sop verify release.asc made.cert </dev/null >/dev/null 2>&1; then
+    fail "sop verify accepted a signature over other data"
+fi
+echo "OpenPGP: certificate kept on kryoptic, sop sign through it, sop verify: ok"
 echo "== kryoptic: all passed"

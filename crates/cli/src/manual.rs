@@ -184,6 +184,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         &["sphincs pkcs11 import -k release.key 'pkcs11:token=Release;object=release?pin-source=/run/secrets/pin'"],
     ),
     (
+        "pkcs11 openpgp",
+        &[
+            "sphincs pkcs11 openpgp 'pkcs11:token=Release;object=pgp' --userid 'Release <release@example.org>' -o release.cert",
+            "sphincs sop sign 'pkcs11:token=Release;object=pgp' <app.tar.gz >app.tar.gz.asc",
+        ],
+    ),
+    (
         "key encrypt",
         &[
             "sphincs key encrypt plain.pem -o key.pem   # asks for the new passphrase twice",

@@ -6,7 +6,11 @@
 //! with the public key; a key imported from a file signs deterministically
 //! byte for byte as the file does; a CA key and a signing key in the token
 //! make a self-signed CA certificate, a request, the certificate issued for
-//! it, and a CMS signature, each checked by `sphincs cert|cms verify`.
+//! it, and a CMS signature, each checked by `sphincs cert|cms verify`;
+//! git signs a commit with a token key in both formats; an OpenPGP
+//! certificate made for a token key (`sphincs pkcs11 openpgp`) is kept on
+//! the token, and `sop sign` with the key's URI makes signatures that
+//! `sop verify` accepts with that certificate.
 
 mod common;
 
@@ -323,6 +327,128 @@ fn sign_with_keys_in_a_token() {
         String::from_utf8_lossy(&wrong.stderr).contains("is not the key of the certificate"),
         "{}",
         String::from_utf8_lossy(&wrong.stderr)
+    );
+
+    // OpenPGP with a key in the token (RFC 9980 sets only): no certificate
+    // kept yet, then `pkcs11 openpgp` certifies the key and keeps its
+    // certificate on the token; `sop sign` and git's OpenPGP signing take
+    // the URI, and what they sign verifies against the certificate.
+    let pgp = uri("pgp");
+    sphincs_env(
+        &["pkcs11", "keygen", "-a", "SLH-DSA-SHAKE-128f", &pgp],
+        &env,
+    )
+    .ok();
+    let data = b"the release\n".as_slice();
+    sphincs_with(&["sop", "sign", &pgp], Some(data), &env)
+        .code(79)
+        .says("keeps no OpenPGP certificate");
+    let cert = t.p("pgp.cert");
+    sphincs_env(
+        &[
+            "pkcs11",
+            "openpgp",
+            &pgp,
+            "--userid",
+            "Release <release@example.org>",
+            "--expires",
+            "2y",
+            "-o",
+            &cert,
+        ],
+        &env,
+    )
+    .ok();
+    let made = sphincs_env(
+        &["pkcs11", "openpgp", &pgp, "--userid", "R <r@example.org>"],
+        &env,
+    )
+    .ok();
+    assert!(
+        made.text()
+            .starts_with("-----BEGIN PGP PUBLIC KEY BLOCK-----"),
+        "{}",
+        made.text()
+    );
+    // (That made a second certificate, now kept in place of the first.)
+    sphincs_env(
+        &[
+            "pkcs11",
+            "openpgp",
+            &pgp,
+            "--userid",
+            "Release <release@example.org>",
+            "--expires",
+            "2y",
+            "-o",
+            &cert,
+            "--force",
+        ],
+        &env,
+    )
+    .ok();
+    let shown = sphincs(&["key", "show", &cert]).ok().text();
+    assert_has_all(
+        &shown,
+        &["Release <release@example.org>", "SLH-DSA-SHAKE-128f"],
+    );
+    let sig = sphincs_with(&["sop", "sign", &pgp], Some(data), &env).ok();
+    let sig_file = t.write("release.asc", &sig.stdout);
+    sphincs_in(&["sop", "verify", &sig_file, &cert], Some(data)).ok();
+    sphincs_in(
+        &["sop", "verify", &sig_file, &cert],
+        Some(b"another release\n"),
+    )
+    .code(3);
+    // The PIN is not shown in an error, even from pin-value.
+    let with_pin = format!("pkcs11:token=Release;object=nokey?module-path={m}&pin-value=s3cret");
+    let e = sphincs_with(&["sop", "sign", &with_pin], Some(data), &env).code(79);
+    assert!(!e.stderr.contains("s3cret"), "{}", e.stderr);
+    // git: `git setup --openpgp --key URI` records the URI; a commit signed
+    // through the token verifies.
+    let repo2 = t.path("repo2");
+    std::fs::create_dir_all(&repo2).unwrap();
+    let in_repo2 = |cmd: &mut Command| -> std::process::Output {
+        cmd.current_dir(&repo2)
+            .env("HOME", t.path("home"))
+            .env("XDG_CONFIG_HOME", t.path("xdg2"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
+            .env("SPHINCS_PKCS11_DIR", &dir)
+            .output()
+            .unwrap()
+    };
+    let git2 = |args: &[&str]| {
+        let out = in_repo2(Command::new("git").args(args));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "git {args:?}: {text}");
+        text
+    };
+    git2(&["init", "-q"]);
+    let setup = in_repo2(sphincs_command().args(["git", "setup", "--openpgp", "--key", &pgp]));
+    assert!(
+        setup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&setup.stderr)
+    );
+    assert_eq!(git2(&["config", "sphincs.openpgpKey"]).trim(), pgp);
+    git2(&[
+        "-c",
+        "user.name=Release",
+        "-c",
+        "user.email=release@example.org",
+        "commit",
+        "-q",
+        "-S",
+        "--allow-empty",
+        "-m",
+        "signed through the token, OpenPGP",
+    ]);
+    let checked = git2(&["verify-commit", "-v", "HEAD"]);
+    assert!(
+        checked.contains("GOODSIG") || checked.contains("Good signature"),
+        "{checked}"
     );
 
     // Errors: a wrong PIN, a key that is not there, no module, many files.

@@ -234,6 +234,48 @@ fn generated_keys_verify_protect_and_refuse_wrong_passphrases() {
 }
 
 #[test]
+fn a_key_held_elsewhere_certifies_itself_and_signs_as_its_certificate_says() {
+    use sphincs::any::AnySigningKey;
+    let alg = "SLH-DSA-SHAKE-128f".parse().unwrap();
+    // The key stands for one in a token: the core sees only `AnySigner`.
+    let held = AnySigningKey::generate(alg, 1).unwrap();
+    let uids = ["Release <release@example.org>".to_string()];
+    let created = NOW as u32 - 100;
+    let cert = openpgp::certify(&held, &uids, created, Some(NOW + 50)).unwrap();
+    assert!(
+        !cert.is_secret(),
+        "a certificate only: the secret is elsewhere"
+    );
+    let cert = Cert::parse_all(&cert.to_bytes(false)).unwrap();
+    assert_eq!(cert[0].valid_user_ids(NOW), uids.to_vec());
+    let public = cert[0]
+        .signing_public(&held.verifying_key(), NOW)
+        .unwrap()
+        .clone();
+    assert_eq!(public, cert[0].primary.public);
+    let key = openpgp::UnlockedKey {
+        public,
+        key: Box::new(held.clone()),
+    };
+    let mut s = DetachedSigner::new(vec![key], Mode::Binary, NOW as u32).unwrap();
+    s.update(b"release");
+    assert_eq!(verify(&cert, s.finish(1).unwrap(), b"release").0, 1);
+    // Another key is none of the certificate's; after the expiry none signs.
+    let other = AnySigningKey::generate(alg, 1).unwrap().verifying_key();
+    let e = cert[0].signing_public(&other, NOW).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::KeyCannotSign);
+    assert!(e.message.contains("none of the keys"), "{}", e.message);
+    let e = cert[0]
+        .signing_public(&held.verifying_key(), NOW + 51)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::KeyCannotSign);
+    // A set OpenPGP has no code point for is refused before any signature.
+    let sha2 = AnySigningKey::generate("SLH-DSA-SHA2-128f".parse().unwrap(), 1).unwrap();
+    let e = openpgp::certify(&sha2, &uids, created, None).unwrap_err();
+    assert!(e.message.contains("no OpenPGP code point"), "{}", e.message);
+}
+
+#[test]
 fn a_damaged_secret_key_releases_no_signature() {
     let tsk =
         openpgp::generate("SLH-DSA-SHAKE-128f".parse().unwrap(), &[], NOW as u32, None).unwrap();

@@ -12,6 +12,7 @@ use sphincs::openpgp::{self, Cert, DetachedSigner, Mode};
 use crate::error::CliError;
 use crate::files::read::{read_capped, Cap};
 use crate::gpg::status::{SigFacts, Status};
+use crate::keys::token_uri::is_token_uri;
 use crate::openpgp::verbs;
 
 /// The configured OpenPGP secret key: its path and what it holds.
@@ -19,6 +20,10 @@ pub fn configured_key() -> Result<Option<(PathBuf, Cert)>, CliError> {
     let Some(path) = super::config_value("sphincs.openpgpKey")?.map(PathBuf::from) else {
         return Ok(None);
     };
+    if is_token_uri(&path) {
+        let cert = verbs::secret_key(&path)?;
+        return Ok(Some((path, cert)));
+    }
     let certs = openpgp::read_certs(&read_capped(&path, Cap::Key)?)
         .map_err(|e| CliError::file(&path, e))?;
     let cert = certs
@@ -67,7 +72,7 @@ pub fn sign(key_id: &str, status: &mut Status) -> Result<(), CliError> {
     let (path, cert) = configured_key()?.ok_or_else(|| {
         CliError::Failed("no OpenPGP key configured (sphincs.openpgpKey); run `sphincs git setup --openpgp --key KEY`".into())
     })?;
-    if !cert.is_secret() {
+    if !cert.is_secret() && !is_token_uri(&path) {
         return Err(CliError::file(
             &path,
             "is a certificate, not a secret key: it signs nothing",

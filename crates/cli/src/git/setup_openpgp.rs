@@ -15,6 +15,7 @@ use super::config::{absolute, config_get_all, config_set, scopes};
 use crate::error::CliError;
 use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
+use crate::keys::token_uri::is_token_uri;
 use crate::openpgp::verbs;
 
 fn read(path: &Path) -> Result<Vec<Cert>, CliError> {
@@ -33,15 +34,27 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
             "give --key KEY to sign (and verify), or --trust CERT to verify only".into(),
         ));
     }
-    let key = key.map(absolute).transpose()?;
+    // A key in a PKCS#11 token is recorded by its URI.
+    let key = key
+        .map(|k| {
+            if is_token_uri(k) {
+                Ok(k.to_path_buf())
+            } else {
+                absolute(k)
+            }
+        })
+        .transpose()?;
     let signer = match &key {
         Some(k) => {
-            let certs = read(k)?;
-            let cert = certs
-                .into_iter()
-                .next()
-                .ok_or_else(|| CliError::file(k, "holds no key"))?;
-            if !cert.is_secret() {
+            let cert = if is_token_uri(k) {
+                verbs::secret_key(k)?
+            } else {
+                read(k)?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| CliError::file(k, "holds no key"))?
+            };
+            if !cert.is_secret() && !is_token_uri(k) {
                 return Err(CliError::file(k, "is a certificate; --key needs the OpenPGP secret key (a certificate goes to --trust)"));
             }
             cert.signing_keys(super::now())
@@ -74,7 +87,9 @@ pub fn setup(key: Option<&Path>, trust: &[PathBuf], global: bool) -> Result<(), 
         if let Some(old) = previous.filter(|o| *o != text(k).unwrap_or_default()) {
             out += &keep_previous(Path::new(&old), cert, global)?;
         }
-        if cert.is_protected() {
+        if is_token_uri(k) {
+            out += "  the key is in a PKCS#11 token: its PIN comes from the URI's pin-source file, or is asked on the terminal\n";
+        } else if cert.is_protected() {
             out += "  the key is protected: its passphrase is read from the file SPHINCS_PASSPHRASE_FILE names, or asked on the terminal\n";
         }
     } else {

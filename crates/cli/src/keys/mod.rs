@@ -11,5 +11,6 @@ pub mod load;
 pub mod raw_files;
 pub mod token;
 pub mod token_command;
+pub mod token_openpgp;
 pub mod token_uri;
 pub mod tree_file;

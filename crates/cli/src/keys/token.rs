@@ -183,6 +183,11 @@ pub fn public_of(key: &Path) -> Result<AnyVerifyingKey, CliError> {
 }
 
 impl TokenKey {
+    /// The session the key is used in (logged in as the token's user).
+    pub fn session(&self) -> std::sync::MutexGuard<'_, Session> {
+        self.session.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Opens the key a `pkcs11:` URI names, logging in to its token.
     pub fn open(key: &Path) -> Result<Self, CliError> {
         let uri = TokenUri::parse(key)?;

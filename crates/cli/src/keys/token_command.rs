@@ -1,4 +1,4 @@
-//! `sphincs pkcs11 list|keygen|import`: the chores before signing with a
+//! `sphincs pkcs11 list|keygen|import|openpgp`: the chores before signing with a
 //! key in a PKCS#11 token. The token is named by a `pkcs11:` URI (its
 //! module by `module-path=` or SPHINCS_PKCS11_MODULE); a new key's label and
 //! id by the URI's `object` and `id`. Setting up the token itself (its
@@ -53,6 +53,28 @@ pub enum Pkcs11Command {
         #[arg(value_name = "URI")]
         uri: PathBuf,
     },
+    /// Make the OpenPGP v6 certificate of a token's key (RFC 9980: a
+    /// SLH-DSA-SHAKE-128s, -128f or -256s key), its self-signatures made by
+    /// the token, and keep it on the token beside the key: `sop sign`,
+    /// `sphincs sign -k` and git's OpenPGP signing then take the key's URI.
+    Openpgp {
+        /// The key: `pkcs11:token=T;object=LABEL?module-path=…`.
+        #[arg(value_name = "URI")]
+        uri: PathBuf,
+        /// User ID (repeatable; the first is primary).
+        #[arg(long = "userid", value_name = "USERID", required = true)]
+        user_ids: Vec<String>,
+        /// When the key expires: a date (2028-12-31), a span (2y, 90d) or
+        /// never (the default).
+        #[arg(long, value_name = "WHEN")]
+        expires: Option<String>,
+        /// Write the certificate (armored) here, not to standard output.
+        #[arg(short = 'o', long = "output", value_name = "CERT")]
+        out: Option<PathBuf>,
+        /// Replace an existing -o file.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 pub fn run(command: Pkcs11Command) -> Result<(), CliError> {
@@ -70,6 +92,13 @@ pub fn run(command: Pkcs11Command) -> Result<(), CliError> {
             force,
         ),
         Pkcs11Command::Import { key, uri } => import(&key, &TokenUri::parse(&uri)?),
+        Pkcs11Command::Openpgp {
+            uri,
+            user_ids,
+            expires,
+            out,
+            force,
+        } => super::token_openpgp::make(&uri, &user_ids, expires.as_deref(), out.as_deref(), force),
     }
 }
 

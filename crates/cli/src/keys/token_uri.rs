@@ -35,6 +35,28 @@ pub fn is_token_uri(key: &Path) -> bool {
     key.to_str().is_some_and(|k| k.starts_with("pkcs11:"))
 }
 
+/// A URI as messages show it: quoted, its `pin-value` (the PIN) hidden.
+pub fn shown(key: &Path) -> String {
+    let text = key.to_str().unwrap_or_default();
+    let (head, query) = text.split_once('?').unwrap_or((text, ""));
+    let query: Vec<&str> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p.starts_with("pin-value=") {
+                "pin-value=…"
+            } else {
+                p
+            }
+        })
+        .collect();
+    if query.is_empty() {
+        quote::text(head)
+    } else {
+        quote::text(&format!("{head}?{}", query.join("&")))
+    }
+}
+
 impl TokenUri {
     /// Parses a URI that names a key (`object=` or `id=`).
     pub fn parse(key: &Path) -> Result<Self, CliError> {
@@ -42,7 +64,7 @@ impl TokenUri {
         if uri.object.is_none() && uri.id.is_none() {
             return Err(CliError::Failed(format!(
                 "{}: names no key: give object=LABEL or id=%XX…",
-                quote::text(key.to_str().unwrap_or_default())
+                shown(key)
             )));
         }
         Ok(uri)
@@ -51,7 +73,7 @@ impl TokenUri {
     /// Parses a URI that names a token (and perhaps an object).
     pub fn parse_token(key: &Path) -> Result<Self, CliError> {
         let text = key.to_str().unwrap_or_default();
-        let bad = |why: String| CliError::Failed(format!("{}: {why}", quote::text(text)));
+        let bad = |why: String| CliError::Failed(format!("{}: {why}", shown(key)));
         let rest = text
             .strip_prefix("pkcs11:")
             .ok_or_else(|| bad("not a PKCS#11 URI (pkcs11:…)".into()))?;
@@ -180,5 +202,16 @@ mod tests {
             let e = parse(uri).unwrap_err();
             assert!(e.contains(says), "{uri}: {e}");
         }
+    }
+
+    #[test]
+    fn messages_hide_the_pin() {
+        let e = parse("pkcs11:token=T?module-path=/m.so&pin-value=s3cret").unwrap_err();
+        assert!(e.contains("names no key") && e.contains("/m.so"), "{e}");
+        assert!(!e.contains("s3cret"), "{e}");
+        assert_eq!(
+            shown(Path::new("pkcs11:object=k?pin-value=1234&module-path=/m")),
+            quote::text("pkcs11:object=k?pin-value=…&module-path=/m")
+        );
     }
 }

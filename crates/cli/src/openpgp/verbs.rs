@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use sphincs::any::AnySigningKey;
+use sphincs::any::{AnySigner, AnySigningKey};
 use sphincs::openpgp::{
     self, armor, Cert, DetachedSigner, DetachedVerifier, Keyring, Mode, UnlockedKey, Window,
 };
@@ -23,6 +23,9 @@ use crate::files::read;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write;
 use crate::files::write::{write_output, write_stdout};
+use crate::keys::token::TokenKey;
+use crate::keys::token_openpgp;
+use crate::keys::token_uri::is_token_uri;
 use crate::signing::batch;
 use crate::sop::date;
 
@@ -37,8 +40,12 @@ fn now() -> u64 {
 }
 
 /// The OpenPGP secret key in `path` (its first key), refused if it is only
-/// a certificate.
+/// a certificate; for a key in a PKCS#11 token (a `pkcs11:` URI), the
+/// certificate kept beside it (its secret stays in the token).
 pub fn secret_key(path: &Path) -> Result<Cert, CliError> {
+    if is_token_uri(path) {
+        return token_openpgp::cert_of(path);
+    }
     let cert = load(path)?
         .into_iter()
         .next()
@@ -109,6 +116,18 @@ pub fn unlock_signing_key(path: &Path) -> Result<AnySigningKey, CliError> {
 /// The signing key of `cert` (the secret key in `path`) for a signature:
 /// held by a running agent, or unlocked here ([`crate::agent::signing::signing_key`]).
 pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
+    if is_token_uri(path) {
+        // The token's key signs as the key of `cert` that it is.
+        let key = TokenKey::open(path)?;
+        let public = cert
+            .signing_public(&key.verifying_key(), now())
+            .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?
+            .clone();
+        return Ok(UnlockedKey {
+            public,
+            key: Box::new(key),
+        });
+    }
     let (secret, _) = cert
         .signing_secret(now())
         .map_err(|e| CliError::file(path, e))?;
@@ -128,7 +147,7 @@ pub fn sign(
     threads: usize,
 ) -> Result<(), CliError> {
     let cert = secret_key(key)?;
-    if !cert.is_protected() {
+    if !cert.is_protected() && !is_token_uri(key) {
         read::warn_if_readable_by_others(key, "an unprotected OpenPGP secret key");
     }
     let targets: Vec<Option<&Path>> = if files.is_empty() {

@@ -5,6 +5,8 @@ use sphincs::openpgp::{self, armor, cleartext, DetachedSigner, Mode, UnlockedKey
 
 use super::inputs::{self, MAX_BUFFERED, MAX_OBJECT};
 use super::{Exit, InlineAs, Result, SopError};
+use crate::keys::token_uri::{is_token_uri, shown};
+use crate::openpgp::verbs;
 
 /// The signing keys of the KEYS files, unlocked with the passwords.
 fn unlock(keys: &[String], passwords: &[String]) -> Result<Vec<UnlockedKey>> {
@@ -13,6 +15,19 @@ fn unlock(keys: &[String], passwords: &[String]) -> Result<Vec<UnlockedKey>> {
     let now = super::now();
     let mut out = Vec::new();
     for spec in keys {
+        let path = std::path::Path::new(spec);
+        if is_token_uri(path) {
+            // A key in a PKCS#11 token: its certificate is kept beside it.
+            let cannot = |e: crate::error::CliError| {
+                SopError::new(
+                    Exit::KeyCannotSign,
+                    format!("{}: {}", shown(path), e.into_message()),
+                )
+            };
+            let cert = verbs::secret_key(path).map_err(cannot)?;
+            out.push(verbs::signing_key(path, &cert).map_err(cannot)?);
+            continue;
+        }
         let data = inputs::read_indirect(spec, MAX_OBJECT)?;
         let certs = openpgp::read_certs(&data)
             .map_err(|e| SopError::new(Exit::BadData, format!("{spec}: {e}")))?;

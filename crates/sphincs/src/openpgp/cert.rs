@@ -9,7 +9,7 @@ use super::key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
 use super::packet::{self, tag, Packet};
 use super::signature::{key_flags, sig_type, Signature, Signing};
 use super::subpacket::{kind, Subpacket};
-use crate::any::{AnyAlgorithm, AnySigningKey};
+use crate::any::{AnyAlgorithm, AnySigner, AnySigningKey, AnyVerifyingKey};
 use zeroize::Zeroizing;
 
 /// The most certificates one keyring input may hold.
@@ -523,6 +523,40 @@ impl Cert {
         Err(cannot(format!("the key {} has no usable SLH-DSA signing key with its secret (expired, revoked, not allowed to sign, or not a secret key)", self.fingerprint())))
     }
 
+    /// The key of this certificate that `key` (held elsewhere, such as in
+    /// a PKCS#11 token) signs as: a usable signing key (the primary or a
+    /// subkey; usable as [`Cert::signing_secret`] judges) whose public key
+    /// is `key`'s.
+    pub fn signing_public(&self, key: &AnyVerifyingKey, now: u64) -> Result<&PublicKey> {
+        let cannot = |why: String| PgpError::new(ErrorKind::KeyCannotSign, why);
+        let infos = self
+            .signing_keys(now)
+            .map_err(|e| cannot(format!("the key cannot sign: {}", e.message)))?;
+        let wanted = key.to_bytes();
+        let found = infos
+            .iter()
+            .find(|i| i.key.material == wanted)
+            .ok_or_else(|| {
+                cannot(format!(
+                    "the key offered is none of the keys of {}",
+                    self.fingerprint()
+                ))
+            })?;
+        if !(found.can_sign && !found.revoked && found.retired.is_none())
+            || found.expires.is_some_and(|e| e <= now)
+        {
+            return Err(cannot(format!(
+                "the key {} of {} cannot sign now (expired, revoked, retired or not allowed to sign)",
+                found.key.fingerprint(),
+                self.fingerprint()
+            )));
+        }
+        std::iter::once(&self.primary.public)
+            .chain(self.subkeys.iter().map(|s| &s.key.public))
+            .find(|k| **k == found.key)
+            .ok_or_else(|| cannot("the signing key is not in the certificate".into()))
+    }
+
     /// Applies `f` to every secret key packet with its tag.
     pub fn map_secrets(
         &self,
@@ -582,21 +616,28 @@ pub(super) fn expiration(created: u32, expires: u64) -> Result<Subpacket> {
     ))
 }
 
-/// A new SLH-DSA key of `alg` (one RFC 9980 assigns a code point) and its
-/// OpenPGP public key packet, created at `created`: a primary key or a
-/// subkey.
-pub(super) fn new_key(alg: AnyAlgorithm, created: u32) -> Result<(AnySigningKey, PublicKey)> {
+/// The OpenPGP public key packet of `key` (of a set RFC 9980 assigns a
+/// code point), created at `created`.
+pub(super) fn public_key_of(key: &AnyVerifyingKey, created: u32) -> Result<PublicKey> {
+    let alg = key.algorithm();
     let algorithm = super::algorithms::slh_dsa_id(&alg.to_string()).ok_or_else(|| {
         PgpError::unsupported(format!(
             "{alg} has no OpenPGP code point; RFC 9980 assigns SLH-DSA-SHAKE-128s, -128f and -256s"
         ))
     })?;
-    let sk = AnySigningKey::generate(alg, 1)?;
-    let public = PublicKey {
+    Ok(PublicKey {
         created,
         algorithm,
-        material: sk.verifying_key().to_bytes(),
-    };
+        material: key.to_bytes(),
+    })
+}
+
+/// A new SLH-DSA key of `alg` (one RFC 9980 assigns a code point) and its
+/// OpenPGP public key packet, created at `created`: a primary key or a
+/// subkey.
+pub(super) fn new_key(alg: AnyAlgorithm, created: u32) -> Result<(AnySigningKey, PublicKey)> {
+    let sk = AnySigningKey::generate(alg, 1)?;
+    let public = public_key_of(&sk.verifying_key(), created)?;
     Ok((sk, public))
 }
 
@@ -622,7 +663,29 @@ pub fn generate_expiring(
     passphrase: Option<&[u8]>,
     expires: Option<u64>,
 ) -> Result<Cert> {
-    let (sk, public) = new_key(alg, created)?;
+    let (sk, _) = new_key(alg, created)?;
+    let mut cert = certify(&sk, user_ids, created, expires)?;
+    let public = cert.primary.public.clone();
+    let secret = SecretKey {
+        public,
+        secret: SecretMaterial::Plain(sk.to_bytes()),
+    };
+    cert.primary.secret = Some(secret.with_protection(tag::SECRET_KEY, passphrase)?);
+    Ok(cert)
+}
+
+/// The certificate (no secret) of a primary key held elsewhere, such as in
+/// a PKCS#11 token, made as [`generate_expiring`] makes a new key's: a
+/// direct-key self-signature with flags and preferences (and the expiry,
+/// if any) and a positive certification of each User ID, every one signed
+/// by `primary`.
+pub fn certify(
+    primary: &dyn AnySigner,
+    user_ids: &[String],
+    created: u32,
+    expires: Option<u64>,
+) -> Result<Cert> {
+    let public = public_key_of(&primary.verifying_key(), created)?;
     let pk = public.hashed_form();
     let mut direct_subpackets = preferences();
     if let Some(e) = expires {
@@ -630,7 +693,7 @@ pub fn generate_expiring(
     }
     let mut direct = Signing::start(sig_type::DIRECT_KEY, &public, created, direct_subpackets)?;
     direct.update(&pk);
-    let signatures = vec![direct.finish(&sk, 1)?];
+    let signatures = vec![direct.finish(primary, 1)?];
     let mut uids = Vec::new();
     for (i, uid) in user_ids.iter().enumerate() {
         let mut extra = preferences();
@@ -642,18 +705,13 @@ pub fn generate_expiring(
         s.update(&user_id_hashed_form(uid.as_bytes()));
         uids.push(UserId {
             value: uid.as_bytes().to_vec(),
-            signatures: vec![s.finish(&sk, 1)?],
+            signatures: vec![s.finish(primary, 1)?],
         });
     }
-    let secret = SecretKey {
-        public: public.clone(),
-        secret: SecretMaterial::Plain(sk.to_bytes()),
-    };
-    let secret = secret.with_protection(tag::SECRET_KEY, passphrase)?;
     Ok(Cert {
         primary: KeyPart {
             public,
-            secret: Some(secret),
+            secret: None,
         },
         signatures,
         user_ids: uids,

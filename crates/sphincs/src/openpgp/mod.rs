@@ -47,7 +47,8 @@ pub use algorithms::{
     HashAlgorithm, Hasher, SLH_DSA,
 };
 pub use cert::{
-    generate, generate_expiring, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo, Subkey, UserId,
+    certify, generate, generate_expiring, user_id_hashed_form, Cert, KeyPart, SigningKeyInfo,
+    Subkey, UserId,
 };
 pub use error::{ErrorKind, PgpError, Result};
 pub use key::{Fingerprint, PublicKey, SecretKey, SecretMaterial};
