@@ -10,7 +10,8 @@
 //! git signs a commit with a token key in both formats; an OpenPGP
 //! certificate made for a token key (`sphincs pkcs11 openpgp`) is kept on
 //! the token, and `sop sign` with the key's URI makes signatures that
-//! `sop verify` accepts with that certificate.
+//! `sop verify` accepts with that certificate; the agent logs in to the
+//! token once (`agent add URI`) and signs through its session.
 
 mod common;
 
@@ -450,6 +451,72 @@ fn sign_with_keys_in_a_token() {
         checked.contains("GOODSIG") || checked.contains("Good signature"),
         "{checked}"
     );
+
+    // The agent: `agent add URI` has it log in to the token (the PIN read
+    // here, from --passphrase-file) and keep the session; `sign -k URI`
+    // with no PIN source then signs through it, asking for nothing. After
+    // `agent lock` the same command has no PIN (no terminal here).
+    let agent_dir = t.path("agent");
+    std::fs::create_dir(&agent_dir).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&agent_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let sock = format!("{}/socket", agent_dir.display());
+    let agent_env = [
+        ("SPHINCS_PKCS11_DIR", dir.as_str()),
+        ("SPHINCS_AGENT_SOCK", sock.as_str()),
+    ];
+    let mut agent = sphincs_command()
+        .args(["agent", "start", "--foreground", "--ttl", "5m"])
+        .envs(agent_env)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while sphincs_env(&["agent", "list"], &agent_env).code != 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the agent did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let bare = format!("pkcs11:token=Release;object=gen?module-path={m}");
+    let wrong_pin_file = private_file(&t, "agent-wrong-pin", b"nope\n");
+    sphincs_env(
+        &["--passphrase-file", &wrong_pin_file, "agent", "add", &bare],
+        &agent_env,
+    )
+    .usage_error("PinIncorrect");
+    sphincs_env(
+        &[
+            "--passphrase-file",
+            &pin,
+            "agent",
+            "add",
+            &bare,
+            "--ttl",
+            "1m",
+        ],
+        &agent_env,
+    )
+    .ok();
+    let listed = sphincs_env(&["agent", "list"], &agent_env).ok().text();
+    assert_has_all(&listed, &["object=gen", "SLH-DSA-SHA2-128f"]);
+    let via_agent = t.p("agent.sig");
+    sphincs_env(&["sign", "-k", &bare, "-o", &via_agent, &msg], &agent_env).ok();
+    sphincs(&["verify", "-p", &pubf, "-s", &via_agent, &msg]).ok();
+    sphincs_env(&["agent", "lock"], &agent_env).ok();
+    let locked = sphincs_env(
+        &["sign", "-k", &bare, "-o", &t.p("locked.sig"), &msg],
+        &agent_env,
+    );
+    assert_ne!(locked.code, 0, "signed with no PIN and no agent");
+    assert!(!t.path("locked.sig").exists());
+    sphincs_env(&["agent", "stop"], &agent_env).ok();
+    agent.wait().unwrap();
 
     // Errors: a wrong PIN, a key that is not there, no module, many files.
     let wrong_pin = private_file(&t, "wrong-pin", b"nope\n");

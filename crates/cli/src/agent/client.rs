@@ -152,6 +152,26 @@ impl Agent {
         Ok(Duration::from_secs(r.number().map_err(|e| self.lost(e))?))
     }
 
+    /// Has the agent log in to a PKCS#11 token and hold the key `uri`
+    /// names (its module `module` loaded in the agent), as `file`.
+    pub fn add_token(
+        &mut self,
+        uri: &str,
+        module: &str,
+        pin: &[u8],
+        file: &FileId,
+        name: &str,
+        ttl: Option<Duration>,
+    ) -> Result<Duration, CliError> {
+        let fields = file
+            .write(Fields::new().text(uri).text(module).bytes(pin))
+            .text(name)
+            .number(ttl.map_or(0, |t| t.as_secs().max(1)));
+        let body = self.call(Kind::AddToken, &fields)?;
+        let mut r = Reader::new(&body);
+        Ok(Duration::from_secs(r.number().map_err(|e| self.lost(e))?))
+    }
+
     /// The key the agent holds for `file`, or the connection back.
     pub fn find(mut self, file: &FileId) -> Result<Found, CliError> {
         let body = self.call(Kind::Find, &file.write(Fields::new()))?;

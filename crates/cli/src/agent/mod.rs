@@ -7,7 +7,8 @@
 //! asks for nothing. `lock` wipes the keys, `stop` ends the agent; keys are
 //! also wiped when their time runs out and when the agent ends. No key or
 //! passphrase is written to disk; a client of another user is refused
-//! ([`socket`]). `SPHINCS_AGENT=off` makes the signing commands ignore a
+//! ([`socket`]). A key in a PKCS#11 token is held as the agent's own
+//! logged-in session (`agent add 'pkcs11:…'` sends it the PIN). `SPHINCS_AGENT=off` makes the signing commands ignore a
 //! running agent.
 
 use std::os::unix::process::CommandExt;
@@ -22,6 +23,8 @@ use crate::error::CliError;
 use crate::files::quote;
 use crate::files::write;
 use crate::keys::load;
+use crate::keys::token;
+use crate::keys::token_uri::{is_token_uri, shown, TokenUri};
 use crate::openpgp::verbs;
 
 pub mod client;
@@ -55,9 +58,11 @@ pub enum AgentCommand {
         foreground: bool,
     },
     /// Unlock a private key (PEM or DER, or an OpenPGP secret key) into the
-    /// agent: its passphrase is asked here, once.
+    /// agent: its passphrase is asked here, once. A key in a PKCS#11 token
+    /// (a `pkcs11:` URI): the agent loads the token's module, logs in with
+    /// the PIN asked here, and keeps the session for the key's time.
     Add {
-        /// The private key file.
+        /// The private key file, or a token key's `pkcs11:` URI.
         #[arg(value_name = "KEY")]
         key: PathBuf,
         /// How long the agent holds it (default: the agent's --ttl).
@@ -75,6 +80,25 @@ pub enum AgentCommand {
 pub fn run(command: AgentCommand) -> Result<(), CliError> {
     match command {
         AgentCommand::Start { ttl, foreground } => start(parse_time(&ttl)?, foreground),
+        AgentCommand::Add { key, ttl } if is_token_uri(&key) => {
+            let ttl = ttl.as_deref().map(parse_time).transpose()?;
+            let mut agent = Agent::required()?;
+            let uri = TokenUri::parse(&key)?;
+            let pin = token::pin_of(&uri, uri.token.as_deref().unwrap_or("(the only one)"))?;
+            let held = agent.add_token(
+                key.to_str().unwrap_or_default(),
+                &uri.module()?,
+                &pin,
+                &FileId::token(token::agent_id(&uri)?),
+                &shown(&key),
+                ttl,
+            )?;
+            crate::say::status(&format!(
+                "the agent is logged in to the token and holds {} for {}\n",
+                shown(&key),
+                say_time(held)
+            ))
+        }
         AgentCommand::Add { key, ttl } => {
             let ttl = ttl.as_deref().map(parse_time).transpose()?;
             let mut agent = Agent::required()?;

@@ -3,7 +3,10 @@
 //! same user on its socket. Keys are wiped when their time ends, on `lock`,
 //! on `stop`, and on SIGINT, SIGTERM and SIGHUP. Nothing is written to disk
 //! but the socket. The process cannot be traced or dumped by other
-//! processes of the user (PR_SET_DUMPABLE 0).
+//! processes of the user (PR_SET_DUMPABLE 0). A key in a PKCS#11 token is
+//! held as a logged-in session: the agent loads the token's module and
+//! logs in with the PIN the client sent, and the token signs (as
+//! ssh-agent holds keys of a PKCS#11 provider).
 
 use std::io;
 use std::os::unix::fs::PermissionsExt;
@@ -13,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use sphincs::any::{AnyAlgorithm, AnySigningKey};
+use sphincs::any::{AnyAlgorithm, AnySigner, AnySigningKey};
 use sphincs::{Error, KeyMode, MessageSource, PreHash, Randomness, SignOptions};
 
 use super::identity::{self, FileId};
@@ -21,11 +24,29 @@ use super::locked::Locked;
 use super::socket;
 use super::wire::{self, Fields, Kind, Reader};
 use crate::error::CliError;
+use crate::keys::token::TokenKey;
+use crate::keys::token_uri::TokenUri;
+
+/// A key held: decrypted here, or in a token the agent is logged in to.
+#[derive(Clone)]
+enum HeldKey {
+    File(Arc<Locked<AnySigningKey>>),
+    Token(Arc<TokenKey>),
+}
+
+impl HeldKey {
+    fn signer(&self) -> &dyn AnySigner {
+        match self {
+            HeldKey::File(k) => &***k,
+            HeldKey::Token(t) => &**t,
+        }
+    }
+}
 
 /// A key the agent holds.
 struct Held {
     handle: u64,
-    key: Arc<Locked<AnySigningKey>>,
+    key: HeldKey,
     file: FileId,
     name: String,
     expires: Instant,
@@ -151,6 +172,7 @@ fn client(
         };
         let answer = match kind {
             Kind::Add => add(&body, shared, *ttl),
+            Kind::AddToken => add_token(&body, shared, *ttl),
             Kind::Find => find(&body, shared),
             Kind::Sign => sign(&mut stream, &body, shared),
             Kind::List => Ok(list(shared)),
@@ -204,6 +226,26 @@ fn add(body: &[u8], shared: &Shared, ttl: Duration) -> Result<Fields, String> {
     let key = Locked::new(key).map_err(|e| {
         format!("cannot lock the key in memory ({e}); raise `ulimit -l` for the agent")
     })?;
+    Ok(hold(
+        shared,
+        HeldKey::File(Arc::new(key)),
+        file,
+        name,
+        secs,
+        ttl,
+    ))
+}
+
+/// Holds `key` for `secs` (0: the agent's `ttl`), in place of one held
+/// for the same file; answers the time.
+fn hold(
+    shared: &Shared,
+    key: HeldKey,
+    file: FileId,
+    name: String,
+    secs: u64,
+    ttl: Duration,
+) -> Fields {
     let time = match secs {
         0 => ttl,
         s => Duration::from_secs(s).min(MAX_TTL),
@@ -214,12 +256,45 @@ fn add(body: &[u8], shared: &Shared, ttl: Duration) -> Result<Fields, String> {
     let handle = s.next;
     s.keys.push(Held {
         handle,
-        key: Arc::new(key),
+        key,
         file,
         name,
         expires: Instant::now() + time,
     });
-    Ok(Fields::new().number(time.as_secs()))
+    Fields::new().number(time.as_secs())
+}
+
+/// Logs in to a token with the client's PIN and holds the key its URI
+/// names: the module is loaded in this process, the session kept open
+/// until the key's time ends.
+fn add_token(body: &[u8], shared: &Shared, ttl: Duration) -> Result<Fields, String> {
+    let mut r = Reader::new(body);
+    let text = |e: std::io::Error| e.to_string();
+    let uri = r.text().map_err(text)?.to_string();
+    let module = r.text().map_err(text)?.to_string();
+    let pin = zeroize::Zeroizing::new(r.bytes().map_err(text)?.to_vec());
+    let file = FileId::read(&mut r).map_err(text)?;
+    let name = r.text().map_err(text)?.to_string();
+    let secs = r.number().map_err(text)?;
+    r.end().map_err(text)?;
+    let mut parsed = TokenUri::parse(Path::new(&uri)).map_err(CliError::into_message)?;
+    parsed.module_path = Some(module);
+    parsed.pin_source = None;
+    parsed.pin_value =
+        Some(String::from_utf8(pin.to_vec()).map_err(|_| "the PIN is not UTF-8".to_string())?);
+    let key = TokenKey::open_uri(&parsed).map_err(CliError::into_message);
+    if let Some(p) = parsed.pin_value.as_mut() {
+        zeroize::Zeroize::zeroize(p);
+    }
+    let key = key?;
+    Ok(hold(
+        shared,
+        HeldKey::Token(Arc::new(key)),
+        file,
+        name,
+        secs,
+        ttl,
+    ))
 }
 
 /// The key added from a file (same path, device, inode, size and time), if held.
@@ -231,7 +306,7 @@ fn find(body: &[u8], shared: &Shared) -> Result<Fields, String> {
     let Some(k) = s.keys.iter().find(|k| k.file == file) else {
         return Ok(Fields::new().number(0));
     };
-    let public = k.key.verifying_key();
+    let public = k.key.signer().verifying_key();
     Ok(identity::write_mode(
         Fields::new()
             .number(k.handle)
@@ -247,7 +322,7 @@ fn list(shared: &Shared) -> Fields {
     let now = Instant::now();
     let mut f = Fields::new().number(s.keys.len() as u64);
     for k in &s.keys {
-        let public = k.key.verifying_key();
+        let public = k.key.signer().verifying_key();
         f = f
             .text(&k.name)
             .text(&public.algorithm().to_string())
@@ -289,7 +364,10 @@ fn sign(stream: &mut UnixStream, body: &[u8], shared: &Shared) -> Result<Fields,
         fault_hardened,
     };
     let mut message = Pulled { stream };
-    let sig = key.sign_stream(&mut message, &opts).map_err(text)?;
+    let sig = key
+        .signer()
+        .sign_stream(&mut message, &opts)
+        .map_err(text)?;
     Ok(Fields::new().bytes(&sig))
 }
 

@@ -9,8 +9,20 @@ use super::client::{self, Agent};
 use super::identity::{display, FileId};
 use crate::error::CliError;
 use crate::files::passphrase;
-use crate::keys::token::TokenKey;
-use crate::keys::token_uri::is_token_uri;
+use crate::keys::token::{agent_id, TokenKey};
+use crate::keys::token_uri::{is_token_uri, TokenUri};
+
+/// The running agent; one that cannot be used safely is passed over, said
+/// once.
+fn connect() -> Option<Agent> {
+    Agent::connect().unwrap_or_else(|e| {
+        eprintln!(
+            "sphincs: warning: not using the agent: {}",
+            e.into_message()
+        );
+        None
+    })
+}
 
 /// The key of `path` to sign with: the agent's, if one runs and holds the
 /// key of that file (nothing is asked then); else `open`'s, which an agent
@@ -20,18 +32,18 @@ pub fn signing_key(
     path: &Path,
     open: impl FnOnce() -> Result<AnySigningKey, CliError>,
 ) -> Result<Box<dyn AnySigner>, CliError> {
-    // A key in a PKCS#11 token signs there; the agent holds key files only.
+    // A key in a PKCS#11 token signs there: through the agent's session
+    // when `agent add` logged it in, else through one opened here.
     if is_token_uri(path) {
+        let file = FileId::token(agent_id(&TokenUri::parse(path)?)?);
+        if let Some(agent) = connect() {
+            if let client::Found::Held(key) = agent.find(&file)? {
+                return Ok(Box::new(key));
+            }
+        }
         return Ok(Box::new(TokenKey::open(path)?));
     }
-    // An agent that cannot be used safely is passed over, said once.
-    let agent = Agent::connect().unwrap_or_else(|e| {
-        eprintln!(
-            "sphincs: warning: not using the agent: {}",
-            e.into_message()
-        );
-        None
-    });
+    let agent = connect();
     let found = match (agent, FileId::of_key(path)) {
         (Some(a), Ok(file)) => Some((a.find(&file)?, file)),
         _ => None,

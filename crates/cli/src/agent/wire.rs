@@ -25,6 +25,9 @@ pub enum Kind {
     Lock = 5,
     /// Client: wipe every key and end.
     Stop = 6,
+    /// Client: log in to a PKCS#11 token and hold its key (the key's URI,
+    /// the module, the PIN, the key's identity, a name, the time).
+    AddToken = 7,
     /// Agent: send the whole message (once per pass signing makes).
     Feed = 10,
     /// Client: a piece of the message.
@@ -40,8 +43,9 @@ pub enum Kind {
 impl Kind {
     /// Every kind, so that a byte is mapped back through the discriminants
     /// above and nowhere else.
-    const ALL: [Kind; 11] = [
+    const ALL: [Kind; 12] = [
         Kind::Add,
+        Kind::AddToken,
         Kind::Find,
         Kind::Sign,
         Kind::List,

@@ -99,11 +99,7 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
         .or_else(|_| pkcs11.open_ro_session(slot))
         .map_err(token_error("C_OpenSession"))?;
     if login {
-        let pin = match (&uri.pin_value, &uri.pin_source) {
-            (Some(v), _) => zeroize::Zeroizing::new(v.as_bytes().to_vec()),
-            (None, Some(f)) => passphrase::pin_from_file(Path::new(f))?,
-            (None, None) => passphrase::pin_for(&label)?,
-        };
+        let pin = pin_of(uri, &label)?;
         let pin = String::from_utf8(pin.to_vec())
             .map_err(|_| CliError::Failed("the PIN is not UTF-8".into()))?;
         session
@@ -111,6 +107,34 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
             .map_err(token_error("C_Login"))?;
     }
     Ok(session)
+}
+
+/// The user PIN of the token labelled `label` that `uri` names: the URI's
+/// `pin-value`, or the first line of its `pin-source` file, or as a
+/// passphrase comes (`--passphrase-file`, `--passphrase-fd`, the terminal).
+pub fn pin_of(uri: &TokenUri, label: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, CliError> {
+    match (&uri.pin_value, &uri.pin_source) {
+        (Some(v), _) => Ok(zeroize::Zeroizing::new(v.as_bytes().to_vec())),
+        (None, Some(f)) => passphrase::pin_from_file(Path::new(f)),
+        (None, None) => passphrase::pin_for(label),
+    }
+}
+
+/// What the agent knows a token key by: its module and the URI's
+/// attributes that select the key (not how the PIN comes).
+pub fn agent_id(uri: &TokenUri) -> Result<String, CliError> {
+    let part = |o: &Option<String>| o.as_deref().map(quote::text).unwrap_or_default();
+    Ok(format!(
+        "pkcs11: module={} token={} serial={} object={} id={}",
+        quote::text(&uri.module()?),
+        part(&uri.token),
+        part(&uri.serial),
+        part(&uri.object),
+        uri.id
+            .as_deref()
+            .map(crate::hex::encode_upper)
+            .unwrap_or_default()
+    ))
 }
 
 /// The one object of `class` the URI names (by label and/or id).
@@ -190,10 +214,14 @@ impl TokenKey {
 
     /// Opens the key a `pkcs11:` URI names, logging in to its token.
     pub fn open(key: &Path) -> Result<Self, CliError> {
-        let uri = TokenUri::parse(key)?;
-        let session = open_session(&uri, true)?;
-        let private = find(&session, &uri, ObjectClass::PRIVATE_KEY)?;
-        let public = find(&session, &uri, ObjectClass::PUBLIC_KEY)?;
+        Self::open_uri(&TokenUri::parse(key)?)
+    }
+
+    /// [`TokenKey::open`] of a parsed URI.
+    pub fn open_uri(uri: &TokenUri) -> Result<Self, CliError> {
+        let session = open_session(uri, true)?;
+        let private = find(&session, uri, ObjectClass::PRIVATE_KEY)?;
+        let public = find(&session, uri, ObjectClass::PUBLIC_KEY)?;
         let public = public_key(&session, public)?;
         Ok(TokenKey {
             session: Mutex::new(session),
