@@ -42,6 +42,7 @@ const NOT_RUN_HERE: &[(&str, usize, &str)] = &[
     ("c.md", 0, "building and installing libsphincs: crates/capi/tests/run.sh"),
     ("pkcs11.md", 0, "cargo builds and tests of the module: `cargo test -p sphincs-pkcs11` is the suite"),
     ("pkcs11.md", 1, "needs a PKCS#11 module with a set-up token: crates/cli/tests/pkcs11_keys.rs runs these commands against ours"),
+    ("pkcs11.md", 2, "needs OpenSSL 3.5 and pkcs11-provider 1.3: tests/interop/pkcs11-provider.sh runs these commands"),
 ];
 
 /// Commands of a run block left out: benchmarks are not tests.

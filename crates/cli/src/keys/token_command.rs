@@ -145,16 +145,28 @@ fn label_and_id(session: &Session, key: ObjectHandle) -> Result<(String, Vec<u8>
     Ok((label, id))
 }
 
-/// The attributes both halves of a new key carry: its label and id.
-fn names(uri: &TokenUri) -> Vec<Attribute> {
+/// The attributes both halves of a new key carry: its label, and its id,
+/// `fresh` when the URI gives none: clients such as OpenSSL's
+/// pkcs11-provider find a private key's public half by CKA_ID.
+fn names(
+    uri: &TokenUri,
+    fresh: impl FnOnce() -> Result<Vec<u8>, CliError>,
+) -> Result<Vec<Attribute>, CliError> {
     let mut names = Vec::new();
     if let Some(label) = &uri.object {
         names.push(Attribute::Label(label.as_bytes().to_vec()));
     }
-    if let Some(id) = &uri.id {
-        names.push(Attribute::Id(id.clone()));
-    }
-    names
+    names.push(Attribute::Id(match &uri.id {
+        Some(id) => id.clone(),
+        None => fresh()?,
+    }));
+    Ok(names)
+}
+
+/// The id of a key imported with none given: the first 16 bytes of its
+/// PK.root (the public key's second half, the root of its hypertree).
+fn id_of(public: &[u8]) -> Vec<u8> {
+    public[public.len() / 2..][..16].to_vec()
 }
 
 /// The `CKA_PARAMETER_SET` attribute of a set.
@@ -177,13 +189,19 @@ fn keygen(name: &str, uri: &TokenUri, public: Option<&Path>, force: bool) -> Res
         .ok_or_else(|| CliError::Failed("-a names no parameter set".into()))?;
     let set = parameter_set(alg)?;
     let session = open_session(uri, true)?;
+    // 16 random bytes from the token, when the URI names no id.
+    let names = names(uri, || {
+        session
+            .generate_random_vec(16)
+            .map_err(failed("C_GenerateRandom (the new key's CKA_ID)"))
+    })?;
     let mut pub_template = vec![
         Attribute::Token(true),
         Attribute::Verify(true),
         Attribute::KeyType(KeyType::SLH_DSA),
         set,
     ];
-    pub_template.extend(names(uri));
+    pub_template.extend(names.iter().cloned());
     let mut priv_template = vec![
         Attribute::Token(true),
         Attribute::Private(true),
@@ -192,7 +210,7 @@ fn keygen(name: &str, uri: &TokenUri, public: Option<&Path>, force: bool) -> Res
         Attribute::Sign(true),
         Attribute::KeyType(KeyType::SLH_DSA),
     ];
-    priv_template.extend(names(uri));
+    priv_template.extend(names);
     let (pub_key, _) = session
         .generate_key_pair(&Mechanism::SlhDsaKeyPairGen, &pub_template, &priv_template)
         .map_err(failed("C_GenerateKeyPair"))?;
@@ -229,7 +247,8 @@ fn import(file: &Path, uri: &TokenUri) -> Result<(), CliError> {
         set.clone(),
         Attribute::Value(key.to_bytes().to_vec()),
     ];
-    private.extend(names(uri));
+    let names = names(uri, || Ok(id_of(&key.verifying_key().to_bytes())))?;
+    private.extend(names.iter().cloned());
     let mut public = vec![
         Attribute::Class(ObjectClass::PUBLIC_KEY),
         Attribute::KeyType(KeyType::SLH_DSA),
@@ -238,7 +257,7 @@ fn import(file: &Path, uri: &TokenUri) -> Result<(), CliError> {
         set,
         Attribute::Value(key.verifying_key().to_bytes()),
     ];
-    public.extend(names(uri));
+    public.extend(names);
     session
         .create_object(&public)
         .map_err(failed("C_CreateObject (public key)"))?;
