@@ -54,10 +54,11 @@ impl Store {
     }
 
     /// Writes `bytes` as `name`: temporary file, fsync, rename, fsync of
-    /// the directory.
+    /// the directory. A write that fails before the rename (a full disk)
+    /// removes its temporary file.
     fn write_atomic(&self, name: &str, bytes: &[u8]) -> Result<(), std::io::Error> {
         let tmp = self.dir.join(format!(".{name}.tmp"));
-        {
+        let written = (|| {
             let mut opts = OpenOptions::new();
             opts.write(true).create(true).truncate(true);
             #[cfg(unix)]
@@ -68,8 +69,12 @@ impl Store {
             let mut f = opts.open(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
+            fs::rename(&tmp, self.dir.join(name))
+        })();
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
         }
-        fs::rename(&tmp, self.dir.join(name))?;
         sync_dir(&self.dir)
     }
 
