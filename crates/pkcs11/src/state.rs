@@ -415,6 +415,15 @@ impl Global {
         Ok(handle)
     }
 
+    /// Takes back an object [`Self::add_object`] stored, and its file.
+    pub(crate) fn discard(&mut self, object: CK_OBJECT_HANDLE) {
+        if let Some(o) = self.objects.remove(&object) {
+            if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+                let _ = s.remove_object(id);
+            }
+        }
+    }
+
     /// Checks a key pair's two objects can be stored, before any is.
     pub(crate) fn check_pair(
         &mut self,
