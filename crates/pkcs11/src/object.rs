@@ -20,8 +20,10 @@ use crate::store::{Reader, Writer};
 pub(crate) enum Key {
     Private(Arc<AnySigningKey>),
     /// A stored private key not yet decrypted: its encrypted PKCS#8 under
-    /// the user PIN (unlocked at its first use after the user's C_Login).
-    Locked(Vec<u8>),
+    /// the user PIN (unlocked at its first use after the user's C_Login);
+    /// after it, the one re-encrypted under a new PIN by a C_SetPIN that
+    /// did not finish (`store.rs`), if there is one.
+    Locked(Vec<Vec<u8>>),
     Public(Arc<AnyVerifyingKey>),
     None,
 }
@@ -507,7 +509,7 @@ impl Object {
                         .map_err(|_| CKR_FUNCTION_FAILED)?,
                 )
             }
-            Key::Locked(blob) => (2, blob.clone()),
+            Key::Locked(blobs) => (2, blobs[0].clone()),
         };
         w.u8(kind);
         w.u32(self.attrs.len() as u32);
@@ -543,7 +545,7 @@ impl Object {
                 let value = attrs.get(&CKA_VALUE)?;
                 Key::Public(Arc::new(AnyVerifyingKey::from_bytes(alg, value).ok()?))
             }
-            2 => Key::Locked(blob),
+            2 => Key::Locked(vec![blob]),
             _ => return None,
         };
         Some(Object {
@@ -555,18 +557,33 @@ impl Object {
     }
 
     /// Decrypts a locked private key with the user PIN; a key that does not
-    /// decrypt stays locked (and unusable).
-    pub(crate) fn unlock(&mut self, pin: &[u8]) {
-        let Key::Locked(blob) = &self.key else { return };
-        let Some(alg) = stored_algorithm(&self.attrs) else {
-            return;
+    /// decrypt stays locked (and unusable). True when the staged copy
+    /// decrypted, not the object file's.
+    pub(crate) fn unlock(&mut self, pin: &[u8]) -> bool {
+        let Key::Locked(blobs) = &self.key else {
+            return false;
         };
-        // The PKCS#8 comes back in the pure OID's mode; the raw bytes make
-        // the key again as generated (pure or any pre-hash).
-        let key = AnySigningKey::from_pkcs8_with_passphrase(blob, pin)
-            .and_then(|k| AnySigningKey::from_bytes(alg, &k.to_bytes()));
-        if let Ok(k) = key {
-            self.key = Key::Private(Arc::new(k));
+        let Some(alg) = stored_algorithm(&self.attrs) else {
+            return false;
+        };
+        for (i, blob) in blobs.iter().enumerate() {
+            // The PKCS#8 comes back in the pure OID's mode; the raw bytes
+            // make the key again as generated (pure or any pre-hash).
+            let key = AnySigningKey::from_pkcs8_with_passphrase(blob, pin)
+                .and_then(|k| AnySigningKey::from_bytes(alg, &k.to_bytes()));
+            if let Ok(k) = key {
+                self.key = Key::Private(Arc::new(k));
+                return i > 0;
+            }
+        }
+        false
+    }
+
+    /// Adds the key of `staged` (the same object's staged file, `store.rs`)
+    /// as the second to try when unlocking.
+    pub(crate) fn add_staged(&mut self, staged: Object) {
+        if let (Key::Locked(blobs), Key::Locked(mut more)) = (&mut self.key, staged.key) {
+            blobs.append(&mut more);
         }
     }
 

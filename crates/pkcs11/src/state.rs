@@ -92,13 +92,21 @@ impl Global {
         };
         let token = store.load_token().map_err(|_| CKR_DEVICE_ERROR)?;
         let objects = store.load_objects().map_err(|_| CKR_DEVICE_ERROR)?;
+        let staged = objects
+            .iter()
+            .map(|(id, _)| store.load_staged(*id))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| CKR_DEVICE_ERROR)?;
         self.token = match token {
             Some(b) => Token::from_bytes(&b).ok_or(CKR_DEVICE_ERROR)?,
             None => Token::new(),
         };
         self.objects.retain(|_, o| o.owner.is_some());
-        for (id, bytes) in objects {
-            if let Some(o) = Object::from_record(&bytes, id) {
+        for ((id, bytes), staged) in objects.into_iter().zip(staged) {
+            if let Some(mut o) = Object::from_record(&bytes, id) {
+                if let Some(s) = staged.and_then(|b| Object::from_record(&b, id)) {
+                    o.add_staged(s);
+                }
                 let h = self.new_handle();
                 self.objects.insert(h, o);
             }
@@ -245,27 +253,46 @@ impl Global {
         let checked = pin.check(old);
         self.save_token()?;
         checked?;
-        if !so {
-            self.reencrypt(old, new)?;
-        }
+        // The keys under the new PIN in staged files; `token.bin` with the
+        // new PIN (the commit); the staged files over the object files.
+        let staged = if so {
+            Vec::new()
+        } else {
+            self.stage(old, new)?
+        };
         let slot = if so {
             &mut self.token.so_pin
         } else {
             &mut self.token.user_pin
         };
-        *slot = Some(crate::token::Pin::new(new)?);
+        let previous = slot.replace(crate::token::Pin::new(new)?);
+        if let Err(rv) = self.save_token() {
+            if so {
+                self.token.so_pin = previous;
+            } else {
+                self.token.user_pin = previous;
+            }
+            return Err(rv);
+        }
+        if let Some(s) = &self.store {
+            for id in staged {
+                // Done if this fails: the staged file stands in (`load`).
+                let _ = s.commit_staged(id);
+            }
+        }
         if !so && self.user_pin.is_some() {
             self.user_pin = Some(Zeroizing::new(new.to_vec()));
         }
-        self.save_token()
+        Ok(())
     }
 
-    /// Re-encrypts every stored private key under the new user PIN (each
-    /// file replaced atomically; keys not yet decrypted are decrypted with
-    /// the old PIN first).
-    fn reencrypt(&mut self, old: &[u8], new: &[u8]) -> Result<(), CK_RV> {
+    /// Writes every stored private key re-encrypted under the new user PIN
+    /// as its staged file (keys not yet decrypted are decrypted with the
+    /// old PIN first); their ids.
+    fn stage(&mut self, old: &[u8], new: &[u8]) -> Result<Vec<u64>, CK_RV> {
+        let mut ids = Vec::new();
         if self.store.is_none() {
-            return Ok(());
+            return Ok(ids);
         }
         let handles: Vec<_> = self
             .objects
@@ -279,9 +306,13 @@ impl Global {
             };
             o.unlock(old);
             let o = o.clone();
-            self.save_object(&o, Some(new))?;
+            if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+                s.save_staged(id, &o.to_record(Some(new))?)
+                    .map_err(|_| CKR_DEVICE_ERROR)?;
+                ids.push(id);
+            }
         }
-        Ok(())
+        Ok(ids)
     }
 
     pub(crate) fn login(
@@ -359,7 +390,13 @@ impl Global {
             return;
         };
         if let Some(o) = self.objects.get_mut(&h) {
-            o.unlock(&pin);
+            // Decrypted from its staged file: a C_SetPIN did not finish;
+            // the staged file takes the object file's place.
+            if o.unlock(&pin) {
+                if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+                    let _ = s.commit_staged(id);
+                }
+            }
         }
     }
 
@@ -413,6 +450,15 @@ impl Global {
         let handle = self.new_handle();
         self.objects.insert(handle, o);
         Ok(handle)
+    }
+
+    /// Takes back an object [`Self::add_object`] stored, and its file.
+    pub(crate) fn discard(&mut self, object: CK_OBJECT_HANDLE) {
+        if let Some(o) = self.objects.remove(&object) {
+            if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+                let _ = s.remove_object(id);
+            }
+        }
     }
 
     /// Checks a key pair's two objects can be stored, before any is.

@@ -5,7 +5,16 @@
 //! for a private key the key encrypted under the user PIN with the core's
 //! encrypted PKCS#8 (PBES2: scrypt, AES-256-CBC). Every write goes to a
 //! temporary file that is synced and renamed over the old one, then the
-//! directory is synced: a crash leaves the old file or the new, never half.
+//! directory is synced: a crash leaves the old file or the new, never half;
+//! a write that fails (a full disk) removes its temporary file.
+//!
+//! C_SetPIN changes several files: it first writes each private key,
+//! re-encrypted under the new PIN, as a staged `new-<id>.bin`, then
+//! `token.bin` with the new PIN (the change is made or not by this one
+//! rename), then renames each staged file over its object's. A crash
+//! between leaves either PIN able to reach every key: a key whose object
+//! file the PIN does not decrypt is tried in its staged file, which then
+//! takes the object file's place.
 //!
 //! The files are a small length-prefixed format of this crate (magic,
 //! version, fields), not a PKCS#11 interchange format.
@@ -23,6 +32,7 @@ pub(crate) struct Store {
 
 const TOKEN_FILE: &str = "token.bin";
 const OBJECT_PREFIX: &str = "obj-";
+const STAGED_PREFIX: &str = "new-";
 const SUFFIX: &str = ".bin";
 
 impl Store {
@@ -54,10 +64,11 @@ impl Store {
     }
 
     /// Writes `bytes` as `name`: temporary file, fsync, rename, fsync of
-    /// the directory.
+    /// the directory. A write that fails before the rename (a full disk)
+    /// removes its temporary file.
     fn write_atomic(&self, name: &str, bytes: &[u8]) -> Result<(), std::io::Error> {
         let tmp = self.dir.join(format!(".{name}.tmp"));
-        {
+        let written = (|| {
             let mut opts = OpenOptions::new();
             opts.write(true).create(true).truncate(true);
             #[cfg(unix)]
@@ -68,8 +79,12 @@ impl Store {
             let mut f = opts.open(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
+            fs::rename(&tmp, self.dir.join(name))
+        })();
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
         }
-        fs::rename(&tmp, self.dir.join(name))?;
         sync_dir(&self.dir)
     }
 
@@ -89,11 +104,38 @@ impl Store {
         self.write_atomic(&Self::object_name(id), bytes)
     }
 
+    fn staged_name(id: u64) -> String {
+        format!("{STAGED_PREFIX}{id:016x}{SUFFIX}")
+    }
+
+    /// Writes an object's staged file (C_SetPIN, before `token.bin`).
+    pub(crate) fn save_staged(&self, id: u64, bytes: &[u8]) -> Result<(), std::io::Error> {
+        self.write_atomic(&Self::staged_name(id), bytes)
+    }
+
+    /// An object's staged file, if it has one.
+    pub(crate) fn load_staged(&self, id: u64) -> Result<Option<Vec<u8>>, std::io::Error> {
+        read_if_present(&self.dir.join(Self::staged_name(id)))
+    }
+
+    /// Renames an object's staged file over its object file.
+    pub(crate) fn commit_staged(&self, id: u64) -> Result<(), std::io::Error> {
+        fs::rename(
+            self.dir.join(Self::staged_name(id)),
+            self.dir.join(Self::object_name(id)),
+        )?;
+        sync_dir(&self.dir)
+    }
+
+    /// Removes an object's staged file, then its file.
     pub(crate) fn remove_object(&self, id: u64) -> Result<(), std::io::Error> {
-        match fs::remove_file(self.dir.join(Self::object_name(id))) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => sync_dir(&self.dir),
+        for name in [Self::staged_name(id), Self::object_name(id)] {
+            match fs::remove_file(self.dir.join(name)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
         }
+        sync_dir(&self.dir)
     }
 
     /// Every object file: its id and bytes.

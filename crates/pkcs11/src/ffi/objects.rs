@@ -197,7 +197,14 @@ pub(crate) unsafe extern "C" fn C_GenerateKeyPair(
         let mut g = ready()?;
         g.check_pair(hSession, &public, &private)?;
         let hp = g.add_object(hSession, public)?;
-        let hs = g.add_object(hSession, private)?;
+        let hs = match g.add_object(hSession, private) {
+            Ok(hs) => hs,
+            Err(rv) => {
+                // No half pair (a full disk took the private key's file).
+                g.discard(hp);
+                return Err(rv);
+            }
+        };
         // SAFETY: both checked non-NULL above; valid for a write (caller's contract).
         unsafe {
             phPublicKey.write(hp);
