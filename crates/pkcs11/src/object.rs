@@ -587,6 +587,14 @@ impl Object {
         }
     }
 
+    /// Forgets the staged copy [`Object::add_staged`] added (C_InitPIN: a
+    /// key under a PIN never set must not come back under it).
+    pub(crate) fn drop_staged(&mut self) {
+        if let Key::Locked(blobs) = &mut self.key {
+            blobs.truncate(1);
+        }
+    }
+
     /// Whether this is a private key (locked or not).
     pub(crate) fn is_private_key(&self) -> bool {
         matches!(self.key, Key::Private(_) | Key::Locked(_))

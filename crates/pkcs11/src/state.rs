@@ -227,7 +227,16 @@ impl Global {
             return Err(CKR_USER_NOT_LOGGED_IN);
         }
         // Private token keys stored under the old user PIN cannot be
-        // decrypted under the new one; they stay, locked and unusable.
+        // decrypted under the new one; they stay, locked and unusable. So
+        // do the staged copies of a C_SetPIN that did not finish (under a
+        // PIN never set): removed first, so that the SO cannot bring a key
+        // back by setting exactly that PIN.
+        for o in self.objects.values_mut() {
+            o.drop_staged();
+            if let (Some(s), Some(id)) = (&self.store, o.store_id) {
+                s.remove_staged(id).map_err(|_| CKR_DEVICE_ERROR)?;
+            }
+        }
         self.token.user_pin = Some(crate::token::Pin::new(pin)?);
         self.save_token()
     }

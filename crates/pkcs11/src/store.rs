@@ -127,6 +127,14 @@ impl Store {
         sync_dir(&self.dir)
     }
 
+    /// Removes an object's staged file, if it has one.
+    pub(crate) fn remove_staged(&self, id: u64) -> Result<(), std::io::Error> {
+        match fs::remove_file(self.dir.join(Self::staged_name(id))) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => sync_dir(&self.dir),
+        }
+    }
+
     /// Removes an object's staged file, then its file.
     pub(crate) fn remove_object(&self, id: u64) -> Result<(), std::io::Error> {
         for name in [Self::staged_name(id), Self::object_name(id)] {

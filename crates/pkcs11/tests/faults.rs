@@ -711,5 +711,33 @@ fn set_pin_cut_short() {
     finalize();
     let names: Vec<_> = files(&dir).into_iter().map(|(n, _)| n).collect();
     assert!(names.iter().all(|n| !is_staged_file(n)), "{names:?}");
+
+    // Cut short before token.bin again (the key staged under PIN_B, a PIN
+    // never set); the SO's C_InitPIN sets exactly PIN_B: the staged copy is
+    // gone first, so the key stays locked, as after any SO reset.
+    let now = files(&dir);
+    let current = |n: &str| now.iter().find(|(m, _)| m == n).unwrap().1.clone();
+    std::fs::write(dir.join(&staged_file), new(&key_file)).unwrap();
+    initialize(&dir);
+    let h = open(true);
+    assert_eq!(login(h, CKU_SO, common::SO_PIN), CKR_OK);
+    assert_eq!(init_pin(h, PIN_B), CKR_OK);
+    assert!(
+        !dir.join(&staged_file).exists(),
+        "C_InitPIN removes staged files"
+    );
+    assert_eq!(call!(C_Logout(h)), CKR_OK);
+    assert_eq!(login(h, CKU_USER, PIN_B), CKR_OK);
+    let private = of_class(h, CKO_PRIVATE_KEY);
+    assert_eq!(private.len(), 1);
+    assert!(
+        sign(h, private[0]).is_err(),
+        "a staged key came back under the SO's PIN"
+    );
+    finalize();
+    assert_eq!(
+        std::fs::read(dir.join(&key_file)).unwrap(),
+        current(&key_file)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
