@@ -69,6 +69,46 @@ fn private_file(t: &Scratch, name: &str, data: &[u8]) -> String {
     p
 }
 
+/// A git repository for `git` and `sphincs git setup`, with no system or
+/// user configuration of the host, and the token directory `dir`.
+struct Repo {
+    path: PathBuf,
+    home: PathBuf,
+    dir: String,
+}
+
+impl Repo {
+    fn new(t: &Scratch, name: &str, dir: &str) -> Repo {
+        let path = t.path(name);
+        std::fs::create_dir_all(&path).unwrap();
+        Repo {
+            path,
+            home: t.path(&format!("{name}-home")),
+            dir: dir.to_string(),
+        }
+    }
+
+    fn run(&self, cmd: &mut Command) -> std::process::Output {
+        cmd.current_dir(&self.path)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join("xdg"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.home.join("no-global"))
+            .env("SPHINCS_PKCS11_DIR", &self.dir)
+            .output()
+            .unwrap()
+    }
+
+    /// `git ARGS`, which must succeed: its output.
+    fn git(&self, args: &[&str]) -> String {
+        let out = self.run(Command::new("git").args(args));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "git {args:?}: {text}");
+        text
+    }
+}
+
 #[test]
 fn sign_with_keys_in_a_token() {
     let t = Scratch::new("token");
@@ -273,27 +313,8 @@ fn sign_with_keys_in_a_token() {
     // git's X.509 signing with the token's key: `git setup` records the
     // URI (checking the token's public key against the certificate), git
     // signs a commit through it and verifies it against the CA.
-    let repo = t.path("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    // git and `sphincs git setup` in the repository, with no system or user
-    // configuration of the host.
-    let in_repo = |cmd: &mut Command| -> std::process::Output {
-        cmd.current_dir(&repo)
-            .env("HOME", t.path("home"))
-            .env("XDG_CONFIG_HOME", t.path("xdg"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
-            .env("SPHINCS_PKCS11_DIR", &dir)
-            .output()
-            .unwrap()
-    };
-    let git = |args: &[&str]| {
-        let out = in_repo(Command::new("git").args(args));
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "git {args:?}: {text}");
-        text
-    };
+    let repo = Repo::new(&t, "repo", &dir);
+    let (in_repo, git) = (|c: &mut Command| repo.run(c), |a: &[&str]| repo.git(a));
     git(&["init", "-q"]);
     let setup = in_repo(sphincs_command().args([
         "git", "setup", "--key", &imported, "--cert", &leaf, "--trust", &ca,
@@ -345,26 +366,22 @@ fn sign_with_keys_in_a_token() {
         .code(79)
         .says("keeps no OpenPGP certificate");
     let cert = t.p("pgp.cert");
-    sphincs_env(
-        &[
+    let certify = |uid: &str, out: &[&str]| {
+        let mut args = vec![
             "pkcs11",
             "openpgp",
             &pgp,
             "--userid",
-            "Release <release@example.org>",
+            uid,
             "--expires",
             "2y",
-            "-o",
-            &cert,
-        ],
-        &env,
-    )
-    .ok();
-    let made = sphincs_env(
-        &["pkcs11", "openpgp", &pgp, "--userid", "R <r@example.org>"],
-        &env,
-    )
-    .ok();
+        ];
+        args.extend_from_slice(out);
+        sphincs_env(&args, &env).ok()
+    };
+    let uid = "Release <release@example.org>";
+    certify(uid, &["-o", &cert]);
+    let made = certify("R <r@example.org>", &[]);
     assert!(
         made.text()
             .starts_with("-----BEGIN PGP PUBLIC KEY BLOCK-----"),
@@ -372,22 +389,7 @@ fn sign_with_keys_in_a_token() {
         made.text()
     );
     // (That made a second certificate, now kept in place of the first.)
-    sphincs_env(
-        &[
-            "pkcs11",
-            "openpgp",
-            &pgp,
-            "--userid",
-            "Release <release@example.org>",
-            "--expires",
-            "2y",
-            "-o",
-            &cert,
-            "--force",
-        ],
-        &env,
-    )
-    .ok();
+    certify(uid, &["-o", &cert, "--force"]);
     let shown = sphincs(&["key", "show", &cert]).ok().text();
     assert_has_all(
         &shown,
@@ -407,25 +409,8 @@ fn sign_with_keys_in_a_token() {
     assert!(!e.stderr.contains("s3cret"), "{}", e.stderr);
     // git: `git setup --openpgp --key URI` records the URI; a commit signed
     // through the token verifies.
-    let repo2 = t.path("repo2");
-    std::fs::create_dir_all(&repo2).unwrap();
-    let in_repo2 = |cmd: &mut Command| -> std::process::Output {
-        cmd.current_dir(&repo2)
-            .env("HOME", t.path("home"))
-            .env("XDG_CONFIG_HOME", t.path("xdg2"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", t.path("no-global"))
-            .env("SPHINCS_PKCS11_DIR", &dir)
-            .output()
-            .unwrap()
-    };
-    let git2 = |args: &[&str]| {
-        let out = in_repo2(Command::new("git").args(args));
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "git {args:?}: {text}");
-        text
-    };
+    let repo2 = Repo::new(&t, "repo2", &dir);
+    let (in_repo2, git2) = (|c: &mut Command| repo2.run(c), |a: &[&str]| repo2.git(a));
     git2(&["init", "-q"]);
     let setup = in_repo2(sphincs_command().args(["git", "setup", "--openpgp", "--key", &pgp]));
     assert!(

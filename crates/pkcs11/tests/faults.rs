@@ -39,7 +39,10 @@ use std::ptr::null_mut;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::raw::{b, find, init_pin, login, mech, mech_with, open, ul, Tmpl, SLOT};
+use common::raw::{
+    b, create_object, find, generate_pair, init_pin, init_token_raw, login, mech, open,
+    sign_deterministic, ul, Tmpl,
+};
 use cryptoki_sys::*;
 
 /// The role of a child process (unset in the parent).
@@ -53,8 +56,6 @@ const MESSAGE: &[u8] = b"kept through faults";
 /// The writer child's line once it is in its loop (libtest may have
 /// printed `test killed_mid_write ... ` before it on the same line).
 const READY: &str = "SPHINCS-FAULT-WRITER-READY";
-/// A SHA2-128f signature's length.
-const SIG_LEN: usize = 17088;
 
 /// One module per process: the two tests take turns in the parent.
 static MODULE: Mutex<()> = Mutex::new(());
@@ -102,52 +103,17 @@ fn fresh_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// C_InitToken, C_InitPIN(`user`), the user logged in on a new session.
-fn init_token(user: &str) -> CK_SESSION_HANDLE {
-    let so = common::SO_PIN;
-    let mut label = [b' '; 32];
-    assert_eq!(
-        call!(C_InitToken(
-            SLOT,
-            so.as_ptr() as *mut _,
-            so.len() as CK_ULONG,
-            label.as_mut_ptr()
-        )),
-        CKR_OK
-    );
-    let h = open(true);
-    assert_eq!(login(h, CKU_SO, so), CKR_OK);
-    assert_eq!(init_pin(h, user), CKR_OK);
-    assert_eq!(call!(C_Logout(h)), CKR_OK);
-    assert_eq!(login(h, CKU_USER, user), CKR_OK);
-    h
-}
-
 /// C_GenerateKeyPair of a SHA2-128f pair, both token objects.
 fn generate(h: CK_SESSION_HANDLE) -> Result<(CK_OBJECT_HANDLE, CK_OBJECT_HANDLE), CK_RV> {
-    let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
     let public = Tmpl(vec![
         (CKA_TOKEN, b(true)),
         (CKA_PARAMETER_SET, ul(CKP_SLH_DSA_SHA2_128F)),
         (CKA_LABEL, b"pair".to_vec()),
     ]);
     let private = Tmpl(vec![(CKA_TOKEN, b(true)), (CKA_LABEL, b"pair".to_vec())]);
-    let (pt, st) = (public.raw(), private.raw());
-    let (mut hp, mut hs) = (0, 0);
-    let rv = call!(C_GenerateKeyPair(
-        h,
-        &m as *const _ as *mut _,
-        pt.as_ptr() as *mut _,
-        pt.len() as CK_ULONG,
-        st.as_ptr() as *mut _,
-        st.len() as CK_ULONG,
-        &mut hp,
-        &mut hs
-    ));
-    if rv == CKR_OK {
-        Ok((hp, hs))
-    } else {
-        Err(rv)
+    match generate_pair(h, &public, &private) {
+        (CKR_OK, hp, hs) => Ok((hp, hs)),
+        (rv, _, _) => Err(rv),
     }
 }
 
@@ -161,18 +127,9 @@ fn create_cert(h: CK_SESSION_HANDLE, value: &[u8]) -> Result<CK_OBJECT_HANDLE, C
         (CKA_SUBJECT, b"s".to_vec()),
         (CKA_VALUE, value.to_vec()),
     ]);
-    let raw = t.raw();
-    let mut o = 0;
-    let rv = call!(C_CreateObject(
-        h,
-        raw.as_ptr() as *mut _,
-        raw.len() as CK_ULONG,
-        &mut o
-    ));
-    if rv == CKR_OK {
-        Ok(o)
-    } else {
-        Err(rv)
+    match create_object(h, &t) {
+        (CKR_OK, o) => Ok(o),
+        (rv, _) => Err(rv),
     }
 }
 
@@ -208,30 +165,7 @@ fn in_flight() -> Vec<u8> {
 
 /// A deterministic CKM_SLH_DSA signature of MESSAGE.
 fn sign(h: CK_SESSION_HANDLE, key: CK_OBJECT_HANDLE) -> Result<Vec<u8>, CK_RV> {
-    let p = CK_SIGN_ADDITIONAL_CONTEXT {
-        hedgeVariant: CKH_DETERMINISTIC_REQUIRED,
-        pContext: null_mut(),
-        ulContextLen: 0,
-    };
-    let m = mech_with(CKM_SLH_DSA, &p);
-    let rv = call!(C_SignInit(h, &m as *const _ as *mut _, key));
-    if rv != CKR_OK {
-        return Err(rv);
-    }
-    let mut sig = vec![0u8; SIG_LEN];
-    let mut n = sig.len() as CK_ULONG;
-    let rv = call!(C_Sign(
-        h,
-        MESSAGE.as_ptr() as *mut _,
-        MESSAGE.len() as CK_ULONG,
-        sig.as_mut_ptr(),
-        &mut n
-    ));
-    if rv != CKR_OK {
-        return Err(rv);
-    }
-    sig.truncate(n as usize);
-    Ok(sig)
+    sign_deterministic(h, key, MESSAGE)
 }
 
 fn verify(h: CK_SESSION_HANDLE, key: CK_OBJECT_HANDLE, sig: &[u8]) -> CK_RV {
@@ -305,7 +239,7 @@ fn full_disk() {
     let _one = one_at_a_time();
     let dir = fresh_dir("full-disk");
     initialize(&dir);
-    let h = init_token(PIN_A);
+    let h = init_token_raw(PIN_A);
     let (hp, hs) = generate(h).unwrap();
     let cert = create_cert(h, b"certificate DER").unwrap();
     let pk = value(h, hp);
@@ -488,7 +422,7 @@ fn killed_mid_write() {
     let _one = one_at_a_time();
     let dir = fresh_dir("killed");
     initialize(&dir);
-    let h = init_token(PIN_A);
+    let h = init_token_raw(PIN_A);
     let (hp, hs) = generate(h).unwrap();
     let pk = value(h, hp);
     let sig = sign(h, hs).unwrap();
@@ -644,7 +578,7 @@ fn set_pin_cut_short() {
     let _one = one_at_a_time();
     let dir = fresh_dir("set-pin");
     initialize(&dir);
-    let h = init_token(PIN_A);
+    let h = init_token_raw(PIN_A);
     let (_, hs) = generate(h).unwrap();
     let sig = sign(h, hs).unwrap();
     let before = files(&dir);

@@ -9,7 +9,10 @@ mod common;
 use std::ptr::{null, null_mut};
 use std::sync::{Mutex, MutexGuard};
 
-use common::raw::{b, find, init_pin, login, mech, mech_with, open, token_flags, ul, Tmpl, SLOT};
+use common::raw::{
+    b, create_object, find, generate_pair, init_pin, login, mech, mech_with, open, token_flags, ul,
+    Tmpl, SLOT,
+};
 use common::{SO_PIN, USER_PIN};
 use cryptoki_sys::*;
 use sphincs::any::{AnyAlgorithm, AnySigningKey};
@@ -62,29 +65,6 @@ fn state(h: CK_SESSION_HANDLE) -> CK_STATE {
     let mut info = CK_SESSION_INFO::default();
     assert_eq!(call!(C_GetSessionInfo(h, &mut info)), CKR_OK);
     info.state
-}
-
-/// Generates a SHA2-128f pair with extra private attributes; returns the
-/// return value and the handles.
-fn generate(
-    h: CK_SESSION_HANDLE,
-    public: &Tmpl,
-    private: &Tmpl,
-) -> (CK_RV, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE) {
-    let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
-    let (mut p, mut s) = (0, 0);
-    let (pt, st) = (public.raw(), private.raw());
-    let rv = call!(C_GenerateKeyPair(
-        h,
-        &m as *const _ as *mut _,
-        pt.as_ptr() as *mut _,
-        pt.len() as CK_ULONG,
-        st.as_ptr() as *mut _,
-        st.len() as CK_ULONG,
-        &mut p,
-        &mut s
-    ));
-    (rv, p, s)
 }
 
 fn set_128f() -> (CK_ATTRIBUTE_TYPE, Vec<u8>) {
@@ -497,7 +477,7 @@ fn templates_objects_and_attributes() {
     let h = open(true);
     let empty = Tmpl(vec![]);
     // Not logged in: a private key cannot be made.
-    let (rv, _, _) = generate(h, &Tmpl(vec![set_128f()]), &empty);
+    let (rv, _, _) = generate_pair(h, &Tmpl(vec![set_128f()]), &empty);
     assert_eq!(rv, CKR_USER_NOT_LOGGED_IN);
     assert_eq!(login(h, CKU_USER, USER_PIN), CKR_OK);
 
@@ -580,7 +560,7 @@ fn templates_objects_and_attributes() {
         ),
     ];
     for (p, s, want, what) in &cases {
-        assert_eq!(generate(h, p, s).0, *want, "{what}");
+        assert_eq!(generate_pair(h, p, s).0, *want, "{what}");
     }
     // Wrong mechanisms and arguments.
     let (mut hp, mut hs) = (0, 0);
@@ -628,7 +608,7 @@ fn templates_objects_and_attributes() {
     );
 
     // A generated pair: defaults, sensitive private value.
-    let (rv, hp, hs) = generate(
+    let (rv, hp, hs) = generate_pair(
         h,
         &Tmpl(vec![set_128f(), (CKA_LABEL, b"pair".to_vec())]),
         &empty,
@@ -709,17 +689,7 @@ fn templates_objects_and_attributes() {
         set_128f(),
         (CKA_VALUE, sk.verifying_key().to_bytes()),
     ]);
-    let create = |t: &Tmpl| {
-        let raw = t.raw();
-        let mut o = 0;
-        let rv = call!(C_CreateObject(
-            h,
-            raw.as_ptr() as *mut _,
-            raw.len() as CK_ULONG,
-            &mut o
-        ));
-        (rv, o)
-    };
+    let create = |t: &Tmpl| create_object(h, t);
     let (rv, imported) = create(&pub_t);
     assert_eq!(rv, CKR_OK);
     assert_eq!(
@@ -889,7 +859,7 @@ fn pair_with_core_key() -> (
     let h = open(true);
     assert_eq!(login(h, CKU_USER, USER_PIN), CKR_OK);
     let private = Tmpl(vec![(CKA_SENSITIVE, b(false)), (CKA_EXTRACTABLE, b(true))]);
-    let (rv, hp, hs) = generate(h, &Tmpl(vec![set_128f()]), &private);
+    let (rv, hp, hs) = generate_pair(h, &Tmpl(vec![set_128f()]), &private);
     assert_eq!(rv, CKR_OK);
     let (rv, v) = get(h, hs, CKA_VALUE);
     assert_eq!(rv, CKR_OK);
@@ -1166,7 +1136,7 @@ fn operations_started_wrongly() {
 
     // A key that may not sign.
     let no_sign = Tmpl(vec![(CKA_SIGN, b(false))]);
-    let (rv, _, hs2) = generate(h, &Tmpl(vec![set_128f()]), &no_sign);
+    let (rv, _, hs2) = generate_pair(h, &Tmpl(vec![set_128f()]), &no_sign);
     assert_eq!(rv, CKR_OK);
     assert_eq!(sign_init(h, &pure, hs2), CKR_KEY_FUNCTION_NOT_PERMITTED);
     // Logging out ends the signing operation (its key is private).

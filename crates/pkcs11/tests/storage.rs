@@ -10,18 +10,14 @@ mod common;
 
 use std::ptr::null_mut;
 
-use common::raw::{b, find, init_pin, login, mech, open, token_flags, ul, Tmpl, SLOT};
+use common::raw::{
+    b, create_object, find, generate_pair, init_token_raw, login, open, sign_deterministic,
+    token_flags, ul, Tmpl, SLOT,
+};
 use cryptoki_sys::*;
 
 fn create(h: CK_SESSION_HANDLE, t: &Tmpl) -> CK_OBJECT_HANDLE {
-    let raw = t.raw();
-    let mut o = 0;
-    let rv = call!(C_CreateObject(
-        h,
-        raw.as_ptr() as *mut _,
-        raw.len() as CK_ULONG,
-        &mut o
-    ));
+    let (rv, o) = create_object(h, t);
     assert_eq!(rv, CKR_OK);
     o
 }
@@ -40,30 +36,7 @@ fn value(h: CK_SESSION_HANDLE, o: CK_OBJECT_HANDLE) -> Vec<u8> {
 
 /// A deterministic CKM_SLH_DSA signature.
 fn sign(h: CK_SESSION_HANDLE, key: CK_OBJECT_HANDLE) -> Result<Vec<u8>, CK_RV> {
-    let p = CK_SIGN_ADDITIONAL_CONTEXT {
-        hedgeVariant: CKH_DETERMINISTIC_REQUIRED,
-        pContext: null_mut(),
-        ulContextLen: 0,
-    };
-    let m = common::raw::mech_with(CKM_SLH_DSA, &p);
-    let rv = call!(C_SignInit(h, &m as *const _ as *mut _, key));
-    if rv != CKR_OK {
-        return Err(rv);
-    }
-    let msg = b"kept on disk";
-    let mut sig = vec![0u8; 17088];
-    let mut n = sig.len() as CK_ULONG;
-    let rv = call!(C_Sign(
-        h,
-        msg.as_ptr() as *mut _,
-        msg.len() as CK_ULONG,
-        sig.as_mut_ptr(),
-        &mut n
-    ));
-    if rv != CKR_OK {
-        return Err(rv);
-    }
-    Ok(sig)
+    sign_deterministic(h, key, b"kept on disk")
 }
 
 fn restart() {
@@ -98,25 +71,11 @@ fn the_token_survives_finalize_in_its_directory() {
 
     let so = common::SO_PIN;
     let mut label = [b' '; 32];
-    assert_eq!(
-        call!(C_InitToken(
-            SLOT,
-            so.as_ptr() as *mut _,
-            so.len() as CK_ULONG,
-            label.as_mut_ptr()
-        )),
-        CKR_OK
-    );
-    let h = open(true);
-    assert_eq!(login(h, CKU_SO, so), CKR_OK);
     let user = common::USER_PIN;
-    assert_eq!(init_pin(h, user), CKR_OK);
-    assert_eq!(call!(C_Logout(h)), CKR_OK);
-    assert_eq!(login(h, CKU_USER, user), CKR_OK);
+    let h = init_token_raw(user);
 
     // A token key pair (readable, to compare after the restart), a token
     // certificate, a token data object and a session object.
-    let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
     let public = Tmpl(vec![
         (CKA_TOKEN, b(true)),
         (CKA_PARAMETER_SET, ul(CKP_SLH_DSA_SHA2_128F)),
@@ -128,21 +87,8 @@ fn the_token_survives_finalize_in_its_directory() {
         (CKA_EXTRACTABLE, b(true)),
         (CKA_LABEL, b"kept".to_vec()),
     ]);
-    let (pt, st) = (public.raw(), private.raw());
-    let (mut hp, mut hs) = (0, 0);
-    assert_eq!(
-        call!(C_GenerateKeyPair(
-            h,
-            &m as *const _ as *mut _,
-            pt.as_ptr() as *mut _,
-            pt.len() as CK_ULONG,
-            st.as_ptr() as *mut _,
-            st.len() as CK_ULONG,
-            &mut hp,
-            &mut hs
-        )),
-        CKR_OK
-    );
+    let (rv, hp, hs) = generate_pair(h, &public, &private);
+    assert_eq!(rv, CKR_OK);
     let cert = create(
         h,
         &Tmpl(vec![

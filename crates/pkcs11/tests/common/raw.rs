@@ -174,3 +174,92 @@ pub fn token_flags() -> CK_FLAGS {
 pub fn init_pin(h: CK_SESSION_HANDLE, pin: &str) -> CK_RV {
     here!(C_InitPIN(h, pin.as_ptr() as *mut _, pin.len() as CK_ULONG))
 }
+
+/// C_GenerateKeyPair with these templates: the return value and the
+/// handles.
+pub fn generate_pair(
+    h: CK_SESSION_HANDLE,
+    public: &Tmpl,
+    private: &Tmpl,
+) -> (CK_RV, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE) {
+    let m = mech(CKM_SLH_DSA_KEY_PAIR_GEN);
+    let (mut p, mut s) = (0, 0);
+    let (pt, st) = (public.raw(), private.raw());
+    let rv = here!(C_GenerateKeyPair(
+        h,
+        &m as *const _ as *mut _,
+        pt.as_ptr() as *mut _,
+        pt.len() as CK_ULONG,
+        st.as_ptr() as *mut _,
+        st.len() as CK_ULONG,
+        &mut p,
+        &mut s
+    ));
+    (rv, p, s)
+}
+
+/// C_InitToken, C_InitPIN(`user`), the user logged in on a new session.
+pub fn init_token_raw(user: &str) -> CK_SESSION_HANDLE {
+    let so = super::SO_PIN;
+    let mut label = [b' '; 32];
+    assert_eq!(
+        here!(C_InitToken(
+            SLOT,
+            so.as_ptr() as *mut _,
+            so.len() as CK_ULONG,
+            label.as_mut_ptr()
+        )),
+        CKR_OK
+    );
+    let h = open(true);
+    assert_eq!(login(h, CKU_SO, so), CKR_OK);
+    assert_eq!(init_pin(h, user), CKR_OK);
+    assert_eq!(here!(C_Logout(h)), CKR_OK);
+    assert_eq!(login(h, CKU_USER, user), CKR_OK);
+    h
+}
+
+/// C_CreateObject: the return value and the handle.
+pub fn create_object(h: CK_SESSION_HANDLE, t: &Tmpl) -> (CK_RV, CK_OBJECT_HANDLE) {
+    let raw = t.raw();
+    let mut o = 0;
+    let rv = here!(C_CreateObject(
+        h,
+        raw.as_ptr() as *mut _,
+        raw.len() as CK_ULONG,
+        &mut o
+    ));
+    (rv, o)
+}
+
+/// A deterministic CKM_SLH_DSA signature of `msg` (empty context).
+pub fn sign_deterministic(
+    h: CK_SESSION_HANDLE,
+    key: CK_OBJECT_HANDLE,
+    msg: &[u8],
+) -> Result<Vec<u8>, CK_RV> {
+    let p = CK_SIGN_ADDITIONAL_CONTEXT {
+        hedgeVariant: CKH_DETERMINISTIC_REQUIRED,
+        pContext: std::ptr::null_mut(),
+        ulContextLen: 0,
+    };
+    let m = mech_with(CKM_SLH_DSA, &p);
+    let rv = here!(C_SignInit(h, &m as *const _ as *mut _, key));
+    if rv != CKR_OK {
+        return Err(rv);
+    }
+    let mut sig = vec![0u8; 49_856];
+    let mut n = sig.len() as CK_ULONG;
+    let rv = here!(C_Sign(
+        h,
+        msg.as_ptr() as *mut _,
+        msg.len() as CK_ULONG,
+        sig.as_mut_ptr(),
+        &mut n
+    ));
+    if rv != CKR_OK {
+        return Err(rv);
+    }
+    sig.truncate(n as usize);
+    Ok(sig)
+}
