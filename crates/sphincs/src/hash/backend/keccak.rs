@@ -82,16 +82,26 @@ impl LaneState for super::keccak32::Interleaved {
     const ZERO: Self = super::keccak32::Interleaved([0; 50]);
     fn xor_lane(&mut self, i: usize, v: u64) {
         let (e, o) = super::keccak32::interleave(v);
-        self.0[2 * i] ^= e;
-        self.0[2 * i + 1] ^= o;
+        let [e0, o0] = super::keccak32::get(&self.0, i);
+        super::keccak32::put(&mut self.0, i, [e0 ^ e, o0 ^ o]);
     }
     fn lane(&self, i: usize) -> u64 {
-        super::keccak32::deinterleave(self.0[2 * i], self.0[2 * i + 1])
+        let [e, o] = super::keccak32::get(&self.0, i);
+        super::keccak32::deinterleave(e, o)
     }
     fn permute(&mut self) {
         super::keccak32::permute(self);
     }
 }
+
+/// Whether this target's sponge and [`f1600`] run the bit-interleaved
+/// 32-bit permutation (`keccak32`): 32-bit targets without SIMD. (Read by
+/// `Kernels::describe` alone.)
+#[cfg(feature = "alloc")]
+pub(crate) const INTERLEAVED: bool = cfg!(all(
+    target_pointer_width = "32",
+    not(all(target_arch = "wasm32", target_feature = "simd128"))
+));
 
 /// The state representation of this target (chosen at compile time).
 #[cfg(all(
