@@ -119,7 +119,7 @@ const RHO_ON_CYCLE: [u32; 24] = [
 /// rotation turns both words by R/2; an odd one also swaps them.
 #[inline(always)]
 fn rol<const R: u32>(l: [u32; 2]) -> [u32; 2] {
-    if R % 2 == 0 {
+    if R & 1 == 0 {
         [l[0].rotate_left(R / 2), l[1].rotate_left(R / 2)]
     } else {
         [l[1].rotate_left(R.div_ceil(2)), l[0].rotate_left(R / 2)]
