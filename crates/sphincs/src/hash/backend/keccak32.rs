@@ -182,8 +182,9 @@ fn theta_terms(a: &[u32; 50]) -> [[u32; 2]; 5] {
 }
 
 /// One round of Keccak-f\[1600\] in place, with the interleaved round
-/// constant `rc`.
-#[inline(never)]
+/// constant `rc`. Inlined into the one loop of [`permute`] (a call per
+/// round cost 1.5 % more instructions on the Cortex-M4, for no less stack).
+#[inline(always)]
 fn round(a: &mut [u32; 50], rc: [u32; 2]) {
     let d = theta_terms(a);
 
