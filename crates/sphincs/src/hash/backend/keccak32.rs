@@ -234,7 +234,10 @@ fn round(a: &mut [u32; 50], rc: [u32; 2]) {
     a[25] ^= rc[1];
 }
 
-/// Keccak-f\[1600\] on an interleaved state.
+/// Keccak-f\[1600\] on an interleaved state. The 24 rounds stay a loop:
+/// unrolled, SHAKE-128s verification took 2.1 % fewer instructions on the
+/// Cortex-M4 (32 762 120 against 33 451 360) for 20 KB more code (one-set
+/// image `.text` 27 478 bytes against 7 382).
 pub(crate) fn permute(s: &mut Interleaved) {
     for &rc in RC.iter() {
         round(&mut s.0, rc);
