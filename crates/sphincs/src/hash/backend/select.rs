@@ -505,6 +505,7 @@ impl Kernels {
     #[cfg(feature = "alloc")]
     pub fn describe(self, sha2: bool, cat35: bool) -> String {
         let keccak = match self.keccak {
+            KeccakKernel::Scalar if super::keccak::INTERLEAVED => "keccak-scalar-32bi",
             KeccakKernel::Scalar => "keccak-scalar",
             KeccakKernel::X4Avx2 => "keccak-x4-avx2",
             KeccakKernel::X8Avx512 => "keccak-x8-avx512",
