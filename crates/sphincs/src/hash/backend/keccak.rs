@@ -44,7 +44,7 @@ fn shake256_on<S: LaneState>(parts: &[&[u8]], out: &mut [u8]) {
 
 /// A Keccak-f\[1600\] state as the sponge sees it: 25 lanes it XORs into,
 /// reads out and permutes. Plain `u64` lanes on most targets; on 32-bit
-/// cores without SIMD, two bit-interleaved `u32` words per lane
+/// cores but wasm32 (a Cortex-M), two bit-interleaved `u32` words per lane
 /// (`keccak32`), converted only at this interface.
 pub(crate) trait LaneState: Sized {
     /// The all-zero state.
@@ -70,14 +70,8 @@ impl LaneState for [u64; 25] {
     }
 }
 
-/// The sponge's state on 32-bit targets without SIMD: bit-interleaved.
-#[cfg(any(
-    test,
-    all(
-        target_pointer_width = "32",
-        not(all(target_arch = "wasm32", target_feature = "simd128"))
-    )
-))]
+/// The sponge's state on 32-bit targets but wasm32: bit-interleaved.
+#[cfg(any(test, all(target_pointer_width = "32", not(target_arch = "wasm32"))))]
 impl LaneState for super::keccak32::Interleaved {
     const ZERO: Self = super::keccak32::Interleaved([0; 50]);
     fn xor_lane(&mut self, i: usize, v: u64) {
@@ -95,24 +89,18 @@ impl LaneState for super::keccak32::Interleaved {
 }
 
 /// Whether this target's sponge and [`f1600`] run the bit-interleaved
-/// 32-bit permutation (`keccak32`): 32-bit targets without SIMD. (Read by
+/// 32-bit permutation (`keccak32`): 32-bit targets but wasm32. (Read by
 /// `Kernels::describe` alone.)
 #[cfg(feature = "alloc")]
 pub(crate) const INTERLEAVED: bool = cfg!(all(
     target_pointer_width = "32",
-    not(all(target_arch = "wasm32", target_feature = "simd128"))
+    not(target_arch = "wasm32")
 ));
 
 /// The state representation of this target (chosen at compile time).
-#[cfg(all(
-    target_pointer_width = "32",
-    not(all(target_arch = "wasm32", target_feature = "simd128"))
-))]
+#[cfg(all(target_pointer_width = "32", not(target_arch = "wasm32")))]
 type Native = super::keccak32::Interleaved;
-#[cfg(not(all(
-    target_pointer_width = "32",
-    not(all(target_arch = "wasm32", target_feature = "simd128"))
-)))]
+#[cfg(not(all(target_pointer_width = "32", not(target_arch = "wasm32"))))]
 type Native = [u64; 25];
 
 /// Writes the first `out.len()` (≤ `RATE`) bytes of the state.
@@ -189,17 +177,11 @@ fn absorb_block<S: LaneState>(state: &mut S, block: &[u8; RATE]) {
 }
 
 /// Keccak-f\[1600\] on one state: the bit-interleaved 32-bit permutation
-/// on 32-bit targets without SIMD, else the portable one.
+/// on 32-bit targets but wasm32, else the portable one.
 pub fn f1600(state: &mut [u64; 25]) {
-    #[cfg(all(
-        target_pointer_width = "32",
-        not(all(target_arch = "wasm32", target_feature = "simd128"))
-    ))]
+    #[cfg(all(target_pointer_width = "32", not(target_arch = "wasm32")))]
     super::keccak32::f1600(state);
-    #[cfg(not(all(
-        target_pointer_width = "32",
-        not(all(target_arch = "wasm32", target_feature = "simd128"))
-    )))]
+    #[cfg(not(all(target_pointer_width = "32", not(target_arch = "wasm32"))))]
     portable_f1600(state);
 }
 
@@ -246,7 +228,7 @@ mod tests {
     }
 
     /// The sponge and the one-call SHAKE256 on the bit-interleaved 32-bit
-    /// state (what 32-bit targets without SIMD run) against the sha3
+    /// state (what 32-bit targets but wasm32 run) against the sha3
     /// crate's SHAKE256: aligned pieces (the lane path: FIPS 205's
     /// `PK.seed ‖ ADRS ‖ values` of n = 16, 24, 32, streamed T_l of several
     /// blocks) and unaligned ones (the byte path), outputs of one block and

@@ -1,4 +1,4 @@
-//! Keccak-f\[1600\] for 32-bit cores without SIMD (a Cortex-M): each 64-bit
+//! Keccak-f\[1600\] for 32-bit cores (a Cortex-M; not wasm32, which has 64-bit integer operations): each 64-bit
 //! lane is held bit-interleaved as two `u32` words, the even-numbered bits
 //! in one and the odd-numbered bits in the other, so that a 64-bit rotation
 //! is two 32-bit rotations (no carries between halves) and every other step

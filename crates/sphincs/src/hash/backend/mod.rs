@@ -29,15 +29,9 @@ pub mod keccak;
 pub mod keccak_neon;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod kernel_bounds;
-// Bit-interleaved Keccak-f[1600] for 32-bit targets without SIMD (a
-// Cortex-M); tested on every host.
-#[cfg(any(
-    test,
-    all(
-        target_pointer_width = "32",
-        not(all(target_arch = "wasm32", target_feature = "simd128"))
-    )
-))]
+// Bit-interleaved Keccak-f[1600] for 32-bit targets but wasm32 (a
+// Cortex-M; wasm32 has 64-bit integer operations); tested on every host.
+#[cfg(any(test, all(target_pointer_width = "32", not(target_arch = "wasm32"))))]
 pub(crate) mod keccak32;
 // The round body of the SIMD Keccak kernels (x86-64, AArch64 only).
 #[cfg(any(
