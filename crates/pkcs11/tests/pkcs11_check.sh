@@ -108,5 +108,27 @@ if [ -n "${PKCS11_CHECK_REPORT:-}" ]; then
 fi
 status=0
 "$venv/bin/python" "$here/check.py" "$work/report" "$here/expected.txt" || status=1
+
+# That a crash fails this script: the module behind crash_shim.c, whose
+# C_GenerateRandom raises SIGSEGV, through test_rng.py; check.py must see the
+# signal and the tool's crash count, and fail.
+echo "== pkcs11-check: a module that crashes is caught"
+cc -shared -fPIC -o "$work/crash_shim.so" "$here/crash_shim.c" -ldl
+mkdir -p "$work/crash"
+(cd "$work" && CRASH_SHIM_MODULE=$module XDG_CACHE_HOME=$work/cache P11TEST_PIN=$pin \
+    "$venv/bin/pkcs11-check" test --module "$work/crash_shim.so" --slot 0 \
+    --isolation file --state-file "$work/crash-state.json" --policy-file "$work/crash-policy.json" \
+    --output json --output-file "$work/crash/results.json" "$tests/test_rng.py" \
+    >"$work/crash.log" 2>&1) || true
+crash_rc=0
+"$venv/bin/python" "$here/check.py" "$work/crash" "$here/expected.txt" >"$work/crash-check.log" || crash_rc=$?
+if [ "$crash_rc" -ne 1 ] || ! grep -q "test_rng.py: process ended by .*SIGSEGV" "$work/crash-check.log" ||
+    ! grep -q "summary: crashed = 1" "$work/crash-check.log"; then
+    cat "$work/crash.log" "$work/crash-check.log" >&2
+    echo "pkcs11_check.sh: a crashing module was not reported as a crash" >&2
+    status=1
+else
+    grep -E "SIGSEGV|crashed = " "$work/crash-check.log"
+fi
 echo "pkcs11-check: $(($(date +%s) - start)) s (set-up included)"
 exit $status
