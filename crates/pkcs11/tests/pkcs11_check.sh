@@ -113,7 +113,7 @@ status=0
 # C_GenerateRandom raises SIGSEGV, through test_rng.py; check.py must see the
 # signal and the tool's crash count, and fail.
 echo "== pkcs11-check: a module that crashes is caught"
-cc -shared -fPIC -o "$work/crash_shim.so" "$here/crash_shim.c" -ldl
+cc -Wall -Wextra -Werror -shared -fPIC -o "$work/crash_shim.so" "$here/crash_shim.c" -ldl
 mkdir -p "$work/crash"
 (cd "$work" && CRASH_SHIM_MODULE=$module XDG_CACHE_HOME=$work/cache P11TEST_PIN=$pin \
     "$venv/bin/pkcs11-check" test --module "$work/crash_shim.so" --slot 0 \
