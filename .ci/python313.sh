@@ -16,7 +16,8 @@
 # (Debian 12's pip 23, which fails on 3.13): --venv makes the virtualenv
 # without pip, then installs trixie's pip wheel into it.
 #
-# How it works (the private APT configuration is .ci/openssl35.sh's):
+# How it works (the private APT configuration is .ci/trixie-debs.sh's,
+# shared with .ci/openssl35.sh):
 #   * `apt-get download` from the trixie suites only (no system config,
 #     sources, state or cache read or written) of python3.13-minimal, its
 #     standard library, trixie's pip wheel (python3-pip-whl), the trixie runtime
@@ -37,6 +38,7 @@ set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$repo_root/.ci/cache.sh"
+source "$repo_root/.ci/trixie-debs.sh"
 print=0
 venv=""
 if [[ "${1:-}" == --print ]]; then
@@ -46,7 +48,7 @@ if [[ "${1:-}" == --print ]]; then
 elif [[ "${1:-}" == --venv ]]; then
     venv="${2:?--venv needs a directory}"
 fi
-dir="${PYTHON313_DIR:-$(ci_cache_entry python313 "$repo_root/.ci/python313.sh")}"
+dir="${PYTHON313_DIR:-$(ci_cache_entry python313 "$repo_root/.ci/python313.sh" "$repo_root/.ci/trixie-debs.sh")}"
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 python="$dir/root/usr/bin/python3.13"
@@ -90,25 +92,6 @@ if [[ "${PYTHON313_FORCE:-0}" != 1 ]] && python_ok; then
     exit 0
 fi
 
-command -v apt-get >/dev/null || { log "apt-get not found (Debian host required)"; exit 2; }
-command -v dpkg-deb >/dev/null || { log "dpkg-deb not found"; exit 2; }
-
-# The Debian mirrors this machine's own apt configuration uses (as
-# .ci/openssl35.sh finds them).
-system_uri() { # $1: awk regex a suite name must match
-    local f
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [[ -r "$f" ]] || continue
-        awk -v want="$1" 'tolower($1) == "uris:" { u = $2 }
-            tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i ~ want) { print u; exit } }
-            /^[[:space:]]*$/ { u = "" }' "$f"
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [[ -r "$f" ]] || continue
-        awk -v want="$1" '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-            if ($(i + 1) ~ want) print $i }' "$f"
-    done
-}
 mirror="${PYTHON313_MIRROR:-$(system_uri '^[a-z]+$' | head -n 1)}"
 security_mirror="${PYTHON313_SECURITY_MIRROR:-$(system_uri '^[a-z]+-security$' | head -n 1)}"
 if [[ -z "$mirror" || -z "$security_mirror" ]]; then
@@ -116,95 +99,7 @@ if [[ -z "$mirror" || -z "$security_mirror" ]]; then
     exit 2
 fi
 
-keyring=""
-for k in /usr/share/keyrings/debian-archive-keyring.gpg \
-         /usr/share/keyrings/debian-archive-trixie-automatic.gpg \
-         /usr/share/keyrings/debian-archive-trixie-security-automatic.gpg \
-         /usr/share/keyrings/debian-archive-trixie-stable.gpg; do
-    [[ -r "$k" ]] && keyring="${keyring:+$keyring,}$k"
-done
-if [[ -z "$keyring" ]]; then
-    log "no Debian archive keyring found (apt-get install debian-archive-keyring)"
-    exit 2
-fi
-
-apt_dir="$dir/apt"
-rm -rf "$apt_dir"
-mkdir -p "$apt_dir"/{etc/apt.conf.d,etc/preferences.d,etc/sources.list.d,etc/trusted.gpg.d,state/lists/partial,cache/archives/partial}
-: >"$apt_dir/state/status"
-
-cat >"$apt_dir/etc/sources.list.d/trixie.sources" <<EOF
-Types: deb
-URIs: $mirror
-Suites: trixie trixie-updates
-Components: main
-Architectures: amd64
-Signed-By: $keyring
-
-Types: deb
-URIs: $security_mirror
-Suites: trixie-security
-Components: main
-Architectures: amd64
-Signed-By: $keyring
-EOF
-
-cat >"$apt_dir/apt.conf" <<EOF
-Dir "/";
-Dir::Etc "$apt_dir/etc/";
-Dir::Etc::main "/dev/null";
-Dir::Etc::parts "$apt_dir/etc/apt.conf.d/";
-Dir::Etc::sourcelist "/dev/null";
-Dir::Etc::sourceparts "$apt_dir/etc/sources.list.d/";
-Dir::Etc::preferences "/dev/null";
-Dir::Etc::preferencesparts "$apt_dir/etc/preferences.d/";
-Dir::Etc::trusted "/dev/null";
-Dir::Etc::trustedparts "$apt_dir/etc/trusted.gpg.d/";
-Dir::State "$apt_dir/state/";
-Dir::State::lists "$apt_dir/state/lists/";
-Dir::State::status "$apt_dir/state/status";
-Dir::State::extended_states "$apt_dir/state/extended_states";
-Dir::Cache "$apt_dir/cache/";
-Dir::Cache::archives "$apt_dir/cache/archives/";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-Dir::Log "$apt_dir/log/";
-APT::Architecture "amd64";
-APT::Architectures { "amd64"; };
-APT::Sandbox::User "root";
-APT::Get::List-Cleanup "false";
-Acquire::Languages "none";
-Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled "false";
-Acquire::Retries "3";
-Binary::apt::APT::Keep-Downloaded-Packages "true";
-EOF
-
-export APT_CONFIG="$apt_dir/apt.conf"
-start=$(date +%s)
-log "updating private trixie package lists"
-if ! apt-get -q update >"$apt_dir/update.log" 2>&1 || grep -q '^[WE]:' "$apt_dir/update.log"; then
-    cat "$apt_dir/update.log" >&2
-    log "apt-get update failed (NO_PUBKEY: debian-archive-keyring lacks the Debian 13 keys; upgrade it)"
-    exit 2
-fi
-
-debs="$dir/debs"
-rm -rf "$debs"
-mkdir -p "$debs"
-log "downloading: ${packages[*]}"
-(cd "$debs" && apt-get -qq download "${packages[@]}") || exit 2
-unset APT_CONFIG
-rm -rf "$apt_dir/state/lists"
-
-root="$dir/root"
-rm -rf "$root"
-mkdir -p "$root"
-for d in "$debs"/*.deb; do
-    dpkg-deb -x "$d" "$root"
-done
-for d in "$debs"/*.deb; do
-    dpkg-deb --show --showformat='${Package} ${Version}\n' "$d"
-done >"$dir/versions.txt"
+trixie_unpack "$dir" "$mirror" "$security_mirror" "${packages[@]}"
 
 libdirs=()
 for l in "$root/usr/lib/x86_64-linux-gnu" "$root/lib/x86_64-linux-gnu"; do
