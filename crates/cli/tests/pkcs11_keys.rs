@@ -439,7 +439,8 @@ fn sign_with_keys_in_a_token() {
 
     // The agent: `agent add URI` has it log in to the token (the PIN read
     // here, from --passphrase-file) and keep the session; `sign -k URI`
-    // with no PIN source then signs through it, asking for nothing. After
+    // and git's OpenPGP signing with no PIN source then sign through it,
+    // asking for nothing. After
     // `agent lock` the same command has no PIN (no terminal here).
     let agent_dir = t.path("agent");
     std::fs::create_dir(&agent_dir).unwrap();
@@ -493,6 +494,50 @@ fn sign_with_keys_in_a_token() {
     let via_agent = t.p("agent.sig");
     sphincs_env(&["sign", "-k", &bare, "-o", &via_agent, &msg], &agent_env).ok();
     sphincs(&["verify", "-p", &pubf, "-s", &via_agent, &msg]).ok();
+    // git's OpenPGP signing through the agent's session: the key's URI with
+    // no PIN source, so nothing but the agent can sign (no terminal here).
+    let bare_pgp = format!("pkcs11:token=Release;object=pgp?module-path={m}");
+    // The agent is logged in to the token already (for `gen`): another of
+    // its keys is not reached with a wrong PIN.
+    sphincs_env(
+        &[
+            "--passphrase-file",
+            &wrong_pin_file,
+            "agent",
+            "add",
+            &bare_pgp,
+        ],
+        &agent_env,
+    )
+    .usage_error("logged in already, with another PIN");
+    sphincs_env(
+        &["--passphrase-file", &pin, "agent", "add", &bare_pgp],
+        &agent_env,
+    )
+    .ok();
+    git2(&["config", "sphincs.openpgpKey", &bare_pgp]);
+    let commit = repo2.run(Command::new("git").env("SPHINCS_AGENT_SOCK", &sock).args([
+        "-c",
+        "user.name=Release",
+        "-c",
+        "user.email=release@example.org",
+        "commit",
+        "-q",
+        "-S",
+        "--allow-empty",
+        "-m",
+        "signed through the agent's token session",
+    ]));
+    assert!(
+        commit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&commit.stderr)
+    );
+    let checked = git2(&["verify-commit", "-v", "HEAD"]);
+    assert!(
+        checked.contains("GOODSIG") || checked.contains("Good signature"),
+        "{checked}"
+    );
     sphincs_env(&["agent", "lock"], &agent_env).ok();
     let locked = sphincs_env(
         &["sign", "-k", &bare, "-o", &t.p("locked.sig"), &msg],

@@ -24,6 +24,18 @@ fn connect() -> Option<Agent> {
     })
 }
 
+/// A key in a PKCS#11 token, which signs there: through the agent's
+/// session when `agent add` logged it in, else through one opened here.
+pub fn token_key(path: &Path) -> Result<Box<dyn AnySigner>, CliError> {
+    let file = FileId::token(agent_id(&TokenUri::parse(path)?)?);
+    if let Some(agent) = connect() {
+        if let client::Found::Held(key) = agent.find(&file)? {
+            return Ok(Box::new(key));
+        }
+    }
+    Ok(Box::new(TokenKey::open(path)?))
+}
+
 /// The key of `path` to sign with: the agent's, if one runs and holds the
 /// key of that file (nothing is asked then); else `open`'s, which an agent
 /// that runs is handed when opening it asked for a passphrase, so that the
@@ -32,16 +44,8 @@ pub fn signing_key(
     path: &Path,
     open: impl FnOnce() -> Result<AnySigningKey, CliError>,
 ) -> Result<Box<dyn AnySigner>, CliError> {
-    // A key in a PKCS#11 token signs there: through the agent's session
-    // when `agent add` logged it in, else through one opened here.
     if is_token_uri(path) {
-        let file = FileId::token(agent_id(&TokenUri::parse(path)?)?);
-        if let Some(agent) = connect() {
-            if let client::Found::Held(key) = agent.find(&file)? {
-                return Ok(Box::new(key));
-            }
-        }
-        return Ok(Box::new(TokenKey::open(path)?));
+        return token_key(path);
     }
     let agent = connect();
     let found = match (agent, FileId::of_key(path)) {

@@ -48,19 +48,33 @@ fn describe(e: &cryptoki::error::Error) -> String {
     }
 }
 
-/// Loads the module a URI names and opens a session on the token it names
-/// (the only token, when it names none), logged in as its user when `login`.
-pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
-    let module = uri.module()?;
-    let pkcs11 = Pkcs11::new(&module).map_err(|e| {
+/// The module at `module`, loaded and initialised once in this process: a
+/// second C_Initialize is CKR_CRYPTOKI_ALREADY_INITIALIZED, and the agent
+/// holds keys of one module in several sessions.
+fn context(module: &str) -> Result<Pkcs11, CliError> {
+    static LOADED: Mutex<Vec<(String, Pkcs11)>> = Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = loaded.iter().find(|(m, _)| m == module) {
+        return Ok(p.clone());
+    }
+    let pkcs11 = Pkcs11::new(module).map_err(|e| {
         CliError::Failed(format!(
             "cannot load the PKCS#11 module {}: {e}",
-            quote::text(&module)
+            quote::text(module)
         ))
     })?;
     pkcs11
         .initialize(CInitializeArgs::new(CInitializeFlags::OS_LOCKING_OK))
         .map_err(token_error("C_Initialize"))?;
+    loaded.push((module.to_string(), pkcs11.clone()));
+    Ok(pkcs11)
+}
+
+/// Loads the module a URI names and opens a session on the token it names
+/// (the only token, when it names none), logged in as its user when `login`.
+pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
+    let module = uri.module()?;
+    let pkcs11 = context(&module)?;
     let mut found = Vec::new();
     for slot in pkcs11
         .get_slots_with_token()
@@ -100,13 +114,42 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
         .map_err(token_error("C_OpenSession"))?;
     if login {
         let pin = pin_of(uri, &label)?;
-        let pin = String::from_utf8(pin.to_vec())
+        let seen = pin_digest(&module, slot.id(), &pin);
+        let text = String::from_utf8(pin.to_vec())
             .map_err(|_| CliError::Failed("the PIN is not UTF-8".into()))?;
-        session
-            .login(UserType::User, Some(&AuthPin::from(pin)))
-            .map_err(token_error("C_Login"))?;
+        let mut logins = LOGINS.lock().unwrap_or_else(|e| e.into_inner());
+        match session.login(UserType::User, Some(&AuthPin::from(text))) {
+            Ok(()) => {
+                logins.retain(|d| *d != seen);
+                logins.push(seen);
+            }
+            // The token's login is shared by all of this process's sessions
+            // (the agent's other keys of it): the PIN must be the one that
+            // logged in, or this key would be reached without its PIN.
+            Err(cryptoki::error::Error::Pkcs11(RvError::UserAlreadyLoggedIn, _))
+                if logins.contains(&seen) => {}
+            Err(cryptoki::error::Error::Pkcs11(RvError::UserAlreadyLoggedIn, _)) => {
+                return Err(CliError::Failed(
+                    "PKCS#11: C_Login: the token is logged in already, with another PIN".into(),
+                ))
+            }
+            Err(e) => return Err(token_error("C_Login")(e)),
+        }
     }
     Ok(session)
+}
+
+/// The logins of this process that succeeded: a digest of the module, the
+/// slot and the PIN each (the PIN itself is not kept).
+static LOGINS: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+fn pin_digest(module: &str, slot: u64, pin: &[u8]) -> Vec<u8> {
+    let mut h = PreHash::Sha2_256.hasher();
+    for part in [module.as_bytes(), &slot.to_be_bytes(), pin] {
+        h.update(&(part.len() as u64).to_be_bytes());
+        h.update(part);
+    }
+    h.finish().as_bytes().to_vec()
 }
 
 /// The user PIN of the token labelled `label` that `uri` names: the URI's

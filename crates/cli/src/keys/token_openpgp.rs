@@ -11,7 +11,8 @@ use std::path::Path;
 
 use cryptoki::object::{Attribute, ObjectClass, ObjectHandle};
 use cryptoki::session::Session;
-use sphincs::openpgp::{self, armor, Cert};
+use sphincs::any::AnySigner;
+use sphincs::openpgp::{self, armor, Cert, UnlockedKey};
 
 use crate::error::CliError;
 use crate::files::{quote, write};
@@ -102,6 +103,15 @@ pub fn cert_of(key: &Path) -> Result<Cert, CliError> {
             ))
         })?;
     Ok(cert)
+}
+
+/// `key` (a token's key) as the key of `cert` that it is, to sign with.
+pub fn as_openpgp(cert: &Cert, key: Box<dyn AnySigner>) -> Result<UnlockedKey, CliError> {
+    let public = cert
+        .signing_public(&key.verifying_key(), crate::git::now())
+        .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?
+        .clone();
+    Ok(UnlockedKey { public, key })
 }
 
 /// `sphincs pkcs11 openpgp URI --userid UID…`: certifies the token's key

@@ -16,7 +16,7 @@ use crate::files::quote;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write;
 use crate::files::write::{replace_in_place, write_output, write_stdout};
-use crate::openpgp::verbs::FPR_PREFIX;
+use crate::openpgp::kind::FPR_PREFIX;
 use crate::sop::date;
 
 #[derive(Args)]

@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use sphincs::any::{AnySigner, AnySigningKey};
+use sphincs::any::AnySigningKey;
 use sphincs::openpgp::{
     self, armor, Cert, DetachedSigner, DetachedVerifier, Keyring, Mode, UnlockedKey, Window,
 };
@@ -23,7 +23,6 @@ use crate::files::read;
 use crate::files::read::{read_capped, Cap};
 use crate::files::write;
 use crate::files::write::{write_output, write_stdout};
-use crate::keys::token::TokenKey;
 use crate::keys::token_openpgp;
 use crate::keys::token_uri::is_token_uri;
 use crate::signing::batch;
@@ -117,16 +116,9 @@ pub fn unlock_signing_key(path: &Path) -> Result<AnySigningKey, CliError> {
 /// held by a running agent, or unlocked here ([`crate::agent::signing::signing_key`]).
 pub fn signing_key(path: &Path, cert: &Cert) -> Result<UnlockedKey, CliError> {
     if is_token_uri(path) {
-        // The token's key signs as the key of `cert` that it is.
-        let key = TokenKey::open(path)?;
-        let public = cert
-            .signing_public(&key.verifying_key(), now())
-            .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?
-            .clone();
-        return Ok(UnlockedKey {
-            public,
-            key: Box::new(key),
-        });
+        // The token's key (the agent's session, if it holds it) signs as
+        // the key of `cert` that it is.
+        return token_openpgp::as_openpgp(cert, signing::token_key(path)?);
     }
     let (secret, _) = cert
         .signing_secret(now())

@@ -5,6 +5,8 @@ use sphincs::openpgp::{self, armor, cleartext, DetachedSigner, Mode, UnlockedKey
 
 use super::inputs::{self, MAX_BUFFERED, MAX_OBJECT};
 use super::{Exit, InlineAs, Result, SopError};
+use crate::keys::token::TokenKey;
+use crate::keys::token_openpgp;
 use crate::keys::token_uri::{is_token_uri, shown};
 use crate::openpgp::verbs;
 
@@ -24,8 +26,10 @@ fn unlock(keys: &[String], passwords: &[String]) -> Result<Vec<UnlockedKey>> {
                     format!("{}: {}", shown(path), e.into_message()),
                 )
             };
+            // SOP is stateless: the token's own session, never the agent's.
             let cert = verbs::secret_key(path).map_err(cannot)?;
-            out.push(verbs::signing_key(path, &cert).map_err(cannot)?);
+            let key = TokenKey::open(path).map_err(cannot)?;
+            out.push(token_openpgp::as_openpgp(&cert, Box::new(key)).map_err(cannot)?);
             continue;
         }
         let data = inputs::read_indirect(spec, MAX_OBJECT)?;
