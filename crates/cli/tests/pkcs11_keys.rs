@@ -69,6 +69,23 @@ fn private_file(t: &Scratch, name: &str, data: &[u8]) -> String {
     p
 }
 
+/// `git commit -S` of an empty commit with `message`, by the user of
+/// `name` and `email` (`user.name=…`, `user.email=…`).
+fn signed_commit<'a>(name: &'a str, email: &'a str, message: &'a str) -> [&'a str; 10] {
+    [
+        "-c",
+        name,
+        "-c",
+        email,
+        "commit",
+        "-q",
+        "-S",
+        "--allow-empty",
+        "-m",
+        message,
+    ]
+}
+
 /// A git repository for `git` and `sphincs git setup`, with no system or
 /// user configuration of the host, and the token directory `dir`.
 struct Repo {
@@ -325,18 +342,11 @@ fn sign_with_keys_in_a_token() {
         String::from_utf8_lossy(&setup.stderr)
     );
     assert_eq!(git(&["config", "sphincs.key"]).trim(), imported);
-    git(&[
-        "-c",
+    git(&signed_commit(
         "user.name=Token signer",
-        "-c",
         "user.email=signer@example.org",
-        "commit",
-        "-q",
-        "-S",
-        "--allow-empty",
-        "-m",
         "signed in the token",
-    ]);
+    ));
     let checked = git(&["verify-commit", "-v", "HEAD"]);
     assert!(
         checked.contains("GOODSIG") || checked.contains("Good signature"),
@@ -419,18 +429,11 @@ fn sign_with_keys_in_a_token() {
         String::from_utf8_lossy(&setup.stderr)
     );
     assert_eq!(git2(&["config", "sphincs.openpgpKey"]).trim(), pgp);
-    git2(&[
-        "-c",
+    git2(&signed_commit(
         "user.name=Release",
-        "-c",
         "user.email=release@example.org",
-        "commit",
-        "-q",
-        "-S",
-        "--allow-empty",
-        "-m",
         "signed through the token, OpenPGP",
-    ]);
+    ));
     let checked = git2(&["verify-commit", "-v", "HEAD"]);
     assert!(
         checked.contains("GOODSIG") || checked.contains("Good signature"),
@@ -516,18 +519,13 @@ fn sign_with_keys_in_a_token() {
     )
     .ok();
     git2(&["config", "sphincs.openpgpKey", &bare_pgp]);
-    let commit = repo2.run(Command::new("git").env("SPHINCS_AGENT_SOCK", &sock).args([
-        "-c",
-        "user.name=Release",
-        "-c",
-        "user.email=release@example.org",
-        "commit",
-        "-q",
-        "-S",
-        "--allow-empty",
-        "-m",
-        "signed through the agent's token session",
-    ]));
+    let commit = repo2.run(Command::new("git").env("SPHINCS_AGENT_SOCK", &sock).args(
+        signed_commit(
+            "user.name=Release",
+            "user.email=release@example.org",
+            "signed through the agent's token session",
+        ),
+    ));
     assert!(
         commit.status.success(),
         "{}",
