@@ -248,10 +248,7 @@ fn a_key_held_elsewhere_certifies_itself_and_signs_as_its_certificate_says() {
     );
     let cert = Cert::parse_all(&cert.to_bytes(false)).unwrap();
     assert_eq!(cert[0].valid_user_ids(NOW), uids.to_vec());
-    let public = cert[0]
-        .signing_public(&held.verifying_key(), NOW)
-        .unwrap()
-        .clone();
+    let public = cert[0].signing_public(&held.verifying_key(), NOW).unwrap();
     assert_eq!(public, cert[0].primary.public);
     let key = openpgp::UnlockedKey {
         public,

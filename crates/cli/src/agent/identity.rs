@@ -51,8 +51,6 @@ impl FileId {
         }
     }
 
-    /// The identity of the key in `path`: an OpenPGP secret key's signing
-    /// key fingerprint ([`FileId::openpgp`]), any other key file's file.
     /// A key in a PKCS#11 token, by [`crate::keys::token::agent_id`]
     /// (never a file's path: those are absolute).
     pub fn token(id: String) -> FileId {
@@ -65,6 +63,8 @@ impl FileId {
         }
     }
 
+    /// The identity of the key in `path`: an OpenPGP secret key's signing
+    /// key fingerprint ([`FileId::openpgp`]), any other key file's file.
     pub fn of_key(path: &Path) -> Result<FileId, CliError> {
         match kind::signing_fingerprint(path) {
             Some(fpr) => Ok(FileId::openpgp(&fpr)),

@@ -8,8 +8,8 @@
 //! also wiped when their time runs out and when the agent ends. No key or
 //! passphrase is written to disk; a client of another user is refused
 //! ([`socket`]). A key in a PKCS#11 token is held as the agent's own
-//! logged-in session (`agent add 'pkcs11:…'` sends it the PIN). `SPHINCS_AGENT=off` makes the signing commands ignore a
-//! running agent.
+//! logged-in session (`agent add 'pkcs11:…'` sends it the PIN).
+//! `SPHINCS_AGENT=off` makes the signing commands ignore a running agent.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

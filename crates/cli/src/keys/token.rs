@@ -117,17 +117,18 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
         let seen = pin_digest(&module, slot.id(), &pin);
         let text = String::from_utf8(pin.to_vec())
             .map_err(|_| CliError::Failed("the PIN is not UTF-8".into()))?;
+        let at = (module.clone(), slot.id());
         let mut logins = LOGINS.lock().unwrap_or_else(|e| e.into_inner());
         match session.login(UserType::User, Some(&AuthPin::from(text))) {
             Ok(()) => {
-                logins.retain(|d| *d != seen);
-                logins.push(seen);
+                logins.retain(|(token, _)| *token != at);
+                logins.push((at, seen));
             }
             // The token's login is shared by all of this process's sessions
             // (the agent's other keys of it): the PIN must be the one that
-            // logged in, or this key would be reached without its PIN.
+            // logged in last, or this key would be reached without its PIN.
             Err(cryptoki::error::Error::Pkcs11(RvError::UserAlreadyLoggedIn, _))
-                if logins.contains(&seen) => {}
+                if logins.contains(&(at, seen.clone())) => {}
             Err(cryptoki::error::Error::Pkcs11(RvError::UserAlreadyLoggedIn, _)) => {
                 return Err(CliError::Failed(
                     "PKCS#11: C_Login: the token is logged in already, with another PIN".into(),
@@ -139,9 +140,10 @@ pub fn open_session(uri: &TokenUri, login: bool) -> Result<Session, CliError> {
     Ok(session)
 }
 
-/// The logins of this process that succeeded: a digest of the module, the
-/// slot and the PIN each (the PIN itself is not kept).
-static LOGINS: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+/// The last login of this process that succeeded on each token (module and
+/// slot): a digest of module, slot and PIN (the PIN itself is not kept).
+type Login = ((String, u64), Vec<u8>);
+static LOGINS: Mutex<Vec<Login>> = Mutex::new(Vec::new());
 
 fn pin_digest(module: &str, slot: u64, pin: &[u8]) -> Vec<u8> {
     let mut h = PreHash::Sha2_256.hasher();

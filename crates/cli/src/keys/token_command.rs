@@ -1,5 +1,5 @@
-//! `sphincs pkcs11 list|keygen|import|openpgp`: the chores before signing with a
-//! key in a PKCS#11 token. The token is named by a `pkcs11:` URI (its
+//! `sphincs pkcs11 list|keygen|import|openpgp`: the chores before signing
+//! with a key in a PKCS#11 token. The token is named by a `pkcs11:` URI (its
 //! module by `module-path=` or SPHINCS_PKCS11_MODULE); a new key's label and
 //! id by the URI's `object` and `id`. Setting up the token itself (its
 //! label, SO PIN and user PIN) is the token's own tool's job.
@@ -55,8 +55,9 @@ pub enum Pkcs11Command {
     },
     /// Make the OpenPGP v6 certificate of a token's key (RFC 9980: a
     /// SLH-DSA-SHAKE-128s, -128f or -256s key), its self-signatures made by
-    /// the token, and keep it on the token beside the key: `sop sign`,
-    /// `sphincs sign -k` and git's OpenPGP signing then take the key's URI.
+    /// the token, and keep it on the token beside the key: `sop sign` and
+    /// git's OpenPGP signing (`git setup --openpgp --key URI`) then take
+    /// the key's URI.
     Openpgp {
         /// The key: `pkcs11:token=T;object=LABEL?module-path=…`.
         #[arg(value_name = "URI")]

@@ -109,8 +109,7 @@ pub fn cert_of(key: &Path) -> Result<Cert, CliError> {
 pub fn as_openpgp(cert: &Cert, key: Box<dyn AnySigner>) -> Result<UnlockedKey, CliError> {
     let public = cert
         .signing_public(&key.verifying_key(), crate::git::now())
-        .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?
-        .clone();
+        .map_err(|e| CliError::Failed(format!("PKCS#11: {e}")))?;
     Ok(UnlockedKey { public, key })
 }
 

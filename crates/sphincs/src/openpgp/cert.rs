@@ -89,6 +89,17 @@ pub struct SigningKeyInfo {
     pub can_sign: bool,
 }
 
+impl SigningKeyInfo {
+    /// Whether the key may sign at `now`: allowed to, not revoked, not
+    /// retired, not expired.
+    pub fn usable(&self, now: u64) -> bool {
+        self.can_sign
+            && !self.revoked
+            && self.retired.is_none()
+            && self.expires.is_none_or(|e| e > now)
+    }
+}
+
 fn parse_signature(p: &Packet) -> Option<Signature> {
     // A signature we cannot read (v4, an unknown version) is skipped: a
     // certificate may carry signatures from other implementations.
@@ -499,9 +510,7 @@ impl Cert {
         let infos = self
             .signing_keys(now)
             .map_err(|e| cannot(format!("the key cannot sign: {}", e.message)))?;
-        let usable = |i: &&SigningKeyInfo| {
-            i.can_sign && !i.revoked && i.retired.is_none() && i.expires.is_none_or(|e| e > now)
-        };
+        let usable = |i: &&SigningKeyInfo| i.usable(now);
         let subkey = infos
             .iter()
             .filter(usable)
@@ -527,14 +536,14 @@ impl Cert {
     /// a PKCS#11 token) signs as: a usable signing key (the primary or a
     /// subkey; usable as [`Cert::signing_secret`] judges) whose public key
     /// is `key`'s.
-    pub fn signing_public(&self, key: &AnyVerifyingKey, now: u64) -> Result<&PublicKey> {
+    pub fn signing_public(&self, key: &AnyVerifyingKey, now: u64) -> Result<PublicKey> {
         let cannot = |why: String| PgpError::new(ErrorKind::KeyCannotSign, why);
         let infos = self
             .signing_keys(now)
             .map_err(|e| cannot(format!("the key cannot sign: {}", e.message)))?;
         let wanted = key.to_bytes();
         let found = infos
-            .iter()
+            .into_iter()
             .find(|i| i.key.material == wanted)
             .ok_or_else(|| {
                 cannot(format!(
@@ -542,19 +551,14 @@ impl Cert {
                     self.fingerprint()
                 ))
             })?;
-        if !(found.can_sign && !found.revoked && found.retired.is_none())
-            || found.expires.is_some_and(|e| e <= now)
-        {
+        if !found.usable(now) {
             return Err(cannot(format!(
                 "the key {} of {} cannot sign now (expired, revoked, retired or not allowed to sign)",
                 found.key.fingerprint(),
                 self.fingerprint()
             )));
         }
-        std::iter::once(&self.primary.public)
-            .chain(self.subkeys.iter().map(|s| &s.key.public))
-            .find(|k| **k == found.key)
-            .ok_or_else(|| cannot("the signing key is not in the certificate".into()))
+        Ok(found.key)
     }
 
     /// Applies `f` to every secret key packet with its tag.
