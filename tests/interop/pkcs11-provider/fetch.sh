@@ -24,8 +24,10 @@ if [[ -f "$so" && -f "$dir/version.txt" ]]; then
     exit 0
 fi
 
-mirror=$(awk 'tolower($1) == "uris:" && $2 ~ /debian\/?$/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[[ -n "$mirror" ]] || mirror=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
+# The Debian mirror of this machine's apt sources (the one serving a plain
+# suite name), as .ci/trixie-debs.sh finds it.
+source "$repo_root/.ci/trixie-debs.sh"
+mirror="$(system_uri '^[a-z]+$' | head -n 1)"
 mirror="${PKCS11_PROVIDER_MIRROR:-${mirror:-http://deb.debian.org/debian}}"
 mirror="${mirror%/}"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg

@@ -1,8 +1,8 @@
-//! Keccak-f\[1600\] for 32-bit cores (a Cortex-M; not wasm32, which has 64-bit integer operations): each 64-bit
-//! lane is held bit-interleaved as two `u32` words, the even-numbered bits
-//! in one and the odd-numbered bits in the other, so that a 64-bit rotation
-//! is two 32-bit rotations (no carries between halves) and every other step
-//! is plain 32-bit logic.
+//! Keccak-f\[1600\] for 32-bit cores (a Cortex-M; not wasm32, which has
+//! 64-bit integer operations): each 64-bit lane is held bit-interleaved as
+//! two `u32` words, the even-numbered bits in one and the odd-numbered bits
+//! in the other, so that a 64-bit rotation is two 32-bit rotations (no
+//! carries between halves) and every other step is plain 32-bit logic.
 //!
 //! The state stays interleaved from absorbing to squeezing ([`Interleaved`]
 //! implements the sponge's lane interface): a lane is converted only when
