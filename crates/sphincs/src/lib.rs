@@ -54,6 +54,7 @@ mod dynamic;
 #[cfg(feature = "alloc")]
 pub mod encoding;
 mod error;
+mod error_message;
 #[cfg(feature = "alloc")]
 pub mod fingerprint;
 mod fors;
@@ -87,6 +88,7 @@ pub mod sphincsplus;
 mod sync;
 mod threads;
 mod tree_cache;
+mod vocabulary;
 mod wots;
 mod xmss;
 

@@ -10,23 +10,8 @@ use crate::prelude::*;
 use core::fmt;
 
 use crate::params::{Algorithm, DottedOid};
-use crate::prehash::PreHash;
 
-/// How a key may sign and verify.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum KeyMode {
-    /// A raw key with no OID: pure SLH-DSA or HashSLH-DSA with any of the
-    /// twelve pre-hashes of FIPS 205 §10.2.2, as the caller asks. Encoded as
-    /// SPKI / PKCS#8 it is written under the pure OID.
-    #[default]
-    Unrestricted,
-    /// Pure SLH-DSA only (OIDs `2.16.840.1.101.3.4.3.20`–`.31`).
-    Pure,
-    /// HashSLH-DSA with this pre-hash only (OIDs `.35`–`.46`); it is always
-    /// the pre-hash RFC 9909 binds to the parameter set
-    /// ([`Algorithm::bound_prehash`]).
-    HashSlhDsa(PreHash),
-}
+pub use crate::vocabulary::KeyMode;
 
 impl KeyMode {
     /// The HashSLH-DSA mode of `alg`: its RFC 9909 pre-hash.
@@ -64,14 +49,7 @@ impl fmt::Display for KeyMode {
     }
 }
 
-/// What a caller asked a key to do, in a [`Error::WrongKeyMode`](crate::Error::WrongKeyMode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RequestedMode {
-    /// Pure SLH-DSA.
-    Pure,
-    /// HashSLH-DSA with this pre-hash.
-    HashSlhDsa(PreHash),
-}
+pub use crate::vocabulary::RequestedMode;
 
 /// The text of [`Error::WrongKeyMode`](crate::Error::WrongKeyMode): what the key is, and how to make the
 /// key the caller needs (RFC 9909 §8, operational considerations), in the
@@ -113,6 +91,7 @@ pub(crate) fn wrong_mode_message(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prehash::PreHash;
 
     #[test]
     fn resolve_and_require() {

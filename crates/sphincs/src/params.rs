@@ -8,6 +8,7 @@ use core::fmt;
 
 use crate::hash::{Sha2Cat1, Sha2Cat35, Shake, TweakableHash};
 use crate::prehash::PreHash;
+pub use crate::vocabulary::Algorithm;
 
 pub use crate::limits::{MAX_A, MAX_D, MAX_HP, MAX_K, MAX_M, MAX_N, MAX_WOTS_LEN};
 
@@ -171,14 +172,6 @@ macro_rules! parameter_sets {
                 const ALGORITHM: Algorithm = Algorithm::$variant2;
             }
         )*
-
-        /// A parameter set chosen at run time: the twelve of FIPS 205 and the
-        /// six limited-signature sets of draft SP 800-230 (ipd).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Algorithm {
-            $( #[doc = concat!("SLH-DSA-", $name)] $variant, )*
-            $( #[doc = concat!("SLH-DSA-", $name2, " (draft SP 800-230 (ipd); at most 2^24 signatures per key)")] $variant2, )*
-        }
 
         impl Algorithm {
             /// The twelve FIPS 205 sets, in the order of the RFC 9909 OIDs

@@ -3,34 +3,7 @@
 
 use core::fmt;
 
-/// A pre-hash function allowed by FIPS 205 §10.2.2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PreHash {
-    /// SHA-224.
-    Sha2_224,
-    /// SHA-256.
-    Sha2_256,
-    /// SHA-384.
-    Sha2_384,
-    /// SHA-512.
-    Sha2_512,
-    /// SHA-512/224.
-    Sha2_512_224,
-    /// SHA-512/256.
-    Sha2_512_256,
-    /// SHA3-224.
-    Sha3_224,
-    /// SHA3-256.
-    Sha3_256,
-    /// SHA3-384.
-    Sha3_384,
-    /// SHA3-512.
-    Sha3_512,
-    /// SHAKE128 with 256 bits of output.
-    Shake128,
-    /// SHAKE256 with 512 bits of output.
-    Shake256,
-}
+pub use crate::vocabulary::PreHash;
 
 /// Largest pre-hash output (SHA-512, SHA3-512, SHAKE256 at 512 bits).
 pub const MAX_PREHASH_LEN: usize = 64;
