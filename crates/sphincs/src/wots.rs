@@ -441,10 +441,12 @@ fn wots_pk_from_sig_one<P: Instance>(
         end[..n].copy_from_slice(&sig[i * n..(i + 1) * n]);
         let mut a = *adrs;
         a.set_chain_address(i as u32);
-        for s in d[i]..last {
-            a.set_hash_address(u32::from(s));
-            t.f_batch(core::slice::from_ref(&a), core::slice::from_mut(end));
-        }
+        a.set_hash_address(u32::from(d[i]));
+        t.f_chains(
+            core::slice::from_mut(&mut a),
+            core::slice::from_mut(end),
+            &[last - d[i]],
+        );
     });
 }
 

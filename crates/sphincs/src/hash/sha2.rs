@@ -148,6 +148,17 @@ fn place_adrs_values<const N: usize>(b: &mut [u8], a: &Adrs, v1: &[u8; N], v2: O
     }
 }
 
+/// Whether F's chains run in a chain kernel (`lanes::sha256_f_chains`):
+/// the multi-lane targets, and with `fast-sha256` the 32-bit cores'
+/// one-lane kernel that builds each step's block from words. Elsewhere one
+/// call at a time.
+const WORD_CHAINS: bool = MULTI_LANE
+    || cfg!(all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    ));
+
 /// A final block for a message of `len` bytes after the seed block: the
 /// 0x80 marker and the bit length of `seed block ‖ message`.
 fn padded_template<const B: usize>(len: usize) -> [u8; B] {
@@ -250,7 +261,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
     /// The chains' blocks kept in the SHA-256 kernel's lanes from step to
     /// step (`lanes::sha256_f_chains`); F is SHA-256 in every category.
     fn f_chains(&self, adrs: &mut [Adrs], io: &mut [Node], steps: &[u8]) {
-        if !MULTI_LANE {
+        if !WORD_CHAINS {
             return f_chains_stepwise(self, adrs, io, steps);
         }
         self.chains_in_lanes(adrs, io, steps, None);
@@ -266,7 +277,7 @@ impl<const CAT35: bool> TweakableHash for Sha2<CAT35> {
         io: &mut [Node],
         steps: &[u8],
     ) {
-        if !MULTI_LANE {
+        if !WORD_CHAINS {
             return prf_chains_apart(self, kinds, fresh, adrs, io, steps);
         }
         let sk = self

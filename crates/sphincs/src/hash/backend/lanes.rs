@@ -866,6 +866,25 @@ fn sha256_chains<const N: usize>(
     steps: &[u8],
 ) {
     match sha256_plan(k, adrs.len()) {
+        // 32-bit cores, fast build: one lane, its blocks built from words.
+        #[cfg(all(
+            target_pointer_width = "32",
+            not(target_arch = "wasm32"),
+            feature = "fast-sha256"
+        ))]
+        (_, 1) => {
+            use super::sha256_32bit::f_chains_x1;
+            match N {
+                16 => sha256_chains_words(f_chains_x1::<4>, run, adrs, io, steps),
+                24 => sha256_chains_words(f_chains_x1::<6>, run, adrs, io, steps),
+                _ => sha256_chains_words(f_chains_x1::<8>, run, adrs, io, steps),
+            }
+        }
+        #[cfg(not(all(
+            target_pointer_width = "32",
+            not(target_arch = "wasm32"),
+            feature = "fast-sha256"
+        )))]
         (_, 1) => sha256_chains_in::<1, N>(compress256_each::<1>, run, adrs, io, steps),
         (k, 2) => sha256_chains_in::<2, N>(sha256_x2(k), run, adrs, io, steps),
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -902,8 +921,14 @@ fn sha256_chains<const N: usize>(
 /// for the arguments): seed state, template words, ADRSc words 0–4 and hash
 /// addresses per lane, the lanes' values (n = 4·NW bytes), steps.
 #[cfg(any(
+    test,
     target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )
 ))]
 type ChainKernel<const L: usize, const NW: usize> =
     fn(&[u32; 8], &[u32; 16], &[[u32; L]; 5], &[u32; L], &mut [[u32; L]; NW], u32);
@@ -942,8 +967,14 @@ fn chains_x8<const NW: usize>(
 /// `vals[j][lane]`), and a lane is touched only when its chain starts,
 /// begins after its PRF step, or ends.
 #[cfg(any(
+    test,
     target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )
 ))]
 fn sha256_chains_words<const L: usize, const NW: usize>(
     kernel: ChainKernel<L, NW>,
@@ -1119,7 +1150,7 @@ fn f1600_x8(k: KeccakKernel) -> impl Fn(&mut [[u64; 8]; 25]) {
 
 fn compress256_each<const L: usize>(states: &mut [[u32; 8]; L], blocks: &[[u8; 64]; L]) {
     for (st, blk) in states.iter_mut().zip(blocks) {
-        ::sha2::block_api::compress256(st, core::slice::from_ref(blk));
+        super::sha2::compress256(st, core::array::from_ref(blk));
     }
 }
 
@@ -1545,6 +1576,29 @@ mod tests {
                         sha256_f_chains(k, &st, &sha_tmpl, &adrs, &mut got, n, &steps, None);
                         assert_eq!(got, want_sha, "{k:?} n {n} steps {steps:?}");
                     }
+                    // The 32-bit cores' one-lane word kernel (on the rounds
+                    // of this build's shape; sha256_32bit's test checks both).
+                    let run = Sha256Chains {
+                        seed: &st,
+                        template: &sha_tmpl,
+                        prf: None,
+                    };
+                    let mut got = vals.clone();
+                    {
+                        use crate::hash::backend::sha256_32bit::f_chains_x1;
+                        match n {
+                            16 => {
+                                sha256_chains_words(f_chains_x1::<4>, &run, &adrs, &mut got, &steps)
+                            }
+                            24 => {
+                                sha256_chains_words(f_chains_x1::<6>, &run, &adrs, &mut got, &steps)
+                            }
+                            _ => {
+                                sha256_chains_words(f_chains_x1::<8>, &run, &adrs, &mut got, &steps)
+                            }
+                        }
+                    }
+                    assert_eq!(got, want_sha, "one-lane word kernel n {n} steps {steps:?}");
                     // The first chains (all, or half) started by their PRF
                     // in the lanes: as the PRF by itself, then the chain.
                     let sk_seed = data(n, 9);

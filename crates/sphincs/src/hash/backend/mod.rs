@@ -52,6 +52,17 @@ pub mod keccak_x8;
 pub(crate) mod lanes;
 mod select;
 pub mod sha2;
+// SHA-256 rounds for 32-bit targets but wasm32 (a Cortex-M), the fast
+// build's (`fast-sha256`); tested on every host.
+#[cfg(any(
+    test,
+    all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )
+))]
+pub(crate) mod sha256_32bit;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod sha2_simd128;
 #[cfg(test)]
@@ -69,10 +80,17 @@ pub mod sha256_armv8;
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx512;
-// The step loop of the AVX2, AVX-512 and SIMD128 SHA-256 chain kernels.
+// The step loop of the SHA-256 chain kernels: AVX2, AVX-512, SIMD128 and
+// the 32-bit cores' one-lane kernel (fast build).
 #[cfg(any(
+    test,
     target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )
 ))]
 mod sha256_chain;
 #[cfg(target_arch = "x86_64")]

@@ -2,7 +2,26 @@
 //! hash `PK.seed` padded to a whole block in front of every call, so that block
 //! is compressed once per key and each call starts from the saved state.
 
-use sha2::block_api::{compress256, compress512};
+use sha2::block_api::compress512;
+
+/// SHA-256's compression function of this build: with `fast-sha256` on
+/// 32-bit targets but wasm32, our rounds (`sha256_32bit`); elsewhere the
+/// sha2 crate's (with its run-time choice of SHA-NI).
+#[inline(always)]
+pub(crate) fn compress256(state: &mut State256, blocks: &[[u8; 64]; 1]) {
+    #[cfg(all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    ))]
+    super::sha256_32bit::compress(state, &blocks[0]);
+    #[cfg(not(all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )))]
+    sha2::block_api::compress256(state, blocks);
+}
 
 /// Chaining state of SHA-256 after some whole blocks.
 pub type State256 = [u32; 8];

@@ -1,0 +1,207 @@
+//! SHA-256's rounds for 32-bit cores without SIMD (a Cortex-M; not
+//! wasm32, which has its own kernels), the fast build's (the crate feature
+//! `fast-sha256`): [`rounds`] keeps the eight working variables in
+//! registers and renames them from round to round instead of moving them;
+//! [`compress`] is the compression function on them, and [`f_chains_x1`]
+//! runs a WOTS+ chain on them with each step's block built from words.
+//!
+//! The small build keeps the sha2 crate's compact rounds: a few hundred
+//! bytes of code. Ours cost about 6.5 KB more in a one-set image with the
+//! chain kernel, and take less than half the cycles (docs/embedded.md has
+//! both builds' figures). Written as sixteen rounds in a loop because the
+//! 64 in line measured only 6 % fewer cycles for 3.7 KB more code, and
+//! eight in a loop more cycles than the sha2 crate's unrolled rounds.
+//!
+//! Compiled for the targets that select it and for the tests on every host,
+//! which check it against the sha2 crate.
+
+/// SHA-256 round constants (FIPS 180-4 §4.2.2).
+static K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+/// One round: `$t` is the round's constant plus message word. The caller
+/// renames the working variables instead of moving them: round i + 1 passes
+/// (h, a, b, c, d, e, f, g) where round i passed (a, b, …, h). (Written
+/// with the Sigmas' common rotation taken out, or Maj reusing the previous
+/// round's a ^ b, the rounds measured slower on the Cortex-M4: LLVM kept
+/// the instruction count and spilled more.)
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $t:expr) => {{
+        let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+        let ch = (($f ^ $g) & $e) ^ $g;
+        let t1 = $h.wrapping_add(s1).wrapping_add(ch).wrapping_add($t);
+        let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+        let maj = (($a ^ $b) & $c) ^ ($a & $b);
+        $d = $d.wrapping_add(t1);
+        $h = t1.wrapping_add(s0).wrapping_add(maj);
+    }};
+}
+
+/// Eight rounds, the working variables renamed back to where they started:
+/// `w(i)` gives the message word of the block's i-th round of these eight.
+#[inline(always)]
+fn rounds8(v: &mut [u32; 8], k: &[u32], mut w: impl FnMut(usize) -> u32) {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *v;
+    round!(a, b, c, d, e, f, g, h, k[0].wrapping_add(w(0)));
+    round!(h, a, b, c, d, e, f, g, k[1].wrapping_add(w(1)));
+    round!(g, h, a, b, c, d, e, f, k[2].wrapping_add(w(2)));
+    round!(f, g, h, a, b, c, d, e, k[3].wrapping_add(w(3)));
+    round!(e, f, g, h, a, b, c, d, k[4].wrapping_add(w(4)));
+    round!(d, e, f, g, h, a, b, c, k[5].wrapping_add(w(5)));
+    round!(c, d, e, f, g, h, a, b, k[6].wrapping_add(w(6)));
+    round!(b, c, d, e, f, g, h, a, k[7].wrapping_add(w(7)));
+    *v = [a, b, c, d, e, f, g, h];
+}
+
+/// The message words of a block (big-endian).
+#[inline(always)]
+fn load_block(block: &[u8; 64]) -> [u32; 16] {
+    core::array::from_fn(|i| {
+        u32::from_be_bytes([
+            block[4 * i],
+            block[4 * i + 1],
+            block[4 * i + 2],
+            block[4 * i + 3],
+        ])
+    })
+}
+
+/// The next message word in the 16-word ring: word `t` (≥ 16) replaces word
+/// `t − 16` at slot `i = t mod 16`.
+#[inline(always)]
+fn schedule(w: &mut [u32; 16], i: usize) -> u32 {
+    let w15 = w[(i + 1) & 15];
+    let w2 = w[(i + 14) & 15];
+    let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+    let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+    let next = w[i & 15]
+        .wrapping_add(s0)
+        .wrapping_add(w[(i + 9) & 15])
+        .wrapping_add(s1);
+    w[i & 15] = next;
+    next
+}
+
+/// The 64 rounds from the working variables `v` over the message words `w`
+/// (no feed-forward): the first sixteen in line, then sixteen in a loop run
+/// three times, the message schedule computed in the 16-word ring as it
+/// goes.
+#[inline(never)]
+pub(crate) fn rounds(mut v: [u32; 8], mut w: [u32; 16]) -> [u32; 8] {
+    rounds8(&mut v, &K[0..8], |i| w[i]);
+    rounds8(&mut v, &K[8..16], |i| w[8 + i]);
+    for k in K[16..].chunks_exact(16) {
+        rounds8(&mut v, &k[..8], |i| schedule(&mut w, i));
+        rounds8(&mut v, &k[8..], |i| schedule(&mut w, 8 + i));
+    }
+    v
+}
+
+/// The compression function: `state` += the rounds over `block`.
+pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
+    let out = rounds(*state, load_block(block));
+    for (s, x) in state.iter_mut().zip(out) {
+        *s = s.wrapping_add(x);
+    }
+}
+
+/// Runs `steps` steps of one WOTS+ chain under the SHA-2 families' F, its
+/// blocks built from words (`sha256_chain_steps!`, as the SIMD kernels
+/// build theirs): no block is assembled in bytes, byte-swapped or cleared
+/// between steps. Arguments as `sha256_avx512::f_chains_avx512_x16`, with
+/// one lane.
+pub(crate) fn f_chains_x1<const NW: usize>(
+    seed: &[u32; 8],
+    tmpl: &[u32; 16],
+    head: &[[u32; 1]; 5],
+    hash: &[u32; 1],
+    vals: &mut [[u32; 1]; NW],
+    steps: u32,
+) {
+    super::sha256_chain::sha256_chain_steps!(
+        seed, tmpl, head, hash, vals, steps, NW;
+        splat, load, store, and, or, add, srli, slli, rounds
+    );
+}
+
+// The chain macro's operations on a "vector" of one 32-bit lane.
+#[inline(always)]
+fn splat(x: i32) -> u32 {
+    x as u32
+}
+/// # Safety
+/// `p` is readable for 4 bytes.
+#[inline(always)]
+unsafe fn load(p: *const u32) -> u32 {
+    // SAFETY: the caller's promise; unaligned reads are allowed.
+    unsafe { p.read_unaligned() }
+}
+/// # Safety
+/// `p` is writable for 4 bytes.
+#[inline(always)]
+unsafe fn store(p: *mut u32, x: u32) {
+    // SAFETY: the caller's promise; unaligned writes are allowed.
+    unsafe { p.write_unaligned(x) }
+}
+#[inline(always)]
+fn and(x: u32, y: u32) -> u32 {
+    x & y
+}
+#[inline(always)]
+fn or(x: u32, y: u32) -> u32 {
+    x | y
+}
+#[inline(always)]
+fn add(x: u32, y: u32) -> u32 {
+    x.wrapping_add(y)
+}
+#[inline(always)]
+fn srli<const S: u32>(x: u32) -> u32 {
+    x >> S
+}
+#[inline(always)]
+fn slli<const S: u32>(x: u32) -> u32 {
+    x << S
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compression function against the sha2 crate, on blocks and states from a
+    /// simple generator (every bit pattern class: zeros, ones, mixed).
+    #[test]
+    fn both_shapes_match_the_sha2_crate() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut cases = vec![
+            ([0u8; 64], super::super::sha2::IV256),
+            ([0xff; 64], [u32::MAX; 8]),
+        ];
+        for _ in 0..200 {
+            let block: [u8; 64] = core::array::from_fn(|_| next() as u8);
+            let state: [u32; 8] = core::array::from_fn(|_| next() as u32);
+            cases.push((block, state));
+        }
+        for (block, state) in cases {
+            let mut want = state;
+            sha2::block_api::compress256(&mut want, &[block]);
+            let mut got = state;
+            compress(&mut got, &block);
+            assert_eq!(got, want);
+        }
+    }
+}
