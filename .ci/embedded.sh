@@ -20,9 +20,10 @@
 #      (SLH-DSA-SHA2-128s only): its sizes as arm-none-eabi-size -A prints
 #      them, .text held to 10 KiB (small) and 16 KiB (fast); then run: the
 #      signed image is accepted, a tampered one and bad arguments refused.
-# The Keccak-f[1600] of ARMv7-M cores is generated assembly
-# (crates/sphincs/src/hash/backend/keccak32_armv7m.s): it is checked to be
-# what scripts/gen-keccak-armv7m writes.
+# The Keccak-f[1600] and SHA-256 rounds of ARMv7-M cores are generated
+# assembly (crates/sphincs/src/hash/backend/keccak32_armv7m.s and
+# sha256_armv7m.s): they are checked to be what scripts/gen-keccak-armv7m
+# and scripts/gen-sha256-armv7m write.
 # Then the cycle model: for each build and for SLH-DSA-SHA2-128s and
 # SLH-DSA-SHAKE-128s, crates/embedded-capi/measure/one_verification.c on
 # that one-set library, run under qemu with its trace
@@ -170,8 +171,9 @@ main() {
     in_crate rustc --version
     mkdir -p "$repo_root/$keep"
     rm -f "$repo_root/$keep"/*
-    stamp "the ARMv7-M Keccak assembly is what scripts/gen-keccak-armv7m writes"
+    stamp "the ARMv7-M assembly is what scripts/gen-keccak-armv7m and gen-sha256-armv7m write"
     python3 "$repo_root/scripts/gen-keccak-armv7m" --check
+    python3 "$repo_root/scripts/gen-sha256-armv7m" --check
 
     local b
     for b in small fast; do

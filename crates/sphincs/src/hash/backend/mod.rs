@@ -52,10 +52,15 @@ pub mod keccak_x8;
 pub(crate) mod lanes;
 mod select;
 pub mod sha2;
-// SHA-256 rounds for 32-bit targets but wasm32 (a Cortex-M), the fast
-// build's (`fast-sha256`); tested on every host.
+// SHA-256 rounds for 32-bit targets but wasm32 (a Cortex-M): on ARMv7-M
+// always (assembly), elsewhere with `fast-sha256`; tested on every host.
 #[cfg(any(
     test,
+    all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    ),
     all(
         target_pointer_width = "32",
         not(target_arch = "wasm32"),

@@ -4,21 +4,36 @@
 
 use sha2::block_api::compress512;
 
-/// SHA-256's compression function of this build: with `fast-sha256` on
-/// 32-bit targets but wasm32, our rounds (`sha256_32bit`); elsewhere the
-/// sha2 crate's (with its run-time choice of SHA-NI).
+/// SHA-256's compression function of this build: our rounds
+/// (`sha256_32bit`) on ARMv7-M cores, and on other 32-bit targets but
+/// wasm32 with `fast-sha256`; elsewhere the sha2 crate's (with its run-time
+/// choice of SHA-NI, or its compact rounds on the 32-bit targets).
 #[inline(always)]
 pub(crate) fn compress256(state: &mut State256, blocks: &[[u8; 64]; 1]) {
-    #[cfg(all(
-        target_pointer_width = "32",
-        not(target_arch = "wasm32"),
-        feature = "fast-sha256"
+    #[cfg(any(
+        all(
+            target_arch = "arm",
+            target_feature = "mclass",
+            target_feature = "thumb2"
+        ),
+        all(
+            target_pointer_width = "32",
+            not(target_arch = "wasm32"),
+            feature = "fast-sha256"
+        )
     ))]
     super::sha256_32bit::compress(state, &blocks[0]);
-    #[cfg(not(all(
-        target_pointer_width = "32",
-        not(target_arch = "wasm32"),
-        feature = "fast-sha256"
+    #[cfg(not(any(
+        all(
+            target_arch = "arm",
+            target_feature = "mclass",
+            target_feature = "thumb2"
+        ),
+        all(
+            target_pointer_width = "32",
+            not(target_arch = "wasm32"),
+            feature = "fast-sha256"
+        )
     )))]
     sha2::block_api::compress256(state, blocks);
 }

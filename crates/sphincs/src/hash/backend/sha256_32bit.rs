@@ -1,19 +1,22 @@
 //! SHA-256's rounds for 32-bit cores without SIMD (a Cortex-M; not
-//! wasm32, which has its own kernels), the fast build's (the crate feature
-//! `fast-sha256`): [`rounds`] keeps the eight working variables in
-//! registers and renames them from round to round instead of moving them;
-//! [`compress`] is the compression function on them, and [`f_chains_x1`]
-//! runs a WOTS+ chain on them with each step's block built from words.
+//! wasm32, which has its own kernels). On an ARMv7-M core (M-profile with
+//! Thumb-2: a Cortex-M3/M4/M7) [`rounds`] is the assembly of
+//! `sha256_armv7m.s` (written by scripts/gen-sha256-armv7m, which says how
+//! it works) in one of two shapes: the small one (a loop of sixteen rounds)
+//! by default, the fast one (the last sixteen rounds out of the loop) with
+//! the crate feature `fast-sha256`. Elsewhere it is [`rounds_portable`],
+//! the same rounds in Rust, used with `fast-sha256` (without it, those
+//! targets keep the sha2 crate's compact rounds: `sha2::compress256`).
 //!
-//! The small build keeps the sha2 crate's compact rounds: a few hundred
-//! bytes of code. Ours cost about 6.5 KB more in a one-set image with the
-//! chain kernel, and take less than half the cycles (docs/embedded.md has
-//! both builds' figures). Written as sixteen rounds in a loop because the
-//! 64 in line measured only 6 % fewer cycles for 3.7 KB more code, and
-//! eight in a loop more cycles than the sha2 crate's unrolled rounds.
+//! [`compress`] is the compression function on [`rounds`], and
+//! [`f_chains_x1`] (with `fast-sha256`) runs a WOTS+ chain on them with each
+//! step's block built from words.
 //!
-//! Compiled for the targets that select it and for the tests on every host,
-//! which check it against the sha2 crate.
+//! The Rust rounds keep the eight working variables in locals renamed from
+//! round to round instead of moved; the tests check them, and the compression
+//! function, against the sha2 crate on every host. The assembly is checked
+//! on the emulated Cortex-M4 (.ci/embedded.sh: every SHA-2 set's signatures
+//! verify and tampered copies fail, in both builds).
 
 /// SHA-256 round constants (FIPS 180-4 §4.2.2).
 static K: [u32; 64] = [
@@ -65,12 +68,8 @@ fn rounds8(v: &mut [u32; 8], k: &[u32], mut w: impl FnMut(usize) -> u32) {
 #[inline(always)]
 fn load_block(block: &[u8; 64]) -> [u32; 16] {
     core::array::from_fn(|i| {
-        u32::from_be_bytes([
-            block[4 * i],
-            block[4 * i + 1],
-            block[4 * i + 2],
-            block[4 * i + 3],
-        ])
+        let word: &[u8; 4] = block[4 * i..][..4].try_into().expect("4 bytes");
+        u32::from_be_bytes(*word)
     })
 }
 
@@ -91,11 +90,20 @@ fn schedule(w: &mut [u32; 16], i: usize) -> u32 {
 }
 
 /// The 64 rounds from the working variables `v` over the message words `w`
-/// (no feed-forward): the first sixteen in line, then sixteen in a loop run
-/// three times, the message schedule computed in the 16-word ring as it
-/// goes.
+/// (no feed-forward), in Rust: the first sixteen in line, then sixteen in a
+/// loop run three times, the message schedule computed in the 16-word ring
+/// as it goes. (The 64 in line measured 6 % fewer cycles on the Cortex-M4
+/// for 3.7 KB more code.)
+#[cfg_attr(
+    all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    ),
+    allow(dead_code)
+)]
 #[inline(never)]
-pub(crate) fn rounds(mut v: [u32; 8], mut w: [u32; 16]) -> [u32; 8] {
+pub(crate) fn rounds_portable(mut v: [u32; 8], mut w: [u32; 16]) -> [u32; 8] {
     rounds8(&mut v, &K[0..8], |i| w[i]);
     rounds8(&mut v, &K[8..16], |i| w[8 + i]);
     for k in K[16..].chunks_exact(16) {
@@ -105,11 +113,131 @@ pub(crate) fn rounds(mut v: [u32; 8], mut w: [u32; 16]) -> [u32; 8] {
     v
 }
 
+/// The 64 rounds of this target and build (see the module's text); the
+/// chain kernel's (`fast-sha256`).
+#[cfg_attr(not(feature = "fast-sha256"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn rounds(v: [u32; 8], w: [u32; 16]) -> [u32; 8] {
+    #[cfg(all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    ))]
+    {
+        let (mut w, mut out) = (w, [0u32; 8]);
+        // SAFETY: the function reads the 8 words of `v` and the 64 of K,
+        // reads and writes the 16 of `w`, writes the 8 of `out` (all
+        // borrowed for the call, aligned u32 arrays), touches no other
+        // memory but 48 bytes of its own stack, and keeps the AAPCS's
+        // callee-saved registers (it pushes r4-r11 and lr).
+        unsafe {
+            ROUNDS_ARMV7M(v.as_ptr(), w.as_mut_ptr(), out.as_mut_ptr(), K.as_ptr());
+        }
+        out
+    }
+    #[cfg(not(all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    )))]
+    rounds_portable(v, w)
+}
+
+// The ARMv7-M rounds, written by scripts/gen-sha256-armv7m; `raw`: the text
+// is assembly as it stands, its braces (register lists) not format
+// arguments. Each shape is in a section of its own: the linker keeps the
+// one called.
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "mclass",
+    target_feature = "thumb2"
+))]
+core::arch::global_asm!(include_str!("sha256_armv7m.s"), options(raw));
+
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "mclass",
+    target_feature = "thumb2"
+))]
+#[allow(dead_code)] // A build calls one shape, and `rounds` only with `fast-sha256`.
+extern "C" {
+    /// The 64 rounds from `v` over `w` (the ring, overwritten) into `out`,
+    /// with the round constants `k`: the small shape.
+    fn sphincs_sha256_rounds_armv7m_small(v: *const u32, w: *mut u32, out: *mut u32, k: *const u32);
+    /// The same, the fast shape.
+    fn sphincs_sha256_rounds_armv7m_fast(v: *const u32, w: *mut u32, out: *mut u32, k: *const u32);
+    /// `out` = `v` + the rounds (`v` and `out` may be one array): the
+    /// compression function, small shape.
+    fn sphincs_sha256_compress_armv7m_small(
+        v: *const u32,
+        w: *mut u32,
+        out: *mut u32,
+        k: *const u32,
+    );
+    /// The same, the fast shape.
+    fn sphincs_sha256_compress_armv7m_fast(
+        v: *const u32,
+        w: *mut u32,
+        out: *mut u32,
+        k: *const u32,
+    );
+}
+
+/// The ARMv7-M functions' type.
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "mclass",
+    target_feature = "thumb2"
+))]
+type Armv7m = unsafe extern "C" fn(*const u32, *mut u32, *mut u32, *const u32);
+
+/// This build's shape of the ARMv7-M rounds and compression function.
+#[cfg_attr(not(feature = "fast-sha256"), allow(dead_code))]
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "mclass",
+    target_feature = "thumb2"
+))]
+const ROUNDS_ARMV7M: Armv7m = if cfg!(feature = "fast-sha256") {
+    sphincs_sha256_rounds_armv7m_fast
+} else {
+    sphincs_sha256_rounds_armv7m_small
+};
+#[cfg(all(
+    target_arch = "arm",
+    target_feature = "mclass",
+    target_feature = "thumb2"
+))]
+const COMPRESS_ARMV7M: Armv7m = if cfg!(feature = "fast-sha256") {
+    sphincs_sha256_compress_armv7m_fast
+} else {
+    sphincs_sha256_compress_armv7m_small
+};
+
 /// The compression function: `state` += the rounds over `block`.
 pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
-    let out = rounds(*state, load_block(block));
-    for (s, x) in state.iter_mut().zip(out) {
-        *s = s.wrapping_add(x);
+    #[cfg(all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    ))]
+    {
+        let mut w = load_block(block);
+        let st = state.as_mut_ptr();
+        // SAFETY: as in `rounds`, with `st` both the input and the output
+        // (the function reads all of its input before it writes).
+        unsafe { COMPRESS_ARMV7M(st, w.as_mut_ptr(), st, K.as_ptr()) }
+    }
+    #[cfg(not(all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    )))]
+    {
+        let out = rounds(*state, load_block(block));
+        for (s, x) in state.iter_mut().zip(out) {
+            *s = s.wrapping_add(x);
+        }
     }
 }
 
@@ -118,6 +246,7 @@ pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; 64]) {
 /// build theirs): no block is assembled in bytes, byte-swapped or cleared
 /// between steps. Arguments as `sha256_avx512::f_chains_avx512_x16`, with
 /// one lane.
+#[cfg(any(test, feature = "fast-sha256"))]
 pub(crate) fn f_chains_x1<const NW: usize>(
     seed: &[u32; 8],
     tmpl: &[u32; 16],
@@ -133,10 +262,12 @@ pub(crate) fn f_chains_x1<const NW: usize>(
 }
 
 // The chain macro's operations on a "vector" of one 32-bit lane.
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn splat(x: i32) -> u32 {
     x as u32
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 /// # Safety
 /// `p` is readable for 4 bytes.
 #[inline(always)]
@@ -144,6 +275,7 @@ unsafe fn load(p: *const u32) -> u32 {
     // SAFETY: the caller's promise; unaligned reads are allowed.
     unsafe { p.read_unaligned() }
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 /// # Safety
 /// `p` is writable for 4 bytes.
 #[inline(always)]
@@ -151,22 +283,27 @@ unsafe fn store(p: *mut u32, x: u32) {
     // SAFETY: the caller's promise; unaligned writes are allowed.
     unsafe { p.write_unaligned(x) }
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn and(x: u32, y: u32) -> u32 {
     x & y
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn or(x: u32, y: u32) -> u32 {
     x | y
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn add(x: u32, y: u32) -> u32 {
     x.wrapping_add(y)
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn srli<const S: u32>(x: u32) -> u32 {
     x >> S
 }
+#[cfg(any(test, feature = "fast-sha256"))]
 #[inline(always)]
 fn slli<const S: u32>(x: u32) -> u32 {
     x << S
@@ -201,6 +338,9 @@ mod tests {
             sha2::block_api::compress256(&mut want, &[block]);
             let mut got = state;
             compress(&mut got, &block);
+            assert_eq!(got, want);
+            let out = rounds_portable(state, load_block(&block));
+            let got: [u32; 8] = core::array::from_fn(|i| state[i].wrapping_add(out[i]));
             assert_eq!(got, want);
         }
     }
