@@ -124,16 +124,23 @@ pub(crate) fn rounds(v: [u32; 8], w: [u32; 16]) -> [u32; 8] {
         target_feature = "thumb2"
     ))]
     {
-        let (mut w, mut out) = (w, [0u32; 8]);
+        let mut w = w;
+        let mut out = core::mem::MaybeUninit::<[u32; 8]>::uninit();
         // SAFETY: the function reads the 8 words of `v` and the 64 of K,
         // reads and writes the 16 of `w`, writes the 8 of `out` (all
         // borrowed for the call, aligned u32 arrays), touches no other
-        // memory but 48 bytes of its own stack, and keeps the AAPCS's
+        // memory but 52 bytes of its own stack, and keeps the AAPCS's
         // callee-saved registers (it pushes r4-r11 and lr).
         unsafe {
-            ROUNDS_ARMV7M(v.as_ptr(), w.as_mut_ptr(), out.as_mut_ptr(), K.as_ptr());
+            ROUNDS_ARMV7M(
+                v.as_ptr(),
+                w.as_mut_ptr(),
+                out.as_mut_ptr().cast(),
+                K.as_ptr(),
+            );
+            // SAFETY: the function wrote all 8 words of `out`.
+            out.assume_init()
         }
-        out
     }
     #[cfg(not(all(
         target_arch = "arm",
