@@ -24,11 +24,12 @@
 # assembly (crates/sphincs/src/hash/backend/keccak32_armv7m.s and
 # sha256_armv7m.s): they are checked to be what scripts/gen-keccak-armv7m
 # and scripts/gen-sha256-armv7m write.
-# Then the cycle model: for each build and for SLH-DSA-SHA2-128s and
-# SLH-DSA-SHAKE-128s, crates/embedded-capi/measure/one_verification.c on
-# that one-set library, run under qemu with its trace
-# (-d in_asm,exec,nochain, through a FIFO) read by scripts/m4-cycle-model:
-# a line `BUILD cycles-model SET N`, held to the limits below.
+# Then the cycle model: for each build, crates/embedded-capi/measure/each_set.c
+# on a library, run under qemu with its trace (-d in_asm,exec,nochain,
+# through a FIFO) read by scripts/m4-cycle-model, one segment per set: a
+# line `BUILD cycles-model SET N` for each; on the one-set SHA2-128s and
+# SHAKE-128s libraries (held to the limits below), then on the all-sets
+# library (every set, printed).
 #
 # Usage: .ci/embedded.sh           # set up the chroot if needed, build, run
 #        .ci/embedded.sh setup     # only build the chroot
@@ -53,19 +54,28 @@ declare -A text_limit=([small]=10240 [fast]=16384)
 # The builds: cargo's arguments and environment.
 declare -A build_features=([small]="" [fast]="--features sphincs-embedded-verify/fast,sphincs-embedded-capi/fast")
 declare -A build_env=([small]="" [fast]="CARGO_PROFILE_RELEASE_OPT_LEVEL=2")
-# Cycle-model limits (cycles of one verification; pqm4's published
-# figures for comparison: SHA2-128s 7 471 794, SHAKE-128s 24 4xx xxx).
-# fast SHA2-128s is issue 53's 1.0x of pqm4 (its 0.7x target is not reached);
-# the others hold today's figures plus about 2 % against regressions (the
-# issue's targets are 1.0x for small SHA-2 and both SHAKE builds).
-declare -A cycles_limit=(
-    [small SLH-DSA-SHA2-128s]=15070000 [fast SLH-DSA-SHA2-128s]=7471794
-    [small SLH-DSA-SHAKE-128s]=47240000 [fast SLH-DSA-SHAKE-128s]=47240000
+# The cycle-model limits: cycles of one verification, as pqm4's published
+# figure (SPHINCS+ round 3.1 `clean` verify on a Cortex-M4, its
+# benchmarks.md) times a ratio. Issue 53's targets: fast SHA-2 0.7x, small
+# SHA-2 1.0x, SHAKE 1.0x; where a set does not reach its target yet, the
+# ratio is today's figure plus about 2 % (a regression check), and
+# docs/embedded.md says so. Sets without a pqm4 figure (SP 800-230) are
+# printed only.
+declare -A pqm4_cycles=(
+    [SLH-DSA-SHA2-128s]=7471794 [SLH-DSA-SHA2-128f]=21923628
+    [SLH-DSA-SHA2-192s]=13494855 [SLH-DSA-SHA2-192f]=35457937
+    [SLH-DSA-SHA2-256s]=19637153 [SLH-DSA-SHA2-256f]=37302611
+    [SLH-DSA-SHAKE-128s]=24366771 [SLH-DSA-SHAKE-128f]=70501834
+    [SLH-DSA-SHAKE-192s]=35026412 [SLH-DSA-SHAKE-192f]=103305801
+    [SLH-DSA-SHAKE-256s]=52912174 [SLH-DSA-SHAKE-256f]=108394619
 )
-# The measured sets: feature, the header's code, key and signature bytes.
-declare -A measure_set=(
-    [SLH-DSA-SHA2-128s]="sha2-128s SPHINCS_EMB_SLH_DSA_SHA2_128S 32 7856"
-    [SLH-DSA-SHAKE-128s]="shake-128s SPHINCS_EMB_SLH_DSA_SHAKE_128S 32 7856"
+# Per build and set: the limit's ratio to pqm4, in thousandths, checked on
+# the one-set libraries (a bootloader links one set; the all-sets library,
+# whose figures are printed too, inlines less: SHA2-128s small 7.73 M
+# there against 7.35 M).
+declare -A cycles_ratio=(
+    [small SLH-DSA-SHA2-128s]=1000 [fast SLH-DSA-SHA2-128s]=700
+    [small SLH-DSA-SHAKE-128s]=1340 [fast SLH-DSA-SHAKE-128s]=1330
 )
 
 # Runs a command in the chroot's crates/embedded-verify, with cargo's state
@@ -127,40 +137,57 @@ bootloader() { # $1: small or fast
     run_qemu "$boot" 2>&1 | sed "s/^/$1 /"
 }
 
-# One verification of a set in a build under the cycle model: prints
-# `BUILD cycles-model SET N` and fails above the limit.
-cycles_model() { # $1: small or fast, $2: the set's name
-    local feature code pk_len sig_len lib img fifo json cycles limit
-    read -r feature code pk_len sig_len <<<"${measure_set[$2]}"
-    lib=$keep/$1-$feature.a
-    if [[ ! -f "$repo_root/$lib" ]]; then
-        in_crate env ${build_env[$1]} nice -n 10 cargo build --release -p sphincs-embedded-capi \
-            --no-default-features --features "$feature${build_features[$1]:+ fast}"
-        cp "$repo_root/$out/libsphincs_embedded.a" "$repo_root/$lib"
-    fi
-    img=$keep/$1-measure-$feature.elf
-    link_c "$img" "$lib" ../embedded-capi/measure/one_verification.c \
-        "-DALG=$code" "-DPK_LEN=$pk_len" "-DSIG_LEN=$sig_len"
-    fifo=$keep/trace.fifo
-    json=$repo_root/$keep/$1-measure-$feature.json
+# The cycle model of one verification of each set a library has:
+# crates/embedded-capi/measure/each_set.c linked with it, its qemu trace
+# through a FIFO into scripts/m4-cycle-model --split measure_next (one
+# segment per set). Prints `BUILD cycles-model SET N (LIBRARY)`; with
+# "limits", fails above a limit.
+cycles_model() { # $1: small or fast, $2: the library's features, $3: limits or ""
+    local name=$1-${2// /-}
+    local lib=$keep/$name.a img=$keep/$name-measure.elf fifo=$keep/trace.fifo
+    local json=$repo_root/$keep/$name-measure.json names=$repo_root/$keep/$name-measure.txt
+    in_crate env ${build_env[$1]} nice -n 10 cargo build --release -p sphincs-embedded-capi \
+        --no-default-features --features "$2${build_features[$1]:+ fast}"
+    cp "$repo_root/$out/libsphincs_embedded.a" "$repo_root/$lib"
+    link_c "$img" "$lib" ../embedded-capi/measure/each_set.c
     rm -f "$repo_root/$fifo"
     mkfifo "$repo_root/$fifo"
-    python3 "$repo_root/scripts/m4-cycle-model" "$repo_root/$fifo" --from measured --json >"$json" &
+    python3 "$repo_root/scripts/m4-cycle-model" "$repo_root/$fifo" --split measure_next --json >"$json" &
     local model=$!
-    in_crate timeout 600 qemu-system-arm -M mps2-an386 -nographic -monitor none \
+    in_crate timeout 1200 qemu-system-arm -M mps2-an386 -nographic -monitor none \
         -semihosting-config enable=on,target=native -icount shift=0 \
-        -d in_asm,exec,nochain -D "/src/$fifo" -kernel "/src/$img"
+        -d in_asm,exec,nochain -D "/src/$fifo" -kernel "/src/$img" >"$names" 2>&1
     wait "$model"
     rm -f "$repo_root/$fifo"
-    read -r cycles insns < <(python3 -c 'import json, sys
-r = json.load(open(sys.argv[1]))
-print(r["cycles"], r["instructions"])' "$json")
-    limit=${cycles_limit[$1 $2]}
-    echo "$1 cycles-model $2 $cycles (limit $limit; $insns instructions)"
-    if [[ -z "$cycles" || "$cycles" -gt "$limit" ]]; then
-        echo "embedded: FAIL: $1 $2: the cycle model says ${cycles:-nothing} (limit $limit)"
-        exit 1
-    fi
+    local limits="" pqm4="" set
+    for set in "${!pqm4_cycles[@]}"; do
+        pqm4+="$set=${pqm4_cycles[$set]} "
+        local ratio=${cycles_ratio[$1 $set]:-}
+        [[ -n "$3" && -n "$ratio" ]] && limits+="$set=$((pqm4_cycles[$set] * ratio / 1000)) "
+    done
+    python3 - "$1" "$2" "$json" "$names" "$limits" "$pqm4" <<'PY'
+import json, sys
+build, features, json_path, names_path, limits, pqm4 = sys.argv[1:]
+limits = dict(kv.split("=") for kv in limits.split())
+pqm4 = dict(kv.split("=") for kv in pqm4.split())
+library = "all-sets library" if features == "all" else "one-set library"
+names = [l.split()[1] for l in open(names_path) if l.startswith("measure ")]
+segments = json.load(open(json_path))["segments"]
+if not names or len(segments) != len(names) + 1 or len(names) != (18 if features == "all" else 1):
+    sys.exit(f"embedded: FAIL: {len(names)} sets measured, {len(segments)} segments")
+failed = False
+for name, seg in zip(names, segments):
+    cycles = seg["cycles"]
+    note = f"{cycles / int(pqm4[name]):.3f}x pqm4, " if name in pqm4 else ""
+    limit = limits.get(name)
+    if limit is not None:
+        note += f"limit {limit}, "
+    print(f"{build} cycles-model {name} {cycles} ({note}{seg['instructions']} instructions; {library})")
+    if limit is not None and cycles > int(limit):
+        print(f"embedded: FAIL: {build} {name}: the cycle model says {cycles} (limit {limit})")
+        failed = True
+sys.exit(1 if failed else 0)
+PY
 }
 
 main() {
@@ -187,12 +214,14 @@ main() {
         in_crate arm-none-eabi-size -A "/src/$keep/$b-test.elf" | awk '$1 ~ /^\.(vector_table|text|rodata|data|bss)$/'
         bootloader "$b"
     done
-    local set
+    local lib
     for b in small fast; do
-        for set in SLH-DSA-SHA2-128s SLH-DSA-SHAKE-128s; do
-            stamp "$b: the cycle model of one $set verification"
-            cycles_model "$b" "$set"
+        for lib in sha2-128s shake-128s; do
+            stamp "$b: the cycle model of one $lib verification (the one-set library), held to its limit"
+            cycles_model "$b" "$lib" limits
         done
+        stamp "$b: the cycle model of one verification of each set (the all-sets library)"
+        cycles_model "$b" all ""
     done
     stamp "embedded done"
 }
