@@ -110,7 +110,12 @@ impl Shake {
                 Values::Fixed(v) => s.absorb(&v[..n]),
             }
             io[i] = [0; MAX_N];
-            s.squeeze(&mut io[i][..n]);
+            if self.sk_seed.is_some() {
+                // Signing: the values may be secret chain values.
+                s.squeeze(&mut io[i][..n]);
+            } else {
+                s.squeeze_public(&mut io[i][..n]);
+            }
         }
     }
 
@@ -198,7 +203,12 @@ impl TweakableHash for Shake {
         s.absorb(&adrs.0);
         stream_inputs(n, l, next, |x| s.absorb(x));
         let mut out = [0u8; MAX_N];
-        s.squeeze(&mut out[..n]);
+        if self.sk_seed.is_some() {
+            s.squeeze(&mut out[..n]);
+        } else {
+            // Verification: public bytes only.
+            s.squeeze_public(&mut out[..n]);
+        }
         out
     }
 
