@@ -48,11 +48,22 @@ pub const IV256: State256 = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 /// SHA-256 round constants (FIPS 180-4 §4.2.2), shared by the SHA-256
-/// kernels of every architecture.
+/// kernels of every architecture (the 32-bit cores' among them).
 #[cfg(any(
+    test,
     target_arch = "x86_64",
     target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(
+        target_arch = "arm",
+        target_feature = "mclass",
+        target_feature = "thumb2"
+    ),
+    all(
+        target_pointer_width = "32",
+        not(target_arch = "wasm32"),
+        feature = "fast-sha256"
+    )
 ))]
 pub(crate) const K256: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
