@@ -110,12 +110,19 @@ impl Shake {
                 Values::Fixed(v) => s.absorb(&v[..n]),
             }
             io[i] = [0; MAX_N];
-            if self.sk_seed.is_some() {
-                // Signing: the values may be secret chain values.
-                s.squeeze(&mut io[i][..n]);
-            } else {
-                s.squeeze_public(&mut io[i][..n]);
-            }
+            self.squeeze(&mut s, &mut io[i][..n]);
+        }
+    }
+
+    /// Squeezes a sponge of this key's calls: wiped after when the key is
+    /// bound for signing (chain values and PRF inputs are secret), not
+    /// when it verifies (public bytes only).
+    #[inline(always)]
+    fn squeeze(&self, s: &mut Sponge, out: &mut [u8]) {
+        if self.sk_seed.is_some() {
+            s.squeeze(out);
+        } else {
+            s.squeeze_public(out);
         }
     }
 
@@ -203,12 +210,7 @@ impl TweakableHash for Shake {
         s.absorb(&adrs.0);
         stream_inputs(n, l, next, |x| s.absorb(x));
         let mut out = [0u8; MAX_N];
-        if self.sk_seed.is_some() {
-            s.squeeze(&mut out[..n]);
-        } else {
-            // Verification: public bytes only.
-            s.squeeze_public(&mut out[..n]);
-        }
+        self.squeeze(&mut s, &mut out[..n]);
         out
     }
 
